@@ -1,0 +1,41 @@
+/* spd_ref.h: the CPU reference of the single-pass downsampler.
+ *
+ * One reference for --selftest, the benchmarks' spot checks and the tests. Definition:
+ * level k has size max(1, w >> k) x max(1, h >> k) (Vulkan). Texel (x, y) of level k is
+ *     reduce(P(2x, 2y), P(2x+1, 2y), P(2x, 2y+1), P(2x+1, 2y+1))
+ * where P(i, j) reads level k-1 at (min(i, w_{k-1} - 1), min(j, h_{k-1} - 1)): the last
+ * odd row/column of a level does not contribute (SPD's rule), and a level that is one
+ * texel wide or high repeats its edge instead of reading outside (so a constant image stays
+ * constant). The chain is computed in float without quantization; only the stored levels
+ * are quantized to the storage format, exactly as the shader keeps its intermediate values
+ * in registers and hands level 6 on through a float buffer. */
+#ifndef SPD_REF_H
+#define SPD_REF_H
+
+#include <stdint.h>
+#include "spdrt.h"
+
+typedef enum {
+    SPD_OP_MIN,
+    SPD_OP_MAX,
+    SPD_OP_MEAN,       /* ((a + b) + c) + d, times 0.25 */
+    SPD_OP_TEST_ORDER  /* test only: ((0.5a + 0.25b) + 0.125c) + 0.125d, proves the 2x2 order */
+} spd_op;
+
+/* reduce(a, b, c, d) on one float, in the exact order the shaders evaluate it. a = top
+ * left, b = top right, c = bottom left, d = bottom right. */
+float spd_ref_reduce(spd_op op, float a, float b, float c, float d);
+
+/* Quantizes a value to what `format` stores and reads back (r32f/rgba32f: identity;
+ * rgba16f: round to nearest even half; rgba8: clamp to [0, 1], round to nearest of 255). */
+float spd_ref_quantize(spdrt_format format, float value);
+
+/* Computes levels 1..mip_count of a width x height x layers RGBA float source (layer-major,
+ * row-major) into out->level[k], with out->width/height filled as spdrt_spd_levels does.
+ * Stored values are quantized to `format`. Returns 0, or -1 if memory ran out. Free with
+ * spdrt_spd_levels_free. */
+int spd_ref_run(spd_op op, spdrt_format format, uint32_t width, uint32_t height,
+                uint32_t layers, uint32_t mip_count, const float *source,
+                spdrt_spd_levels *out);
+
+#endif

@@ -1,0 +1,115 @@
+/* spdrt.h: the tiny spdgen Vulkan runtime (libspdrt).
+ *
+ * C11 over Vulkan 1.1. Picks a device, creates the images and buffers an spdgen shader
+ * binds, builds compute pipelines from SPIR-V, records dispatches with the barriers they
+ * need, reads results back and times them with timestamp queries. Every call returns an
+ * spdrt_result; on failure the context's last error says what went wrong. Nothing aborts.
+ * The runtime knows nothing of the generator or of Lua: it consumes SPIR-V and the
+ * dispatch contract only. */
+#ifndef SPDRT_H
+#define SPDRT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    SPDRT_OK = 0,
+    SPDRT_ERROR_NO_DEVICE = -1,    /* no Vulkan device, or SPDGEN_DEVICE matched none */
+    SPDRT_ERROR_VULKAN = -2,       /* a Vulkan call failed; message has the call and VkResult */
+    SPDRT_ERROR_UNSUPPORTED = -3,  /* the device lacks a feature the shader requires */
+    SPDRT_ERROR_ARGUMENT = -4,     /* the caller passed something inconsistent */
+    SPDRT_ERROR_OUT_OF_MEMORY = -5
+} spdrt_result;
+
+typedef struct spdrt_context spdrt_context;
+
+typedef struct {
+    /* Enable VK_LAYER_KHRONOS_validation with synchronization validation. Every message
+     * the layer reports is printed to stderr and counted (spdrt_validation_messages). */
+    int validation;
+    /* Device choice: NULL = env SPDGEN_DEVICE (index or case-insensitive name substring),
+     * and if that is unset the first discrete GPU, else any GPU, else any device
+     * (lavapipe). */
+    const char *device;
+} spdrt_options;
+
+typedef struct {
+    char name[256];
+    char driver[256];                 /* driver name and info, e.g. "llvmpipe ..." */
+    uint32_t vendor_id, device_id;
+    uint32_t api_version;
+    uint32_t subgroup_size;           /* default subgroup size */
+    uint32_t min_subgroup_size, max_subgroup_size; /* equal to subgroup_size without size control */
+    int subgroup_size_control;        /* requiredSubgroupSize + full subgroups usable in compute */
+    uint32_t max_shared_memory;       /* maxComputeSharedMemorySize */
+    double timestamp_period_ns;       /* 0 when timestamps are not supported on the queue */
+} spdrt_device_info;
+
+/* Creates a context. On failure *out is NULL and, if err is given, err holds the reason. */
+spdrt_result spdrt_create(const spdrt_options *options, spdrt_context **out, char *err,
+                          size_t err_size);
+void spdrt_destroy(spdrt_context *ctx);
+const char *spdrt_last_error(const spdrt_context *ctx);
+const spdrt_device_info *spdrt_device(const spdrt_context *ctx);
+/* Number of validation-layer messages (warnings and errors) seen so far. */
+uint32_t spdrt_validation_messages(const spdrt_context *ctx);
+
+/* ---- SPD (single-pass downsampler) ------------------------------------------------------
+ * The binding contract every spdgen --spd shader follows (all targets, set 0):
+ *   binding 0  source level 0, sampled image read with texelFetch (no sampler);
+ *              2D, or 2D array with --array
+ *   binding 1  array of `mips_bound` storage images, element i = mip level i+1 (one level,
+ *              all layers), write-only, format = --format
+ *   binding 2  storage buffer uint counters[layers], zeroed once at creation; the shader
+ *              resets its slice's counter, so back-to-back dispatches need no host reset
+ *   binding 3  storage buffer, the level-6 hand-off: channels x float per 64x64 tile,
+ *              [layer][tile_y][tile_x], read by the last workgroup of each layer
+ *   push constants (16 bytes): uint src_width, src_height, mip_count, unused
+ *   local size 256x1x1; grid (ceil(w/64), ceil(h/64), layers)
+ *   mip_count = min(mips_bound, floor(log2(max(w, h)))); 0 means there is nothing to do. */
+
+typedef enum { SPDRT_R32F, SPDRT_RGBA32F, SPDRT_RGBA16F, SPDRT_RGBA8 } spdrt_format;
+
+/* Channels the shader computes with for a format (1 for r32f, else 4). */
+uint32_t spdrt_format_channels(spdrt_format format);
+
+typedef struct {
+    uint32_t width, height, layers; /* source size; layers = 1 without --array */
+    int is_array;                   /* the shader was generated with --array */
+    uint32_t mips_bound;            /* the shader's --mips: storage images it binds */
+    uint32_t subgroup;              /* the shader's --subgroup (0, 4, 8, ...): minimum size */
+    spdrt_format format;            /* the shader's --format */
+    uint32_t dispatches;            /* back-to-back dispatches to record (>= 1) */
+    float sentinel;                 /* every level is filled with this before dispatching */
+} spdrt_spd_params;
+
+/* Levels read back after an SPD run, all converted to RGBA float. */
+typedef struct {
+    uint32_t mip_count;           /* levels 1..mip_count were produced */
+    uint32_t width[16], height[16]; /* per level, [0] = source */
+    float *level[16];             /* [k] = width[k] * height[k] * layers * 4 floats,
+                                     layer-major then row-major; [0] = NULL */
+    uint32_t layers;
+    double gpu_ms;                /* GPU time of the last dispatch (timestamps), or < 0 */
+} spdrt_spd_levels;
+
+/* Runs an SPD shader: uploads `source` (width*height*layers RGBA floats, layer-major,
+ * converted to `format`), fills levels 1..mip_count with the sentinel, records
+ * `dispatches` dispatches with the barriers between them, waits, and reads every level
+ * back into *out (free with spdrt_spd_levels_free). */
+spdrt_result spdrt_spd_run(spdrt_context *ctx, const uint32_t *spirv, size_t spirv_words,
+                           const spdrt_spd_params *params, const float *source,
+                           spdrt_spd_levels *out);
+void spdrt_spd_levels_free(spdrt_spd_levels *levels);
+
+/* mip_count for a source size and a shader's --mips (the contract above). */
+uint32_t spdrt_spd_mip_count(uint32_t width, uint32_t height, uint32_t mips_bound);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
