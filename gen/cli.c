@@ -1,0 +1,297 @@
+/* cli.c: spdgen's command line. Parses argv into an sg_config and checks every parameter,
+ * so nothing downstream ever sees a value it must second-guess. Each error is one line on
+ * stderr naming the flag, the value and what is allowed; usage errors exit 2. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+
+static const char *const spd_ops[] = {"min", "max", "mean", "test-order", NULL};
+static const char *const spd_formats[] = {"r32f", "rgba32f", "rgba16f", "rgba8", NULL};
+static const char *const target_names[] = {"glsl", "hlsl", "msl", "spirv", NULL};
+static const char *const env_names[] = {"vulkan1.1", "vulkan1.2", "vulkan1.3", NULL};
+static const char *const lang_names[] = {"glsl", "hlsl", NULL};
+static const int subgroup_sizes[] = {0, 4, 8, 16, 32, 64};
+
+static const char usage_text[] =
+    "usage: spdgen --spd [options] [--target glsl|hlsl|msl|spirv] [-o FILE]\n"
+    "\n"
+    "Emits one compute shader specialized to its parameters, validates it and writes it.\n"
+    "\n"
+    "Kernels (exactly one):\n"
+    "  --spd                 single-pass downsampler: all mips of an image in one dispatch\n"
+    "                        (64x64 tiles per 256-invocation workgroup; the last workgroup of\n"
+    "                        each slice, elected by an atomic counter, finishes levels 7..12)\n"
+    "  --fft N               workgroup FFT: not supported yet\n"
+    "\n"
+    "SPD parameters:\n"
+    "  --op OP               min | max | mean (default mean); test-order is a test-only,\n"
+    "                        order-sensitive weighted sum\n"
+    "  --mips N              levels to produce, 1..12 (default 12; 12 reaches 4096x4096)\n"
+    "  --format F            storage format of the mips: r32f | rgba32f | rgba16f | rgba8\n"
+    "                        (default rgba32f)\n"
+    "  --wg N                workgroup size: 256 (the only valid value)\n"
+    "  --subgroup S          0 = shared memory only; 4 = quad operations; 8, 16, 32, 64 =\n"
+    "                        subgroup shuffles for a subgroup of at least S (default 0)\n"
+    "  --array               texture arrays / cube faces: one dispatch for all slices,\n"
+    "                        one counter per slice\n"
+    "\n"
+    "Output:\n"
+    "  --target T            glsl | hlsl | msl | spirv (default glsl)\n"
+    "  --spirv-from L        front end for --target spirv: glsl | hlsl (default glsl)\n"
+    "  --target-env E        vulkan1.1 | vulkan1.2 | vulkan1.3 (default vulkan1.1; HLSL:\n"
+    "                        vulkan1.1 only, a glslang 12 limit)\n"
+    "  -o FILE               output file, - for stdout (default -)\n"
+    "  -MD                   also write a gcc-style depfile (FILE.d unless -MF)\n"
+    "  -MF FILE              depfile path (implies -MD)\n"
+    "  -MT TARGET            target named in the depfile (default: the output file)\n"
+    "  --emit-header FILE    also write a C header with the dispatch contract\n"
+    "  --check               generate and validate, write nothing\n"
+    "  --template-dir DIR    load templates/*.lua and targets/*.lua from DIR where present,\n"
+    "                        else the embedded ones (env SPDGEN_TEMPLATE_DIR)\n"
+    "  -h, --help            this text\n"
+    "  --version             spdgen's version\n"
+    "\n"
+    "Exit status: 0 ok, 1 generation or validation failure, 2 usage error.\n"
+    "\n"
+    "Examples:\n"
+    "  spdgen --spd --op max --format r32f -o hiz.comp          # GLSL depth pyramid\n"
+    "  spdgen --spd --subgroup 32 --target hlsl -o spd.hlsl\n"
+    "  spdgen --spd --array --target msl -o spd.metal --emit-header spd_contract.h\n"
+    "  spdgen --spd --target spirv -o spd.spv -MD               # + spd.spv.d\n";
+
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("spdgen: error: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return SG_EXIT_USAGE;
+}
+
+/* "a | b | c" for error messages. */
+static const char *list_of(const char *const *names)
+{
+    static char buf[256];
+    buf[0] = '\0';
+    for (int i = 0; names[i]; i++) {
+        if (i) strncat(buf, " | ", sizeof buf - strlen(buf) - 1);
+        strncat(buf, names[i], sizeof buf - strlen(buf) - 1);
+    }
+    return buf;
+}
+
+static int index_of(const char *const *names, const char *value)
+{
+    for (int i = 0; names[i]; i++)
+        if (strcmp(names[i], value) == 0) return i;
+    return -1;
+}
+
+/* Strict decimal: the whole string, no sign, no overflow. */
+static int parse_uint(const char *s, long *out)
+{
+    char *end;
+    if (*s < '0' || *s > '9') return -1;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end) return -1;
+    *out = v;
+    return 0;
+}
+
+const char *sg_target_name(sg_target target) { return target_names[target]; }
+const char *sg_env_name(sv_env env) { return env_names[env]; }
+
+static void set_defaults(sg_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->op = "mean";
+    cfg->mips = 12;
+    cfg->format = "rgba32f";
+    cfg->wg = 256;
+    cfg->subgroup = 0;
+    cfg->target = SG_TARGET_GLSL;
+    cfg->spirv_from = SV_LANG_GLSL;
+    cfg->env = SV_ENV_VULKAN_1_1;
+    cfg->output = "-";
+    cfg->template_dir = getenv("SPDGEN_TEMPLATE_DIR");
+    if (cfg->template_dir && !*cfg->template_dir) cfg->template_dir = NULL;
+}
+
+/* The canonical command: every generation parameter in a fixed order, defaults included,
+ * output paths excluded (they do not change the output). Deterministic by construction. */
+static void build_command(sg_config *cfg)
+{
+    snprintf(cfg->command, sizeof cfg->command,
+             "spdgen --spd --op %s --mips %d --format %s --wg %d --subgroup %d%s --target %s%s%s%s%s",
+             cfg->op, cfg->mips, cfg->format, cfg->wg, cfg->subgroup,
+             cfg->array ? " --array" : "", target_names[cfg->target],
+             cfg->target == SG_TARGET_SPIRV ? " --spirv-from " : "",
+             cfg->target == SG_TARGET_SPIRV ? lang_names[cfg->spirv_from] : "",
+             cfg->env != SV_ENV_VULKAN_1_1 ? " --target-env " : "",
+             cfg->env != SV_ENV_VULKAN_1_1 ? env_names[cfg->env] : "");
+}
+
+/* Checks that only make sense once every flag is known. */
+static int check_combination(sg_config *cfg, int kernels, const char *fft_value,
+                             int spirv_from_given)
+{
+    if (kernels == 0)
+        return usage_error("no kernel given: pass --spd (see spdgen --help)");
+    if (kernels > 1)
+        return usage_error("two kernels given (--spd and --fft): spdgen emits one kernel per run");
+    if (cfg->kernel == SG_KERNEL_FFT)
+        return usage_error("--fft %s: the FFT kernel is not supported yet (only --spd)", fft_value);
+    if (spirv_from_given && cfg->target != SG_TARGET_SPIRV)
+        return usage_error("--spirv-from: only meaningful with --target spirv (target is %s)",
+                           target_names[cfg->target]);
+    int hlsl = cfg->target == SG_TARGET_HLSL ||
+               (cfg->target == SG_TARGET_SPIRV && cfg->spirv_from == SV_LANG_HLSL);
+    if (hlsl && cfg->env != SV_ENV_VULKAN_1_1)
+        return usage_error("--target-env %s: HLSL through glslang 12 supports only vulkan1.1 "
+                           "(later environments emit BufferBlock, which spirv-val rejects)",
+                           env_names[cfg->env]);
+    if (cfg->check_only && (cfg->depfile || cfg->header_path))
+        return usage_error("--check writes nothing: drop -MD/-MF/--emit-header or --check");
+    if (cfg->depfile && strcmp(cfg->output, "-") == 0 && !cfg->dep_target)
+        return usage_error("-MD with output to stdout needs -MT TARGET to name the target");
+    if (cfg->depfile && !cfg->depfile_path && strcmp(cfg->output, "-") == 0)
+        return usage_error("-MD with output to stdout needs -MF FILE for the depfile");
+    return SG_EXIT_OK;
+}
+
+int sg_cli_parse(int argc, char **argv, sg_config *cfg)
+{
+    int kernels = 0, spirv_from_given = 0;
+    const char *fft_value = NULL;
+    set_defaults(cfg);
+
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        char flag[64];
+        const char *value = NULL;
+
+        /* --flag=value is accepted as well as --flag value. */
+        const char *eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
+        if (eq && (size_t)(eq - arg) < sizeof flag) {
+            memcpy(flag, arg, (size_t)(eq - arg));
+            flag[eq - arg] = '\0';
+            value = eq + 1;
+        } else {
+            snprintf(flag, sizeof flag, "%s", arg);
+        }
+
+        /* Flags without a value. */
+        if (!strcmp(flag, "-h") || !strcmp(flag, "--help")) {
+            fputs(usage_text, stdout);
+            return -1;
+        }
+        if (!strcmp(flag, "--version")) {
+            printf("spdgen %s\n", SPDGEN_VERSION);
+            return -1;
+        }
+        if (!strcmp(flag, "--spd") || !strcmp(flag, "--array") || !strcmp(flag, "--check") ||
+            !strcmp(flag, "-MD")) {
+            if (value) return usage_error("%s takes no value (got '%s')", flag, value);
+            if (!strcmp(flag, "--spd")) {
+                if (cfg->kernel != SG_KERNEL_SPD) kernels++;
+                if (cfg->kernel == SG_KERNEL_NONE) cfg->kernel = SG_KERNEL_SPD;
+            } else if (!strcmp(flag, "--array")) {
+                cfg->array = 1;
+            } else if (!strcmp(flag, "--check")) {
+                cfg->check_only = 1;
+            } else {
+                cfg->depfile = 1;
+            }
+            continue;
+        }
+
+        /* Flags with a value. */
+        static const char *const valued[] = {
+            "--fft", "--op", "--mips", "--format", "--wg", "--subgroup", "--target",
+            "--spirv-from", "--target-env", "-o", "-MF", "-MT", "--emit-header",
+            "--template-dir", NULL};
+        if (index_of(valued, flag) < 0) {
+            if (arg[0] == '-' && arg[1])
+                return usage_error("unknown option '%s' (see spdgen --help)", arg);
+            return usage_error("unexpected argument '%s': spdgen reads no input files "
+                               "(see spdgen --help)", arg);
+        }
+        if (!value) {
+            if (i + 1 >= argc) return usage_error("%s needs a value", flag);
+            value = argv[++i];
+        }
+
+        long n;
+        int k;
+        if (!strcmp(flag, "--fft")) {
+            if (cfg->kernel != SG_KERNEL_FFT) kernels++;
+            if (cfg->kernel == SG_KERNEL_NONE) cfg->kernel = SG_KERNEL_FFT;
+            fft_value = value;
+        } else if (!strcmp(flag, "--op")) {
+            if (index_of(spd_ops, value) < 0)
+                return usage_error("--op %s: must be min | max | mean", value);
+            cfg->op = spd_ops[index_of(spd_ops, value)];
+        } else if (!strcmp(flag, "--mips")) {
+            if (parse_uint(value, &n) || n < 1 || n > 12)
+                return usage_error("--mips %s: must be 1..12 for --spd (a 64x64 tile chain "
+                                   "reaches 4096x4096)", value);
+            cfg->mips = (int)n;
+        } else if (!strcmp(flag, "--format")) {
+            if ((k = index_of(spd_formats, value)) < 0)
+                return usage_error("--format %s: must be %s", value, list_of(spd_formats));
+            cfg->format = spd_formats[k];
+        } else if (!strcmp(flag, "--wg")) {
+            if (parse_uint(value, &n) || n != 256)
+                return usage_error("--wg %s: --spd supports only 256 (a 64x64 tile, 4x4 "
+                                   "texels per invocation)", value);
+            cfg->wg = (int)n;
+        } else if (!strcmp(flag, "--subgroup")) {
+            int ok = 0;
+            if (!parse_uint(value, &n))
+                for (size_t s = 0; s < sizeof subgroup_sizes / sizeof *subgroup_sizes; s++)
+                    ok |= n == subgroup_sizes[s];
+            if (!ok)
+                return usage_error("--subgroup %s: must be 0 (shared memory only), 4 (quad "
+                                   "operations), 8, 16, 32 or 64", value);
+            cfg->subgroup = (int)n;
+        } else if (!strcmp(flag, "--target")) {
+            if ((k = index_of(target_names, value)) < 0)
+                return usage_error("--target %s: must be %s", value, list_of(target_names));
+            cfg->target = (sg_target)k;
+        } else if (!strcmp(flag, "--spirv-from")) {
+            if ((k = index_of(lang_names, value)) < 0)
+                return usage_error("--spirv-from %s: must be %s", value, list_of(lang_names));
+            cfg->spirv_from = (sv_lang)k;
+            spirv_from_given = 1;
+        } else if (!strcmp(flag, "--target-env")) {
+            if ((k = index_of(env_names, value)) < 0)
+                return usage_error("--target-env %s: must be %s", value, list_of(env_names));
+            cfg->env = (sv_env)k;
+        } else if (!*value) {
+            return usage_error("%s: empty path", flag);
+        } else if (!strcmp(flag, "-o")) {
+            cfg->output = value;
+        } else if (!strcmp(flag, "-MF")) {
+            cfg->depfile_path = value;
+            cfg->depfile = 1;
+        } else if (!strcmp(flag, "-MT")) {
+            cfg->dep_target = value;
+        } else if (!strcmp(flag, "--emit-header")) {
+            cfg->header_path = value;
+        } else if (!strcmp(flag, "--template-dir")) {
+            cfg->template_dir = value;
+        }
+    }
+
+    int rc = check_combination(cfg, kernels, fft_value, spirv_from_given);
+    if (rc != SG_EXIT_OK) return rc;
+    build_command(cfg);
+    return SG_EXIT_OK;
+}

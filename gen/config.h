@@ -1,0 +1,49 @@
+/* config.h: the parameters of one spdgen run. Filled and checked by cli.c; the single
+ * source of truth handed to the Lua templates (lua_host.c) and to validation/output. */
+#ifndef SPDGEN_CONFIG_H
+#define SPDGEN_CONFIG_H
+
+#include "validate.h"
+
+#define SPDGEN_VERSION "0.1.0"
+
+typedef enum { SG_KERNEL_NONE, SG_KERNEL_SPD, SG_KERNEL_FFT } sg_kernel;
+typedef enum { SG_TARGET_GLSL, SG_TARGET_HLSL, SG_TARGET_MSL, SG_TARGET_SPIRV } sg_target;
+
+typedef struct {
+    sg_kernel kernel;
+
+    /* --spd */
+    const char *op;      /* min | max | mean | test-order */
+    int mips;            /* 1..12: levels produced, storage images bound */
+    const char *format;  /* r32f | rgba32f | rgba16f | rgba8 */
+    int wg;              /* workgroup size (256) */
+    int subgroup;        /* 0, 4, 8, 16, 32, 64 */
+    int array;           /* texture arrays: one dispatch for all slices */
+
+    /* output */
+    sg_target target;
+    sv_lang spirv_from;       /* front end for --target spirv */
+    sv_env env;               /* --target-env */
+    const char *output;       /* "-" = stdout */
+    int depfile;              /* -MD */
+    const char *depfile_path; /* -MF (default: output + ".d") */
+    const char *dep_target;   /* -MT (default: output) */
+    int check_only;           /* --check */
+    const char *template_dir; /* --template-dir or SPDGEN_TEMPLATE_DIR, NULL = embedded */
+    const char *header_path;  /* --emit-header */
+
+    char command[512];        /* canonical command that regenerates the output */
+} sg_config;
+
+/* Exit codes. */
+enum { SG_EXIT_OK = 0, SG_EXIT_FAILURE = 1, SG_EXIT_USAGE = 2 };
+
+/* Parses and checks argv. Returns SG_EXIT_OK with *cfg filled; SG_EXIT_USAGE after printing a
+ * one-line error; or -1 when --help/--version was printed (exit 0). */
+int sg_cli_parse(int argc, char **argv, sg_config *cfg);
+
+const char *sg_target_name(sg_target target);
+const char *sg_env_name(sv_env env);
+
+#endif

@@ -1,0 +1,105 @@
+-- glsl.lua: how GLSL 4.50 for Vulkan spells what the templates need.
+--
+-- Every dialect module (glsl, hlsl, msl) provides the same fields; templates/spd.lua is
+-- their only user and the list below is the whole interface:
+--   language, entry_name, types        names for the header comment and $type tokens
+--   binding_label(ctx, b), params_label  how the contract comment names a resource
+--   preamble(ctx), declarations(ctx)   text before the helper functions
+--   entry_open(ctx), entry_prologue(ctx)  the entry point's signature and the lines that
+--                                      define t (index in workgroup), group (uint3) and,
+--                                      when ctx.uses_lane, lane (index in subgroup)
+--   load_source(ctx, x, y)             level 0 at (x, y) as the value type
+--   store_mip(ctx, level, coord, v)    statement writing v to level `level` at coord
+--   shuffle(v, lane), quad_broadcast(v, i)   subgroup exchange expressions
+--   barrier()                          workgroup execution + shared-memory barrier
+--   device_fence()                     device-scope memory fence on buffer memory
+--   atomic_add(result, target, value), atomic_reset(target)   counter statements
+local glsl = {
+    language = "GLSL 4.50 for Vulkan",
+    entry_name = "main",
+    types = { float = "float", float4 = "vec4", uint = "uint", uint2 = "uvec2", uint3 = "uvec3" },
+    params_label = "push constants",
+}
+
+local IMAGE_FORMATS = { r32f = "r32f", rgba32f = "rgba32f", rgba16f = "rgba16f", rgba8 = "rgba8" }
+
+function glsl.binding_label(ctx, b) return string.format("set 0 binding %d", b.binding) end
+
+function glsl.preamble(ctx)
+    local lines = { "#version 450" }
+    lines[#lines + 1] = "#extension GL_EXT_samplerless_texture_functions : require"
+    if ctx.uses_lane then
+        lines[#lines + 1] = "#extension GL_KHR_shader_subgroup_basic : require"
+        lines[#lines + 1] = "#extension GL_KHR_shader_subgroup_shuffle : require"
+    end
+    for _, s in ipairs(ctx.steps) do
+        if s.kind == "quad" then
+            lines[#lines + 1] = "#extension GL_KHR_shader_subgroup_quad : require"
+            break
+        end
+    end
+    lines[#lines + 1] = ""
+    lines[#lines + 1] = "layout(local_size_x = 256, local_size_y = 1, local_size_z = 1) in;"
+    return table.concat(lines, "\n")
+end
+
+function glsl.declarations(ctx)
+    local cfg = ctx.cfg
+    local dim = cfg.array and "2DArray" or "2D"
+    local value = ctx.value_type
+    local lines = {
+        string.format("layout(set = 0, binding = 0) uniform texture%s src_level0;", dim),
+        string.format("layout(set = 0, binding = 1, %s) uniform writeonly image%s dst_mips[%d];",
+            IMAGE_FORMATS[cfg.format], dim, cfg.mips),
+    }
+    if cfg.mips > 6 then
+        lines[#lines + 1] = "layout(set = 0, binding = 2, std430) buffer SpdCounters { uint counters[]; };"
+        -- coherent: the last workgroup reads values other workgroups wrote in this dispatch.
+        lines[#lines + 1] = string.format(
+            "layout(set = 0, binding = 3, std430) coherent buffer SpdLevel6 { %s level6[]; };", value)
+    end
+    lines[#lines + 1] = "layout(push_constant) uniform SpdParams {"
+    lines[#lines + 1] = "    uvec2 src_size;"
+    lines[#lines + 1] = "    uint mip_count;"
+    lines[#lines + 1] = "    uint unused;"
+    lines[#lines + 1] = "} params;"
+    lines[#lines + 1] = ""
+    for _, a in ipairs(ctx.shared) do
+        lines[#lines + 1] = string.format("shared %s %s[%d];", value, a.name, a.count)
+    end
+    if cfg.mips > 6 then lines[#lines + 1] = "shared uint lds_is_last;" end
+    return table.concat(lines, "\n")
+end
+
+function glsl.entry_open(ctx) return "void main() {" end
+
+function glsl.entry_prologue(ctx)
+    local lines = { "uint t = gl_LocalInvocationIndex;", "uvec3 group = gl_WorkGroupID;" }
+    if ctx.uses_lane then lines[#lines + 1] = "uint lane = gl_SubgroupInvocationID;" end
+    return lines
+end
+
+function glsl.load_source(ctx, x, y)
+    local coord = ctx.cfg.array and string.format("ivec3(%s, %s, slice)", x, y)
+        or string.format("ivec2(%s, %s)", x, y)
+    return string.format("texelFetch(src_level0, %s, 0)%s", coord, ctx.channels == 1 and ".r" or "")
+end
+
+function glsl.store_mip(ctx, level, coord, v)
+    local c = ctx.cfg.array and string.format("ivec3(%s, slice)", coord) or string.format("ivec2(%s)", coord)
+    return string.format("imageStore(dst_mips[%d], %s, %s);", level - 1, c,
+        ctx.channels == 1 and ("vec4(" .. v .. ")") or v)
+end
+
+function glsl.shuffle(v, lane) return string.format("subgroupShuffle(%s, %s)", v, lane) end
+function glsl.quad_broadcast(v, i) return string.format("subgroupQuadBroadcast(%s, %du)", v, i) end
+function glsl.barrier() return "barrier();" end
+-- memoryBarrierBuffer(): OpMemoryBarrier at device scope on uniform (buffer) memory, with
+-- acquire-release semantics: a release fence before the counter, an acquire fence after.
+function glsl.device_fence() return "memoryBarrierBuffer();" end
+function glsl.atomic_add(result, target, value)
+    return string.format("%s = atomicAdd(%s, %s);", result, target, value)
+end
+function glsl.atomic_reset(target) return string.format("atomicExchange(%s, 0u);", target) end
+
+return glsl

@@ -1,0 +1,89 @@
+-- hlsl.lua: how HLSL (Shader Model 6, for DXC and glslang) spells what the templates need.
+-- The interface is listed in targets/glsl.lua. Resources carry both Vulkan bindings
+-- ([[vk::binding]]) and D3D registers.
+local hlsl = {
+    language = "HLSL (SM 6.0, Vulkan bindings for DXC/glslang -spirv, D3D registers)",
+    entry_name = "main",
+    types = { float = "float", float4 = "float4", uint = "uint", uint2 = "uint2", uint3 = "uint3" },
+    params_label = "push constants",
+}
+
+-- Storage element types; unorm makes the store convert to the 8-bit normalized format.
+local ELEMENT = { r32f = "float", rgba32f = "float4", rgba16f = "float4", rgba8 = "unorm float4" }
+
+-- D3D registers: t0 for the source, u0..u(mips-1) for the mips, then the two buffers.
+local function register_of(ctx, b)
+    if b.binding == 0 then return "t0" end
+    if b.binding == 1 then return "u0" end
+    return "u" .. (ctx.cfg.mips + b.binding - 2)
+end
+
+function hlsl.binding_label(ctx, b)
+    return string.format("binding %d / %s", b.binding, register_of(ctx, b))
+end
+
+function hlsl.preamble(ctx) return "// Entry point: main, [numthreads(256, 1, 1)]." end
+
+function hlsl.declarations(ctx)
+    local cfg = ctx.cfg
+    local dim = cfg.array and "Texture2DArray" or "Texture2D"
+    local value = ctx.value_type
+    local lines = {
+        string.format("[[vk::binding(0, 0)]] %s<float4> src_level0 : register(t0);", dim),
+        string.format("[[vk::binding(1, 0)]] RW%s<%s> dst_mips[%d] : register(u0);", dim, ELEMENT[cfg.format], cfg.mips),
+    }
+    if cfg.mips > 6 then
+        lines[#lines + 1] = string.format("[[vk::binding(2, 0)]] RWStructuredBuffer<uint> counters : register(%s);",
+            register_of(ctx, { binding = 2 }))
+        -- globallycoherent: the last workgroup reads values other workgroups wrote.
+        lines[#lines + 1] = string.format(
+            "[[vk::binding(3, 0)]] globallycoherent RWStructuredBuffer<%s> level6 : register(%s);",
+            value, register_of(ctx, { binding = 3 }))
+    end
+    lines[#lines + 1] = "struct SpdParams {"
+    lines[#lines + 1] = "    uint2 src_size;"
+    lines[#lines + 1] = "    uint mip_count;"
+    lines[#lines + 1] = "    uint unused;"
+    lines[#lines + 1] = "};"
+    -- ConstantBuffer<T>: glslang ignores [[vk::push_constant]] on a plain global struct.
+    lines[#lines + 1] = "[[vk::push_constant]] ConstantBuffer<SpdParams> params;"
+    lines[#lines + 1] = ""
+    for _, a in ipairs(ctx.shared) do
+        lines[#lines + 1] = string.format("groupshared %s %s[%d];", value, a.name, a.count)
+    end
+    if cfg.mips > 6 then lines[#lines + 1] = "groupshared uint lds_is_last;" end
+    return table.concat(lines, "\n")
+end
+
+function hlsl.entry_open(ctx)
+    return "[numthreads(256, 1, 1)]\nvoid main(uint t : SV_GroupIndex, uint3 group : SV_GroupID) {"
+end
+
+function hlsl.entry_prologue(ctx)
+    return ctx.uses_lane and { "uint lane = WaveGetLaneIndex();" } or {}
+end
+
+function hlsl.load_source(ctx, x, y)
+    local coord = ctx.cfg.array and string.format("int4(%s, %s, slice, 0)", x, y)
+        or string.format("int3(%s, %s, 0)", x, y)
+    return string.format("src_level0.Load(%s)%s", coord, ctx.channels == 1 and ".r" or "")
+end
+
+function hlsl.store_mip(ctx, level, coord, v)
+    local c = ctx.cfg.array and string.format("uint3(%s, slice)", coord) or coord
+    return string.format("dst_mips[%d][%s] = %s;", level - 1, c, v)
+end
+
+function hlsl.shuffle(v, lane) return string.format("WaveReadLaneAt(%s, %s)", v, lane) end
+function hlsl.quad_broadcast(v, i) return string.format("QuadReadLaneAt(%s, %du)", v, i) end
+function hlsl.barrier() return "GroupMemoryBarrierWithGroupSync();" end
+-- DeviceMemoryBarrier(): a device-scope fence on UAV memory, without a group sync.
+function hlsl.device_fence() return "DeviceMemoryBarrier();" end
+function hlsl.atomic_add(result, target, value)
+    return string.format("InterlockedAdd(%s, %s, %s);", target, value, result)
+end
+function hlsl.atomic_reset(target)
+    return string.format("{ uint previous; InterlockedExchange(%s, 0u, previous); }", target)
+end
+
+return hlsl

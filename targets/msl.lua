@@ -1,0 +1,83 @@
+-- msl.lua: how the Metal Shading Language (3.2) spells what the templates need.
+-- The interface is listed in targets/glsl.lua. Metal passes resources and thread positions
+-- as kernel arguments, and threadgroup memory is declared inside the kernel.
+local msl = {
+    language = "Metal Shading Language 3.2",
+    entry_name = "spd_main",
+    types = { float = "float", float4 = "float4", uint = "uint", uint2 = "uint2", uint3 = "uint3" },
+    params_label = "[[buffer(2)]]",
+}
+
+local LABELS = { [0] = "[[texture(0)]]", [1] = "[[texture(1)]]", [2] = "[[buffer(0)]]", [3] = "[[buffer(1)]]" }
+
+function msl.binding_label(ctx, b) return LABELS[b.binding] end
+
+function msl.preamble(ctx)
+    return "#include <metal_stdlib>\nusing namespace metal;"
+end
+
+function msl.declarations(ctx)
+    return table.concat({
+        "struct SpdParams {",
+        "    uint2 src_size;",
+        "    uint mip_count;",
+        "    uint unused;",
+        "};",
+    }, "\n")
+end
+
+function msl.entry_open(ctx)
+    local cfg = ctx.cfg
+    local tex = cfg.array and "texture2d_array" or "texture2d"
+    local args = {
+        string.format("%s<float, access::read> src_level0 [[texture(0)]]", tex),
+        string.format("array<%s<float, access::write>, %d> dst_mips [[texture(1)]]", tex, cfg.mips),
+    }
+    if cfg.mips > 6 then
+        args[#args + 1] = "device atomic_uint* counters [[buffer(0)]]"
+        -- coherent(device) (MSL 3.2): the last threadgroup reads values other threadgroups
+        -- wrote in this dispatch. Before 3.2 Metal has no device-scope coherence.
+        args[#args + 1] = string.format("coherent(device) device %s* level6 [[buffer(1)]]", ctx.value_type)
+    end
+    args[#args + 1] = "constant SpdParams& params [[buffer(2)]]"
+    args[#args + 1] = "uint t [[thread_index_in_threadgroup]]"
+    args[#args + 1] = "uint3 group [[threadgroup_position_in_grid]]"
+    if ctx.uses_lane then args[#args + 1] = "uint lane [[thread_index_in_simdgroup]]" end
+    return "[[max_total_threads_per_threadgroup(256)]]\nkernel void spd_main(\n    " ..
+        table.concat(args, ",\n    ") .. ")\n{"
+end
+
+function msl.entry_prologue(ctx)
+    local lines = {}
+    for _, a in ipairs(ctx.shared) do
+        lines[#lines + 1] = string.format("threadgroup %s %s[%d];", ctx.value_type, a.name, a.count)
+    end
+    if ctx.cfg.mips > 6 then lines[#lines + 1] = "threadgroup uint lds_is_last;" end
+    return lines
+end
+
+function msl.load_source(ctx, x, y)
+    local args = ctx.cfg.array and string.format("uint2(%s, %s), slice", x, y) or string.format("uint2(%s, %s)", x, y)
+    return string.format("src_level0.read(%s)%s", args, ctx.channels == 1 and ".r" or "")
+end
+
+function msl.store_mip(ctx, level, coord, v)
+    local value = ctx.channels == 1 and ("float4(" .. v .. ")") or v
+    local where = ctx.cfg.array and (coord .. ", slice") or coord
+    return string.format("dst_mips[%d].write(%s, %s);", level - 1, value, where)
+end
+
+function msl.shuffle(v, lane) return string.format("simd_shuffle(%s, ushort(%s))", v, lane) end
+function msl.quad_broadcast(v, i) return string.format("quad_broadcast(%s, ushort(%d))", v, i) end
+function msl.barrier() return "threadgroup_barrier(mem_flags::mem_threadgroup);" end
+function msl.device_fence()
+    return "atomic_thread_fence(mem_flags::mem_device, memory_order_seq_cst, thread_scope_device);"
+end
+function msl.atomic_add(result, target, value)
+    return string.format("%s = atomic_fetch_add_explicit(&%s, %s, memory_order_relaxed);", result, target, value)
+end
+function msl.atomic_reset(target)
+    return string.format("atomic_store_explicit(&%s, 0u, memory_order_relaxed);", target)
+end
+
+return msl

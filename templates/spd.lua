@@ -1,0 +1,436 @@
+-- spd.lua: the single-pass downsampler (SPD), written once for every target.
+--
+-- After AMD FidelityFX SPD: a 256-invocation workgroup reduces a 64x64 tile of the source
+-- to one texel (levels 1..6); the last workgroup of each slice to finish, elected by an
+-- atomic counter, reduces the level-6 texels of the whole slice to levels 7..12. The
+-- target dialect (targets/<name>.lua) only spells what the languages write differently;
+-- everything here is the algorithm.
+--
+-- The shape, chosen so every level needs as little exchange as possible:
+--   * Invocation t owns texel morton(t) of level 2 of its tile (Morton order: every 4
+--     consecutive invocations form a 2x2 block, every 16 a 4x4 block, every 64 an 8x8).
+--   * Level 1: t reads the 4x4 block of the source under its level-2 texel, reduces it to
+--     the 2x2 block of level 1, and reduces that to its level-2 texel: no exchange at all.
+--   * Levels 3..6: the 2x2 block feeding each texel sits in 4 invocations. When they share a
+--     subgroup the values move by subgroup shuffles (or quad broadcasts); otherwise through
+--     shared memory. plan_steps() decides per level from --subgroup.
+-- Reduction semantics (the CPU reference in runtime/spd_ref.c is the definition): level k
+-- is max(1, size >> k); texel (x, y) reduces the level-(k-1) texels (2x, 2y), (2x+1, 2y),
+-- (2x, 2y+1), (2x+1, 2y+1), reading a one-texel-wide level's edge instead of past it, so the
+-- last odd row/column is dropped (SPD's rule) and a constant image stays constant.
+local emit = require("templates.emit")
+
+local spd = {}
+
+-- The four-input reduction, a = top left, b = top right, c = bottom left, d = bottom right.
+-- The evaluation order is part of the contract: the CPU reference uses the same one, so
+-- min/max/test-order are bit-exact and mean differs only by the platform's rounding.
+local OPS = {
+    min = { what = "minimum", body = "min(min(a, b), min(c, d))" },
+    max = { what = "maximum", body = "max(max(a, b), max(c, d))" },
+    mean = { what = "average", body = "(((a + b) + c) + d) * 0.25f" },
+    -- Test only: weights differ per corner, so any swap of the 2x2 order shows. Scaling by
+    -- powers of two is exact, so FMA contraction cannot change the result.
+    ["test-order"] = { what = "order-sensitive weighted sum (test only)",
+                       body = "((a * 0.5f + b * 0.25f) + c * 0.125f) + d * 0.125f" },
+}
+
+local CHANNELS = { r32f = 1, rgba32f = 4, rgba16f = 4, rgba8 = 4 }
+
+local WORKGROUP = 256
+local TILE = 64
+
+-- How level j (3..6) of a pass is formed from the 2x2 blocks of level j-1. Each step
+-- records where the level-(j-1) values sit: every `spacing`-th invocation holds one, for
+-- the first `count` texels in Morton order. A subgroup step gathers the 4 values from
+-- lanes `spacing` apart (possible while 4 x spacing <= subgroup size); a shared-memory step
+-- stores them and lets the first count/4 invocations read 4 consecutive entries, which
+-- leaves one value per invocation again (spacing 1).
+local function plan_steps(subgroup)
+    local steps, spacing, count = {}, 1, WORKGROUP
+    local shared_steps = 0
+    for j = 3, 6 do
+        local step = { level = j, spacing = spacing, count = count }
+        if subgroup >= 4 and 4 * spacing <= subgroup then
+            step.kind = subgroup == 4 and "quad" or "shuffle"
+            spacing = spacing * 4
+        else
+            step.kind = "shared"
+            step.buffer = shared_steps % 2 -- ping-pong: a write never races the last read
+            shared_steps = shared_steps + 1
+            spacing = 1
+        end
+        count = count // 4
+        steps[#steps + 1] = step
+    end
+    return steps
+end
+
+-- Shared memory: the two ping-pong exchange arrays sized for their largest step.
+local function shared_arrays(steps)
+    local size = { [0] = 0, [1] = 0 }
+    for _, s in ipairs(steps) do
+        if s.kind == "shared" then size[s.buffer] = math.max(size[s.buffer], s.count) end
+    end
+    local arrays = {}
+    for b = 0, 1 do
+        if size[b] > 0 then arrays[#arrays + 1] = { name = b == 0 and "lds_a" or "lds_b", count = size[b] } end
+    end
+    return arrays
+end
+
+local function log2(n)
+    local k = 0
+    while n > 1 do n, k = n // 2, k + 1 end
+    return k
+end
+
+-- "t" for `uint` literals and masks.
+local function u(n) return string.format("%du", n) end
+
+-- Condition under which invocation t holds a value: every spacing-th, first `count` texels.
+local function holder_condition(spacing, count)
+    local parts = {}
+    if spacing > 1 then parts[#parts + 1] = string.format("(t & %s) == 0u", u(spacing - 1)) end
+    if count * spacing < WORKGROUP then
+        parts[#parts + 1] = spacing > 1 and string.format("(t >> %s) < %s", u(log2(spacing)), u(count))
+            or string.format("t < %s", u(count))
+    end
+    return #parts > 0 and table.concat(parts, " && ") or nil
+end
+
+-- The Morton index of the texel invocation t holds.
+local function texel_index(spacing)
+    return spacing > 1 and string.format("t >> %s", u(log2(spacing))) or "t"
+end
+
+-- Emits one pass: levels base+1 .. min(base+6, mips) of a 64x64 region whose texels are
+-- read with pass.load(x, y). pass.origin(n) is the region's corner in a level of n x n
+-- texels per region ("tile * 32u + " for workgroup tiles, "" for the tail).
+local function emit_pass(c, ctx, pass)
+    local D, cfg = ctx.dialect, ctx.cfg
+    local base = pass.base
+    local last = math.min(base + 6, cfg.mips)
+
+    -- Declares texel<level> = coord and stores value there when inside the level (and, with
+    -- a holder condition, only from the invocations that hold a value).
+    local function store(level, coord, value, holder)
+        local name = "texel" .. level
+        c:line("$uint2 %s = %s;", name, coord)
+        local cond = string.format("spd_inside(%s, size_out)", name)
+        if holder then cond = holder .. " && " .. cond end
+        c:line("if (%s) %s", cond, D.store_mip(ctx, level, name, value))
+    end
+    -- A call spread over lines, continuation lines aligned after the opening parenthesis.
+    local function call_lines(head, args, tail)
+        local pad = string.rep(" ", #head)
+        for i, a in ipairs(args) do
+            c:line("%s%s%s", i == 1 and head or pad, a, i == #args and tail or ",")
+        end
+    end
+    local function next_level(level)
+        c:blank()
+        c:line("if (mip_count < %s) return;", u(level))
+        c:line("size_in = size_out;")
+        c:line("size_out = max($uint2(1u, 1u), src_size >> %s);", u(level))
+    end
+
+    c:line("$uint2 size_in = %s;", pass.size)
+    c:line("$uint2 size_out = max($uint2(1u, 1u), src_size >> %s);", u(base + 1))
+    c:blank()
+    c:comment(string.format("Level %d: this invocation reads the 4x4 block of level %d under its " ..
+        "level-%d texel, clamping coordinates to the level's edge so nothing outside it is read.",
+        base + 1, base, base + 2))
+    c:line("$uint2 corner = %sp * 4u;", pass.origin(TILE))
+    c:line("$uint2 edge = size_in - $uint2(1u, 1u);")
+    local function plus(i) return i == 0 and "" or (" + " .. u(i)) end
+    for i = 0, 3 do c:line("uint x%d = min(corner.x%s, edge.x);", i, plus(i)) end
+    for i = 0, 3 do c:line("uint y%d = min(corner.y%s, edge.y);", i, plus(i)) end
+    local L = pass.load
+    for _, q in ipairs({ { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
+        local x, y = 2 * q[1], 2 * q[2]
+        call_lines(string.format("%s q%d%d = spd_reduce(", ctx.value_type, q[1], q[2]),
+            { L("x" .. x, "y" .. y), L("x" .. (x + 1), "y" .. y), L("x" .. x, "y" .. (y + 1)),
+              L("x" .. (x + 1), "y" .. (y + 1)) }, ");")
+    end
+    c:line("$uint2 level%d_corner = %sp * 2u;", base + 1, pass.origin(TILE // 2))
+    for _, q in ipairs({ { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
+        local coord = string.format("level%d_corner + $uint2(%s, %s)", base + 1, u(q[1]), u(q[2]))
+        c:line("if (spd_inside(%s, size_out)) %s", coord,
+            D.store_mip(ctx, base + 1, coord, string.format("q%d%d", q[1], q[2])))
+    end
+    if last < base + 2 then return end
+
+    next_level(base + 2)
+    c:comment(string.format("Level %d: the four level-%d texels just made are this invocation's 2x2 block.",
+        base + 2, base + 1))
+    c:line("v = spd_reduce_level(q00, q10, q01, q11, size_in);")
+    store(base + 2, string.format("%sp", pass.origin(TILE // 4)), "v")
+
+    for _, s in ipairs(ctx.steps) do
+        local level = base + s.level
+        if level > last then break end
+        next_level(level)
+        local region = TILE >> s.level -- texels per region side at this level
+        local out_spacing, out_count = 1, s.count // 4
+        if s.kind == "shared" then
+            c:comment(string.format("Level %d: each 2x2 block of level %d spans %d invocations, " ..
+                "more than a subgroup: exchange through shared memory, then %s.", level, level - 1,
+                4 * s.spacing, out_count == 1 and "invocation 0 reduces the 4 entries"
+                    or string.format("invocations 0..%d reduce 4 consecutive entries each", out_count - 1)))
+            local array = s.buffer == 0 and "lds_a" or "lds_b"
+            local cond = holder_condition(s.spacing, s.count)
+            local write = string.format("%s[%s] = v;", array, texel_index(s.spacing))
+            c:line(cond and ("if (" .. cond .. ") " .. write) or write)
+            c:line(D.barrier())
+            c:block(string.format("if (t < %s)", u(out_count)), function()
+                call_lines("v = spd_reduce_level(", { array .. "[4u * t]", array .. "[4u * t + 1u]",
+                    array .. "[4u * t + 2u]", array .. "[4u * t + 3u]", "size_in" }, ");")
+                store(level, string.format("%sspd_morton_xy(t)", pass.origin(region)), "v")
+            end)
+        else
+            out_spacing = 4 * s.spacing
+            if s.kind == "quad" then
+                c:comment(string.format("Level %d: each 2x2 block of level %d sits in one quad: " ..
+                    "broadcast its four values to all four invocations.", level, level - 1))
+                call_lines("v = spd_reduce_level(", { D.quad_broadcast("v", 0), D.quad_broadcast("v", 1),
+                    D.quad_broadcast("v", 2), D.quad_broadcast("v", 3), "size_in" }, ");")
+            else
+                c:comment(string.format("Level %d: each 2x2 block of level %d sits in %d lanes of one " ..
+                    "subgroup, %s: every invocation gathers its block by shuffles (all lanes take " ..
+                    "part, so the shuffles run in uniform control flow).", level, level - 1, 4 * s.spacing,
+                    s.spacing == 1 and "one value per lane" or string.format("one value per %d lanes", s.spacing)))
+                c:line("uint block_lane%d = lane & ~%s;", level, u(4 * s.spacing - 1))
+                local lanes = {}
+                for i = 0, 3 do
+                    lanes[i + 1] = D.shuffle("v", string.format("block_lane%d%s", level,
+                        i == 0 and "" or (" + " .. u(i * s.spacing))))
+                end
+                lanes[5] = "size_in"
+                call_lines("v = spd_reduce_level(", lanes, ");")
+            end
+            store(level, string.format("%sspd_morton_xy(%s)", pass.origin(region), texel_index(out_spacing)),
+                "v", holder_condition(out_spacing, out_count))
+        end
+    end
+end
+
+-- The hand-off between the tile pass and the tail: publish level 6, count arrivals, and
+-- let only the last workgroup of the slice go on.
+local function emit_handoff(c, ctx)
+    local D, cfg = ctx.dialect, ctx.cfg
+    local slice = cfg.array and "slice" or "0u"
+    c:line("if (mip_count < 7u) return;")
+    c:line("$uint2 tiles = (src_size + $uint2(63u, 63u)) >> 6u;")
+    c:line("uint tile_count = tiles.x * tiles.y;")
+    c:line("uint level6_base = %s;", cfg.array and "slice * tile_count" or "0u")
+    c:block("if (t == 0u)", function()
+        c:line("level6[level6_base + tile.y * tiles.x + tile.x] = v;")
+        c:comment("Release: make this tile's level-6 texel visible device-wide before the " ..
+            "counter announces it. Without it the last workgroup may read a stale value " ..
+            "(FidelityFX SPD issue #13).")
+        c:line(D.device_fence())
+        c:line("uint arrived;")
+        c:line(D.atomic_add("arrived", string.format("counters[%s]", slice), "1u"))
+        c:line("lds_is_last = arrived == tile_count - 1u ? 1u : 0u;")
+    end)
+    c:line(D.barrier())
+    c:line("if (lds_is_last == 0u) return;")
+    c:comment("Acquire: every invocation of the last workgroup orders its level-6 reads after " ..
+        "the counter, which every other workgroup incremented after its release.")
+    c:line(D.device_fence())
+    c:comment("Reset the counter for the next dispatch; no other workgroup touches it again in " ..
+        "this one, and the host's barrier between dispatches makes the store visible.")
+    c:line("if (t == 0u) %s", D.atomic_reset(string.format("counters[%s]", slice)))
+end
+
+-- Everything the template and dialect need to agree on, and the dispatch contract.
+local function make_context(cfg, dialect)
+    local channels = CHANNELS[cfg.format]
+    local steps = plan_steps(cfg.subgroup)
+    local ctx = {
+        cfg = cfg, dialect = dialect, channels = channels, steps = steps,
+        shared = shared_arrays(steps),
+        uses_lane = false,
+    }
+    for _, s in ipairs(steps) do
+        if s.kind == "shuffle" and s.level <= cfg.mips then ctx.uses_lane = true end
+        -- The tail repeats the plan for levels 7.., so levels beyond 6 count too.
+        if s.kind == "shuffle" and s.level + 6 <= cfg.mips then ctx.uses_lane = true end
+    end
+    local value_bytes = 4 * channels
+    local shared_bytes = 4 -- lds_is_last
+    for _, a in ipairs(ctx.shared) do shared_bytes = shared_bytes + a.count * value_bytes end
+    ctx.contract = {
+        kernel = "spd",
+        entry = dialect.entry_name,
+        workgroup = { WORKGROUP, 1, 1 },
+        grid = { "(src_width + 63) / 64", "(src_height + 63) / 64", cfg.array and "layers" or "1" },
+        mips = cfg.mips, format = cfg.format, channels = channels, op = cfg.op,
+        subgroup = cfg.subgroup, array = cfg.array,
+        shared_bytes = shared_bytes,
+        level6_bytes_per_tile = value_bytes,
+        push_constants = {
+            { name = "src_width", type = "uint", offset = 0, doc = "width of level 0" },
+            { name = "src_height", type = "uint", offset = 4, doc = "height of level 0" },
+            { name = "mip_count", type = "uint", offset = 8,
+              doc = string.format("levels to write: min(%d, floor(log2(max(w, h)))), >= 1", cfg.mips) },
+            { name = "unused", type = "uint", offset = 12, doc = "padding to 16 bytes" },
+        },
+        push_constant_bytes = 16,
+        bindings = {
+            { binding = 0, name = "src_level0", kind = "sampled image",
+              doc = string.format("level 0 of the source, %s, read with texel fetches (no sampler)",
+                  cfg.array and "2D array" or "2D") },
+            { binding = 1, name = "dst_mips", kind = "storage image", count = cfg.mips,
+              doc = string.format("levels 1..%d, write-only, %s; element i is level i+1", cfg.mips, cfg.format) },
+        },
+    }
+    if cfg.mips > 6 then
+        local b = ctx.contract.bindings
+        b[#b + 1] = { binding = 2, name = "counters", kind = "storage buffer",
+            doc = "uint per slice, zero before the first dispatch; the shader resets it" }
+        b[#b + 1] = { binding = 3, name = "level6", kind = "storage buffer",
+            doc = string.format("%d bytes per 64x64 tile per slice: the level-6 hand-off", value_bytes) }
+    end
+    return ctx
+end
+
+-- The emitted file's opening comment: provenance, contract and strategy.
+local function emit_header_comment(c, ctx)
+    local cfg, k = ctx.cfg, ctx.contract
+    c:line("// spdgen %s: single-pass downsampler (SPD), %s.", cfg.version, ctx.dialect.language)
+    c:line("// Generated; regenerate with:")
+    c:line("//   %s", cfg.command)
+    c:line("//")
+    c:line("// Reduction: %s of each 2x2 block; %d levels; mips stored as %s.", OPS[cfg.op].what, cfg.mips, cfg.format)
+    c:line("// Contract:")
+    for _, b in ipairs(k.bindings) do
+        c:line("//   %-18s %s%s: %s", ctx.dialect.binding_label(ctx, b),
+            b.name, b.count and ("[" .. b.count .. "]") or "", b.doc)
+    end
+    local pcs = {}
+    for _, p in ipairs(k.push_constants) do pcs[#pcs + 1] = p.name end
+    c:line("//   %-18s uint %s (16 bytes)", ctx.dialect.params_label, table.concat(pcs, ", "))
+    c:line("//   workgroup %dx1x1, dispatch (%s, %s, %s)", WORKGROUP, k.grid[1], k.grid[2], k.grid[3])
+    c:line("//   shared memory %d bytes%s", k.shared_bytes,
+        cfg.subgroup >= 8 and string.format("; needs subgroups of at least %d invocations, full, with shuffles", cfg.subgroup)
+        or cfg.subgroup == 4 and "; needs quad operations in compute" or "; no subgroup operations")
+    if cfg.mips > 6 then
+        c:line("//   sources up to 4096x4096 (the tail reduces at most 64x64 level-6 texels)")
+    end
+    c:line("//")
+    c:comment("Strategy: each workgroup reduces one 64x64 tile of level 0 to levels 1..6. " ..
+        "Invocation t owns texel morton(t) of level 2: it reads the 4x4 block of level 0 " ..
+        "beneath it and makes levels 1 and 2 in registers. Levels 3..6 combine 2x2 blocks " ..
+        "held by other invocations: " .. ctx.strategy .. "." ..
+        (cfg.mips > 6 and " Each workgroup then publishes its level-6 texel and increments " ..
+            "its slice's counter; the last to arrive reduces level 6 to the remaining levels " ..
+            "with the same code." or ""))
+    c:blank()
+end
+
+local function describe_strategy(ctx)
+    local parts = {}
+    for _, s in ipairs(ctx.steps) do
+        if s.level <= math.min(6, ctx.cfg.mips) then
+            local how = s.kind == "shared" and "shared memory" or s.kind == "quad" and "quad broadcasts" or "subgroup shuffles"
+            parts[#parts + 1] = string.format("level %d by %s", s.level, how)
+        end
+    end
+    return #parts > 0 and table.concat(parts, ", ") or "none needed at this mip count"
+end
+
+-- Pure helper functions (no resources, so every target can have them at file scope).
+local function emit_helpers(c, ctx)
+    c:comment("The reduction; a = top left, b = top right, c = bottom left, d = bottom right.")
+    c:block("$value spd_reduce($value a, $value b, $value c, $value d)", function()
+        c:line("return %s;", OPS[ctx.cfg.op].body)
+    end)
+    c:blank()
+    c:comment("Reduces a 2x2 block of a level of size size_in. Where that level is one texel " ..
+        "wide (or high) the right (lower) texels lie outside it: repeat the edge instead, as " ..
+        "the clamped reads of level 0 do.")
+    c:block("$value spd_reduce_level($value a, $value b, $value c, $value d, $uint2 size_in)", function()
+        c:block("if (size_in.x == 1u)", function() c:line("b = a;"); c:line("d = c;") end)
+        c:block("if (size_in.y == 1u)", function() c:line("c = a;"); c:line("d = b;") end)
+        c:line("return spd_reduce(a, b, c, d);")
+    end)
+    c:blank()
+    c:comment("Morton order: bits 0, 2, 4, 6 of i give x, bits 1, 3, 5, 7 give y.")
+    c:block("$uint2 spd_morton_xy(uint i)", function()
+        c:line("uint x = (i & 1u) | ((i >> 1u) & 2u) | ((i >> 2u) & 4u) | ((i >> 3u) & 8u);")
+        c:line("uint y = ((i >> 1u) & 1u) | ((i >> 2u) & 2u) | ((i >> 3u) & 4u) | ((i >> 4u) & 8u);")
+        c:line("return $uint2(x, y);")
+    end)
+    c:blank()
+    c:block("bool spd_inside($uint2 coord, $uint2 size)", function()
+        c:line("return coord.x < size.x && coord.y < size.y;")
+    end)
+    c:blank()
+end
+
+local function emit_main(c, ctx)
+    local D, cfg = ctx.dialect, ctx.cfg
+    c:line(D.entry_open(ctx))
+    c.depth = c.depth + 1
+    for _, line in ipairs(D.entry_prologue(ctx)) do c:line(line) end
+    c:line("$uint2 tile = group.xy;")
+    if cfg.array then c:line("uint slice = group.z;") end
+    c:line("$uint2 src_size = params.src_size;")
+    c:line("uint mip_count = params.mip_count;")
+    c:line("$uint2 p = spd_morton_xy(t);")
+    c:line("$value v;")
+    c:blank()
+    c:comment(string.format("Phase 1: this workgroup's 64x64 tile of level 0 -> levels 1..%d.",
+        math.min(6, cfg.mips)))
+    c:block("", function()
+        emit_pass(c, ctx, {
+            base = 0, size = "src_size",
+            origin = function(n) return n == 1 and "tile + " or string.format("tile * %s + ", u(n)) end,
+            load = function(x, y) return D.load_source(ctx, x, y) end,
+        })
+    end)
+    if cfg.mips > 6 then
+        c:blank()
+        c:comment("Phase 2: hand-off. Only the last workgroup of this slice continues.")
+        emit_handoff(c, ctx)
+        c:blank()
+        c:comment(string.format("Phase 3: the last workgroup reduces level 6 of the slice " ..
+            "(at most 64x64 texels, read from the hand-off buffer) to levels 7..%d, with the " ..
+            "same steps as phase 1.", cfg.mips))
+        c:block("", function()
+            emit_pass(c, ctx, {
+                base = 6, size = "max($uint2(1u, 1u), src_size >> 6u)",
+                origin = function() return "" end,
+                load = function(x, y) return string.format("level6[level6_base + %s * tiles.x + %s]", y, x) end,
+            })
+        end)
+    end
+    c.depth = c.depth - 1
+    c:line("}")
+end
+
+-- Entry point for the host: returns the shader text and the dispatch contract.
+function spd.generate(cfg, dialect)
+    local ctx = make_context(cfg, dialect)
+    ctx.strategy = describe_strategy(ctx)
+    local names = {}
+    for k, v in pairs(dialect.types) do names[k] = v end
+    names.value = ctx.channels == 1 and dialect.types.float or dialect.types.float4
+    ctx.value_type = names.value
+
+    local c = emit.new(names)
+    emit_header_comment(c, ctx)
+    c:line(dialect.preamble(ctx))
+    c:blank()
+    c:line(dialect.declarations(ctx))
+    c:blank()
+    emit_helpers(c, ctx)
+    emit_main(c, ctx)
+    -- `{` blocks open with an empty header; drop the leading space they leave.
+    local text = c:text():gsub("\n(%s*) {\n", "\n%1{\n")
+    return text, ctx.contract
+end
+
+return spd
