@@ -28,18 +28,21 @@ GEN_C       := $(sort $(wildcard gen/*.c))
 GEN_CXX     := $(sort $(wildcard gen/*.cpp))
 RT_C        := $(sort $(wildcard runtime/*.c))
 TEST_C      := $(sort $(wildcard tests/*.c))
+DEVICE_C    := $(sort $(wildcard tests/device/*.c))
 EXAMPLE_C   := $(sort $(wildcard examples/*.c))
 
 GEN_OBJ := $(GEN_C:%.c=$(BUILD)/%.o) $(GEN_CXX:%.cpp=$(BUILD)/%.o) $(BUILD)/gen/embedded.o
 RT_OBJ  := $(RT_C:%.c=$(BUILD)/%.o)
 TESTS   := $(TEST_C:tests/%.c=$(BUILD)/t/%.t)
+# Device test programs take arguments; tests/*.t wrappers run them in shards.
+DEVICE_TESTS := $(DEVICE_C:tests/device/%.c=$(BUILD)/tests/%)
 EXAMPLES := $(EXAMPLE_C:examples/%.c=$(BUILD)/examples/%)
 
 SPDGEN  := $(BUILD)/spdgen
 LIBSPDRT := $(BUILD)/libspdrt.a
 
 .PHONY: all deps demo test install clean
-all: $(SPDGEN) $(LIBSPDRT) $(TESTS) $(EXAMPLES)
+all: $(SPDGEN) $(LIBSPDRT) $(TESTS) $(DEVICE_TESTS) $(EXAMPLES)
 
 deps:
 	@scripts/install-deps.sh
@@ -63,10 +66,12 @@ $(LIBSPDRT): $(RT_OBJ)
 
 $(BUILD)/t/%.t: tests/%.c $(LIBSPDRT) | $(BUILD)/t
 	$(CC) -std=c11 $(CFLAGS) $(WARN) -Iruntime -Itests -o $@ $< $(LIBSPDRT) -lvulkan -lm
+$(BUILD)/tests/%: tests/device/%.c $(LIBSPDRT) | $(BUILD)/tests
+	$(CC) -std=c11 $(CFLAGS) $(WARN) -Iruntime -o $@ $< $(LIBSPDRT) -lvulkan -lm
 $(BUILD)/examples/%: examples/%.c $(LIBSPDRT) | $(BUILD)/examples
 	$(CC) -std=c11 $(CFLAGS) $(WARN) -Iruntime -o $@ $< $(LIBSPDRT) -lvulkan -lm
 
-$(BUILD)/gen $(BUILD)/runtime $(BUILD)/t $(BUILD)/examples:
+$(BUILD)/gen $(BUILD)/runtime $(BUILD)/t $(BUILD)/tests $(BUILD)/examples:
 	mkdir -p $@
 
 # The main job: emit the SPD for every target, validate it, run it on the local Vulkan

@@ -1,0 +1,238 @@
+/* spd_matrix.c: the per-config SPD test on the local Vulkan device (lavapipe on CI).
+ *
+ * For each configuration it generates the shader with the real spdgen binary (GLSL, or
+ * HLSL compiled through glslang: --target spirv --spirv-from hlsl), runs it through
+ * libspdrt under the Khronos validation layer with synchronization validation, and compares
+ * every texel of every level with the CPU reference (runtime/spd_ref.c):
+ *   min, max, test-order: bit-exact;  mean: |gpu - ref| <= MEAN_BOUND (inputs in [0, 1)).
+ * Every level is filled with a sentinel first and every run records two dispatches without
+ * a host reset of the counters, with the levels refilled in between, so the second tail must
+ * run (the shader reset its counter) and every texel must be written again.
+ *
+ * usage: spd_matrix glsl|hlsl [quick]   prints TAP. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "spd_ref.h"
+#include "spdrt.h"
+
+/* Mean: both sides add four floats in the same order and scale by 0.25, so results agree
+ * up to the device's rounding; 2^-20 (about 8 ulp at 1.0) leaves room for that and no more. */
+#define MEAN_BOUND (1.0 / 1048576.0)
+#define SENTINEL (-1234.5f)
+
+typedef struct {
+    const char *op;
+    spd_op ref_op;
+} op_case;
+
+static const op_case ops[] = {
+    {"min", SPD_OP_MIN}, {"max", SPD_OP_MAX}, {"mean", SPD_OP_MEAN},
+};
+static const struct { uint32_t w, h; } sizes[] = {
+    {1, 1}, {2, 2}, {64, 64}, {65, 65}, {127, 33}, {128, 32}, {1, 300}, {1000, 1000},
+    /* One axis reaches one texel while levels remain: the edge-repeat rule at work. */
+    {5, 300}, {260, 3},
+};
+static const int subgroups[] = {0, 4, 8};
+static const struct { const char *name; spdrt_format format; } formats[] = {
+    {"r32f", SPDRT_R32F}, {"rgba32f", SPDRT_RGBA32F},
+};
+
+static int test_number;
+static int failures;
+
+static void tap(int passed, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+#include <stdarg.h>
+static void tap(int passed, const char *fmt, ...)
+{
+    va_list ap;
+    printf("%sok %d - ", passed ? "" : "not ", ++test_number);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    printf("\n");
+    fflush(stdout);
+    if (!passed) failures++;
+}
+
+/* Runs spdgen and reads the SPIR-V it wrote. */
+static uint32_t *generate(const char *target, const char *op, int subgroup, const char *format,
+                          int array, size_t *words)
+{
+    const char *build = getenv("SPDGEN_BUILD");
+    char path[256], cmd[1024];
+    snprintf(path, sizeof path, "/tmp/spd_matrix_%d.spv", (int)getpid());
+    snprintf(cmd, sizeof cmd,
+             "'%s/spdgen' --spd --op %s --subgroup %d --format %s %s --target spirv "
+             "--spirv-from %s -o %s",
+             build ? build : "build", op, subgroup, format, array ? "--array" : "", target, path);
+    if (system(cmd) != 0) return NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint32_t *code = malloc((size_t)size);
+    if (code && fread(code, 1, (size_t)size, f) != (size_t)size) {
+        free(code);
+        code = NULL;
+    }
+    fclose(f);
+    remove(path);
+    *words = (size_t)size / 4;
+    return code;
+}
+
+/* Deterministic source data: distinct values in [0, 1) per texel and channel. */
+static float *make_source(uint32_t w, uint32_t h, uint32_t layers, uint32_t seed)
+{
+    size_t n = (size_t)w * h * layers * 4;
+    float *data = malloc(n * sizeof *data);
+    uint32_t s = seed * 2654435761u + 1u;
+    for (size_t i = 0; data && i < n; i++) {
+        s ^= s << 13;
+        s ^= s >> 17;
+        s ^= s << 5;
+        data[i] = (float)(s >> 8) / 16777216.0f;
+    }
+    return data;
+}
+
+typedef struct {
+    double max_error;
+    size_t mismatches, sentinels;
+    char first[256];
+} comparison;
+
+static void compare(const spdrt_spd_levels *gpu, const spdrt_spd_levels *ref, uint32_t channels,
+                    int exact, comparison *c)
+{
+    memset(c, 0, sizeof *c);
+    for (uint32_t k = 1; k <= ref->mip_count; k++) {
+        uint32_t w = ref->width[k], h = ref->height[k];
+        for (uint32_t l = 0; l < ref->layers; l++)
+            for (uint32_t y = 0; y < h; y++)
+                for (uint32_t x = 0; x < w; x++)
+                    for (uint32_t ch = 0; ch < channels; ch++) {
+                        size_t i = ((((size_t)l * h) + y) * w + x) * 4 + ch;
+                        float g = gpu->level[k][i], r = ref->level[k][i];
+                        double err = fabs((double)g - (double)r);
+                        int bad = exact ? memcmp(&g, &r, sizeof g) != 0 : !(err <= MEAN_BOUND);
+                        if (g == SENTINEL) c->sentinels++;
+                        if (err > c->max_error || isnan(err)) c->max_error = isnan(err) ? INFINITY : err;
+                        if (bad && c->mismatches++ == 0)
+                            snprintf(c->first, sizeof c->first,
+                                     "level %u layer %u (%u, %u) channel %u: got %.9g, want %.9g",
+                                     k, l, x, y, ch, g, r);
+                    }
+    }
+}
+
+/* Runs one configuration on one size and reports one TAP line. */
+static void run_case(spdrt_context *ctx, const uint32_t *spirv, size_t words, const char *label,
+                     spd_op op, spdrt_format format, int subgroup, int array, uint32_t w,
+                     uint32_t h)
+{
+    uint32_t layers = array ? 8 : 1;
+    float *source = make_source(w, h, layers, w * 7919u + h);
+    spdrt_spd_params params = {
+        .width = w, .height = h, .layers = layers, .is_array = array, .mips_bound = 12,
+        .subgroup = (uint32_t)subgroup, .format = format, .dispatches = 2, .sentinel = SENTINEL,
+    };
+    spdrt_spd_levels gpu = {0}, ref = {0};
+    uint32_t mips = spdrt_spd_mip_count(w, h, 12);
+    spdrt_result rc = source ? spdrt_spd_run(ctx, spirv, words, &params, source, &gpu) : SPDRT_ERROR_OUT_OF_MEMORY;
+    if (rc != SPDRT_OK) {
+        tap(0, "%s %ux%u: runtime error: %s", label, w, h, spdrt_last_error(ctx));
+    } else if (spd_ref_run(op, format, w, h, layers, mips, source, &ref) != 0) {
+        tap(0, "%s %ux%u: reference ran out of memory", label, w, h);
+    } else if (gpu.mip_count != mips) {
+        tap(0, "%s %ux%u: %u levels produced, want %u", label, w, h, gpu.mip_count, mips);
+    } else {
+        comparison c;
+        int exact = op != SPD_OP_MEAN;
+        compare(&gpu, &ref, spdrt_format_channels(format), exact, &c);
+        tap(c.mismatches == 0 && c.sentinels == 0, "%s %ux%u: %u levels %s, max error %.3g%s",
+            label, w, h, mips, exact ? "bit-exact" : "within 2^-20", c.max_error,
+            c.sentinels ? " (sentinels left)" : "");
+        if (c.mismatches) printf("# %zu mismatches; first: %s\n", c.mismatches, c.first);
+    }
+    spdrt_spd_levels_free(&gpu);
+    spdrt_spd_levels_free(&ref);
+    free(source);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || (strcmp(argv[1], "glsl") && strcmp(argv[1], "hlsl"))) {
+        fprintf(stderr, "usage: spd_matrix glsl|hlsl\n");
+        return 2;
+    }
+    const char *target = argv[1];
+    char err[512];
+    spdrt_context *ctx;
+    spdrt_options options = {.validation = 1};
+    if (spdrt_create(&options, &ctx, err, sizeof err) != SPDRT_OK) {
+        printf("1..0 # SKIP no Vulkan device: %s\n", err);
+        return 0;
+    }
+    const spdrt_device_info *dev = spdrt_device(ctx);
+    printf("# device: %s (%s), subgroup %u\n", dev->name, dev->driver, dev->subgroup_size);
+
+    /* ops x subgroup x format x {2D, 8-layer array} x sizes. */
+    for (size_t o = 0; o < sizeof ops / sizeof *ops; o++)
+        for (size_t s = 0; s < sizeof subgroups / sizeof *subgroups; s++)
+            for (size_t f = 0; f < sizeof formats / sizeof *formats; f++)
+                for (int array = 0; array <= 1; array++) {
+                    char label[128];
+                    snprintf(label, sizeof label, "%s %s --subgroup %d %s%s", target, ops[o].op,
+                             subgroups[s], formats[f].name, array ? " 8 layers" : "");
+                    size_t words;
+                    uint32_t *spirv = generate(target, ops[o].op, subgroups[s], formats[f].name, array, &words);
+                    if (!spirv) {
+                        tap(0, "%s: spdgen failed", label);
+                        continue;
+                    }
+                    for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++)
+                        run_case(ctx, spirv, words, label, ops[o].ref_op, formats[f].format,
+                                 subgroups[s], array, sizes[z].w, sizes[z].h);
+                    free(spirv);
+                }
+
+    /* The 2x2 order: a test-only op weighting each corner differently, on every subgroup
+     * path, so a transposed or mirrored exchange anywhere shows as a mismatch. */
+    for (size_t s = 0; s < sizeof subgroups / sizeof *subgroups; s++) {
+        char label[128];
+        snprintf(label, sizeof label, "%s test-order --subgroup %d rgba32f", target, subgroups[s]);
+        size_t words;
+        uint32_t *spirv = generate(target, "test-order", subgroups[s], "rgba32f", 0, &words);
+        if (!spirv) {
+            tap(0, "%s: spdgen failed", label);
+            continue;
+        }
+        run_case(ctx, spirv, words, label, SPD_OP_TEST_ORDER, SPDRT_RGBA32F, subgroups[s], 0, 4096 / 8, 4096 / 16);
+        run_case(ctx, spirv, words, label, SPD_OP_TEST_ORDER, SPDRT_RGBA32F, subgroups[s], 0, 300, 1000);
+        free(spirv);
+    }
+
+    /* The largest size the 12-level chain covers, once per target. */
+    {
+        size_t words;
+        uint32_t *spirv = generate(target, "max", 8, "r32f", 0, &words);
+        if (spirv) run_case(ctx, spirv, words, "max --subgroup 8 r32f", SPD_OP_MAX, SPDRT_R32F, 8, 0, 4096, 4096);
+        else tap(0, "4096x4096: spdgen failed");
+        free(spirv);
+    }
+
+    uint32_t messages = spdrt_validation_messages(ctx);
+    tap(messages == 0, "no validation-layer messages (synchronization validation on): %u", messages);
+    spdrt_destroy(ctx);
+    printf("1..%d\n", test_number);
+    return failures ? 1 : 0;
+}
