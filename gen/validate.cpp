@@ -234,7 +234,9 @@ bool compile_to_spirv(sv_lang lang, const Target &t, const Source &src,
          * would only matter with TProgram::mapIO, which we do not call. */
         shader.setSourceEntryPoint("main");
         shader.setNoStorageFormat(true);
-        shader.setEnvTargetHlslFunctionality1();
+        /* No setEnvTargetHlslFunctionality1(): its reflection decorations need the
+         * VK_GOOGLE_hlsl_functionality1 device extension, which the runtime does not enable
+         * (the validation layer reports VUID-VkShaderModuleCreateInfo-pCode-04147). */
     }
 
     if (!shader.parse(GetDefaultResources(), 100, false, messages)) {

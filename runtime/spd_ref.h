@@ -32,8 +32,10 @@ float spd_ref_quantize(spdrt_format format, float value);
 
 /* Computes levels 1..mip_count of a width x height x layers RGBA float source (layer-major,
  * row-major) into out->level[k], with out->width/height filled as spdrt_spd_levels does.
- * Stored values are quantized to `format`. Returns 0, or -1 if memory ran out. Free with
- * spdrt_spd_levels_free. */
+ * Stored values are quantized to `format`. The source is level 0 as stored in `format`
+ * too (quantized first, as spdrt_spd_run uploads it); r32f levels read (r, 0, 0, 1), as
+ * spdrt_spd_run reads them back. Returns 0, or -1 if memory ran out or the arguments are
+ * unusable (empty source, mip_count > 15). Free with spdrt_spd_levels_free. */
 int spd_ref_run(spd_op op, spdrt_format format, uint32_t width, uint32_t height,
                 uint32_t layers, uint32_t mip_count, const float *source,
                 spdrt_spd_levels *out);

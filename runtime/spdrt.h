@@ -85,6 +85,9 @@ typedef struct {
     spdrt_format format;            /* the shader's --format */
     uint32_t dispatches;            /* back-to-back dispatches to record (>= 1) */
     float sentinel;                 /* every level is filled with this before dispatching */
+    int refill_between_dispatches;  /* fill the levels with the sentinel again before every
+                                       dispatch after the first: each must rewrite every texel,
+                                       and its tail must run with no host counter reset */
 } spdrt_spd_params;
 
 /* Levels read back after an SPD run, all converted to RGBA float. */

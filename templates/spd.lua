@@ -247,16 +247,18 @@ end
 -- Everything the template and dialect need to agree on, and the dispatch contract.
 local function make_context(cfg, dialect)
     local channels = CHANNELS[cfg.format]
-    local steps = plan_steps(cfg.subgroup)
+    -- Only the steps of levels that exist at this --mips (the tail repeats a subset of them).
+    local steps = {}
+    for _, s in ipairs(plan_steps(cfg.subgroup)) do
+        if s.level <= cfg.mips then steps[#steps + 1] = s end
+    end
     local ctx = {
         cfg = cfg, dialect = dialect, channels = channels, steps = steps,
         shared = shared_arrays(steps),
         uses_lane = false,
     }
     for _, s in ipairs(steps) do
-        if s.kind == "shuffle" and s.level <= cfg.mips then ctx.uses_lane = true end
-        -- The tail repeats the plan for levels 7.., so levels beyond 6 count too.
-        if s.kind == "shuffle" and s.level + 6 <= cfg.mips then ctx.uses_lane = true end
+        if s.kind == "shuffle" then ctx.uses_lane = true end
     end
     local value_bytes = 4 * channels
     local shared_bytes = 4 -- lds_is_last
@@ -316,6 +318,10 @@ local function emit_header_comment(c, ctx)
     c:line("//   shared memory %d bytes%s", k.shared_bytes,
         cfg.subgroup >= 8 and string.format("; needs subgroups of at least %d invocations, full, with shuffles", cfg.subgroup)
         or cfg.subgroup == 4 and "; needs quad operations in compute" or "; no subgroup operations")
+    if cfg.subgroup >= 4 then
+        c:line("//   assumes each subgroup is consecutive invocations of the workgroup (lane = t % size),")
+        c:line("//   as 1D workgroups are laid out by every known Vulkan, D3D and Metal implementation")
+    end
     if cfg.mips > 6 then
         c:line("//   sources up to 4096x4096 (the tail reduces at most 64x64 level-6 texels)")
     end
@@ -333,7 +339,7 @@ end
 local function describe_strategy(ctx)
     local parts = {}
     for _, s in ipairs(ctx.steps) do
-        if s.level <= math.min(6, ctx.cfg.mips) then
+        if s.level <= 6 then
             local how = s.kind == "shared" and "shared memory" or s.kind == "quad" and "quad broadcasts" or "subgroup shuffles"
             parts[#parts + 1] = string.format("level %d by %s", s.level, how)
         end
@@ -378,9 +384,9 @@ local function emit_main(c, ctx)
     c:line("$uint2 tile = group.xy;")
     if cfg.array then c:line("uint slice = group.z;") end
     c:line("$uint2 src_size = params.src_size;")
-    c:line("uint mip_count = params.mip_count;")
+    if cfg.mips > 1 then c:line("uint mip_count = params.mip_count;") end
     c:line("$uint2 p = spd_morton_xy(t);")
-    c:line("$value v;")
+    if cfg.mips > 1 then c:line("$value v;") end
     c:blank()
     c:comment(string.format("Phase 1: this workgroup's 64x64 tile of level 0 -> levels 1..%d.",
         math.min(6, cfg.mips)))

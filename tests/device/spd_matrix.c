@@ -144,6 +144,7 @@ static void run_case(spdrt_context *ctx, const uint32_t *spirv, size_t words, co
     spdrt_spd_params params = {
         .width = w, .height = h, .layers = layers, .is_array = array, .mips_bound = 12,
         .subgroup = (uint32_t)subgroup, .format = format, .dispatches = 2, .sentinel = SENTINEL,
+        .refill_between_dispatches = 1,
     };
     spdrt_spd_levels gpu = {0}, ref = {0};
     uint32_t mips = spdrt_spd_mip_count(w, h, 12);

@@ -1,0 +1,104 @@
+/* internal.h: what the runtime's files share and the public header hides (the Vulkan
+ * handles). Not part of the installed interface: spdrt.h deliberately does not include
+ * vulkan.h, so a caller of libspdrt needs no Vulkan headers. */
+#ifndef SPDRT_INTERNAL_H
+#define SPDRT_INTERNAL_H
+
+#include <stdarg.h>
+#include <vulkan/vulkan.h>
+
+#include "spdrt.h"
+
+/* How long a submission may run before the runtime gives up on it. Generous because
+ * lavapipe runs large images on a few CPU cores; a stuck shader (a spin on a counter that
+ * never arrives) then fails instead of hanging the test suite. */
+#define SPDRT_FENCE_TIMEOUT_NS (300ull * 1000000000ull)
+
+struct spdrt_context {
+    VkInstance instance;
+    VkDebugUtilsMessengerEXT messenger;
+    VkPhysicalDevice physical;
+    VkDevice device;
+    VkQueue queue;
+    uint32_t queue_family;
+    uint32_t timestamp_valid_bits;  /* of the compute queue family; 0 = no timestamps */
+    VkCommandPool pool;
+    VkFence fence;
+    VkPhysicalDeviceMemoryProperties memory;
+    VkPhysicalDeviceLimits limits;
+    uint32_t api_version;           /* min(instance, device): what we may call */
+    /* Subgroup facts the pipeline code checks a shader's --subgroup against. */
+    VkSubgroupFeatureFlags subgroup_ops;
+    VkShaderStageFlags subgroup_stages;
+    int size_control;               /* requiredSubgroupSize usable in compute */
+    uint32_t max_workgroup_subgroups; /* maxComputeWorkgroupSubgroups, with size control */
+    int full_subgroups;             /* computeFullSubgroups enabled */
+    int hung;                       /* a submission timed out: the device is still busy */
+    uint32_t validation_messages;
+    spdrt_device_info info;
+    char error[1024];
+};
+
+/* context.c */
+spdrt_result spdrt__error(spdrt_context *ctx, spdrt_result code, const char *fmt, ...);
+spdrt_result spdrt__vk_error(spdrt_context *ctx, const char *call, VkResult r);
+const char *spdrt__vk_result_name(VkResult r);
+
+/* memory.c: a buffer or image with its own memory allocation. */
+typedef struct {
+    VkBuffer buffer;
+    VkDeviceMemory memory;
+    VkDeviceSize size;
+    void *map;                      /* host-visible buffers stay mapped */
+} spdrt_buffer;
+
+typedef struct {
+    VkImage image;
+    VkDeviceMemory memory;
+    VkFormat format;
+    uint32_t width, height, levels, layers;
+} spdrt_image;
+
+spdrt_result spdrt__buffer_create(spdrt_context *ctx, VkDeviceSize size,
+                                  VkBufferUsageFlags usage, int host_visible,
+                                  spdrt_buffer *out);
+void spdrt__buffer_destroy(spdrt_context *ctx, spdrt_buffer *b);
+spdrt_result spdrt__image_create(spdrt_context *ctx, VkFormat format, uint32_t width,
+                                 uint32_t height, uint32_t levels, uint32_t layers,
+                                 VkImageUsageFlags usage, spdrt_image *out);
+void spdrt__image_destroy(spdrt_context *ctx, spdrt_image *img);
+/* A view of one mip level, all layers: 2D_ARRAY when is_array, else 2D (one layer). */
+spdrt_result spdrt__image_view(spdrt_context *ctx, const spdrt_image *img, uint32_t level,
+                               int is_array, VkImageView *out);
+/* One-shot command buffers: begin, record, then submit waits for completion and frees. */
+spdrt_result spdrt__commands_begin(spdrt_context *ctx, VkCommandBuffer *out);
+spdrt_result spdrt__commands_submit(spdrt_context *ctx, VkCommandBuffer cb);
+
+/* pipeline.c: the SPD contract's layout and a compute pipeline for one shader. */
+typedef struct {
+    VkShaderModule module;
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout layout;
+    VkPipeline pipeline;
+    VkDescriptorPool pool;
+    VkDescriptorSet set;            /* allocated from pool, freed with it */
+} spdrt_pipeline;
+
+spdrt_result spdrt__spd_pipeline_create(spdrt_context *ctx, const uint32_t *spirv,
+                                        size_t spirv_words, uint32_t mips_bound,
+                                        uint32_t subgroup, spdrt_pipeline *out);
+void spdrt__spd_pipeline_destroy(spdrt_context *ctx, spdrt_pipeline *p);
+
+/* format.c: the one place formats are mapped and texels converted. */
+VkFormat spdrt__format_vk(spdrt_format format);
+const char *spdrt__format_name(spdrt_format format);
+uint32_t spdrt__format_texel_size(spdrt_format format);
+/* RGBA float -> one texel as stored (r32f keeps R). */
+void spdrt__texel_pack(spdrt_format format, const float rgba[4], void *texel);
+/* One stored texel -> RGBA float (r32f reads back as (r, 0, 0, 1)). */
+void spdrt__texel_unpack(spdrt_format format, const void *texel, float rgba[4]);
+uint16_t spdrt__float_to_half(float f);
+float spdrt__half_to_float(uint16_t h);
+uint8_t spdrt__float_to_unorm8(float f);
+
+#endif

@@ -1,0 +1,205 @@
+/* pipeline.c: the SPD binding contract (spdrt.h) as a descriptor set layout, and a compute
+ * pipeline for one shader with the subgroup size the shader was generated for. */
+#include <string.h>
+
+#include "internal.h"
+
+#define SPIRV_MAGIC 0x07230203u
+#define SPD_LOCAL_SIZE 256u   /* the contract's local size, 256x1x1 */
+#define SPD_PUSH_BYTES 16u
+
+/* Decides how the pipeline meets the shader's --subgroup S (the minimum subgroup size its
+ * code assumes): *required = S when the device can be told to use exactly S, and *full
+ * when whole subgroups can be demanded (a partial subgroup would break the shuffles). */
+static spdrt_result subgroup_plan(spdrt_context *ctx, uint32_t s, uint32_t *required,
+                                  int *full) {
+    const spdrt_device_info *info = &ctx->info;
+    uint32_t least;
+    *required = 0;
+    *full = 0;
+    if (s == 0)
+        return SPDRT_OK;
+    if (s & (s - 1))
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
+                            "shader subgroup size %u is not a power of two", s);
+    if (!(ctx->subgroup_stages & VK_SHADER_STAGE_COMPUTE_BIT))
+        return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED,
+                            "the shader uses subgroup operations (--subgroup %u) but \"%s\" "
+                            "has none in compute shaders", s, info->name);
+    if (s < 8 && !(ctx->subgroup_ops & VK_SUBGROUP_FEATURE_QUAD_BIT))
+        return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED,
+                            "the shader uses subgroup quad operations (--subgroup %u) but \"%s\" "
+                            "does not support them", s, info->name);
+    if (s >= 8 && !(ctx->subgroup_ops & VK_SUBGROUP_FEATURE_SHUFFLE_BIT))
+        return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED,
+                            "the shader uses subgroup shuffles (--subgroup %u) but \"%s\" does "
+                            "not support them", s, info->name);
+    *full = ctx->full_subgroups;
+    if (s >= 8 && ctx->size_control && info->min_subgroup_size <= s &&
+        s <= info->max_subgroup_size &&
+        SPD_LOCAL_SIZE / s <= ctx->max_workgroup_subgroups) {
+        *required = s;
+        return SPDRT_OK;
+    }
+    /* Otherwise the device picks: every size it may pick must be at least S. With size
+     * control that is any size in [min, max]; without it, the one subgroupSize. */
+    if (s > info->max_subgroup_size)
+        return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED,
+                            "the shader needs subgroups of at least %u invocations but \"%s\" "
+                            "has at most %u", s, info->name, info->max_subgroup_size);
+    least = info->min_subgroup_size;
+    if (least < s)
+        return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED,
+                            "the shader needs subgroups of at least %u invocations but \"%s\" "
+                            "may use %u and cannot be told to use %u", s, info->name, least, s);
+    return SPDRT_OK;
+}
+
+static spdrt_result create_layout(spdrt_context *ctx, uint32_t mips_bound, spdrt_pipeline *p) {
+    VkDescriptorSetLayoutBinding b[4];
+    VkDescriptorSetLayoutCreateInfo lci;
+    VkPushConstantRange pc;
+    VkPipelineLayoutCreateInfo plci;
+    VkResult r;
+    static const VkDescriptorType types[4] = {
+        VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+        VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+    uint32_t i;
+    memset(b, 0, sizeof b);
+    for (i = 0; i < 4; i++) {
+        b[i].binding = i;
+        b[i].descriptorType = types[i];
+        b[i].descriptorCount = i == 1 ? mips_bound : 1;
+        b[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    }
+    memset(&lci, 0, sizeof lci);
+    lci.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
+    lci.bindingCount = 4;
+    lci.pBindings = b;
+    r = vkCreateDescriptorSetLayout(ctx->device, &lci, NULL, &p->set_layout);
+    if (r != VK_SUCCESS)
+        return spdrt__vk_error(ctx, "vkCreateDescriptorSetLayout", r);
+    pc.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    pc.offset = 0;
+    pc.size = SPD_PUSH_BYTES;
+    memset(&plci, 0, sizeof plci);
+    plci.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
+    plci.setLayoutCount = 1;
+    plci.pSetLayouts = &p->set_layout;
+    plci.pushConstantRangeCount = 1;
+    plci.pPushConstantRanges = &pc;
+    r = vkCreatePipelineLayout(ctx->device, &plci, NULL, &p->layout);
+    if (r != VK_SUCCESS)
+        return spdrt__vk_error(ctx, "vkCreatePipelineLayout", r);
+    return SPDRT_OK;
+}
+
+static spdrt_result create_set(spdrt_context *ctx, uint32_t mips_bound, spdrt_pipeline *p) {
+    VkDescriptorPoolSize sizes[3];
+    VkDescriptorPoolCreateInfo pci;
+    VkDescriptorSetAllocateInfo ai;
+    VkResult r;
+    sizes[0].type = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, sizes[0].descriptorCount = 1;
+    sizes[1].type = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, sizes[1].descriptorCount = mips_bound;
+    sizes[2].type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, sizes[2].descriptorCount = 2;
+    memset(&pci, 0, sizeof pci);
+    pci.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
+    pci.maxSets = 1;
+    pci.poolSizeCount = 3;
+    pci.pPoolSizes = sizes;
+    r = vkCreateDescriptorPool(ctx->device, &pci, NULL, &p->pool);
+    if (r != VK_SUCCESS)
+        return spdrt__vk_error(ctx, "vkCreateDescriptorPool", r);
+    memset(&ai, 0, sizeof ai);
+    ai.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
+    ai.descriptorPool = p->pool;
+    ai.descriptorSetCount = 1;
+    ai.pSetLayouts = &p->set_layout;
+    r = vkAllocateDescriptorSets(ctx->device, &ai, &p->set);
+    if (r != VK_SUCCESS)
+        return spdrt__vk_error(ctx, "vkAllocateDescriptorSets", r);
+    return SPDRT_OK;
+}
+
+static spdrt_result create_pipeline(spdrt_context *ctx, const uint32_t *spirv,
+                                    size_t spirv_words, uint32_t required, int full,
+                                    spdrt_pipeline *p) {
+    VkShaderModuleCreateInfo mci;
+    VkPipelineShaderStageRequiredSubgroupSizeCreateInfo rs;
+    VkComputePipelineCreateInfo cci;
+    VkResult r;
+    memset(&mci, 0, sizeof mci);
+    mci.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
+    mci.codeSize = spirv_words * sizeof(uint32_t);
+    mci.pCode = spirv;
+    r = vkCreateShaderModule(ctx->device, &mci, NULL, &p->module);
+    if (r != VK_SUCCESS)
+        return spdrt__vk_error(ctx, "vkCreateShaderModule", r);
+
+    memset(&cci, 0, sizeof cci);
+    cci.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+    cci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    cci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    cci.stage.module = p->module;
+    cci.stage.pName = "main";
+    if (full)
+        cci.stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
+    if (required) {
+        memset(&rs, 0, sizeof rs);
+        rs.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO;
+        rs.requiredSubgroupSize = required;
+        cci.stage.pNext = &rs;
+    }
+    cci.layout = p->layout;
+    cci.basePipelineIndex = -1;
+    r = vkCreateComputePipelines(ctx->device, VK_NULL_HANDLE, 1, &cci, NULL, &p->pipeline);
+    if (r != VK_SUCCESS) {
+        p->pipeline = VK_NULL_HANDLE;
+        return spdrt__vk_error(ctx, "vkCreateComputePipelines", r);
+    }
+    return SPDRT_OK;
+}
+
+spdrt_result spdrt__spd_pipeline_create(spdrt_context *ctx, const uint32_t *spirv,
+                                        size_t spirv_words, uint32_t mips_bound,
+                                        uint32_t subgroup, spdrt_pipeline *out) {
+    uint32_t required;
+    int full;
+    spdrt_result res;
+    memset(out, 0, sizeof *out);
+    if (!spirv || spirv_words < 5 || spirv[0] != SPIRV_MAGIC)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
+                            "not a SPIR-V module (%zu words, first word 0x%08x)", spirv_words,
+                            spirv && spirv_words ? spirv[0] : 0u);
+    if (mips_bound == 0)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "mips_bound must be at least 1");
+    if (mips_bound > ctx->limits.maxPerStageDescriptorStorageImages ||
+        mips_bound > ctx->limits.maxDescriptorSetStorageImages)
+        return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED,
+                            "the shader binds %u storage images; the device allows %u per stage",
+                            mips_bound, ctx->limits.maxPerStageDescriptorStorageImages);
+    res = subgroup_plan(ctx, subgroup, &required, &full);
+    if (res == SPDRT_OK)
+        res = create_layout(ctx, mips_bound, out);
+    if (res == SPDRT_OK)
+        res = create_set(ctx, mips_bound, out);
+    if (res == SPDRT_OK)
+        res = create_pipeline(ctx, spirv, spirv_words, required, full, out);
+    if (res != SPDRT_OK)
+        spdrt__spd_pipeline_destroy(ctx, out);
+    return res;
+}
+
+void spdrt__spd_pipeline_destroy(spdrt_context *ctx, spdrt_pipeline *p) {
+    if (p->pipeline)
+        vkDestroyPipeline(ctx->device, p->pipeline, NULL);
+    if (p->module)
+        vkDestroyShaderModule(ctx->device, p->module, NULL);
+    if (p->pool)  /* frees p->set with it */
+        vkDestroyDescriptorPool(ctx->device, p->pool, NULL);
+    if (p->layout)
+        vkDestroyPipelineLayout(ctx->device, p->layout, NULL);
+    if (p->set_layout)
+        vkDestroyDescriptorSetLayout(ctx->device, p->set_layout, NULL);
+    memset(p, 0, sizeof *p);
+}

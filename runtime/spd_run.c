@@ -1,0 +1,429 @@
+/* spd_run.c: one SPD run following the binding contract in spdrt.h.
+ *
+ * Everything is recorded into one command buffer: upload level 0, clear the other levels
+ * to the sentinel, zero the counters, the dispatches, then copy the levels out. One
+ * submission keeps the synchronization in plain sight: each step is separated from the next
+ * by exactly the barrier it needs, and synchronization validation checks all of them. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define SPD_TILE 64u  /* each workgroup reduces a 64x64 tile of level 0 */
+#define MAX_LEVELS 16u  /* spdrt_spd_levels holds levels 0..15 */
+
+typedef struct {
+    spdrt_pipeline pipe;
+    spdrt_image image;
+    VkImageView views[MAX_LEVELS];  /* [k] = level k */
+    spdrt_buffer upload, readback, counters, level6;
+    VkQueryPool timestamps;
+} spd_resources;
+
+static void release(spdrt_context *ctx, spd_resources *rs) {
+    uint32_t k;
+    if (ctx->hung)  /* the device may still use them: see spdrt_destroy */
+        return;
+    if (rs->timestamps)
+        vkDestroyQueryPool(ctx->device, rs->timestamps, NULL);
+    spdrt__buffer_destroy(ctx, &rs->level6);
+    spdrt__buffer_destroy(ctx, &rs->counters);
+    spdrt__buffer_destroy(ctx, &rs->readback);
+    spdrt__buffer_destroy(ctx, &rs->upload);
+    for (k = 0; k < MAX_LEVELS; k++)
+        if (rs->views[k])
+            vkDestroyImageView(ctx->device, rs->views[k], NULL);
+    spdrt__image_destroy(ctx, &rs->image);
+    spdrt__spd_pipeline_destroy(ctx, &rs->pipe);
+}
+
+static spdrt_result check_params(spdrt_context *ctx, const uint32_t *spirv,
+                                 const spdrt_spd_params *p, const float *source,
+                                 const spdrt_spd_levels *out) {
+    if (!p || !out)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_spd_run: params and out are required");
+    if (p->format != SPDRT_R32F && p->format != SPDRT_RGBA32F && p->format != SPDRT_RGBA16F &&
+        p->format != SPDRT_RGBA8)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_spd_run: unknown format %d",
+                            (int)p->format);
+    if (p->width == 0 || p->height == 0 || p->layers == 0)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
+                            "spdrt_spd_run: empty source (%ux%u, %u layers)", p->width,
+                            p->height, p->layers);
+    if (!p->is_array && p->layers != 1)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
+                            "spdrt_spd_run: %u layers but the shader is not an array shader",
+                            p->layers);
+    if (p->dispatches == 0)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
+                            "spdrt_spd_run: dispatches must be at least 1");
+    if (!spirv || !source)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
+                            "spdrt_spd_run: the SPIR-V and the source data are required");
+    if (p->mips_bound == 0)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
+                            "spdrt_spd_run: mips_bound must be at least 1");
+    /* The last workgroup reduces one 64x64 region of level 6: larger sources would leave
+     * levels 7.. incomplete. */
+    if (spdrt_spd_mip_count(p->width, p->height, p->mips_bound) > 6 &&
+        (p->width > 4096 || p->height > 4096))
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
+                            "spdrt_spd_run: a %ux%u source needs a shader with --mips <= 6 "
+                            "(the last workgroup reduces at most 64x64 level-6 texels)",
+                            p->width, p->height);
+    return SPDRT_OK;
+}
+
+static uint64_t level_bytes(const spdrt_spd_levels *out, uint32_t k, uint32_t texel) {
+    return (uint64_t)out->width[k] * out->height[k] * out->layers * texel;
+}
+
+static spdrt_result create_resources(spdrt_context *ctx, const spdrt_spd_params *p,
+                                     const spdrt_spd_levels *out, spd_resources *rs) {
+    uint32_t texel = spdrt__format_texel_size(p->format), k;
+    uint32_t tiles_x = (p->width + SPD_TILE - 1) / SPD_TILE;
+    uint32_t tiles_y = (p->height + SPD_TILE - 1) / SPD_TILE;
+    uint64_t readback = 0, level6;
+    spdrt_result res;
+    VkImageUsageFlags usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
+                              VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+
+    res = spdrt__image_create(ctx, spdrt__format_vk(p->format), p->width, p->height,
+                              out->mip_count + 1, p->layers, usage, &rs->image);
+    for (k = 0; res == SPDRT_OK && k <= out->mip_count; k++)
+        res = spdrt__image_view(ctx, &rs->image, k, p->is_array, &rs->views[k]);
+    if (res != SPDRT_OK)
+        return res;
+
+    for (k = 1; k <= out->mip_count; k++)
+        readback += level_bytes(out, k, texel);
+    level6 = (uint64_t)p->layers * tiles_x * tiles_y * spdrt_format_channels(p->format) * 4;
+    if (level6 < 16)
+        level6 = 16;
+    res = spdrt__buffer_create(ctx, level_bytes(out, 0, texel), VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                               1, &rs->upload);
+    if (res == SPDRT_OK)
+        res = spdrt__buffer_create(ctx, readback, VK_BUFFER_USAGE_TRANSFER_DST_BIT, 1,
+                                   &rs->readback);
+    if (res == SPDRT_OK)
+        res = spdrt__buffer_create(ctx, (VkDeviceSize)p->layers * sizeof(uint32_t),
+                                   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                       VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                   0, &rs->counters);
+    if (res == SPDRT_OK)
+        res = spdrt__buffer_create(ctx, level6,
+                                   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                       VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                   0, &rs->level6);
+    if (res == SPDRT_OK && ctx->timestamp_valid_bits) {
+        VkQueryPoolCreateInfo qci;
+        VkResult r;
+        memset(&qci, 0, sizeof qci);
+        qci.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
+        qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        qci.queryCount = 2;
+        r = vkCreateQueryPool(ctx->device, &qci, NULL, &rs->timestamps);
+        if (r != VK_SUCCESS)
+            res = spdrt__vk_error(ctx, "vkCreateQueryPool", r);
+    }
+    return res;
+}
+
+/* Binding 1 element i is level i+1; elements past mip_count repeat the last real level,
+ * because every element of a statically used array must be valid even though the shader
+ * never writes a level above mip_count. */
+static void write_descriptors(spdrt_context *ctx, const spdrt_spd_params *p,
+                              uint32_t mip_count, spd_resources *rs,
+                              VkDescriptorImageInfo *mips) {
+    VkDescriptorImageInfo src;
+    VkDescriptorBufferInfo bufs[2];
+    VkWriteDescriptorSet w[4];
+    uint32_t i;
+    memset(&src, 0, sizeof src);
+    src.imageView = rs->views[0];
+    src.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+    for (i = 0; i < p->mips_bound; i++) {
+        memset(&mips[i], 0, sizeof mips[i]);
+        mips[i].imageView = rs->views[i < mip_count ? i + 1 : mip_count];
+        mips[i].imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+    }
+    bufs[0].buffer = rs->counters.buffer, bufs[0].offset = 0, bufs[0].range = VK_WHOLE_SIZE;
+    bufs[1].buffer = rs->level6.buffer, bufs[1].offset = 0, bufs[1].range = VK_WHOLE_SIZE;
+    memset(w, 0, sizeof w);
+    for (i = 0; i < 4; i++) {
+        w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+        w[i].dstSet = rs->pipe.set;
+        w[i].dstBinding = i;
+        w[i].descriptorCount = 1;
+    }
+    w[0].descriptorType = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
+    w[0].pImageInfo = &src;
+    w[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+    w[1].descriptorCount = p->mips_bound;
+    w[1].pImageInfo = mips;
+    w[2].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    w[2].pBufferInfo = &bufs[0];
+    w[3].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    w[3].pBufferInfo = &bufs[1];
+    vkUpdateDescriptorSets(ctx->device, 4, w, 0, NULL);
+}
+
+/* A layout transition of every level and layer of the image. */
+static void image_barrier(VkCommandBuffer cb, const spdrt_image *img,
+                          VkPipelineStageFlags src_stage, VkAccessFlags src_access,
+                          VkImageLayout from, VkPipelineStageFlags dst_stage,
+                          VkAccessFlags dst_access, VkImageLayout to) {
+    VkImageMemoryBarrier b;
+    memset(&b, 0, sizeof b);
+    b.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
+    b.srcAccessMask = src_access;
+    b.dstAccessMask = dst_access;
+    b.oldLayout = from;
+    b.newLayout = to;
+    b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.image = img->image;
+    b.subresourceRange.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+    b.subresourceRange.levelCount = img->levels;
+    b.subresourceRange.layerCount = img->layers;
+    vkCmdPipelineBarrier(cb, src_stage, dst_stage, 0, 0, NULL, 0, NULL, 1, &b);
+}
+
+static void buffer_barriers(VkCommandBuffer cb, const spdrt_buffer *const *bufs, uint32_t n,
+                            VkPipelineStageFlags src_stage, VkAccessFlags src_access,
+                            VkPipelineStageFlags dst_stage, VkAccessFlags dst_access) {
+    VkBufferMemoryBarrier b[2];
+    uint32_t i;
+    memset(b, 0, sizeof b);
+    for (i = 0; i < n; i++) {
+        b[i].sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER;
+        b[i].srcAccessMask = src_access;
+        b[i].dstAccessMask = dst_access;
+        b[i].srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+        b[i].dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+        b[i].buffer = bufs[i]->buffer;
+        b[i].size = VK_WHOLE_SIZE;
+    }
+    vkCmdPipelineBarrier(cb, src_stage, dst_stage, 0, 0, NULL, n, b, 0, NULL);
+}
+
+static void record(VkCommandBuffer cb, const spdrt_spd_params *p, const spdrt_spd_levels *out,
+                   spd_resources *rs) {
+    const spdrt_buffer *storage[2] = {&rs->counters, &rs->level6};
+    const spdrt_buffer *readback[1] = {&rs->readback};
+    uint32_t texel = spdrt__format_texel_size(p->format), k, d;
+    uint32_t push[4] = {p->width, p->height, out->mip_count, 0};
+    VkBufferImageCopy copy;
+    VkClearColorValue sentinel;
+    VkImageSubresourceRange levels;
+    VkMemoryBarrier between;
+    VkDeviceSize offset = 0;
+    const VkAccessFlags shader_rw = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+
+    if (rs->timestamps)
+        vkCmdResetQueryPool(cb, rs->timestamps, 0, 2);
+
+    /* Transfers: level 0 from the staging buffer, the sentinel everywhere else, zeroed
+     * counters (the shader keeps them zeroed from then on) and hand-off buffer. */
+    image_barrier(cb, &rs->image, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0,
+                  VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                  VK_ACCESS_TRANSFER_WRITE_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+    memset(&copy, 0, sizeof copy);
+    copy.imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+    copy.imageSubresource.mipLevel = 0;
+    copy.imageSubresource.layerCount = p->layers;
+    copy.imageExtent.width = p->width;
+    copy.imageExtent.height = p->height;
+    copy.imageExtent.depth = 1;
+    vkCmdCopyBufferToImage(cb, rs->upload.buffer, rs->image.image,
+                           VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &copy);
+    memset(&sentinel, 0, sizeof sentinel);
+    for (k = 0; k < 4; k++)
+        sentinel.float32[k] = p->sentinel;
+    memset(&levels, 0, sizeof levels);
+    levels.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+    levels.baseMipLevel = 1;
+    levels.levelCount = out->mip_count;
+    levels.layerCount = p->layers;
+    vkCmdClearColorImage(cb, rs->image.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &sentinel,
+                         1, &levels);
+    vkCmdFillBuffer(cb, rs->counters.buffer, 0, VK_WHOLE_SIZE, 0);
+    vkCmdFillBuffer(cb, rs->level6.buffer, 0, VK_WHOLE_SIZE, 0);
+
+    /* Transfer -> compute. GENERAL serves both the sampled read of level 0 and the storage
+     * writes of the others. */
+    image_barrier(cb, &rs->image, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                  VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                  shader_rw, VK_IMAGE_LAYOUT_GENERAL);
+    buffer_barriers(cb, storage, 2, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, shader_rw);
+
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, rs->pipe.pipeline);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, rs->pipe.layout, 0, 1,
+                            &rs->pipe.set, 0, NULL);
+    vkCmdPushConstants(cb, rs->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
+    memset(&between, 0, sizeof between);
+    between.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+    between.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    between.dstAccessMask = shader_rw;
+    for (d = 0; d < p->dispatches; d++) {
+        int last = d + 1 == p->dispatches;
+        /* Each dispatch rewrites the levels, the counters and the hand-off buffer the
+         * previous one wrote: a full shader-write -> shader-read/write dependency. */
+        if (d > 0)
+            vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &between, 0, NULL,
+                                 0, NULL);
+        /* Optionally the sentinel again, so this dispatch must rewrite every texel of every
+         * level (and its tail must run although nobody reset the counters on the host). */
+        if (d > 0 && p->refill_between_dispatches) {
+            image_barrier(cb, &rs->image, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                          VK_ACCESS_SHADER_WRITE_BIT, VK_IMAGE_LAYOUT_GENERAL,
+                          VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                          VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+            vkCmdClearColorImage(cb, rs->image.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                                 &sentinel, 1, &levels);
+            image_barrier(cb, &rs->image, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                          VK_ACCESS_TRANSFER_WRITE_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, shader_rw, VK_IMAGE_LAYOUT_GENERAL);
+        }
+        /* Timestamps at the compute stage: the first one waits for the earlier dispatches
+         * to finish, so only the last dispatch is measured. */
+        if (last && rs->timestamps)
+            vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, rs->timestamps, 0);
+        vkCmdDispatch(cb, (p->width + SPD_TILE - 1) / SPD_TILE,
+                      (p->height + SPD_TILE - 1) / SPD_TILE, p->layers);
+        if (last && rs->timestamps)
+            vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, rs->timestamps, 1);
+    }
+
+    /* Compute -> transfer, then every produced level into the readback buffer, then make
+     * the copies visible to the host that maps it. */
+    image_barrier(cb, &rs->image, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                  VK_ACCESS_SHADER_WRITE_BIT, VK_IMAGE_LAYOUT_GENERAL,
+                  VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT,
+                  VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+    for (k = 1; k <= out->mip_count; k++) {
+        memset(&copy, 0, sizeof copy);
+        copy.bufferOffset = offset;
+        copy.imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+        copy.imageSubresource.mipLevel = k;
+        copy.imageSubresource.layerCount = p->layers;
+        copy.imageExtent.width = out->width[k];
+        copy.imageExtent.height = out->height[k];
+        copy.imageExtent.depth = 1;
+        vkCmdCopyImageToBuffer(cb, rs->image.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                               rs->readback.buffer, 1, &copy);
+        offset += level_bytes(out, k, texel);
+    }
+    buffer_barriers(cb, readback, 1, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                    VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+}
+
+static spdrt_result read_levels(spdrt_context *ctx, const spdrt_spd_params *p,
+                                spdrt_spd_levels *out, spd_resources *rs) {
+    uint32_t texel = spdrt__format_texel_size(p->format), k;
+    const unsigned char *bytes = rs->readback.map;
+    for (k = 1; k <= out->mip_count; k++) {
+        size_t n = (size_t)out->width[k] * out->height[k] * out->layers, i;
+        float *dst = malloc(n * 4 * sizeof(float));
+        if (!dst)
+            return spdrt__error(ctx, SPDRT_ERROR_OUT_OF_MEMORY,
+                                "out of memory reading back level %u", k);
+        for (i = 0; i < n; i++)
+            spdrt__texel_unpack(p->format, bytes + i * texel, dst + 4 * i);
+        out->level[k] = dst;
+        bytes += n * texel;
+    }
+    if (rs->timestamps) {
+        uint64_t t[2], mask;
+        VkResult r = vkGetQueryPoolResults(ctx->device, rs->timestamps, 0, 2, sizeof t, t,
+                                           sizeof t[0],
+                                           VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+        if (r != VK_SUCCESS)
+            return spdrt__vk_error(ctx, "vkGetQueryPoolResults", r);
+        mask = ctx->timestamp_valid_bits >= 64 ? ~0ull
+                                               : (1ull << ctx->timestamp_valid_bits) - 1;
+        out->gpu_ms = (double)((t[1] - t[0]) & mask) * ctx->info.timestamp_period_ns / 1e6;
+    }
+    return SPDRT_OK;
+}
+
+spdrt_result spdrt_spd_run(spdrt_context *ctx, const uint32_t *spirv, size_t spirv_words,
+                           const spdrt_spd_params *params, const float *source,
+                           spdrt_spd_levels *out) {
+    spd_resources rs;
+    VkDescriptorImageInfo *mips = NULL;
+    VkCommandBuffer cb;
+    spdrt_result res;
+    uint32_t k, texel, grid[3];
+    size_t n, i;
+    if (!ctx)
+        return SPDRT_ERROR_ARGUMENT;
+    if (out) {
+        memset(out, 0, sizeof *out);
+        out->gpu_ms = -1.0;
+    }
+    res = check_params(ctx, spirv, params, source, out);
+    if (res != SPDRT_OK)
+        return res;
+    if (ctx->hung)
+        return spdrt__error(ctx, SPDRT_ERROR_VULKAN,
+                            "an earlier submission never finished; the context is unusable");
+    out->mip_count = spdrt_spd_mip_count(params->width, params->height, params->mips_bound);
+    if (out->mip_count >= MAX_LEVELS)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
+                            "spdrt_spd_run: %u levels; spdrt_spd_levels holds at most %u",
+                            out->mip_count, MAX_LEVELS - 1);
+    out->layers = params->layers;
+    for (k = 0; k <= out->mip_count; k++) {
+        out->width[k] = params->width >> k ? params->width >> k : 1;
+        out->height[k] = params->height >> k ? params->height >> k : 1;
+    }
+    if (out->mip_count == 0)  /* a 1x1 source: nothing to reduce */
+        return SPDRT_OK;
+    grid[0] = (params->width + SPD_TILE - 1) / SPD_TILE;
+    grid[1] = (params->height + SPD_TILE - 1) / SPD_TILE;
+    grid[2] = params->layers;
+    for (k = 0; k < 3; k++)
+        if (grid[k] > ctx->limits.maxComputeWorkGroupCount[k])
+            return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED,
+                                "dispatch grid %ux%ux%u exceeds the device's %ux%ux%u",
+                                grid[0], grid[1], grid[2],
+                                ctx->limits.maxComputeWorkGroupCount[0],
+                                ctx->limits.maxComputeWorkGroupCount[1],
+                                ctx->limits.maxComputeWorkGroupCount[2]);
+
+    memset(&rs, 0, sizeof rs);
+    mips = calloc(params->mips_bound, sizeof *mips);
+    if (!mips)
+        return spdrt__error(ctx, SPDRT_ERROR_OUT_OF_MEMORY, "out of memory");
+    res = spdrt__spd_pipeline_create(ctx, spirv, spirv_words, params->mips_bound,
+                                     params->subgroup, &rs.pipe);
+    if (res == SPDRT_OK)
+        res = create_resources(ctx, params, out, &rs);
+    if (res != SPDRT_OK)
+        goto done;
+
+    texel = spdrt__format_texel_size(params->format);
+    n = (size_t)params->width * params->height * params->layers;
+    for (i = 0; i < n; i++)
+        spdrt__texel_pack(params->format, source + 4 * i, (unsigned char *)rs.upload.map + i * texel);
+    write_descriptors(ctx, params, out->mip_count, &rs, mips);
+
+    res = spdrt__commands_begin(ctx, &cb);
+    if (res != SPDRT_OK)
+        goto done;
+    record(cb, params, out, &rs);
+    res = spdrt__commands_submit(ctx, cb);
+    if (res == SPDRT_OK)
+        res = read_levels(ctx, params, out, &rs);
+done:
+    free(mips);
+    release(ctx, &rs);
+    if (res != SPDRT_OK) {
+        spdrt_spd_levels_free(out);
+        return res;
+    }
+    return SPDRT_OK;
+}
