@@ -1,7 +1,12 @@
 #!/bin/sh
 # Every MSL configuration spdgen emits compiles with clang++ against the Metal shim
-# (tests/msl/): a syntax and type check of the MSL subset spdgen uses. It does not run the
-# code and does not prove that Apple's compiler accepts it (see README).
+# (tests/msl/): a syntax and type check of the MSL subset spdgen uses. It does not prove that
+# Apple's compiler accepts the code (see README).
+#
+# Each emitted file is self-contained, so one translation unit per op includes every
+# configuration, each inside its own namespace (the shim's include guard makes the inner
+# #include <metal_stdlib> a no-op): 144 configurations per clang run instead of one.
+# (rgba16f emits the same MSL as rgba32f but for its comment.)
 . "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -11,22 +16,24 @@ if ! command -v "${CLANGXX:-clang++}" >/dev/null 2>&1; then
 fi
 
 for op in min max mean test-order; do
+    unit="$WORK/all_$op.metal"
+    echo '#include <metal_stdlib>' >"$unit"
+    n=0 failed=0
     for sg in 0 4 8 16 32 64; do
-        for format in r32f rgba32f rgba16f rgba8; do
+        for format in r32f rgba32f rgba8; do
             for array in "" --array; do
-                files=""
-                for mips in 1 3 6 7 12; do
-                    f="$WORK/spd_${op}_${sg}_${format}${array}_$mips.metal"
+                for mips in 1 3 7 12; do
+                    n=$((n + 1))
+                    f="$WORK/${op}_${sg}_${format}${array}_$mips.metal"
                     "$SPDGEN" --spd --target msl --op $op --subgroup $sg --format $format \
-                        $array --mips $mips -o "$f" || echo "spdgen failed" >"$f"
-                    files="$files $f"
+                        $array --mips $mips -o "$f" || failed=$((failed + 1))
+                    printf 'namespace config%d {\n#include "%s"\n}\n' $n "$f" >>"$unit"
                 done
-                # shellcheck disable=SC2086
-                "$here/msl/check-msl.sh" $files 2>"$WORK/err"
-                ok $? "MSL --op $op --subgroup $sg --format $format $array, --mips 1 3 6 7 12"
-                [ -s "$WORK/err" ] && diag "$(head -20 "$WORK/err")"
             done
         done
     done
+    [ $failed -eq 0 ] && "$here/msl/check-msl.sh" "$unit" 2>"$WORK/err"
+    ok $? "MSL --op $op: all $n configurations (--subgroup 0..64 x r32f, rgba32f, rgba8 x 2D/array x --mips 1 3 7 12) compile against the shim"
+    [ -s "$WORK/err" ] && diag "$(head -20 "$WORK/err")"
 done
 done_testing
