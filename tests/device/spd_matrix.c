@@ -4,7 +4,9 @@
  * HLSL compiled through glslang: --target spirv --spirv-from hlsl), runs it through
  * libspdrt under the Khronos validation layer with synchronization validation, and compares
  * every texel of every level with the CPU reference (runtime/spd_ref.c):
- *   min, max, test-order: bit-exact;  mean: |gpu - ref| <= MEAN_BOUND (inputs in [0, 1)).
+ *   min, max, test-order: bit-exact;  mean: |gpu - ref| <= MEAN_BOUND (inputs in [0, 1));
+ *   rgba16f / rgba8 stores: one unit of the format (Vulkan lets stores round either way).
+ * Constant images must stay that constant at every level, odd sizes included.
  * Every level is filled with a sentinel first and every run records two dispatches without
  * a host reset of the counters, with the levels refilled in between, so the second tail must
  * run (the shader reset its counter) and every texel must be written again.
@@ -113,8 +115,10 @@ typedef struct {
     char first[256];
 } comparison;
 
+/* Compares every texel of every level; bound 0 means bit-exact. With `constant` non-NULL
+ * every texel is compared with that value instead of the reference. */
 static void compare(const spdrt_spd_levels *gpu, const spdrt_spd_levels *ref, uint32_t channels,
-                    int exact, comparison *c)
+                    double bound, const float *constant, comparison *c)
 {
     memset(c, 0, sizeof *c);
     for (uint32_t k = 1; k <= ref->mip_count; k++) {
@@ -124,9 +128,9 @@ static void compare(const spdrt_spd_levels *gpu, const spdrt_spd_levels *ref, ui
                 for (uint32_t x = 0; x < w; x++)
                     for (uint32_t ch = 0; ch < channels; ch++) {
                         size_t i = ((((size_t)l * h) + y) * w + x) * 4 + ch;
-                        float g = gpu->level[k][i], r = ref->level[k][i];
+                        float g = gpu->level[k][i], r = constant ? *constant : ref->level[k][i];
                         double err = fabs((double)g - (double)r);
-                        int bad = exact ? memcmp(&g, &r, sizeof g) != 0 : !(err <= MEAN_BOUND);
+                        int bad = bound == 0 ? memcmp(&g, &r, sizeof g) != 0 : !(err <= bound);
                         if (g == SENTINEL) c->sentinels++;
                         if (err > c->max_error || isnan(err)) c->max_error = isnan(err) ? INFINITY : err;
                         if (bad && c->mismatches++ == 0)
@@ -138,12 +142,24 @@ static void compare(const spdrt_spd_levels *gpu, const spdrt_spd_levels *ref, ui
 }
 
 /* Runs one configuration on one size and reports one TAP line. */
-static void run_case(spdrt_context *ctx, const uint32_t *spirv, size_t words, const char *label,
-                     spd_op op, spdrt_format format, int subgroup, int array, uint32_t w,
-                     uint32_t h)
+/* The stated bound per op and format: min, max and test-order on 32-bit formats are
+ * bit-exact; mean may differ by the device's float rounding; 16- and 8-bit stores may round
+ * either way (Vulkan allows it; lavapipe rounds fp16 toward zero), one unit of the format. */
+static double bound_for(spd_op op, spdrt_format format)
+{
+    if (format == SPDRT_RGBA16F) return 1.0 / 2048.0; /* one fp16 ulp below 1.0 */
+    if (format == SPDRT_RGBA8) return 1.0 / 255.0 + 1e-7;
+    return op == SPD_OP_MEAN ? MEAN_BOUND : 0.0;
+}
+
+static void run_case_with(spdrt_context *ctx, const uint32_t *spirv, size_t words, const char *label,
+                          spd_op op, spdrt_format format, int subgroup, int array, uint32_t w,
+                          uint32_t h, const float *constant)
 {
     uint32_t layers = array ? 8 : 1;
     float *source = make_source(w, h, layers, w * 7919u + h);
+    float expected = constant ? spd_ref_quantize(format, *constant) : 0.0f;
+    for (size_t i = 0; constant && source && i < (size_t)w * h * layers * 4; i++) source[i] = *constant;
     spdrt_spd_params params = {
         .width = w, .height = h, .layers = layers, .is_array = array, .mips_bound = 12,
         .subgroup = (uint32_t)subgroup, .format = format, .dispatches = 2, .sentinel = SENTINEL,
@@ -160,16 +176,25 @@ static void run_case(spdrt_context *ctx, const uint32_t *spirv, size_t words, co
         tap(0, "%s %ux%u: %u levels produced, want %u", label, w, h, gpu.mip_count, mips);
     } else {
         comparison c;
-        int exact = op != SPD_OP_MEAN;
-        compare(&gpu, &ref, spdrt_format_channels(format), exact, &c);
-        tap(c.mismatches == 0 && c.sentinels == 0, "%s %ux%u: %u levels %s, max error %.3g%s",
-            label, w, h, mips, exact ? "bit-exact" : "within 2^-20", c.max_error,
-            c.sentinels ? " (sentinels left)" : "");
+        double bound = bound_for(op, format);
+        compare(&gpu, &ref, spdrt_format_channels(format), bound, constant ? &expected : NULL, &c);
+        char within[64];
+        snprintf(within, sizeof within, bound == 0 ? "bit-exact" : "within %.3g", bound);
+        tap(c.mismatches == 0 && c.sentinels == 0, "%s %ux%u%s: %u levels %s%s, max error %.3g%s",
+            label, w, h, constant ? " constant image" : "", mips, within,
+            constant ? " of the constant" : "", c.max_error, c.sentinels ? " (sentinels left)" : "");
         if (c.mismatches) printf("# %zu mismatches; first: %s\n", c.mismatches, c.first);
     }
     spdrt_spd_levels_free(&gpu);
     spdrt_spd_levels_free(&ref);
     free(source);
+}
+
+static void run_case(spdrt_context *ctx, const uint32_t *spirv, size_t words, const char *label,
+                     spd_op op, spdrt_format format, int subgroup, int array, uint32_t w,
+                     uint32_t h)
+{
+    run_case_with(ctx, spirv, words, label, op, format, subgroup, array, w, h, NULL);
 }
 
 int main(int argc, char **argv)
@@ -224,6 +249,33 @@ int main(int argc, char **argv)
         run_case(ctx, spirv, words, label, SPD_OP_TEST_ORDER, SPDRT_RGBA32F, subgroups[s], 0, 4096 / 8, 4096 / 16);
         run_case(ctx, spirv, words, label, SPD_OP_TEST_ORDER, SPDRT_RGBA32F, subgroups[s], 0, 300, 1000);
         free(spirv);
+    }
+
+    /* The 16- and 8-bit formats, and constant images: every level of a constant image is
+     * that constant, odd sizes included (FidelityFX SPD's issue #2 darkens its edges). */
+    {
+        static const struct { const char *name; spdrt_format format; } narrow[] = {
+            {"rgba16f", SPDRT_RGBA16F}, {"rgba8", SPDRT_RGBA8}, {"rgba32f", SPDRT_RGBA32F}};
+        const float constant = 0.3f;
+        for (size_t f = 0; f < 3; f++)
+            for (int array = 0; array <= 1; array++) {
+                char label[128];
+                snprintf(label, sizeof label, "%s mean --subgroup 8 %s%s", target, narrow[f].name,
+                         array ? " 8 layers" : "");
+                size_t words;
+                uint32_t *spirv = generate(target, "mean", 8, narrow[f].name, array, &words);
+                if (!spirv) {
+                    tap(0, "%s: spdgen failed", label);
+                    continue;
+                }
+                if (narrow[f].format != SPDRT_RGBA32F) {
+                    run_case(ctx, spirv, words, label, SPD_OP_MEAN, narrow[f].format, 8, array, 127, 33);
+                    run_case(ctx, spirv, words, label, SPD_OP_MEAN, narrow[f].format, 8, array, 1000, 1000);
+                }
+                run_case_with(ctx, spirv, words, label, SPD_OP_MEAN, narrow[f].format, 8, array, 127, 33, &constant);
+                run_case_with(ctx, spirv, words, label, SPD_OP_MEAN, narrow[f].format, 8, array, 65, 1, &constant);
+                free(spirv);
+            }
     }
 
     /* The largest size the 12-level chain covers, once per target. */
