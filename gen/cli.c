@@ -30,7 +30,10 @@ static const char usage_text[] =
     "SPD parameters:\n"
     "  --op OP               min | max | mean (default mean); test-order is a test-only,\n"
     "                        order-sensitive weighted sum\n"
-    "  --mips N              levels to produce, 1..12 (default 12; 12 reaches 4096x4096)\n"
+    "  --mips N              levels to produce, 1..log2 of --max-size (default: all of them,\n"
+    "                        12 for 4096x4096)\n"
+    "  --max-size WxH        the largest source the shader serves, up to 16384x16384 (14\n"
+    "                        levels, still one dispatch) (default 4096x4096)\n"
     "  --format F            storage format of the mips: r32f | rgba32f | rgba16f | rgba8\n"
     "                        (default rgba32f)\n"
     "  --wg N                workgroup size: 256 (the only valid value)\n"
@@ -113,6 +116,7 @@ static void set_defaults(sg_config *cfg)
     memset(cfg, 0, sizeof *cfg);
     cfg->op = "mean";
     cfg->mips = 12;
+    cfg->max_width = cfg->max_height = 4096;
     cfg->format = "rgba32f";
     cfg->wg = 256;
     cfg->subgroup = 0;
@@ -129,13 +133,43 @@ static void set_defaults(sg_config *cfg)
 static void build_command(sg_config *cfg)
 {
     snprintf(cfg->command, sizeof cfg->command,
-             "spdgen --spd --op %s --mips %d --format %s --wg %d --subgroup %d%s --target %s%s%s%s%s",
-             cfg->op, cfg->mips, cfg->format, cfg->wg, cfg->subgroup,
+             "spdgen --spd --op %s --mips %d --max-size %s --format %s --wg %d --subgroup %d%s --target %s%s%s%s%s",
+             cfg->op, cfg->mips, cfg->max_size, cfg->format, cfg->wg, cfg->subgroup,
              cfg->array ? " --array" : "", target_names[cfg->target],
              cfg->target == SG_TARGET_SPIRV ? " --spirv-from " : "",
              cfg->target == SG_TARGET_SPIRV ? lang_names[cfg->spirv_from] : "",
              cfg->env != SV_ENV_VULKAN_1_1 ? " --target-env " : "",
              cfg->env != SV_ENV_VULKAN_1_1 ? env_names[cfg->env] : "");
+}
+
+/* floor(log2(n)): the levels below a source of n texels. */
+static int chain_length(int n)
+{
+    int levels = 0;
+    while (n > 1) {
+        n >>= 1;
+        levels++;
+    }
+    return levels;
+}
+
+/* --mips against --max-size: by default the full chain of the largest source. */
+static int check_mips(sg_config *cfg)
+{
+    int longest = cfg->max_width > cfg->max_height ? cfg->max_width : cfg->max_height;
+    int limit = chain_length(longest);
+    if (!cfg->mips_given) cfg->mips = limit;
+    if (limit == 0)
+        return usage_error("--max-size %s: a 1x1 source has no levels to make", cfg->max_size);
+    if (cfg->mips > limit) {
+        if (longest >= 16384)
+            return usage_error("--mips %d: must be 1..%d (16384x16384 is the largest source)",
+                               cfg->mips, limit);
+        return usage_error("--mips %d: must be 1..%d for --max-size %s (a %dx%d source has %d "
+                           "levels; raise --max-size, up to 16384x16384)", cfg->mips, limit,
+                           cfg->max_size, 1 << cfg->mips, 1 << cfg->mips, cfg->mips);
+    }
+    return SG_EXIT_OK;
 }
 
 /* Checks that only make sense once every flag is known. */
@@ -148,6 +182,8 @@ static int check_combination(sg_config *cfg, int kernels, const char *fft_value,
         return usage_error("two kernels given (--spd and --fft): spdgen emits one kernel per run");
     if (cfg->kernel == SG_KERNEL_FFT)
         return usage_error("--fft %s: the FFT kernel is not supported yet (only --spd)", fft_value);
+    int rc = check_mips(cfg);
+    if (rc != SG_EXIT_OK) return rc;
     if (spirv_from_given && cfg->target != SG_TARGET_SPIRV)
         return usage_error("--spirv-from: only meaningful with --target spirv (target is %s)",
                            target_names[cfg->target]);
@@ -214,7 +250,7 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
 
         /* Flags with a value. */
         static const char *const valued[] = {
-            "--fft", "--op", "--mips", "--format", "--wg", "--subgroup", "--target",
+            "--fft", "--op", "--mips", "--max-size", "--format", "--wg", "--subgroup", "--target",
             "--spirv-from", "--target-env", "-o", "-MF", "-MT", "--emit-header",
             "--template-dir", NULL};
         if (index_of(valued, flag) < 0) {
@@ -239,10 +275,19 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
                 return usage_error("--op %s: must be min | max | mean", value);
             cfg->op = spd_ops[index_of(spd_ops, value)];
         } else if (!strcmp(flag, "--mips")) {
-            if (parse_uint(value, &n) || n < 1 || n > 12)
-                return usage_error("--mips %s: must be 1..12 for --spd (a 64x64 tile chain "
-                                   "reaches 4096x4096)", value);
+            if (parse_uint(value, &n) || n < 1 || n > 14)
+                return usage_error("--mips %s: must be 1..14 (16384x16384; the default "
+                                   "--max-size 4096x4096 allows 1..12)", value);
             cfg->mips = (int)n;
+            cfg->mips_given = 1;
+        } else if (!strcmp(flag, "--max-size")) {
+            unsigned w, h;
+            char extra;
+            if (sscanf(value, "%ux%u%c", &w, &h, &extra) != 2 || w < 1 || h < 1 || w > 16384 ||
+                h > 16384 || value[0] < '0' || value[0] > '9')
+                return usage_error("--max-size %s: must be WxH with each side 1..16384", value);
+            cfg->max_width = (int)w;
+            cfg->max_height = (int)h;
         } else if (!strcmp(flag, "--format")) {
             if ((k = index_of(spd_formats, value)) < 0)
                 return usage_error("--format %s: must be %s", value, list_of(spd_formats));
@@ -290,6 +335,7 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
         }
     }
 
+    snprintf(cfg->max_size, sizeof cfg->max_size, "%dx%d", cfg->max_width, cfg->max_height);
     int rc = check_combination(cfg, kernels, fft_value, spirv_from_given);
     if (rc != SG_EXIT_OK) return rc;
     build_command(cfg);

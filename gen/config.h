@@ -15,7 +15,9 @@ typedef struct {
 
     /* --spd */
     const char *op;      /* min | max | mean | test-order */
-    int mips;            /* 1..12: levels produced, storage images bound */
+    int mips;            /* levels produced, storage images bound: 1..log2(max_size) */
+    int mips_given;      /* --mips was on the command line (else: the full chain) */
+    int max_width, max_height; /* --max-size: the largest source the shader serves */
     const char *format;  /* r32f | rgba32f | rgba16f | rgba8 */
     int wg;              /* workgroup size (256) */
     int subgroup;        /* 0, 4, 8, 16, 32, 64 */
@@ -33,6 +35,7 @@ typedef struct {
     const char *template_dir; /* --template-dir or SPDGEN_TEMPLATE_DIR, NULL = embedded */
     const char *header_path;  /* --emit-header */
 
+    char max_size[32];        /* "WxH", for the templates */
     char command[512];        /* canonical command that regenerates the output */
 } sg_config;
 

@@ -125,6 +125,8 @@ static void push_config(lua_State *L, const sg_config *cfg)
     lua_setfield(L, -2, "mips");
     lua_pushstring(L, cfg->format);
     lua_setfield(L, -2, "format");
+    lua_pushstring(L, cfg->max_size);
+    lua_setfield(L, -2, "max_size");
     lua_pushinteger(L, cfg->wg);
     lua_setfield(L, -2, "wg");
     lua_pushinteger(L, cfg->subgroup);

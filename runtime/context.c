@@ -492,6 +492,7 @@ void spdrt_destroy(spdrt_context *ctx) {
      * context itself, which the still-live messenger points to. */
     if (ctx->device && !ctx->hung) {
         vkDeviceWaitIdle(ctx->device);
+        spdrt__spd_pipeline_cache_clear(ctx);
         if (ctx->fence)
             vkDestroyFence(ctx->device, ctx->fence, NULL);
         if (ctx->pool)

@@ -14,6 +14,24 @@
  * never arrives) then fails instead of hanging the test suite. */
 #define SPDRT_FENCE_TIMEOUT_NS (300ull * 1000000000ull)
 
+/* pipeline.c: the SPD contract's layout and a compute pipeline for one shader. */
+typedef struct {
+    VkShaderModule module;
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout layout;
+    VkPipeline pipeline;
+    VkDescriptorPool pool;
+    VkDescriptorSet set;            /* allocated from pool, freed with it */
+} spdrt_pipeline;
+
+/* A built pipeline kept with a copy of the SPIR-V and the parameters it was built for. */
+typedef struct {
+    spdrt_pipeline pipe;
+    uint32_t *spirv;
+    size_t spirv_words;
+    uint32_t mips_bound, subgroup;
+} spdrt_spd_pipeline_cache;
+
 struct spdrt_context {
     VkInstance instance;
     VkDebugUtilsMessengerEXT messenger;
@@ -35,6 +53,9 @@ struct spdrt_context {
     int full_subgroups;             /* computeFullSubgroups enabled */
     int hung;                       /* a submission timed out: the device is still busy */
     uint32_t validation_messages;
+    /* The last SPD pipeline and what it was built from. Tests and benchmarks run one shader
+     * on many sizes, and building a pipeline costs more than a small run. */
+    spdrt_spd_pipeline_cache spd_cache;
     spdrt_device_info info;
     char error[1024];
 };
@@ -74,20 +95,17 @@ spdrt_result spdrt__image_view(spdrt_context *ctx, const spdrt_image *img, uint3
 spdrt_result spdrt__commands_begin(spdrt_context *ctx, VkCommandBuffer *out);
 spdrt_result spdrt__commands_submit(spdrt_context *ctx, VkCommandBuffer cb);
 
-/* pipeline.c: the SPD contract's layout and a compute pipeline for one shader. */
-typedef struct {
-    VkShaderModule module;
-    VkDescriptorSetLayout set_layout;
-    VkPipelineLayout layout;
-    VkPipeline pipeline;
-    VkDescriptorPool pool;
-    VkDescriptorSet set;            /* allocated from pool, freed with it */
-} spdrt_pipeline;
 
 spdrt_result spdrt__spd_pipeline_create(spdrt_context *ctx, const uint32_t *spirv,
                                         size_t spirv_words, uint32_t mips_bound,
                                         uint32_t subgroup, spdrt_pipeline *out);
 void spdrt__spd_pipeline_destroy(spdrt_context *ctx, spdrt_pipeline *p);
+/* The pipeline for a shader: the cached one when it was built from the same SPIR-V and
+ * parameters, else a new one that replaces it. Owned by the context. */
+spdrt_result spdrt__spd_pipeline_get(spdrt_context *ctx, const uint32_t *spirv,
+                                     size_t spirv_words, uint32_t mips_bound, uint32_t subgroup,
+                                     const spdrt_pipeline **out);
+void spdrt__spd_pipeline_cache_clear(spdrt_context *ctx);
 
 /* format.c: the one place formats are mapped and texels converted. */
 VkFormat spdrt__format_vk(spdrt_format format);

@@ -1,5 +1,6 @@
 /* pipeline.c: the SPD binding contract (spdrt.h) as a descriptor set layout, and a compute
  * pipeline for one shader with the subgroup size the shader was generated for. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -202,4 +203,37 @@ void spdrt__spd_pipeline_destroy(spdrt_context *ctx, spdrt_pipeline *p) {
     if (p->set_layout)
         vkDestroyDescriptorSetLayout(ctx->device, p->set_layout, NULL);
     memset(p, 0, sizeof *p);
+}
+
+void spdrt__spd_pipeline_cache_clear(spdrt_context *ctx) {
+    spdrt__spd_pipeline_destroy(ctx, &ctx->spd_cache.pipe);
+    free(ctx->spd_cache.spirv);
+    memset(&ctx->spd_cache, 0, sizeof ctx->spd_cache);
+}
+
+spdrt_result spdrt__spd_pipeline_get(spdrt_context *ctx, const uint32_t *spirv,
+                                     size_t spirv_words, uint32_t mips_bound, uint32_t subgroup,
+                                     const spdrt_pipeline **out) {
+    spdrt_spd_pipeline_cache *c = &ctx->spd_cache;
+    spdrt_result res;
+    if (c->spirv && c->spirv_words == spirv_words && c->mips_bound == mips_bound &&
+        c->subgroup == subgroup && memcmp(c->spirv, spirv, spirv_words * 4) == 0) {
+        *out = &c->pipe;
+        return SPDRT_OK;
+    }
+    spdrt__spd_pipeline_cache_clear(ctx);
+    res = spdrt__spd_pipeline_create(ctx, spirv, spirv_words, mips_bound, subgroup, &c->pipe);
+    if (res != SPDRT_OK)
+        return res;
+    c->spirv = malloc(spirv_words * 4);
+    if (!c->spirv) {
+        spdrt__spd_pipeline_cache_clear(ctx);
+        return spdrt__error(ctx, SPDRT_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    memcpy(c->spirv, spirv, spirv_words * 4);
+    c->spirv_words = spirv_words;
+    c->mips_bound = mips_bound;
+    c->subgroup = subgroup;
+    *out = &c->pipe;
+    return SPDRT_OK;
 }

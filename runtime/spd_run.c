@@ -13,7 +13,7 @@
 #define MAX_LEVELS 16u  /* spdrt_spd_levels holds levels 0..15 */
 
 typedef struct {
-    spdrt_pipeline pipe;
+    const spdrt_pipeline *pipe; /* owned by the context's cache */
     spdrt_image image;
     VkImageView views[MAX_LEVELS];  /* [k] = level k */
     spdrt_buffer upload, readback, counters, level6;
@@ -34,7 +34,6 @@ static void release(spdrt_context *ctx, spd_resources *rs) {
         if (rs->views[k])
             vkDestroyImageView(ctx->device, rs->views[k], NULL);
     spdrt__image_destroy(ctx, &rs->image);
-    spdrt__spd_pipeline_destroy(ctx, &rs->pipe);
 }
 
 static spdrt_result check_params(spdrt_context *ctx, const uint32_t *spirv,
@@ -63,13 +62,13 @@ static spdrt_result check_params(spdrt_context *ctx, const uint32_t *spirv,
     if (p->mips_bound == 0)
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
                             "spdrt_spd_run: mips_bound must be at least 1");
-    /* The last workgroup reduces one 64x64 region of level 6: larger sources would leave
-     * levels 7.. incomplete. */
-    if (spdrt_spd_mip_count(p->width, p->height, p->mips_bound) > 6 &&
-        (p->width > 4096 || p->height > 4096))
+    /* Beyond 12 levels the last workgroup keeps one level-12 texel per 4096x4096 region in
+     * shared memory, sized for 16384x16384. */
+    if (spdrt_spd_mip_count(p->width, p->height, p->mips_bound) > 12 &&
+        (p->width > 16384 || p->height > 16384))
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
-                            "spdrt_spd_run: a %ux%u source needs a shader with --mips <= 6 "
-                            "(the last workgroup reduces at most 64x64 level-6 texels)",
+                            "spdrt_spd_run: a %ux%u source is larger than 16384x16384, the "
+                            "largest an SPD shader with more than 12 levels serves",
                             p->width, p->height);
     return SPDRT_OK;
 }
@@ -152,7 +151,7 @@ static void write_descriptors(spdrt_context *ctx, const spdrt_spd_params *p,
     memset(w, 0, sizeof w);
     for (i = 0; i < 4; i++) {
         w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-        w[i].dstSet = rs->pipe.set;
+        w[i].dstSet = rs->pipe->set;
         w[i].dstBinding = i;
         w[i].descriptorCount = 1;
     }
@@ -258,10 +257,10 @@ static void record(VkCommandBuffer cb, const spdrt_spd_params *p, const spdrt_sp
     buffer_barriers(cb, storage, 2, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, shader_rw);
 
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, rs->pipe.pipeline);
-    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, rs->pipe.layout, 0, 1,
-                            &rs->pipe.set, 0, NULL);
-    vkCmdPushConstants(cb, rs->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, rs->pipe->pipeline);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, rs->pipe->layout, 0, 1,
+                            &rs->pipe->set, 0, NULL);
+    vkCmdPushConstants(cb, rs->pipe->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
     memset(&between, 0, sizeof between);
     between.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
     between.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
@@ -398,8 +397,8 @@ spdrt_result spdrt_spd_run(spdrt_context *ctx, const uint32_t *spirv, size_t spi
     mips = calloc(params->mips_bound, sizeof *mips);
     if (!mips)
         return spdrt__error(ctx, SPDRT_ERROR_OUT_OF_MEMORY, "out of memory");
-    res = spdrt__spd_pipeline_create(ctx, spirv, spirv_words, params->mips_bound,
-                                     params->subgroup, &rs.pipe);
+    res = spdrt__spd_pipeline_get(ctx, spirv, spirv_words, params->mips_bound,
+                                  params->subgroup, &rs.pipe);
     if (res == SPDRT_OK)
         res = create_resources(ctx, params, out, &rs);
     if (res != SPDRT_OK)

@@ -39,6 +39,8 @@ local CHANNELS = { r32f = 1, rgba32f = 4, rgba16f = 4, rgba8 = 4 }
 
 local WORKGROUP = 256
 local TILE = 64
+local MAX_SIZE = 16384                           -- the largest source (14 levels)
+local MAX_REGIONS = (MAX_SIZE // 4096) * (MAX_SIZE // 4096) -- 64x64 regions of level 6
 
 -- How level j (3..6) of a pass is formed from the 2x2 blocks of level j-1. Each step
 -- records where the level-(j-1) values sit: every `spacing`-th invocation holds one, for
@@ -66,8 +68,9 @@ local function plan_steps(subgroup)
     return steps
 end
 
--- Shared memory: the two ping-pong exchange arrays sized for their largest step.
-local function shared_arrays(steps)
+-- Shared memory: the two ping-pong exchange arrays sized for their largest step, and with
+-- more than 12 levels the level-12 texels of the tail's regions (4x4 at 16384x16384).
+local function shared_arrays(steps, mips)
     local size = { [0] = 0, [1] = 0 }
     for _, s in ipairs(steps) do
         if s.kind == "shared" then size[s.buffer] = math.max(size[s.buffer], s.count) end
@@ -76,6 +79,7 @@ local function shared_arrays(steps)
     for b = 0, 1 do
         if size[b] > 0 then arrays[#arrays + 1] = { name = b == 0 and "lds_a" or "lds_b", count = size[b] } end
     end
+    if mips > 12 then arrays[#arrays + 1] = { name = "lds_level12", count = MAX_REGIONS } end
     return arrays
 end
 
@@ -106,7 +110,10 @@ end
 
 -- Emits one pass: levels base+1 .. min(base+6, mips) of a 64x64 region whose texels are
 -- read with pass.load(x, y). pass.origin(n) is the region's corner in a level of n x n
--- texels per region ("tile * 32u + " for workgroup tiles, "" for the tail).
+-- texels per region ("tile * 32u + " for workgroup tiles, "" for a single region).
+-- Levels beyond the dispatch's mip_count end the pass with `return`, or, inside the tail's
+-- region loop (pass.guard_stores), are computed but not stored: a return there would skip
+-- the remaining regions.
 local function emit_pass(c, ctx, pass)
     local D, cfg = ctx.dialect, ctx.cfg
     local base = pass.base
@@ -119,6 +126,7 @@ local function emit_pass(c, ctx, pass)
         c:line("$uint2 %s = %s;", name, coord)
         local cond = string.format("spd_inside(%s, size_out)", name)
         if holder then cond = holder .. " && " .. cond end
+        if pass.guard_stores then cond = string.format("mip_count >= %s && %s", u(level), cond) end
         c:line("if (%s) %s", cond, D.store_mip(ctx, level, name, value))
     end
     -- A call spread over lines, continuation lines aligned after the opening parenthesis.
@@ -130,7 +138,7 @@ local function emit_pass(c, ctx, pass)
     end
     local function next_level(level)
         c:blank()
-        c:line("if (mip_count < %s) return;", u(level))
+        if not pass.guard_stores then c:line("if (mip_count < %s) return;", u(level)) end
         c:line("size_in = size_out;")
         c:line("size_out = max($uint2(1u, 1u), src_size >> %s);", u(level))
     end
@@ -254,7 +262,7 @@ local function make_context(cfg, dialect)
     end
     local ctx = {
         cfg = cfg, dialect = dialect, channels = channels, steps = steps,
-        shared = shared_arrays(steps),
+        shared = shared_arrays(steps, cfg.mips),
         uses_lane = false,
     }
     for _, s in ipairs(steps) do
@@ -323,7 +331,7 @@ local function emit_header_comment(c, ctx)
         c:line("//   as 1D workgroups are laid out by every known Vulkan, D3D and Metal implementation")
     end
     if cfg.mips > 6 then
-        c:line("//   sources up to 4096x4096 (the tail reduces at most 64x64 level-6 texels)")
+        c:line("//   sources up to %s (all %d levels in this one dispatch)", cfg.max_size, cfg.mips)
     end
     c:line("//")
     c:comment("Strategy: each workgroup reduces one 64x64 tile of level 0 to levels 1..6. " ..
@@ -402,14 +410,43 @@ local function emit_main(c, ctx)
         c:comment("Phase 2: hand-off. Only the last workgroup of this slice continues.")
         emit_handoff(c, ctx)
         c:blank()
-        c:comment(string.format("Phase 3: the last workgroup reduces level 6 of the slice " ..
-            "(at most 64x64 texels, read from the hand-off buffer) to levels 7..%d, with the " ..
-            "same steps as phase 1.", cfg.mips))
+        c:comment(string.format("Phase 3: the last workgroup reduces level 6 of the slice (read " ..
+            "from the hand-off buffer) to levels 7..%d with the same steps as phase 1, one 64x64 " ..
+            "region of level 6 at a time: one region for sources up to 4096x4096, 4x4 regions " ..
+            "at 16384x16384. A loop in one workgroup was chosen over a second counter level: " ..
+            "the tail is at most 256x256 texels, a few microseconds for one workgroup.",
+            math.min(12, cfg.mips)))
+        c:line("$uint2 size6 = max($uint2(1u, 1u), src_size >> 6u);")
+        c:line("$uint2 regions = (size6 + $uint2(63u, 63u)) >> 6u;")
+        c:block("for (uint ry = 0u; ry < regions.y; ry++)", function()
+            c:block("for (uint rx = 0u; rx < regions.x; rx++)", function()
+                c:line("$uint2 region = $uint2(rx, ry);")
+                c:block("", function()
+                    emit_pass(c, ctx, {
+                        base = 6, size = "size6", guard_stores = true,
+                        origin = function(n) return n == 1 and "region + " or string.format("region * %s + ", u(n)) end,
+                        load = function(x, y) return string.format("level6[level6_base + %s * tiles.x + %s]", y, x) end,
+                    })
+                end)
+                if cfg.mips > 12 then
+                    c:comment("Keep this region's level-12 texel for phase 4.")
+                    c:line("if (t == 0u) lds_level12[ry * regions.x + rx] = v;")
+                end
+                c:comment("The next region reuses the shared exchange arrays.")
+                c:line(D.barrier())
+            end)
+        end)
+    end
+    if cfg.mips > 12 then
+        c:blank()
+        c:comment(string.format("Phase 4: levels 13..%d from the regions' level-12 texels (at " ..
+            "most 4x4, in shared memory).", cfg.mips))
+        c:line("if (mip_count < 13u) return;")
         c:block("", function()
             emit_pass(c, ctx, {
-                base = 6, size = "max($uint2(1u, 1u), src_size >> 6u)",
+                base = 12, size = "max($uint2(1u, 1u), src_size >> 12u)",
                 origin = function() return "" end,
-                load = function(x, y) return string.format("level6[level6_base + %s * tiles.x + %s]", y, x) end,
+                load = function(x, y) return string.format("lds_level12[%s * regions.x + %s]", y, x) end,
             })
         end)
     end

@@ -22,6 +22,11 @@ expect_usage_error "unknown flag" "--frobnicate" --spd --frobnicate
 expect_usage_error "--mips 0" "--mips 0" --spd --mips 0
 expect_usage_error "--mips 13" "--mips 13" --spd --mips 13
 expect_usage_error "--mips not a number" "--mips 1x" --spd --mips 1x
+expect_usage_error "--mips beyond the chain of --max-size" "--mips 11" --spd --max-size 1024x512 --mips 11
+expect_usage_error "--mips 15 even at 16384" "--mips 15" --spd --max-size 16384x16384 --mips 15
+expect_usage_error "--max-size malformed" "--max-size 4096" --spd --max-size 4096
+expect_usage_error "--max-size zero" "--max-size 0x64" --spd --max-size 0x64
+expect_usage_error "--max-size too large" "--max-size 32768x32768" --spd --max-size 32768x32768
 expect_usage_error "--wg 100" "--wg 100" --spd --wg 100
 expect_usage_error "--subgroup 3" "--subgroup 3" --spd --subgroup 3
 expect_usage_error "--op median" "--op median" --spd --op median
@@ -34,6 +39,12 @@ expect_usage_error "--spirv-from without spirv" "--spirv-from" --spd --spirv-fro
 expect_usage_error "stray argument" "input.png" --spd input.png
 "$SPDGEN" --fft 1000 2>&1 | grep -q "not supported yet"
 ok $? "--fft says it is not supported yet"
+
+# Without --mips the shader makes the full chain of --max-size.
+"$SPDGEN" --spd --max-size 16384x16384 --check && "$SPDGEN" --spd --max-size 16384x2 -o "$WORK/m.comp" &&
+    grep -q "dst_mips\[14\]" "$WORK/m.comp" && "$SPDGEN" --spd --max-size 300x20 -o "$WORK/m.comp" &&
+    grep -q "dst_mips\[8\]" "$WORK/m.comp"
+ok $? "--max-size alone sets --mips to its full chain (14 at 16384, 8 at 300)"
 
 # --help and --version: stdout, exit 0.
 "$SPDGEN" --help >"$WORK/out" 2>"$WORK/err"

@@ -50,6 +50,9 @@ static const struct { const char *name; spdrt_format format; } formats[] = {
 
 static int test_number;
 static int failures;
+static uint32_t mips_bound = 12; /* the --mips of the shader under test */
+static int quiet;                /* sweep mode: report failures only, summarized by the caller */
+static int quiet_failures;
 
 static void tap(int passed, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -67,16 +70,17 @@ static void tap(int passed, const char *fmt, ...)
 }
 
 /* Runs spdgen and reads the SPIR-V it wrote. */
-static uint32_t *generate(const char *target, const char *op, int subgroup, const char *format,
-                          int array, size_t *words)
+static uint32_t *generate_with(const char *target, const char *op, int subgroup, const char *format,
+                               int array, const char *extra, size_t *words)
 {
     const char *build = getenv("SPDGEN_BUILD");
     char path[256], cmd[1024];
     snprintf(path, sizeof path, "/tmp/spd_matrix_%d.spv", (int)getpid());
     snprintf(cmd, sizeof cmd,
-             "'%s/spdgen' --spd --op %s --subgroup %d --format %s %s --target spirv "
+             "'%s/spdgen' --spd --op %s --subgroup %d --format %s %s %s --target spirv "
              "--spirv-from %s -o %s",
-             build ? build : "build", op, subgroup, format, array ? "--array" : "", target, path);
+             build ? build : "build", op, subgroup, format, array ? "--array" : "", extra, target,
+             path);
     if (system(cmd) != 0) return NULL;
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
@@ -92,6 +96,12 @@ static uint32_t *generate(const char *target, const char *op, int subgroup, cons
     remove(path);
     *words = (size_t)size / 4;
     return code;
+}
+
+static uint32_t *generate(const char *target, const char *op, int subgroup, const char *format,
+                          int array, size_t *words)
+{
+    return generate_with(target, op, subgroup, format, array, "", words);
 }
 
 /* Deterministic source data: distinct values in [0, 1) per texel and channel. */
@@ -161,12 +171,12 @@ static void run_case_with(spdrt_context *ctx, const uint32_t *spirv, size_t word
     float expected = constant ? spd_ref_quantize(format, *constant) : 0.0f;
     for (size_t i = 0; constant && source && i < (size_t)w * h * layers * 4; i++) source[i] = *constant;
     spdrt_spd_params params = {
-        .width = w, .height = h, .layers = layers, .is_array = array, .mips_bound = 12,
+        .width = w, .height = h, .layers = layers, .is_array = array, .mips_bound = mips_bound,
         .subgroup = (uint32_t)subgroup, .format = format, .dispatches = 2, .sentinel = SENTINEL,
         .refill_between_dispatches = 1,
     };
     spdrt_spd_levels gpu = {0}, ref = {0};
-    uint32_t mips = spdrt_spd_mip_count(w, h, 12);
+    uint32_t mips = spdrt_spd_mip_count(w, h, mips_bound);
     spdrt_result rc = source ? spdrt_spd_run(ctx, spirv, words, &params, source, &gpu) : SPDRT_ERROR_OUT_OF_MEMORY;
     if (rc != SPDRT_OK) {
         tap(0, "%s %ux%u: runtime error: %s", label, w, h, spdrt_last_error(ctx));
@@ -180,10 +190,19 @@ static void run_case_with(spdrt_context *ctx, const uint32_t *spirv, size_t word
         compare(&gpu, &ref, spdrt_format_channels(format), bound, constant ? &expected : NULL, &c);
         char within[64];
         snprintf(within, sizeof within, bound == 0 ? "bit-exact" : "within %.3g", bound);
-        tap(c.mismatches == 0 && c.sentinels == 0, "%s %ux%u%s: %u levels %s%s, max error %.3g%s",
-            label, w, h, constant ? " constant image" : "", mips, within,
-            constant ? " of the constant" : "", c.max_error, c.sentinels ? " (sentinels left)" : "");
-        if (c.mismatches) printf("# %zu mismatches; first: %s\n", c.mismatches, c.first);
+        int passed = c.mismatches == 0 && c.sentinels == 0;
+        if (quiet) {
+            if (!passed) {
+                printf("# %s %ux%u: %zu mismatches, %zu sentinels; first: %s\n", label, w, h,
+                       c.mismatches, c.sentinels, c.first);
+                quiet_failures++;
+            }
+        } else {
+            tap(passed, "%s %ux%u%s: %u levels %s%s, max error %.3g%s", label, w, h,
+                constant ? " constant image" : "", mips, within, constant ? " of the constant" : "",
+                c.max_error, c.sentinels ? " (sentinels left)" : "");
+            if (c.mismatches) printf("# %zu mismatches; first: %s\n", c.mismatches, c.first);
+        }
     }
     spdrt_spd_levels_free(&gpu);
     spdrt_spd_levels_free(&ref);
@@ -197,13 +216,61 @@ static void run_case(spdrt_context *ctx, const uint32_t *spirv, size_t words, co
     run_case_with(ctx, spirv, words, label, op, format, subgroup, array, w, h, NULL);
 }
 
+/* Sizes: every (w, h) in 1..130 x 1..130 (one shader, pipelines reused, so ~1 ms each),
+ * long thin and just-over-4096 sources, and sources beyond 4096x4096 in one dispatch: with
+ * the default shader (12 levels, the tail loops over level-6 regions) and with a 14-level
+ * shader (--max-size 16384x16384). */
+static void run_sizes(spdrt_context *ctx, const char *target)
+{
+    size_t words;
+    char label[128];
+    uint32_t *spirv = generate(target, "max", 8, "r32f", 0, &words);
+    snprintf(label, sizeof label, "%s max --subgroup 8 r32f", target);
+    if (!spirv) {
+        tap(0, "%s: spdgen failed", label);
+        return;
+    }
+    quiet = 1;
+    for (uint32_t w = 1; w <= 130; w += 13) {
+        int before = quiet_failures;
+        for (uint32_t x = w; x < w + 13; x++)
+            for (uint32_t h = 1; h <= 130; h++)
+                run_case(ctx, spirv, words, label, SPD_OP_MAX, SPDRT_R32F, 8, 0, x, h);
+        tap(quiet_failures == before, "%s: every size %u..%u x 1..130, all levels bit-exact",
+            label, w, w + 12);
+    }
+    quiet = 0;
+    run_case(ctx, spirv, words, label, SPD_OP_MAX, SPDRT_R32F, 8, 0, 5000, 3000);
+    free(spirv);
+
+    spirv = generate_with(target, "max", 8, "r32f", 0, "--max-size 16384x16384", &words);
+    snprintf(label, sizeof label, "%s max --subgroup 8 r32f --max-size 16384x16384", target);
+    if (!spirv) {
+        tap(0, "%s: spdgen failed", label);
+        return;
+    }
+    mips_bound = 14;
+    static const struct { uint32_t w, h; } big[] = {
+        {4095, 1}, {1, 4095}, {4097, 3}, {16384, 4}, {4, 16384}, {5000, 3000}, {8192, 8192},
+    };
+    for (size_t i = 0; i < sizeof big / sizeof *big; i++) {
+        /* 8192x8192 once: a 1 GiB float source and its reference take a while on the CPU. */
+        if (big[i].w == 8192 && strcmp(target, "glsl") != 0) continue;
+        run_case(ctx, spirv, words, label, SPD_OP_MAX, SPDRT_R32F, 8, 0, big[i].w, big[i].h);
+    }
+    mips_bound = 12;
+    free(spirv);
+}
+
 int main(int argc, char **argv)
 {
-    if (argc < 2 || (strcmp(argv[1], "glsl") && strcmp(argv[1], "hlsl"))) {
-        fprintf(stderr, "usage: spd_matrix glsl|hlsl\n");
+    if (argc < 2 || (strcmp(argv[1], "glsl") && strcmp(argv[1], "hlsl")) ||
+        (argc > 2 && strcmp(argv[2], "sizes"))) {
+        fprintf(stderr, "usage: spd_matrix glsl|hlsl [sizes]\n");
         return 2;
     }
     const char *target = argv[1];
+    int sizes_only = argc > 2;
     char err[512];
     spdrt_context *ctx;
     spdrt_options options = {.validation = 1};
@@ -214,6 +281,10 @@ int main(int argc, char **argv)
     const spdrt_device_info *dev = spdrt_device(ctx);
     printf("# device: %s (%s), subgroup %u\n", dev->name, dev->driver, dev->subgroup_size);
     if (dev->subgroup_size > 8 && dev->subgroup_size <= 64) subgroups[subgroup_count++] = (int)dev->subgroup_size;
+    if (sizes_only) {
+        run_sizes(ctx, target);
+        goto finish;
+    }
 
     /* ops x subgroup x format x {2D, 8-layer array} x sizes. */
     for (size_t o = 0; o < sizeof ops / sizeof *ops; o++)
@@ -287,6 +358,7 @@ int main(int argc, char **argv)
         free(spirv);
     }
 
+finish:;
     uint32_t messages = spdrt_validation_messages(ctx);
     tap(messages == 0, "no validation-layer messages (synchronization validation on): %u", messages);
     spdrt_destroy(ctx);
