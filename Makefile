@@ -65,11 +65,11 @@ $(LIBSPDRT): $(RT_OBJ)
 	ar rcs $@ $^
 
 $(BUILD)/t/%.t: tests/%.c $(LIBSPDRT) | $(BUILD)/t
-	$(CC) -std=c11 $(CFLAGS) $(WARN) -Iruntime -Itests -o $@ $< $(LIBSPDRT) -lvulkan -lm
+	$(CC) -std=c11 $(CFLAGS) $(WARN) -Iruntime -Itests -o $@ $< $(LIBSPDRT) -ldl -lm
 $(BUILD)/tests/%: tests/device/%.c $(LIBSPDRT) | $(BUILD)/tests
-	$(CC) -std=c11 $(CFLAGS) $(WARN) -Iruntime -o $@ $< $(LIBSPDRT) -lvulkan -lm
+	$(CC) -std=c11 $(CFLAGS) $(WARN) -Iruntime -o $@ $< $(LIBSPDRT) -ldl -lm
 $(BUILD)/examples/%: examples/%.c $(LIBSPDRT) | $(BUILD)/examples
-	$(CC) -std=c11 $(CFLAGS) $(WARN) -Iruntime -o $@ $< $(LIBSPDRT) -lvulkan -lm
+	$(CC) -std=c11 $(CFLAGS) $(WARN) -Iruntime -o $@ $< $(LIBSPDRT) -ldl -lm
 
 $(BUILD)/gen $(BUILD)/runtime $(BUILD)/t $(BUILD)/tests $(BUILD)/examples:
 	mkdir -p $@

@@ -453,7 +453,13 @@ spdrt_result spdrt_create(const spdrt_options *options, spdrt_context **out, cha
     spdrt_context *ctx;
     spdrt_result res;
     const char *wanted = NULL, *what = "device";
+    char load_error[512];
     *out = NULL;
+    if (spdrt__vulkan_load(load_error, sizeof load_error) != 0) {
+        if (err && err_size)
+            snprintf(err, err_size, "%s", load_error);
+        return SPDRT_ERROR_NO_DEVICE;
+    }
     ctx = calloc(1, sizeof *ctx);
     if (!ctx) {
         if (err && err_size)

@@ -5,7 +5,7 @@
 #define SPDRT_INTERNAL_H
 
 #include <stdarg.h>
-#include <vulkan/vulkan.h>
+#include "vulkan_loader.h"
 
 #include "spdrt.h"
 

@@ -12,6 +12,7 @@
 #ifndef SPD_REF_H
 #define SPD_REF_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "spdrt.h"
 
@@ -39,5 +40,26 @@ float spd_ref_quantize(spdrt_format format, float value);
 int spd_ref_run(spd_op op, spdrt_format format, uint32_t width, uint32_t height,
                 uint32_t layers, uint32_t mip_count, const float *source,
                 spdrt_spd_levels *out);
+
+/* The stated bound for comparing a shader's output with this reference: 0 (bit-exact) for
+ * min, max and test-order on 32-bit formats; 2^-20 for mean (both sides add the same four
+ * floats in the same order; this leaves room for the device's rounding); one unit of the
+ * format for rgba16f (2^-11 below 1.0) and rgba8 (1/255), whose stores Vulkan lets round
+ * either way. Inputs are assumed in [0, 1). */
+double spd_ref_bound(spd_op op, spdrt_format format);
+
+typedef struct {
+    double max_error;  /* largest |gpu - expected| */
+    size_t mismatches; /* values outside the bound */
+    size_t sentinels;  /* values equal to the sentinel: texels the shader never wrote */
+    char first[200];   /* where the first mismatch is, with both values */
+} spd_ref_comparison;
+
+/* Compares the first `channels` channels of every texel of level k (all layers) of `gpu`
+ * with `ref`, or with *constant when constant is not NULL, and adds to *c (zero it first).
+ * bound 0 compares bits. */
+void spd_ref_compare_level(const spdrt_spd_levels *gpu, const spdrt_spd_levels *ref,
+                           uint32_t level, uint32_t channels, double bound,
+                           const float *constant, float sentinel, spd_ref_comparison *c);
 
 #endif

@@ -1,0 +1,38 @@
+/* spd_compare.c: comparing a shader's levels with the CPU reference, within the bound the
+ * project states for each op and format. Shared by --selftest, the tests, the examples and
+ * the benchmarks so all of them judge results the same way. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "spd_ref.h"
+
+double spd_ref_bound(spd_op op, spdrt_format format)
+{
+    if (format == SPDRT_RGBA16F) return 1.0 / 2048.0;
+    if (format == SPDRT_RGBA8) return 1.0 / 255.0 + 1e-7;
+    return op == SPD_OP_MEAN ? 1.0 / 1048576.0 : 0.0;
+}
+
+void spd_ref_compare_level(const spdrt_spd_levels *gpu, const spdrt_spd_levels *ref,
+                           uint32_t level, uint32_t channels, double bound,
+                           const float *constant, float sentinel, spd_ref_comparison *c)
+{
+    uint32_t w = gpu->width[level], h = gpu->height[level];
+    for (uint32_t l = 0; l < gpu->layers; l++)
+        for (uint32_t y = 0; y < h; y++)
+            for (uint32_t x = 0; x < w; x++)
+                for (uint32_t ch = 0; ch < channels; ch++) {
+                    size_t i = ((((size_t)l * h) + y) * w + x) * 4 + ch;
+                    float g = gpu->level[level][i], r = constant ? *constant : ref->level[level][i];
+                    double err = fabs((double)g - (double)r);
+                    int bad = bound == 0 ? memcmp(&g, &r, sizeof g) != 0 : !(err <= bound);
+                    if (g == sentinel) c->sentinels++;
+                    if (isnan(err)) err = INFINITY;
+                    if (err > c->max_error) c->max_error = err;
+                    if (bad && c->mismatches++ == 0)
+                        snprintf(c->first, sizeof c->first,
+                                 "level %u layer %u (%u, %u) channel %u: got %.9g, want %.9g",
+                                 level, l, x, y, ch, g, r);
+                }
+}
