@@ -48,7 +48,7 @@ deps:
 	@scripts/install-deps.sh
 
 $(BUILD)/gen/%.o: gen/%.c | $(BUILD)/gen
-	$(CC) -std=c11 $(CFLAGS) $(WARN) $(LUA_CFLAGS) -Igen -MMD -c $< -o $@
+	$(CC) -std=c11 $(CFLAGS) $(WARN) $(LUA_CFLAGS) -Igen -Iruntime -MMD -c $< -o $@
 $(BUILD)/gen/%.o: gen/%.cpp | $(BUILD)/gen
 	$(CXX) -std=c++17 $(CXXFLAGS) $(WARN) -Igen -MMD -c $< -o $@
 # Templates are embedded as Lua source (not bytecode, which loses line numbers).
@@ -56,8 +56,9 @@ $(BUILD)/gen/embedded.c: scripts/embed.lua $(LUA_SOURCES) | $(BUILD)/gen
 	lua5.4 scripts/embed.lua $@ $(LUA_SOURCES)
 $(BUILD)/gen/embedded.o: $(BUILD)/gen/embedded.c
 	$(CC) -std=c11 $(CFLAGS) -Igen -c $< -o $@
-$(SPDGEN): $(GEN_OBJ)
-	$(CXX) $(CXXFLAGS) -o $@ $(GEN_OBJ) $(STATIC_LIBS)
+# spdgen uses the runtime for --selftest; libspdrt loads Vulkan only when a context is made.
+$(SPDGEN): $(GEN_OBJ) $(LIBSPDRT)
+	$(CXX) $(CXXFLAGS) -o $@ $(GEN_OBJ) $(LIBSPDRT) $(STATIC_LIBS)
 
 $(BUILD)/runtime/%.o: runtime/%.c | $(BUILD)/runtime
 	$(CC) -std=c11 $(CFLAGS) $(WARN) -Iruntime -MMD -c $< -o $@

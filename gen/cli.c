@@ -53,6 +53,12 @@ static const char usage_text[] =
     "  -MT TARGET            target named in the depfile (default: the output file)\n"
     "  --emit-header FILE    also write a C header with the dispatch contract\n"
     "  --check               generate and validate, write nothing\n"
+    "  --selftest            also run the shader on the local Vulkan device on random data and\n"
+    "                        compare every level with the CPU reference (exit 1 on a mismatch;\n"
+    "                        MSL runs its GLSL twin); writes nothing\n"
+    "  --size WxH[xLAYERS]   --selftest source size (default 1920x1080 within --max-size;\n"
+    "                        6 layers with --array)\n"
+    "  --seed N              --selftest data seed (default 1)\n"
     "  --template-dir DIR    load templates/*.lua and targets/*.lua from DIR where present,\n"
     "                        else the embedded ones (env SPDGEN_TEMPLATE_DIR)\n"
     "  -h, --help            this text\n"
@@ -64,7 +70,8 @@ static const char usage_text[] =
     "  spdgen --spd --op max --format r32f -o hiz.comp          # GLSL depth pyramid\n"
     "  spdgen --spd --subgroup 32 --target hlsl -o spd.hlsl\n"
     "  spdgen --spd --array --target msl -o spd.metal --emit-header spd_contract.h\n"
-    "  spdgen --spd --target spirv -o spd.spv -MD               # + spd.spv.d\n";
+    "  spdgen --spd --target spirv -o spd.spv -MD               # + spd.spv.d\n"
+    "  spdgen --spd --op max --format r32f --selftest --size 2560x1440\n";
 
 static int usage_error(const char *fmt, ...)
 {
@@ -172,6 +179,30 @@ static int check_mips(sg_config *cfg)
     return SG_EXIT_OK;
 }
 
+/* --size and --seed belong to --selftest; the size must fit the shader. */
+static int check_selftest(sg_config *cfg, int size_given, int seed_given)
+{
+    if (!cfg->selftest) {
+        if (size_given) return usage_error("--size: only meaningful with --selftest");
+        if (seed_given) return usage_error("--seed: only meaningful with --selftest");
+        return SG_EXIT_OK;
+    }
+    if (!size_given) {
+        cfg->selftest_width = cfg->max_width < 1920 ? cfg->max_width : 1920;
+        cfg->selftest_height = cfg->max_height < 1080 ? cfg->max_height : 1080;
+    }
+    if (!cfg->selftest_layers) cfg->selftest_layers = cfg->array ? 6 : 1;
+    if (cfg->selftest_layers > 1 && !cfg->array)
+        return usage_error("--size %dx%dx%d: layers need --array", cfg->selftest_width,
+                           cfg->selftest_height, cfg->selftest_layers);
+    if (cfg->selftest_width > cfg->max_width || cfg->selftest_height > cfg->max_height)
+        return usage_error("--size %dx%d: larger than --max-size %s, the largest source this "
+                           "shader serves", cfg->selftest_width, cfg->selftest_height,
+                           cfg->max_size);
+    if (!seed_given) cfg->seed = 1;
+    return SG_EXIT_OK;
+}
+
 /* Checks that only make sense once every flag is known. */
 static int check_combination(sg_config *cfg, int kernels, const char *fft_value,
                              int spirv_from_given)
@@ -204,7 +235,7 @@ static int check_combination(sg_config *cfg, int kernels, const char *fft_value,
 
 int sg_cli_parse(int argc, char **argv, sg_config *cfg)
 {
-    int kernels = 0, spirv_from_given = 0;
+    int kernels = 0, spirv_from_given = 0, size_given = 0, seed_given = 0;
     const char *fft_value = NULL;
     set_defaults(cfg);
 
@@ -233,7 +264,7 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
             return -1;
         }
         if (!strcmp(flag, "--spd") || !strcmp(flag, "--array") || !strcmp(flag, "--check") ||
-            !strcmp(flag, "-MD")) {
+            !strcmp(flag, "-MD") || !strcmp(flag, "--selftest")) {
             if (value) return usage_error("%s takes no value (got '%s')", flag, value);
             if (!strcmp(flag, "--spd")) {
                 if (cfg->kernel != SG_KERNEL_SPD) kernels++;
@@ -242,6 +273,8 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
                 cfg->array = 1;
             } else if (!strcmp(flag, "--check")) {
                 cfg->check_only = 1;
+            } else if (!strcmp(flag, "--selftest")) {
+                cfg->selftest = 1;
             } else {
                 cfg->depfile = 1;
             }
@@ -252,7 +285,7 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
         static const char *const valued[] = {
             "--fft", "--op", "--mips", "--max-size", "--format", "--wg", "--subgroup", "--target",
             "--spirv-from", "--target-env", "-o", "-MF", "-MT", "--emit-header",
-            "--template-dir", NULL};
+            "--template-dir", "--size", "--seed", NULL};
         if (index_of(valued, flag) < 0) {
             if (arg[0] == '-' && arg[1])
                 return usage_error("unknown option '%s' (see spdgen --help)", arg);
@@ -280,6 +313,23 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
                                    "--max-size 4096x4096 allows 1..12)", value);
             cfg->mips = (int)n;
             cfg->mips_given = 1;
+        } else if (!strcmp(flag, "--size")) {
+            unsigned w, h, l = 0;
+            char extra;
+            int fields = sscanf(value, "%ux%ux%u%c", &w, &h, &l, &extra);
+            if ((fields != 2 && fields != 3) || w < 1 || h < 1 || w > 16384 || h > 16384 ||
+                (fields == 3 && (l < 1 || l > 2048)) || value[0] < '0' || value[0] > '9')
+                return usage_error("--size %s: must be WxH or WxHxLAYERS, sides 1..16384, "
+                                   "layers 1..2048", value);
+            cfg->selftest_width = (int)w;
+            cfg->selftest_height = (int)h;
+            cfg->selftest_layers = (int)l;
+            size_given = 1;
+        } else if (!strcmp(flag, "--seed")) {
+            if (parse_uint(value, &n) || n > 0xffffffffL)
+                return usage_error("--seed %s: must be a number 0..4294967295", value);
+            cfg->seed = (unsigned)n;
+            seed_given = 1;
         } else if (!strcmp(flag, "--max-size")) {
             unsigned w, h;
             char extra;
@@ -337,6 +387,7 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
 
     snprintf(cfg->max_size, sizeof cfg->max_size, "%dx%d", cfg->max_width, cfg->max_height);
     int rc = check_combination(cfg, kernels, fft_value, spirv_from_given);
+    if (rc == SG_EXIT_OK) rc = check_selftest(cfg, size_given, seed_given);
     if (rc != SG_EXIT_OK) return rc;
     build_command(cfg);
     return SG_EXIT_OK;

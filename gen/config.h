@@ -35,6 +35,11 @@ typedef struct {
     const char *template_dir; /* --template-dir or SPDGEN_TEMPLATE_DIR, NULL = embedded */
     const char *header_path;  /* --emit-header */
 
+    /* --selftest [--size WxH[xLAYERS]] [--seed N] */
+    int selftest;
+    int selftest_width, selftest_height, selftest_layers;
+    unsigned seed;
+
     char max_size[32];        /* "WxH", for the templates */
     char command[512];        /* canonical command that regenerates the output */
 } sg_config;

@@ -9,6 +9,7 @@
 #include "config.h"
 #include "lua_host.h"
 #include "output.h"
+#include "selftest.h"
 #include "validate.h"
 
 /* The name diagnostics give the emitted shader: the output file, or a stand-in. */
@@ -80,6 +81,10 @@ int main(int argc, char **argv)
         if (sg_generate(&cfg, "glsl", 0, &twin) || validate(&cfg, &twin, SV_LANG_GLSL, &module))
             goto done;
     } else if (validate(&cfg, &g, lang, &module)) {
+        goto done;
+    }
+    if (cfg.selftest) {
+        rc = sg_selftest(&cfg, &module);
         goto done;
     }
     if (cfg.check_only) {

@@ -35,4 +35,7 @@ run "$SPDGEN" --spd --op mean --format rgba32f --subgroup 4 --array --target spi
 run "$B/examples/depth_pyramid" "$OUT/cube.spv" --op mean --format rgba32f --subgroup 4 \
     --size 512x512 --layers 6
 echo
+echo "== 4. The check an engine keeps in its CI: --selftest with the same flags"
+run "$SPDGEN" --spd --op max --format r32f --subgroup 8 --max-size 8192x8192 --selftest --size 5000x3000
+echo
 echo "demo: all levels of every run matched the CPU reference"

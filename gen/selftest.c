@@ -1,0 +1,114 @@
+/* selftest.c: spdgen <flags> --selftest [--size WxH[xLAYERS]] [--seed N].
+ *
+ * The same check the test suite makes, for one user's exact configuration on the user's own
+ * device: random source data, two dispatches back to back (the second must rewrite every
+ * level, sentinel-filled in between, and its last workgroup must find its counter reset by
+ * the shader), every level compared with the CPU reference within the bound the project
+ * states (runtime/spd_compare.c). Engines can keep it in their CI for the configs they
+ * vendor. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "selftest.h"
+#include "spd_ref.h"
+#include "spdrt.h"
+
+#define SENTINEL (-1234.5f)
+
+static spd_op op_of(const char *name)
+{
+    return !strcmp(name, "min") ? SPD_OP_MIN : !strcmp(name, "max") ? SPD_OP_MAX
+         : !strcmp(name, "mean") ? SPD_OP_MEAN : SPD_OP_TEST_ORDER;
+}
+
+static spdrt_format format_of(const char *name)
+{
+    return !strcmp(name, "r32f") ? SPDRT_R32F : !strcmp(name, "rgba32f") ? SPDRT_RGBA32F
+         : !strcmp(name, "rgba16f") ? SPDRT_RGBA16F : SPDRT_RGBA8;
+}
+
+/* Values in [0, 1) from a xorshift generator: the same seed, the same data everywhere. */
+static float *random_source(size_t texels, unsigned seed)
+{
+    float *data = malloc(texels * 4 * sizeof *data);
+    uint32_t s = seed * 2654435761u + 0x9e3779b9u;
+    for (size_t i = 0; data && i < texels * 4; i++) {
+        s ^= s << 13;
+        s ^= s >> 17;
+        s ^= s << 5;
+        data[i] = (float)(s >> 8) / 16777216.0f;
+    }
+    return data;
+}
+
+static int report(const sg_config *cfg, const spdrt_spd_levels *gpu, const spdrt_spd_levels *ref,
+                  spd_op op, spdrt_format format)
+{
+    double bound = spd_ref_bound(op, format);
+    size_t failures = 0;
+    for (uint32_t k = 1; k <= gpu->mip_count; k++) {
+        spd_ref_comparison c = {0};
+        spd_ref_compare_level(gpu, ref, k, spdrt_format_channels(format), bound, NULL, SENTINEL, &c);
+        printf("level %2u  %5ux%-5u  max error %-9.3g mismatches %zu%s\n", k, gpu->width[k],
+               gpu->height[k], c.max_error, c.mismatches,
+               c.sentinels ? "  (texels never written)" : "");
+        if (c.mismatches) printf("          first: %s\n", c.first);
+        failures += c.mismatches + c.sentinels;
+    }
+    if (failures) {
+        printf("selftest FAILED: %zu values outside the bound\n", failures);
+        return SG_EXIT_FAILURE;
+    }
+    if (bound == 0)
+        printf("selftest passed: %u levels, every value bit-exact\n", gpu->mip_count);
+    else
+        printf("selftest passed: %u levels, every value within %.3g of the CPU reference\n",
+               gpu->mip_count, bound);
+    return SG_EXIT_OK;
+}
+
+int sg_selftest(const sg_config *cfg, const sv_spirv *module)
+{
+    char err[512];
+    spdrt_context *ctx;
+    spdrt_options options = {0};
+    if (spdrt_create(&options, &ctx, err, sizeof err) != SPDRT_OK) {
+        fprintf(stderr, "spdgen: error: --selftest: no usable Vulkan device: %s\n", err);
+        return SG_EXIT_FAILURE;
+    }
+    const spdrt_device_info *dev = spdrt_device(ctx);
+    spd_op op = op_of(cfg->op);
+    spdrt_format format = format_of(cfg->format);
+    uint32_t w = (uint32_t)cfg->selftest_width, h = (uint32_t)cfg->selftest_height;
+    uint32_t layers = (uint32_t)cfg->selftest_layers;
+
+    printf("spdgen selftest: %s\n", cfg->command);
+    if (cfg->target == SG_TARGET_MSL)
+        printf("  MSL cannot run here: running its GLSL twin (the same algorithm and plan)\n");
+    printf("  source %ux%u x %u layer(s), seed %u, on %s (%s), subgroup size %u\n", w, h, layers,
+           cfg->seed, dev->name, dev->driver, dev->subgroup_size);
+
+    int rc = SG_EXIT_FAILURE;
+    float *source = random_source((size_t)w * h * layers, cfg->seed);
+    spdrt_spd_levels gpu = {0}, ref = {0};
+    spdrt_spd_params params = {
+        .width = w, .height = h, .layers = layers, .is_array = cfg->array,
+        .mips_bound = (uint32_t)cfg->mips, .subgroup = (uint32_t)cfg->subgroup, .format = format,
+        .dispatches = 2, .sentinel = SENTINEL, .refill_between_dispatches = 1,
+    };
+    if (!source) {
+        fprintf(stderr, "spdgen: error: --selftest: out of memory\n");
+    } else if (spdrt_spd_run(ctx, module->words, module->count, &params, source, &gpu) != SPDRT_OK) {
+        fprintf(stderr, "spdgen: error: --selftest: %s\n", spdrt_last_error(ctx));
+    } else if (spd_ref_run(op, format, w, h, layers, gpu.mip_count, source, &ref) != 0) {
+        fprintf(stderr, "spdgen: error: --selftest: the CPU reference ran out of memory\n");
+    } else {
+        rc = report(cfg, &gpu, &ref, op, format);
+    }
+    spdrt_spd_levels_free(&gpu);
+    spdrt_spd_levels_free(&ref);
+    free(source);
+    spdrt_destroy(ctx);
+    return rc;
+}

@@ -1,0 +1,49 @@
+#!/bin/sh
+# spdgen --selftest on the local Vulkan device: passes for correct shaders, fails (exit 1)
+# for a broken one and without a device, and checks its own flags (exit 2).
+. "$(dirname "$0")/lib.sh"
+export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
+
+expect_usage_error() {
+    desc=$1; flag=$2; shift 2
+    "$SPDGEN" "$@" >"$WORK/out" 2>"$WORK/err"
+    rc=$?
+    [ $rc -eq 2 ] && [ "$(wc -l <"$WORK/err")" -eq 1 ] && grep -q -- "^spdgen: error: .*$flag" "$WORK/err"
+    ok $? "$desc: exit 2, one line naming $flag"
+}
+expect_usage_error "--size without --selftest" "--size" --spd --size 64x64
+expect_usage_error "--seed without --selftest" "--seed" --spd --seed 3
+expect_usage_error "--size malformed" "--size 64" --spd --selftest --size 64
+expect_usage_error "--size zero" "--size 0x64" --spd --selftest --size 0x64
+expect_usage_error "--size layers without --array" "layers need --array" --spd --selftest --size 8x8x2
+expect_usage_error "--size beyond --max-size" "--size 5000x10" --spd --selftest --size 5000x10
+expect_usage_error "--seed not a number" "--seed x" --spd --selftest --seed x
+
+for target in glsl hlsl msl spirv; do
+    "$SPDGEN" --spd --op max --format r32f --subgroup 8 --target $target --selftest --size 300x170 \
+        -o "$WORK/never.$target" >"$WORK/out" 2>"$WORK/err"
+    rc=$?
+    [ $rc -eq 0 ] && grep -q "^selftest passed: 8 levels, every value bit-exact" "$WORK/out" &&
+        [ "$(grep -c '^level ' "$WORK/out")" -eq 8 ] && [ ! -e "$WORK/never.$target" ]
+    ok $? "--target $target --selftest: 8 levels bit-exact, one line each, nothing written"
+    [ $rc -eq 0 ] || diag "$(cat "$WORK/out" "$WORK/err")"
+done
+"$SPDGEN" --spd --target msl --selftest --size 64x64 | grep -q "running its GLSL twin"
+ok $? "--target msl --selftest says it runs the GLSL twin"
+"$SPDGEN" --spd --array --op mean --subgroup 4 --selftest --size 130x67x4 --seed 9 >"$WORK/out"
+[ $? -eq 0 ] && grep -q "130x67 x 4 layer(s), seed 9" "$WORK/out"
+ok $? "--array --selftest with --size WxHxLAYERS and --seed"
+
+# A shader that reduces the 2x2 block in the wrong order must fail its selftest.
+mkdir -p "$WORK/broken/templates"
+sed 's/v = spd_reduce_level(q00, q10, q01, q11, size_in);/v = spd_reduce_level(q00, q01, q10, q11, size_in);/' \
+    "$(dirname "$0")/../templates/spd.lua" >"$WORK/broken/templates/spd.lua"
+"$SPDGEN" --spd --op test-order --template-dir "$WORK/broken" --selftest --size 64x64 >"$WORK/out" 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -q "selftest FAILED" "$WORK/out" && grep -q "first: level 2" "$WORK/out"
+ok $? "a shader with a wrong 2x2 order fails its selftest (exit 1, first mismatch at level 2)"
+
+SPDGEN_DEVICE=no-such-device-xyz "$SPDGEN" --spd --selftest --size 8x8 >/dev/null 2>"$WORK/err"
+[ $? -eq 1 ] && grep -q "no-such-device-xyz" "$WORK/err"
+ok $? "--selftest without a matching device: exit 1 naming SPDGEN_DEVICE's value"
+done_testing
