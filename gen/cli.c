@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "fft_cli.h"
 
 static const char *const spd_ops[] = {"min", "max", "mean", "test-order", NULL};
 static const char *const spd_formats[] = {"r32f", "rgba32f", "rgba16f", "rgba8", NULL};
@@ -204,17 +205,23 @@ static int check_selftest(sg_config *cfg, int size_given, int seed_given)
 }
 
 /* Checks that only make sense once every flag is known. */
-static int check_combination(sg_config *cfg, int kernels, const char *fft_value,
+static int check_combination(sg_config *cfg, int kernels, const char *spd_only_flag,
                              int spirv_from_given)
 {
     if (kernels == 0)
         return usage_error("no kernel given: pass --spd (see spdgen --help)");
     if (kernels > 1)
         return usage_error("two kernels given (--spd and --fft): spdgen emits one kernel per run");
-    if (cfg->kernel == SG_KERNEL_FFT)
-        return usage_error("--fft %s: the FFT kernel is not supported yet (only --spd)", fft_value);
-    int rc = check_mips(cfg);
-    if (rc != SG_EXIT_OK) return rc;
+    int rc;
+    if (cfg->kernel == SG_KERNEL_FFT) {
+        if (spd_only_flag) return usage_error("%s: only for --spd", spd_only_flag);
+        if ((rc = sg_fft_cli_check(cfg)) != SG_EXIT_OK) return rc;
+    } else {
+        if (cfg->wg != 256)
+            return usage_error("--wg %d: --spd supports only 256 (a 64x64 tile, 4x4 texels per "
+                               "invocation)", cfg->wg);
+        if ((rc = check_mips(cfg)) != SG_EXIT_OK) return rc;
+    }
     if (spirv_from_given && cfg->target != SG_TARGET_SPIRV)
         return usage_error("--spirv-from: only meaningful with --target spirv (target is %s)",
                            target_names[cfg->target]);
@@ -236,7 +243,7 @@ static int check_combination(sg_config *cfg, int kernels, const char *fft_value,
 int sg_cli_parse(int argc, char **argv, sg_config *cfg)
 {
     int kernels = 0, spirv_from_given = 0, size_given = 0, seed_given = 0;
-    const char *fft_value = NULL;
+    const char *spd_only_flag = NULL; /* the first --spd option given, for --fft's error */
     set_defaults(cfg);
 
     for (int i = 1; i < argc; i++) {
@@ -265,6 +272,7 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
         }
         if (!strcmp(flag, "--spd") || !strcmp(flag, "--array") || !strcmp(flag, "--check") ||
             !strcmp(flag, "-MD") || !strcmp(flag, "--selftest")) {
+            if (!strcmp(flag, "--array") && !spd_only_flag) spd_only_flag = "--array";
             if (value) return usage_error("%s takes no value (got '%s')", flag, value);
             if (!strcmp(flag, "--spd")) {
                 if (cfg->kernel != SG_KERNEL_SPD) kernels++;
@@ -283,9 +291,25 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
 
         /* Flags with a value. */
         static const char *const valued[] = {
-            "--fft", "--op", "--mips", "--max-size", "--format", "--wg", "--subgroup", "--target",
+            "--op", "--mips", "--max-size", "--format", "--wg", "--subgroup", "--target",
             "--spirv-from", "--target-env", "-o", "-MF", "-MT", "--emit-header",
             "--template-dir", "--size", "--seed", NULL};
+        int fft_takes_value = 0;
+        if (sg_fft_cli_is_option(flag, &fft_takes_value)) {
+            if (fft_takes_value && !value) {
+                if (i + 1 >= argc) return usage_error("%s needs a value", flag);
+                value = argv[++i];
+            } else if (!fft_takes_value && value) {
+                return usage_error("%s takes no value (got '%s')", flag, value);
+            }
+            if (!strcmp(flag, "--fft")) {
+                if (cfg->kernel != SG_KERNEL_FFT) kernels++;
+                if (cfg->kernel == SG_KERNEL_NONE) cfg->kernel = SG_KERNEL_FFT;
+            }
+            int rc = sg_fft_cli_option(cfg, flag, value);
+            if (rc != SG_EXIT_OK) return rc;
+            continue;
+        }
         if (index_of(valued, flag) < 0) {
             if (arg[0] == '-' && arg[1])
                 return usage_error("unknown option '%s' (see spdgen --help)", arg);
@@ -299,11 +323,9 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
 
         long n;
         int k;
-        if (!strcmp(flag, "--fft")) {
-            if (cfg->kernel != SG_KERNEL_FFT) kernels++;
-            if (cfg->kernel == SG_KERNEL_NONE) cfg->kernel = SG_KERNEL_FFT;
-            fft_value = value;
-        } else if (!strcmp(flag, "--op")) {
+        static const char *const spd_only[] = {"--op", "--mips", "--max-size", "--format", NULL};
+        if (index_of(spd_only, flag) >= 0 && !spd_only_flag) spd_only_flag = spd_only[index_of(spd_only, flag)];
+        if (!strcmp(flag, "--op")) {
             if (index_of(spd_ops, value) < 0)
                 return usage_error("--op %s: must be min | max | mean", value);
             cfg->op = spd_ops[index_of(spd_ops, value)];
@@ -343,10 +365,10 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
                 return usage_error("--format %s: must be %s", value, list_of(spd_formats));
             cfg->format = spd_formats[k];
         } else if (!strcmp(flag, "--wg")) {
-            if (parse_uint(value, &n) || n != 256)
-                return usage_error("--wg %s: --spd supports only 256 (a 64x64 tile, 4x4 "
-                                   "texels per invocation)", value);
+            if (parse_uint(value, &n) || n < 1 || n > 1 << 20)
+                return usage_error("--wg %s: must be a workgroup size (--spd: 256)", value);
             cfg->wg = (int)n;
+            cfg->wg_given = 1;
         } else if (!strcmp(flag, "--subgroup")) {
             int ok = 0;
             if (!parse_uint(value, &n))
@@ -386,9 +408,10 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
     }
 
     snprintf(cfg->max_size, sizeof cfg->max_size, "%dx%d", cfg->max_width, cfg->max_height);
-    int rc = check_combination(cfg, kernels, fft_value, spirv_from_given);
+    int rc = check_combination(cfg, kernels, spd_only_flag, spirv_from_given);
     if (rc == SG_EXIT_OK) rc = check_selftest(cfg, size_given, seed_given);
     if (rc != SG_EXIT_OK) return rc;
-    build_command(cfg);
+    if (cfg->kernel == SG_KERNEL_FFT) sg_fft_cli_command(cfg, cfg->command, sizeof cfg->command);
+    else build_command(cfg);
     return SG_EXIT_OK;
 }

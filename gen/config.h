@@ -3,6 +3,7 @@
 #ifndef SPDGEN_CONFIG_H
 #define SPDGEN_CONFIG_H
 
+#include "fft_params.h"
 #include "validate.h"
 
 #define SPDGEN_VERSION "0.1.0"
@@ -19,9 +20,14 @@ typedef struct {
     int mips_given;      /* --mips was on the command line (else: the full chain) */
     int max_width, max_height; /* --max-size: the largest source the shader serves */
     const char *format;  /* r32f | rgba32f | rgba16f | rgba8 */
-    int wg;              /* workgroup size (256) */
+    int wg;              /* workgroup size (--spd: 256) */
+    int wg_given;        /* --wg was on the command line */
     int subgroup;        /* 0, 4, 8, 16, 32, 64 */
     int array;           /* texture arrays: one dispatch for all slices */
+
+    /* --fft */
+    sg_fft_params fft;
+    char fft_value[32];       /* --fft's value as given, for messages */
 
     /* output */
     sg_target target;

@@ -15,6 +15,7 @@
 #include <lualib.h>
 
 #include "embedded.h"
+#include "fft_cli.h"
 #include "lua_host.h"
 
 typedef struct {
@@ -139,6 +140,7 @@ static void push_config(lua_State *L, const sg_config *cfg)
     lua_setfield(L, -2, "version");
     lua_pushstring(L, cfg->command);
     lua_setfield(L, -2, "command");
+    if (cfg->kernel == SG_KERNEL_FFT) sg_fft_push_fields(L, cfg);
 }
 
 /* Runs in protected mode: arguments (cfg table, dialect name, want_header). */
