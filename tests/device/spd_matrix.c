@@ -219,6 +219,45 @@ static void run_sizes(spdrt_context *ctx, const char *target)
     free(spirv);
 }
 
+/* 64 layers, each a different constant: every level of layer l must be layer l's constant,
+ * so each slice's counter and hand-off are its own (FidelityFX SPD assumed 6 slices). */
+static void run_layers(spdrt_context *ctx, const char *target)
+{
+    const uint32_t w = 300, h = 260, layers = 64;
+    size_t words;
+    uint32_t *spirv = generate(target, "max", 8, "r32f", 1, &words);
+    float *source = malloc((size_t)w * h * layers * 4 * sizeof *source);
+    if (!spirv || !source) {
+        tap(0, "64 layers: spdgen failed or out of memory");
+        free(spirv);
+        free(source);
+        return;
+    }
+    for (uint32_t l = 0; l < layers; l++)
+        for (size_t i = 0; i < (size_t)w * h * 4; i++) source[(size_t)l * w * h * 4 + i] = (float)(l + 1) / 128.0f;
+    spdrt_spd_params params = {
+        .width = w, .height = h, .layers = layers, .is_array = 1, .mips_bound = 12, .subgroup = 8,
+        .format = SPDRT_R32F, .dispatches = 2, .sentinel = SENTINEL, .refill_between_dispatches = 1,
+    };
+    spdrt_spd_levels gpu = {0};
+    size_t wrong = 0;
+    if (spdrt_spd_run(ctx, spirv, words, &params, source, &gpu) != SPDRT_OK) {
+        tap(0, "%s 64 layers: runtime error: %s", target, spdrt_last_error(ctx));
+    } else {
+        for (uint32_t k = 1; k <= gpu.mip_count; k++)
+            for (uint32_t l = 0; l < layers; l++) {
+                size_t n = (size_t)gpu.width[k] * gpu.height[k];
+                for (size_t i = 0; i < n; i++)
+                    wrong += gpu.level[k][((size_t)l * n + i) * 4] != (float)(l + 1) / 128.0f;
+            }
+        tap(wrong == 0, "%s max --array, 64 layers of distinct constants %ux%u: every level of "
+            "every layer is its constant (%zu wrong)", target, w, h, wrong);
+    }
+    spdrt_spd_levels_free(&gpu);
+    free(source);
+    free(spirv);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || (strcmp(argv[1], "glsl") && strcmp(argv[1], "hlsl")) ||
@@ -240,6 +279,7 @@ int main(int argc, char **argv)
     if (dev->subgroup_size > 8 && dev->subgroup_size <= 64) subgroups[subgroup_count++] = (int)dev->subgroup_size;
     if (sizes_only) {
         run_sizes(ctx, target);
+        run_layers(ctx, target);
         goto finish;
     }
 
