@@ -26,7 +26,7 @@ typedef struct {
 static int usage(const char *msg)
 {
     fprintf(stderr, "depth_pyramid: %s\n"
-            "usage: depth_pyramid SHADER.spv [--op min|max|mean] [--format r32f|rgba32f|rgba16f|rgba8]\n"
+            "usage: depth_pyramid SHADER.spv [--op OP] [--format FORMAT] (as given to spdgen)\n"
             "                     [--subgroup S] [--mips N] [--size WxH] [--layers N]\n", msg);
     return 2;
 }
@@ -35,11 +35,9 @@ static int parse(int argc, char **argv, options *o)
 {
     *o = (options){.op = SPD_OP_MAX, .format = SPDRT_R32F, .width = 1920, .height = 1080,
                    .layers = 1, .mips = 12};
-    static const char *const ops[] = {"min", "max", "mean"};
-    static const char *const formats[] = {"r32f", "rgba32f", "rgba16f", "rgba8"};
+
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int found = 0;
         if (a[0] != '-') {
             o->spirv_path = a;
             continue;
@@ -47,11 +45,9 @@ static int parse(int argc, char **argv, options *o)
         if (!v) return usage("missing value");
         i++;
         if (!strcmp(a, "--op")) {
-            for (int k = 0; k < 3; k++) if (!strcmp(v, ops[k])) { o->op = (spd_op)k; found = 1; }
-            if (!found) return usage("--op: min, max or mean");
+            if (spd_ref_op_by_name(v, &o->op)) return usage("--op: an spdgen --spd op");
         } else if (!strcmp(a, "--format")) {
-            for (int k = 0; k < 4; k++) if (!strcmp(v, formats[k])) { o->format = (spdrt_format)k; found = 1; }
-            if (!found) return usage("--format: r32f, rgba32f, rgba16f or rgba8");
+            if (spdrt_format_by_name(v, &o->format)) return usage("--format: an spdgen --format");
         } else if (!strcmp(a, "--subgroup")) {
             o->subgroup = (uint32_t)strtoul(v, NULL, 10);
         } else if (!strcmp(a, "--mips")) {

@@ -10,8 +10,10 @@
 #include "config.h"
 #include "fft_cli.h"
 
-static const char *const spd_ops[] = {"min", "max", "mean", "test-order", NULL};
-static const char *const spd_formats[] = {"r32f", "rgba32f", "rgba16f", "rgba8", NULL};
+static const char *const spd_ops[] = {"min", "max", "mean", "minmax", "srgb-mean", "test-order",
+                                      NULL};
+static const char *const spd_formats[] = {"r16f", "rg16f", "rgba16f", "r32f", "rg32f", "rgba32f",
+                                          "rgba8", "r32ui", NULL};
 static const char *const target_names[] = {"glsl", "hlsl", "msl", "spirv", NULL};
 static const char *const env_names[] = {"vulkan1.1", "vulkan1.2", "vulkan1.3", NULL};
 static const char *const lang_names[] = {"glsl", "hlsl", NULL};
@@ -29,14 +31,16 @@ static const char usage_text[] =
     "  --fft N               workgroup FFT: not supported yet\n"
     "\n"
     "SPD parameters:\n"
-    "  --op OP               min | max | mean (default mean); test-order is a test-only,\n"
+    "  --op OP               min | max | mean (default) | minmax (one-channel depth to min in\n"
+    "                        R, max in G: --format rg16f or rg32f) | srgb-mean (average in\n"
+    "                        linear light: --format rgba8); test-order is a test-only,\n"
     "                        order-sensitive weighted sum\n"
     "  --mips N              levels to produce, 1..log2 of --max-size (default: all of them,\n"
     "                        12 for 4096x4096)\n"
     "  --max-size WxH        the largest source the shader serves, up to 16384x16384 (14\n"
     "                        levels, still one dispatch) (default 4096x4096)\n"
-    "  --format F            storage format of the mips: r32f | rgba32f | rgba16f | rgba8\n"
-    "                        (default rgba32f)\n"
+    "  --format F            storage format of the mips: r16f | rg16f | rgba16f | r32f |\n"
+    "                        rg32f | rgba32f (default) | rgba8 | r32ui (integers: min, max)\n"
     "  --wg N                workgroup size: 256 (the only valid value)\n"
     "  --subgroup S          0 = shared memory only; 4 = quad operations; 8, 16, 32, 64 =\n"
     "                        subgroup shuffles for a subgroup of at least S (default 0)\n"
@@ -150,6 +154,21 @@ static void build_command(sg_config *cfg)
              cfg->env != SV_ENV_VULKAN_1_1 ? env_names[cfg->env] : "");
 }
 
+/* Ops that only make sense with some formats. */
+static int check_op_format(const sg_config *cfg)
+{
+    const char *op = cfg->op, *f = cfg->format;
+    if (!strcmp(f, "r32ui") && strcmp(op, "min") && strcmp(op, "max"))
+        return usage_error("--op %s: --format r32ui holds integers; use --op min or max", op);
+    if (!strcmp(op, "minmax") && strcmp(f, "rg16f") && strcmp(f, "rg32f"))
+        return usage_error("--op minmax: needs a two-channel --format for (min, max): rg16f or "
+                           "rg32f (got %s)", f);
+    if (!strcmp(op, "srgb-mean") && strcmp(f, "rgba8"))
+        return usage_error("--op srgb-mean: needs --format rgba8 (an sRGB image's UNORM view; "
+                           "got %s)", f);
+    return SG_EXIT_OK;
+}
+
 /* floor(log2(n)): the levels below a source of n texels. */
 static int chain_length(int n)
 {
@@ -221,6 +240,7 @@ static int check_combination(sg_config *cfg, int kernels, const char *spd_only_f
             return usage_error("--wg %d: --spd supports only 256 (a 64x64 tile, 4x4 texels per "
                                "invocation)", cfg->wg);
         if ((rc = check_mips(cfg)) != SG_EXIT_OK) return rc;
+        if ((rc = check_op_format(cfg)) != SG_EXIT_OK) return rc;
     }
     if (spirv_from_given && cfg->target != SG_TARGET_SPIRV)
         return usage_error("--spirv-from: only meaningful with --target spirv (target is %s)",
@@ -327,7 +347,7 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
         if (index_of(spd_only, flag) >= 0 && !spd_only_flag) spd_only_flag = spd_only[index_of(spd_only, flag)];
         if (!strcmp(flag, "--op")) {
             if (index_of(spd_ops, value) < 0)
-                return usage_error("--op %s: must be min | max | mean", value);
+                return usage_error("--op %s: must be min | max | mean | minmax | srgb-mean", value);
             cfg->op = spd_ops[index_of(spd_ops, value)];
         } else if (!strcmp(flag, "--mips")) {
             if (parse_uint(value, &n) || n < 1 || n > 14)

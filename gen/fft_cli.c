@@ -1,38 +1,292 @@
-/* fft_cli.c: the --fft kernel's options. The FFT generator is not written yet: --fft N is
- * recognized and refused with a clear message. */
+/* fft_cli.c: the --fft kernel's options. Parses each flag, then, once every flag is known,
+ * derives the shape (N = E x W) and checks the combination. Every error is one line on
+ * stderr naming the flag, the value and what is allowed, and exits 2 (cli.c's style). */
+#include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <lauxlib.h>
+#include <lua.h>
 
 #include "fft_cli.h"
 
+static const char *const directions[] = {"forward", "inverse", NULL};
+static const char *const norms[] = {"inverse", "none", "unitary", NULL};
+static const char *const orders[] = {"natural", "native", NULL};
+static const char *const storages[] = {"f32", "f16", NULL};
+static const char *const twiddle_kinds[] = {"device", "lut", NULL};
+
+/* Options with a value, then flags. --wg and --subgroup are cli.c's (shared with --spd). */
+static const char *const valued_options[] = {"--fft", "--ept", "--max-wg", "--direction", "--norm",
+                                             "--order", "--storage", "--twiddles", "--batch", NULL};
+static const char *const flag_options[] = {"--stride", "--real", NULL};
+
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("spdgen: error: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return SG_EXIT_USAGE;
+}
+
+static int index_of(const char *const *names, const char *value)
+{
+    for (int i = 0; names[i]; i++)
+        if (strcmp(names[i], value) == 0) return i;
+    return -1;
+}
+
+/* "a | b | c" for messages. */
+static const char *list_of(const char *const *names, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    for (int i = 0; names[i]; i++) {
+        if (i) strncat(buf, " | ", size - strlen(buf) - 1);
+        strncat(buf, names[i], size - strlen(buf) - 1);
+    }
+    return buf;
+}
+
+/* Strict decimal: the whole string, no sign; -1 when it is not a number or too large. */
+static long parse_count(const char *s)
+{
+    char *end;
+    if (*s < '0' || *s > '9') return -1;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || v > (1L << 30)) return -1;
+    return v;
+}
+
+static int is_pow2(long v) { return v > 0 && (v & (v - 1)) == 0; }
+
+static int log2_of(long v)
+{
+    int k = 0;
+    while (v > 1) v >>= 1, k++;
+    return k;
+}
+
 int sg_fft_cli_is_option(const char *flag, int *takes_value)
 {
-    *takes_value = 1;
-    return strcmp(flag, "--fft") == 0;
+    if (index_of(valued_options, flag) >= 0) {
+        *takes_value = 1;
+        return 1;
+    }
+    if (index_of(flag_options, flag) >= 0) {
+        *takes_value = 0;
+        return 1;
+    }
+    return 0;
+}
+
+/* Records an enumerated option; an unknown value is a usage error listing the allowed ones. */
+static int parse_choice(const char *flag, const char *value, const char *const *names, int *out)
+{
+    int k = index_of(names, value);
+    if (k < 0) {
+        char list[128];
+        return usage_error("%s %s: must be %s", flag, value, list_of(names, list, sizeof list));
+    }
+    *out = k;
+    return SG_EXIT_OK;
 }
 
 int sg_fft_cli_option(sg_config *cfg, const char *flag, const char *value)
 {
-    (void)flag;
-    cfg->fft.n = 0;
-    snprintf(cfg->fft_value, sizeof cfg->fft_value, "%s", value);
+    sg_fft_params *f = &cfg->fft;
+    int choice;
+    long v;
+    if (!f->max_wg) f->max_wg = 1024; /* defaults; cli.c zeroes the config first */
+    if (strcmp(flag, "--fft") != 0 && !f->first_option) f->first_option = flag;
+
+    if (!strcmp(flag, "--fft")) {
+        snprintf(cfg->fft_value, sizeof cfg->fft_value, "%s", value);
+        v = parse_count(value);
+        if (!is_pow2(v) || v < 4 || v > SG_FFT_MAX_N)
+            return usage_error("--fft %s: must be a power of two 4..2^20 (1048576)", value);
+        f->n = v;
+    } else if (!strcmp(flag, "--ept")) {
+        v = parse_count(value);
+        if (!is_pow2(v) || v < 2 || v > SG_FFT_MAX_EPT)
+            return usage_error("--ept %s: must be a power of two 2..%d (elements per invocation, "
+                               "held in registers)", value, SG_FFT_MAX_EPT);
+        f->ept = (int)v;
+        f->ept_given = 1;
+    } else if (!strcmp(flag, "--max-wg")) {
+        v = parse_count(value);
+        if (!is_pow2(v) || v > 1024)
+            return usage_error("--max-wg %s: must be a power of two 1..1024 (the largest "
+                               "workgroup the device runs)", value);
+        f->max_wg = (int)v;
+    } else if (!strcmp(flag, "--batch")) {
+        v = parse_count(value);
+        if (v < 1 || v > 65535)
+            return usage_error("--batch %s: must be 1..65535 (FFTs run by --selftest)", value);
+        f->batch = (int)v;
+    } else if (!strcmp(flag, "--direction")) {
+        if (parse_choice(flag, value, directions, &choice)) return SG_EXIT_USAGE;
+        f->direction = (sg_fft_direction)choice;
+    } else if (!strcmp(flag, "--norm")) {
+        if (parse_choice(flag, value, norms, &choice)) return SG_EXIT_USAGE;
+        f->norm = (sg_fft_norm)choice;
+    } else if (!strcmp(flag, "--order")) {
+        if (parse_choice(flag, value, orders, &choice)) return SG_EXIT_USAGE;
+        f->order = (sg_fft_order)choice;
+    } else if (!strcmp(flag, "--storage")) {
+        if (parse_choice(flag, value, storages, &choice)) return SG_EXIT_USAGE;
+        f->storage = (sg_fft_storage)choice;
+    } else if (!strcmp(flag, "--twiddles")) {
+        if (parse_choice(flag, value, twiddle_kinds, &choice)) return SG_EXIT_USAGE;
+        f->twiddles = (sg_fft_twiddles)choice;
+    } else if (!strcmp(flag, "--stride")) {
+        f->strided = 1;
+    } else if (!strcmp(flag, "--real")) {
+        f->real = 1;
+    }
+    return SG_EXIT_OK;
+}
+
+/* The (E, W) pairs that make N, for the message when --ept and --wg disagree. */
+static void working_pairs(const sg_fft_params *f, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    for (int e = 2; e <= SG_FFT_MAX_EPT; e *= 2) {
+        long w = f->n / e;
+        if (w < 1 || w > f->max_wg || w * e != f->n) continue;
+        char pair[48];
+        snprintf(pair, sizeof pair, "%s--ept %d --wg %ld", buf[0] ? ", " : "", e, w);
+        strncat(buf, pair, size - strlen(buf) - 1);
+    }
+}
+
+/* E and W from N (Nabla's rule when neither is given: keep E = 2 while W fits --max-wg). */
+static int derive_shape(sg_config *cfg)
+{
+    sg_fft_params *f = &cfg->fft;
+    long single_max = (long)SG_FFT_MAX_EPT * f->max_wg;
+    char pairs[256];
+    if (f->n > single_max)
+        return usage_error("--fft %ld: larger than one dispatch holds (%d elements x --max-wg "
+                           "%d = %ld); the multi-pass plan is not implemented yet", f->n,
+                           SG_FFT_MAX_EPT, f->max_wg, single_max);
+    if (f->ept_given && cfg->wg_given) {
+        if ((long)f->ept * cfg->wg != f->n) {
+            working_pairs(f, pairs, sizeof pairs);
+            if (!pairs[0])
+                return usage_error("--ept %d --wg %d: %d x %d is not --fft %ld, and no --ept "
+                                   "2..%d with --wg <= --max-wg %d makes it", f->ept, cfg->wg,
+                                   f->ept, cfg->wg, f->n, SG_FFT_MAX_EPT, f->max_wg);
+            return usage_error("--ept %d --wg %d: %d x %d is not --fft %ld; use %s", f->ept,
+                               cfg->wg, f->ept, cfg->wg, f->n, pairs);
+        }
+    } else if (cfg->wg_given) {
+        if (f->n % cfg->wg != 0 || f->n / cfg->wg < 2 || f->n / cfg->wg > SG_FFT_MAX_EPT)
+            return usage_error("--wg %d: --fft %ld / %d must be 2..%d elements per invocation "
+                               "(use --wg %ld..%ld)", cfg->wg, f->n, cfg->wg, SG_FFT_MAX_EPT,
+                               f->n / SG_FFT_MAX_EPT > 1 ? f->n / SG_FFT_MAX_EPT : 1, f->n / 2);
+        f->ept = (int)(f->n / cfg->wg);
+    } else if (f->ept_given) {
+        if (f->n % f->ept != 0)
+            return usage_error("--ept %d: larger than --fft %ld", f->ept, f->n);
+        cfg->wg = (int)(f->n / f->ept);
+        if (cfg->wg > f->max_wg)
+            return usage_error("--ept %d: --fft %ld / %d = %d invocations, more than --max-wg "
+                               "%d; use --ept %ld..%d", f->ept, f->n, f->ept, cfg->wg,
+                               f->max_wg, f->n / f->max_wg, SG_FFT_MAX_EPT);
+    } else {
+        /* Nabla's rule: two elements per invocation until the workgroup is full, then more
+         * elements per invocation ("virtual threads"). */
+        f->ept = f->n / 2 <= f->max_wg ? 2 : (int)(f->n / f->max_wg);
+        cfg->wg = (int)(f->n / f->ept);
+    }
+    if (!is_pow2(cfg->wg))
+        return usage_error("--wg %d: must be a power of two for --fft", cfg->wg);
+    if (cfg->wg > f->max_wg)
+        return usage_error("--wg %d: larger than --max-wg %d (for --fft %ld use --ept %ld or "
+                           "more)", cfg->wg, f->max_wg, f->n,
+                           f->n / f->max_wg > 2 ? f->n / f->max_wg : 2);
     return SG_EXIT_OK;
 }
 
 int sg_fft_cli_check(sg_config *cfg)
 {
-    fprintf(stderr, "spdgen: error: --fft %s: the FFT kernel is not supported yet (only --spd)\n",
-            cfg->fft_value);
-    return SG_EXIT_USAGE;
+    sg_fft_params *f = &cfg->fft;
+    if (!f->max_wg) f->max_wg = 1024;
+    if (cfg->wg_given && cfg->wg < 1)
+        return usage_error("--wg %d: must be a power of two 1..--max-wg", cfg->wg);
+    int rc = derive_shape(cfg);
+    if (rc != SG_EXIT_OK) return rc;
+    if (cfg->subgroup > cfg->wg)
+        return usage_error("--subgroup %d: larger than the workgroup (--wg %d); use 0..%d",
+                           cfg->subgroup, cfg->wg, cfg->wg >= 4 ? cfg->wg : 0);
+    if (f->real && f->n < 8)
+        return usage_error("--real: needs --fft 8 or more (N/2+1 half spectra of two rows "
+                           "packed in one N-point FFT)");
+    if (f->real && f->order == SG_FFT_ORDER_NATIVE)
+        return usage_error("--order native: not with --real (the half spectra are unpacked in "
+                           "natural order)");
+    if (f->real && f->storage == SG_FFT_STORAGE_F16 && f->direction == SG_FFT_INVERSE)
+        return usage_error("--storage f16: not with --real --direction inverse yet (two "
+                           "invocations would share each 32-bit word of the real output)");
+    if (!f->batch) f->batch = 4;
+    return SG_EXIT_OK;
+}
+
+const char *sg_fft_cli_stray_option(const sg_config *cfg)
+{
+    return cfg->kernel == SG_KERNEL_FFT ? NULL : cfg->fft.first_option;
 }
 
 void sg_fft_cli_command(const sg_config *cfg, char *buf, size_t size)
 {
-    snprintf(buf, size, "spdgen --fft %s", cfg->fft_value);
+    const sg_fft_params *f = &cfg->fft;
+    static const char *const lang_names[] = {"glsl", "hlsl"};
+    snprintf(buf, size,
+             "spdgen --fft %ld --ept %d --wg %d --subgroup %d --direction %s --norm %s --order %s "
+             "--storage %s%s%s --twiddles %s --target %s%s%s%s%s",
+             f->n, f->ept, cfg->wg, cfg->subgroup, directions[f->direction], norms[f->norm],
+             orders[f->order], storages[f->storage], f->strided ? " --stride" : "",
+             f->real ? " --real" : "", twiddle_kinds[f->twiddles], sg_target_name(cfg->target),
+             cfg->target == SG_TARGET_SPIRV ? " --spirv-from " : "",
+             cfg->target == SG_TARGET_SPIRV ? lang_names[cfg->spirv_from] : "",
+             cfg->env != SV_ENV_VULKAN_1_1 ? " --target-env " : "",
+             cfg->env != SV_ENV_VULKAN_1_1 ? sg_env_name(cfg->env) : "");
 }
 
+static void set_string(lua_State *L, const char *key, const char *value)
+{
+    lua_pushstring(L, value);
+    lua_setfield(L, -2, key);
+}
+
+static void set_integer(lua_State *L, const char *key, lua_Integer value)
+{
+    lua_pushinteger(L, value);
+    lua_setfield(L, -2, key);
+}
+
+/* cfg.fft = { n, ept, wg, direction, norm, order, storage, twiddles, strided, real }. */
 void sg_fft_push_fields(struct lua_State *L, const sg_config *cfg)
 {
-    (void)L;
-    (void)cfg;
+    const sg_fft_params *f = &cfg->fft;
+    lua_createtable(L, 0, 10);
+    set_integer(L, "n", f->n);
+    set_integer(L, "ept", f->ept);
+    set_integer(L, "wg", cfg->wg);
+    set_string(L, "direction", directions[f->direction]);
+    set_string(L, "norm", norms[f->norm]);
+    set_string(L, "order", orders[f->order]);
+    set_string(L, "storage", storages[f->storage]);
+    set_string(L, "twiddles", twiddle_kinds[f->twiddles]);
+    lua_pushboolean(L, f->strided);
+    lua_setfield(L, -2, "strided");
+    lua_pushboolean(L, f->real);
+    lua_setfield(L, -2, "real");
+    lua_setfield(L, -2, "fft");
 }

@@ -17,6 +17,9 @@ int sg_fft_cli_option(sg_config *cfg, const char *flag, const char *value);
 /* Derives and checks the FFT parameters once every flag is known (cfg->wg, cfg->wg_given and
  * cfg->subgroup are parsed by cli.c). Returns SG_EXIT_OK or SG_EXIT_USAGE. */
 int sg_fft_cli_check(sg_config *cfg);
+/* The first FFT-only option given when the kernel is not --fft (NULL if none), so the
+ * caller can refuse it: "--ept: only for --fft". */
+const char *sg_fft_cli_stray_option(const sg_config *cfg);
 /* The canonical regenerate command of an FFT configuration. */
 void sg_fft_cli_command(const sg_config *cfg, char *buf, size_t size);
 /* Adds the FFT fields to the config table on top of L's stack. */

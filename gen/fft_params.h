@@ -3,8 +3,33 @@
 #ifndef SPDGEN_FFT_PARAMS_H
 #define SPDGEN_FFT_PARAMS_H
 
+/* Largest elements per invocation: 16 complex values (32 floats) in registers. With 1024
+ * invocations that is N = 16384 in one dispatch. */
+#define SG_FFT_MAX_EPT 16
+/* Largest transform length spdgen accepts (larger ones would be multi-pass). */
+#define SG_FFT_MAX_N (1L << 20)
+
+typedef enum { SG_FFT_FORWARD, SG_FFT_INVERSE } sg_fft_direction;
+/* The zero value of each enum is its default (cli.c zeroes the config). */
+typedef enum { SG_FFT_NORM_INVERSE, SG_FFT_NORM_NONE, SG_FFT_NORM_UNITARY } sg_fft_norm;
+typedef enum { SG_FFT_ORDER_NATURAL, SG_FFT_ORDER_NATIVE } sg_fft_order;
+typedef enum { SG_FFT_STORAGE_F32, SG_FFT_STORAGE_F16 } sg_fft_storage;
+typedef enum { SG_FFT_TWIDDLES_DEVICE, SG_FFT_TWIDDLES_LUT } sg_fft_twiddles;
+
 typedef struct {
-    long n; /* --fft N: transform length */
+    long n;                     /* --fft N: transform length, a power of two */
+    int ept;                    /* --ept E: elements per invocation (derived when not given) */
+    int ept_given;
+    int max_wg;                 /* --max-wg: the largest workgroup the derivation may pick */
+    sg_fft_direction direction; /* --direction */
+    sg_fft_norm norm;           /* --norm */
+    sg_fft_order order;         /* --order */
+    sg_fft_storage storage;     /* --storage */
+    sg_fft_twiddles twiddles;   /* --twiddles */
+    int strided;                /* --stride: FFTs along columns (elements row_stride apart) */
+    int real;                   /* --real: two real rows per complex FFT */
+    int batch;                  /* --batch: rows (FFTs) run by --selftest */
+    const char *first_option;   /* the first FFT-only option seen, for errors with --spd */
 } sg_fft_params;
 
 #endif

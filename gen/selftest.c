@@ -16,20 +16,9 @@
 
 #define SENTINEL (-1234.5f)
 
-static spd_op op_of(const char *name)
-{
-    return !strcmp(name, "min") ? SPD_OP_MIN : !strcmp(name, "max") ? SPD_OP_MAX
-         : !strcmp(name, "mean") ? SPD_OP_MEAN : SPD_OP_TEST_ORDER;
-}
-
-static spdrt_format format_of(const char *name)
-{
-    return !strcmp(name, "r32f") ? SPDRT_R32F : !strcmp(name, "rgba32f") ? SPDRT_RGBA32F
-         : !strcmp(name, "rgba16f") ? SPDRT_RGBA16F : SPDRT_RGBA8;
-}
-
-/* Values in [0, 1) from a xorshift generator: the same seed, the same data everywhere. */
-static float *random_source(size_t texels, unsigned seed)
+/* Values in [0, 1) from a xorshift generator, or for r32ui integers below 2^24 (exact as
+ * floats): the same seed, the same data everywhere. */
+static float *random_source(size_t texels, unsigned seed, int integers)
 {
     float *data = malloc(texels * 4 * sizeof *data);
     uint32_t s = seed * 2654435761u + 0x9e3779b9u;
@@ -37,7 +26,7 @@ static float *random_source(size_t texels, unsigned seed)
         s ^= s << 13;
         s ^= s >> 17;
         s ^= s << 5;
-        data[i] = (float)(s >> 8) / 16777216.0f;
+        data[i] = integers ? (float)(s >> 8) : (float)(s >> 8) / 16777216.0f;
     }
     return data;
 }
@@ -78,8 +67,11 @@ int sg_selftest(const sg_config *cfg, const sv_spirv *module)
         return SG_EXIT_FAILURE;
     }
     const spdrt_device_info *dev = spdrt_device(ctx);
-    spd_op op = op_of(cfg->op);
-    spdrt_format format = format_of(cfg->format);
+    spd_op op = SPD_OP_MEAN;
+    spdrt_format format = SPDRT_RGBA32F;
+    /* cli.c accepted both names, and the runtime knows every name cli.c does. */
+    spd_ref_op_by_name(cfg->op, &op);
+    spdrt_format_by_name(cfg->format, &format);
     uint32_t w = (uint32_t)cfg->selftest_width, h = (uint32_t)cfg->selftest_height;
     uint32_t layers = (uint32_t)cfg->selftest_layers;
 
@@ -90,7 +82,7 @@ int sg_selftest(const sg_config *cfg, const sv_spirv *module)
            cfg->seed, dev->name, dev->driver, dev->subgroup_size);
 
     int rc = SG_EXIT_FAILURE;
-    float *source = random_source((size_t)w * h * layers, cfg->seed);
+    float *source = random_source((size_t)w * h * layers, cfg->seed, format == SPDRT_R32UI);
     spdrt_spd_levels gpu = {0}, ref = {0};
     spdrt_spd_params params = {
         .width = w, .height = h, .layers = layers, .is_array = cfg->array,

@@ -6,38 +6,56 @@
 
 #include "internal.h"
 
+/* What each format is: its Vulkan name, channels and how one channel is stored. */
+typedef enum { CHANNEL_F32, CHANNEL_F16, CHANNEL_UNORM8, CHANNEL_U32 } channel_kind;
+static const struct {
+    const char *name;
+    VkFormat vk;
+    uint32_t channels;
+    channel_kind kind;
+} formats[] = {
+    [SPDRT_R32F] = {"r32f", VK_FORMAT_R32_SFLOAT, 1, CHANNEL_F32},
+    [SPDRT_RGBA32F] = {"rgba32f", VK_FORMAT_R32G32B32A32_SFLOAT, 4, CHANNEL_F32},
+    [SPDRT_RGBA16F] = {"rgba16f", VK_FORMAT_R16G16B16A16_SFLOAT, 4, CHANNEL_F16},
+    [SPDRT_RGBA8] = {"rgba8", VK_FORMAT_R8G8B8A8_UNORM, 4, CHANNEL_UNORM8},
+    [SPDRT_R16F] = {"r16f", VK_FORMAT_R16_SFLOAT, 1, CHANNEL_F16},
+    [SPDRT_RG16F] = {"rg16f", VK_FORMAT_R16G16_SFLOAT, 2, CHANNEL_F16},
+    [SPDRT_RG32F] = {"rg32f", VK_FORMAT_R32G32_SFLOAT, 2, CHANNEL_F32},
+    [SPDRT_R32UI] = {"r32ui", VK_FORMAT_R32_UINT, 1, CHANNEL_U32},
+};
+static const uint32_t channel_bytes[] = {4, 2, 1, 4};
+
+static int known(spdrt_format format) {
+    return (unsigned)format < sizeof formats / sizeof *formats;
+}
+
+int spdrt_format_by_name(const char *name, spdrt_format *out) {
+    for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
+        if (strcmp(formats[i].name, name) == 0) {
+            *out = (spdrt_format)i;
+            return 0;
+        }
+    return -1;
+}
+
 uint32_t spdrt_format_channels(spdrt_format format) {
-    return format == SPDRT_R32F ? 1 : 4;
+    return known(format) ? formats[format].channels : 0;
 }
 
 VkFormat spdrt__format_vk(spdrt_format format) {
-    switch (format) {
-    case SPDRT_R32F: return VK_FORMAT_R32_SFLOAT;
-    case SPDRT_RGBA32F: return VK_FORMAT_R32G32B32A32_SFLOAT;
-    case SPDRT_RGBA16F: return VK_FORMAT_R16G16B16A16_SFLOAT;
-    case SPDRT_RGBA8: return VK_FORMAT_R8G8B8A8_UNORM;
-    }
-    return VK_FORMAT_UNDEFINED;
+    return known(format) ? formats[format].vk : VK_FORMAT_UNDEFINED;
 }
 
 const char *spdrt__format_name(spdrt_format format) {
-    switch (format) {
-    case SPDRT_R32F: return "r32f";
-    case SPDRT_RGBA32F: return "rgba32f";
-    case SPDRT_RGBA16F: return "rgba16f";
-    case SPDRT_RGBA8: return "rgba8";
-    }
-    return "?";
+    return known(format) ? formats[format].name : "?";
 }
 
 uint32_t spdrt__format_texel_size(spdrt_format format) {
-    switch (format) {
-    case SPDRT_R32F: return 4;
-    case SPDRT_RGBA32F: return 16;
-    case SPDRT_RGBA16F: return 8;
-    case SPDRT_RGBA8: return 4;
-    }
-    return 0;
+    return known(format) ? formats[format].channels * channel_bytes[formats[format].kind] : 0;
+}
+
+int spdrt__format_is_uint(spdrt_format format) {
+    return known(format) && formats[format].kind == CHANNEL_U32;
 }
 
 /* IEEE binary32 -> binary16, round to nearest even. Rounding is done on the integer
@@ -100,53 +118,69 @@ uint8_t spdrt__float_to_unorm8(float f) {
     return (uint8_t)floor((double)f * 255.0 + 0.5);
 }
 
+/* UINT32: the integer a float holds (negative -> 0, beyond 2^32 - 1 -> 2^32 - 1). */
+static uint32_t float_to_u32(float f) {
+    if (!(f > 0.0f))
+        return 0;
+    if (f >= 4294967295.0f)
+        return 0xffffffffu;
+    return (uint32_t)f;
+}
+
 void spdrt__texel_pack(spdrt_format format, const float rgba[4], void *texel) {
-    int c;
-    switch (format) {
-    case SPDRT_R32F:
-        memcpy(texel, rgba, sizeof(float));
-        break;
-    case SPDRT_RGBA32F:
-        memcpy(texel, rgba, 4 * sizeof(float));
-        break;
-    case SPDRT_RGBA16F: {
-        uint16_t h[4];
-        for (c = 0; c < 4; c++)
-            h[c] = spdrt__float_to_half(rgba[c]);
-        memcpy(texel, h, sizeof h);
-        break;
-    }
-    case SPDRT_RGBA8: {
-        uint8_t *b = texel;
-        for (c = 0; c < 4; c++)
-            b[c] = spdrt__float_to_unorm8(rgba[c]);
-        break;
-    }
+    unsigned char *out = texel;
+    uint32_t c;
+    if (!known(format))
+        return;
+    for (c = 0; c < formats[format].channels; c++) {
+        switch (formats[format].kind) {
+        case CHANNEL_F32:
+            memcpy(out + 4 * c, &rgba[c], 4);
+            break;
+        case CHANNEL_F16: {
+            uint16_t h = spdrt__float_to_half(rgba[c]);
+            memcpy(out + 2 * c, &h, 2);
+            break;
+        }
+        case CHANNEL_UNORM8:
+            out[c] = spdrt__float_to_unorm8(rgba[c]);
+            break;
+        case CHANNEL_U32: {
+            uint32_t u = float_to_u32(rgba[c]);
+            memcpy(out + 4 * c, &u, 4);
+            break;
+        }
+        }
     }
 }
 
 void spdrt__texel_unpack(spdrt_format format, const void *texel, float rgba[4]) {
-    int c;
-    switch (format) {
-    case SPDRT_R32F:
-        memcpy(rgba, texel, sizeof(float));
-        rgba[1] = 0.0f, rgba[2] = 0.0f, rgba[3] = 1.0f;  /* Vulkan's fill for absent channels */
-        break;
-    case SPDRT_RGBA32F:
-        memcpy(rgba, texel, 4 * sizeof(float));
-        break;
-    case SPDRT_RGBA16F: {
-        uint16_t h[4];
-        memcpy(h, texel, sizeof h);
-        for (c = 0; c < 4; c++)
-            rgba[c] = spdrt__half_to_float(h[c]);
-        break;
-    }
-    case SPDRT_RGBA8: {
-        const uint8_t *b = texel;
-        for (c = 0; c < 4; c++)
-            rgba[c] = (float)b[c] / 255.0f;
-        break;
-    }
+    const unsigned char *in = texel;
+    uint32_t c;
+    /* Vulkan's fill for channels a format lacks: (0, 0, 1). */
+    rgba[0] = 0.0f, rgba[1] = 0.0f, rgba[2] = 0.0f, rgba[3] = 1.0f;
+    if (!known(format))
+        return;
+    for (c = 0; c < formats[format].channels; c++) {
+        switch (formats[format].kind) {
+        case CHANNEL_F32:
+            memcpy(&rgba[c], in + 4 * c, 4);
+            break;
+        case CHANNEL_F16: {
+            uint16_t h;
+            memcpy(&h, in + 2 * c, 2);
+            rgba[c] = spdrt__half_to_float(h);
+            break;
+        }
+        case CHANNEL_UNORM8:
+            rgba[c] = (float)in[c] / 255.0f;
+            break;
+        case CHANNEL_U32: {
+            uint32_t u;
+            memcpy(&u, in + 4 * c, 4);
+            rgba[c] = (float)u;
+            break;
+        }
+        }
     }
 }

@@ -111,6 +111,7 @@ void spdrt__spd_pipeline_cache_clear(spdrt_context *ctx);
 VkFormat spdrt__format_vk(spdrt_format format);
 const char *spdrt__format_name(spdrt_format format);
 uint32_t spdrt__format_texel_size(spdrt_format format);
+int spdrt__format_is_uint(spdrt_format format); /* r32ui: clears take uint32 values */
 /* RGBA float -> one texel as stored (r32f keeps R). */
 void spdrt__texel_pack(spdrt_format format, const float rgba[4], void *texel);
 /* One stored texel -> RGBA float (r32f reads back as (r, 0, 0, 1)). */

@@ -7,9 +7,25 @@
 
 #include "spd_ref.h"
 
+int spd_ref_op_by_name(const char *name, spd_op *out)
+{
+    static const char *const names[] = {
+        [SPD_OP_MIN] = "min", [SPD_OP_MAX] = "max", [SPD_OP_MEAN] = "mean",
+        [SPD_OP_TEST_ORDER] = "test-order", [SPD_OP_MINMAX] = "minmax",
+        [SPD_OP_SRGB_MEAN] = "srgb-mean",
+    };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(names[i], name) == 0) {
+            *out = (spd_op)i;
+            return 0;
+        }
+    return -1;
+}
+
 double spd_ref_bound(spd_op op, spdrt_format format)
 {
-    if (format == SPDRT_RGBA16F) return 1.0 / 2048.0;
+    if (format == SPDRT_RGBA16F || format == SPDRT_RG16F || format == SPDRT_R16F)
+        return 1.0 / 2048.0;
     if (format == SPDRT_RGBA8) return 1.0 / 255.0 + 1e-7;
     return op == SPD_OP_MEAN ? 1.0 / 1048576.0 : 0.0;
 }

@@ -2,6 +2,7 @@
  *
  * Written for obviousness, not speed: one level at a time from the previous one, with the
  * clamped read P(i, j) spelled out. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,9 @@ float spd_ref_reduce(spd_op op, float a, float b, float c, float d) {
         r = r + c;
         r = r + d;
         return r * 0.25f;
+    case SPD_OP_MINMAX:     /* per channel: see the channel's own op in reduce_level */
+    case SPD_OP_SRGB_MEAN:  /* linear values by now: a plain mean */
+        return spd_ref_reduce(SPD_OP_MEAN, a, b, c, d);
     case SPD_OP_TEST_ORDER: {
         float ha = 0.5f * a, qb = 0.25f * b, ec = 0.125f * c, ed = 0.125f * d;
         r = ha + qb;
@@ -38,15 +42,46 @@ float spd_ref_reduce(spd_op op, float a, float b, float c, float d) {
     return a;
 }
 
+float spd_ref_srgb_decode(float c) {
+    return c <= 0.04045f ? c / 12.92f : powf((c + 0.055f) / 1.055f, 2.4f);
+}
+
+float spd_ref_srgb_encode(float l) {
+    return l <= 0.0031308f ? l * 12.92f : 1.055f * powf(l, 1.0f / 2.4f) - 0.055f;
+}
+
 float spd_ref_quantize(spdrt_format format, float value) {
-    switch (format) {
-    case SPDRT_RGBA16F:
-        return spdrt__half_to_float(spdrt__float_to_half(value));
-    case SPDRT_RGBA8:
-        return (float)spdrt__float_to_unorm8(value) / 255.0f;
-    default:
-        return value;
-    }
+    float in[4] = {value, value, value, value}, out[4];
+    unsigned char texel[16];
+    spdrt__texel_pack(format, in, texel);
+    spdrt__texel_unpack(format, texel, out);
+    return out[0];
+}
+
+/* The op each channel reduces with: minmax keeps min in R and max in G. */
+static spd_op channel_op(spd_op op, uint32_t c) {
+    if (op == SPD_OP_MINMAX)
+        return c == 1 ? SPD_OP_MAX : SPD_OP_MIN;
+    return op;
+}
+
+/* Level 0 as the shader starts from it: depth becomes (d, d); sRGB colour becomes linear. */
+static void source_value(spd_op op, float t[4]) {
+    uint32_t c;
+    if (op == SPD_OP_MINMAX)
+        t[1] = t[0];
+    if (op == SPD_OP_SRGB_MEAN)
+        for (c = 0; c < 3; c++)
+            t[c] = spd_ref_srgb_decode(t[c]);
+}
+
+/* A level value as it is stored: sRGB-encoded for srgb-mean. */
+static void stored_value(spd_op op, const float in[4], float out[4]) {
+    uint32_t c;
+    memcpy(out, in, 4 * sizeof *out);
+    if (op == SPD_OP_SRGB_MEAN)
+        for (c = 0; c < 3; c++)
+            out[c] = spd_ref_srgb_encode(in[c]);
 }
 
 /* What storing an RGBA texel in `format` and reading it back gives (r32f: (r, 0, 0, 1)),
@@ -77,7 +112,8 @@ static void reduce_level(spd_op op, const float *prev, uint32_t pw, uint32_t ph,
                 const float *cc = src + ((size_t)y1 * pw + x0) * 4;
                 const float *d = src + ((size_t)y1 * pw + x1) * 4;
                 for (c = 0; c < 4; c++)
-                    dst[((size_t)y * w + x) * 4 + c] = spd_ref_reduce(op, a[c], b[c], cc[c], d[c]);
+                    dst[((size_t)y * w + x) * 4 + c] =
+                        spd_ref_reduce(channel_op(op, c), a[c], b[c], cc[c], d[c]);
             }
         }
     }
@@ -104,8 +140,10 @@ int spd_ref_run(spd_op op, spdrt_format format, uint32_t width, uint32_t height,
     chain = malloc(n * 4 * sizeof(float));
     if (!chain)
         goto fail;
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n; i++) {
         quantize_texel(format, source + 4 * i, chain + 4 * i);
+        source_value(op, chain + 4 * i);
+    }
     for (k = 1; k <= mip_count; k++) {
         n = (size_t)out->width[k] * out->height[k] * layers;
         next = malloc(n * 4 * sizeof(float));
@@ -116,8 +154,11 @@ int spd_ref_run(spd_op op, spdrt_format format, uint32_t width, uint32_t height,
         }
         reduce_level(op, chain, out->width[k - 1], out->height[k - 1], next, out->width[k],
                      out->height[k], layers);
-        for (i = 0; i < n; i++)
-            quantize_texel(format, next + 4 * i, out->level[k] + 4 * i);
+        for (i = 0; i < n; i++) {
+            float stored[4];
+            stored_value(op, next + 4 * i, stored);
+            quantize_texel(format, stored, out->level[k] + 4 * i);
+        }
         free(chain);
         chain = next;  /* the chain goes on unquantized */
     }

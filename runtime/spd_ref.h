@@ -20,8 +20,18 @@ typedef enum {
     SPD_OP_MIN,
     SPD_OP_MAX,
     SPD_OP_MEAN,       /* ((a + b) + c) + d, times 0.25 */
-    SPD_OP_TEST_ORDER  /* test only: ((0.5a + 0.25b) + 0.125c) + 0.125d, proves the 2x2 order */
+    SPD_OP_TEST_ORDER, /* test only: ((0.5a + 0.25b) + 0.125c) + 0.125d, proves the 2x2 order */
+    SPD_OP_MINMAX,     /* channel 0 of the source -> (min, max) in channels 0 and 1 */
+    SPD_OP_SRGB_MEAN   /* mean of linear light: colour channels decoded from sRGB at level 0,
+                          encoded again when stored; alpha is linear */
 } spd_op;
+
+/* The op spdgen's --op NAME names; returns 0, or -1 for an unknown name. */
+int spd_ref_op_by_name(const char *name, spd_op *out);
+
+/* The sRGB transfer functions (IEC 61966-2-1), as the shaders spell them. */
+float spd_ref_srgb_decode(float c);
+float spd_ref_srgb_encode(float l);
 
 /* reduce(a, b, c, d) on one float, in the exact order the shaders evaluate it. a = top
  * left, b = top right, c = bottom left, d = bottom right. */
@@ -44,8 +54,8 @@ int spd_ref_run(spd_op op, spdrt_format format, uint32_t width, uint32_t height,
 /* The stated bound for comparing a shader's output with this reference: 0 (bit-exact) for
  * min, max and test-order on 32-bit formats; 2^-20 for mean (both sides add the same four
  * floats in the same order; this leaves room for the device's rounding); one unit of the
- * format for rgba16f (2^-11 below 1.0) and rgba8 (1/255), whose stores Vulkan lets round
- * either way. Inputs are assumed in [0, 1). */
+ * format for the 16-bit float formats (2^-11 below 1.0) and rgba8 (1/255), whose stores
+ * Vulkan lets round either way. Inputs are assumed in [0, 1). */
 double spd_ref_bound(spd_op op, spdrt_format format);
 
 typedef struct {

@@ -41,8 +41,7 @@ static spdrt_result check_params(spdrt_context *ctx, const uint32_t *spirv,
                                  const spdrt_spd_levels *out) {
     if (!p || !out)
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_spd_run: params and out are required");
-    if (p->format != SPDRT_R32F && p->format != SPDRT_RGBA32F && p->format != SPDRT_RGBA16F &&
-        p->format != SPDRT_RGBA8)
+    if (spdrt_format_channels(p->format) == 0)
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_spd_run: unknown format %d",
                             (int)p->format);
     if (p->width == 0 || p->height == 0 || p->layers == 0)
@@ -239,6 +238,11 @@ static void record(VkCommandBuffer cb, const spdrt_spd_params *p, const spdrt_sp
     memset(&sentinel, 0, sizeof sentinel);
     for (k = 0; k < 4; k++)
         sentinel.float32[k] = p->sentinel;
+    /* Integer formats read the clear value as uint32: the sentinel's integer part, or all ones
+     * for a negative sentinel (no integer shader output is that large). */
+    if (spdrt__format_is_uint(p->format))
+        for (k = 0; k < 4; k++)
+            sentinel.uint32[k] = p->sentinel >= 0.0f ? (uint32_t)p->sentinel : 0xffffffffu;
     memset(&levels, 0, sizeof levels);
     levels.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
     levels.baseMipLevel = 1;

@@ -72,9 +72,16 @@ uint32_t spdrt_validation_messages(const spdrt_context *ctx);
  *   local size 256x1x1; grid (ceil(w/64), ceil(h/64), layers)
  *   mip_count = min(mips_bound, floor(log2(max(w, h)))); 0 means there is nothing to do. */
 
-typedef enum { SPDRT_R32F, SPDRT_RGBA32F, SPDRT_RGBA16F, SPDRT_RGBA8 } spdrt_format;
+/* Storage formats. r32ui holds integers: pass them as floats (exact below 2^24). */
+typedef enum {
+    SPDRT_R32F, SPDRT_RGBA32F, SPDRT_RGBA16F, SPDRT_RGBA8,
+    SPDRT_R16F, SPDRT_RG16F, SPDRT_RG32F, SPDRT_R32UI
+} spdrt_format;
 
-/* Channels the shader computes with for a format (1 for r32f, else 4). */
+/* The format spdgen's --format NAME names; returns 0, or -1 for an unknown name. */
+int spdrt_format_by_name(const char *name, spdrt_format *out);
+
+/* Channels the shader computes with for a format (r: 1, rg: 2, rgba: 4). */
 uint32_t spdrt_format_channels(spdrt_format format);
 
 typedef struct {

@@ -17,11 +17,16 @@
 local glsl = {
     language = "GLSL 4.50 for Vulkan",
     entry_name = "main",
-    types = { float = "float", float4 = "vec4", uint = "uint", uint2 = "uvec2", uint3 = "uvec3" },
+    types = { float = "float", float2 = "vec2", float4 = "vec4", uint = "uint", uint2 = "uvec2",
+              uint3 = "uvec3" },
     params_label = "push constants",
 }
 
-local IMAGE_FORMATS = { r32f = "r32f", rgba32f = "rgba32f", rgba16f = "rgba16f", rgba8 = "rgba8" }
+-- The format qualifier of the mips (GLSL spells them as spdgen does, all of them).
+local function image_format(ctx) return ctx.cfg.format end
+
+-- The swizzle that takes n channels of a 4-component fetch.
+local SWIZZLE = { ".r", ".rg", nil, "" }
 
 function glsl.binding_label(ctx, b) return string.format("set 0 binding %d", b.binding) end
 
@@ -47,10 +52,11 @@ function glsl.declarations(ctx)
     local cfg = ctx.cfg
     local dim = cfg.array and "2DArray" or "2D"
     local value = ctx.value_type
+    local u = ctx.uint and "u" or ""
     local lines = {
-        string.format("layout(set = 0, binding = 0) uniform texture%s src_level0;", dim),
-        string.format("layout(set = 0, binding = 1, %s) uniform writeonly image%s dst_mips[%d];",
-            IMAGE_FORMATS[cfg.format], dim, cfg.mips),
+        string.format("layout(set = 0, binding = 0) uniform %stexture%s src_level0;", u, dim),
+        string.format("layout(set = 0, binding = 1, %s) uniform writeonly %simage%s dst_mips[%d];",
+            image_format(ctx), u, dim, cfg.mips),
     }
     if cfg.mips > 6 then
         lines[#lines + 1] = "layout(set = 0, binding = 2, std430) buffer SpdCounters { uint counters[]; };"
@@ -82,13 +88,14 @@ end
 function glsl.load_source(ctx, x, y)
     local coord = ctx.cfg.array and string.format("ivec3(%s, %s, slice)", x, y)
         or string.format("ivec2(%s, %s)", x, y)
-    return string.format("texelFetch(src_level0, %s, 0)%s", coord, ctx.channels == 1 and ".r" or "")
+    return string.format("texelFetch(src_level0, %s, 0)%s", coord, SWIZZLE[ctx.source_channels])
 end
 
 function glsl.store_mip(ctx, level, coord, v)
     local c = ctx.cfg.array and string.format("ivec3(%s, slice)", coord) or string.format("ivec2(%s)", coord)
-    return string.format("imageStore(dst_mips[%d], %s, %s);", level - 1, c,
-        ctx.channels == 1 and ("vec4(" .. v .. ")") or v)
+    -- imageStore takes four components; the format keeps the ones it has.
+    local widen = ctx.uint and "uvec4(%s)" or ({ "vec4(%s)", "vec4(%s, 0.0f, 1.0f)", nil, "%s" })[ctx.channels]
+    return string.format("imageStore(dst_mips[%d], %s, %s);", level - 1, c, string.format(widen, v))
 end
 
 function glsl.shuffle(v, lane) return string.format("subgroupShuffle(%s, %s)", v, lane) end

@@ -4,12 +4,17 @@
 local hlsl = {
     language = "HLSL (SM 6.0, Vulkan bindings for DXC/glslang -spirv, D3D registers)",
     entry_name = "main",
-    types = { float = "float", float4 = "float4", uint = "uint", uint2 = "uint2", uint3 = "uint3" },
+    types = { float = "float", float2 = "float2", float4 = "float4", uint = "uint", uint2 = "uint2",
+              uint3 = "uint3" },
     params_label = "push constants",
 }
 
 -- Storage element types; unorm makes the store convert to the 8-bit normalized format.
-local ELEMENT = { r32f = "float", rgba32f = "float4", rgba16f = "float4", rgba8 = "unorm float4" }
+local ELEMENT = {
+    r16f = "float", rg16f = "float2", rgba16f = "float4", r32f = "float", rg32f = "float2",
+    rgba32f = "float4", rgba8 = "unorm float4", r32ui = "uint",
+}
+local SWIZZLE = { ".r", ".rg", nil, "" }
 
 -- D3D registers: t0 for the source, u0..u(mips-1) for the mips, then the two buffers.
 local function register_of(ctx, b)
@@ -29,7 +34,8 @@ function hlsl.declarations(ctx)
     local dim = cfg.array and "Texture2DArray" or "Texture2D"
     local value = ctx.value_type
     local lines = {
-        string.format("[[vk::binding(0, 0)]] %s<float4> src_level0 : register(t0);", dim),
+        string.format("[[vk::binding(0, 0)]] %s<%s> src_level0 : register(t0);", dim,
+            ctx.uint and "uint4" or "float4"),
         string.format("[[vk::binding(1, 0)]] RW%s<%s> dst_mips[%d] : register(u0);", dim, ELEMENT[cfg.format], cfg.mips),
     }
     if cfg.mips > 6 then
@@ -66,7 +72,7 @@ end
 function hlsl.load_source(ctx, x, y)
     local coord = ctx.cfg.array and string.format("int4(%s, %s, slice, 0)", x, y)
         or string.format("int3(%s, %s, 0)", x, y)
-    return string.format("src_level0.Load(%s)%s", coord, ctx.channels == 1 and ".r" or "")
+    return string.format("src_level0.Load(%s)%s", coord, SWIZZLE[ctx.source_channels])
 end
 
 function hlsl.store_mip(ctx, level, coord, v)

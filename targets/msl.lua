@@ -4,11 +4,13 @@
 local msl = {
     language = "Metal Shading Language 3.2",
     entry_name = "spd_main",
-    types = { float = "float", float4 = "float4", uint = "uint", uint2 = "uint2", uint3 = "uint3" },
+    types = { float = "float", float2 = "float2", float4 = "float4", uint = "uint", uint2 = "uint2",
+              uint3 = "uint3" },
     params_label = "[[buffer(2)]]",
 }
 
 local LABELS = { [0] = "[[texture(0)]]", [1] = "[[texture(1)]]", [2] = "[[buffer(0)]]", [3] = "[[buffer(1)]]" }
+local SWIZZLE = { ".r", ".rg", nil, "" }
 
 function msl.binding_label(ctx, b) return LABELS[b.binding] end
 
@@ -29,9 +31,10 @@ end
 function msl.entry_open(ctx)
     local cfg = ctx.cfg
     local tex = cfg.array and "texture2d_array" or "texture2d"
+    local scalar = ctx.uint and "uint" or "float"
     local args = {
-        string.format("%s<float, access::read> src_level0 [[texture(0)]]", tex),
-        string.format("array<%s<float, access::write>, %d> dst_mips [[texture(1)]]", tex, cfg.mips),
+        string.format("%s<%s, access::read> src_level0 [[texture(0)]]", tex, scalar),
+        string.format("array<%s<%s, access::write>, %d> dst_mips [[texture(1)]]", tex, scalar, cfg.mips),
     }
     if cfg.mips > 6 then
         args[#args + 1] = "device atomic_uint* counters [[buffer(0)]]"
@@ -58,11 +61,13 @@ end
 
 function msl.load_source(ctx, x, y)
     local args = ctx.cfg.array and string.format("uint2(%s, %s), slice", x, y) or string.format("uint2(%s, %s)", x, y)
-    return string.format("src_level0.read(%s)%s", args, ctx.channels == 1 and ".r" or "")
+    return string.format("src_level0.read(%s)%s", args, SWIZZLE[ctx.source_channels])
 end
 
 function msl.store_mip(ctx, level, coord, v)
-    local value = ctx.channels == 1 and ("float4(" .. v .. ")") or v
+    -- write() takes four components; the texture keeps the ones its format has.
+    local widen = ctx.uint and "uint4(%s)" or ({ "float4(%s)", "float4(%s, 0.0f, 1.0f)", nil, "%s" })[ctx.channels]
+    local value = string.format(widen, v)
     local where = ctx.cfg.array and (coord .. ", slice") or coord
     return string.format("dst_mips[%d].write(%s, %s);", level - 1, value, where)
 end

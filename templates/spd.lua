@@ -29,13 +29,25 @@ local OPS = {
     min = { what = "minimum", body = "min(min(a, b), min(c, d))" },
     max = { what = "maximum", body = "max(max(a, b), max(c, d))" },
     mean = { what = "average", body = "(((a + b) + c) + d) * 0.25f" },
+    -- A depth pyramid for culling: the source's one channel becomes (min, max).
+    minmax = { what = "minimum (R) and maximum (G) of the source's one channel",
+               body = "$value(min(min(a.x, b.x), min(c.x, d.x)), max(max(a.y, b.y), max(c.y, d.y)))",
+               source_channels = 1 },
+    -- Averages light, not sRGB code values: decoded on load, encoded on store.
+    ["srgb-mean"] = { what = "average in linear light of sRGB-encoded texels",
+                      body = "(((a + b) + c) + d) * 0.25f", srgb = true },
     -- Test only: weights differ per corner, so any swap of the 2x2 order shows. Scaling by
     -- powers of two is exact, so FMA contraction cannot change the result.
     ["test-order"] = { what = "order-sensitive weighted sum (test only)",
                        body = "((a * 0.5f + b * 0.25f) + c * 0.125f) + d * 0.125f" },
 }
 
-local CHANNELS = { r32f = 1, rgba32f = 4, rgba16f = 4, rgba8 = 4 }
+-- Storage formats: channels the shader computes with, and float or unsigned integer.
+local FORMATS = {
+    r16f = { channels = 1 }, rg16f = { channels = 2 }, rgba16f = { channels = 4 },
+    r32f = { channels = 1 }, rg32f = { channels = 2 }, rgba32f = { channels = 4 },
+    rgba8 = { channels = 4 }, r32ui = { channels = 1, uint = true },
+}
 
 local WORKGROUP = 256
 local TILE = 64
@@ -108,6 +120,19 @@ local function texel_index(spacing)
     return spacing > 1 and string.format("t >> %s", u(log2(spacing))) or "t"
 end
 
+-- Level 0 as the reduction starts from it: a depth sample becomes its (min, max) pair,
+-- sRGB code values become linear light.
+local function source_value(ctx, fetch)
+    if ctx.cfg.op == "minmax" then return "spd_depth_pair(" .. fetch .. ")" end
+    if ctx.srgb then return "spd_srgb_to_linear(" .. fetch .. ")" end
+    return fetch
+end
+
+-- A value as the storage format takes it: sRGB-encoded for srgb-mean.
+local function stored_value(ctx, v)
+    return ctx.srgb and ("spd_linear_to_srgb(" .. v .. ")") or v
+end
+
 -- Emits one pass: levels base+1 .. min(base+6, mips) of a 64x64 region whose texels are
 -- read with pass.load(x, y). pass.origin(n) is the region's corner in a level of n x n
 -- texels per region ("tile * 32u + " for workgroup tiles, "" for a single region).
@@ -127,7 +152,7 @@ local function emit_pass(c, ctx, pass)
         local cond = string.format("spd_inside(%s, size_out)", name)
         if holder then cond = holder .. " && " .. cond end
         if pass.guard_stores then cond = string.format("mip_count >= %s && %s", u(level), cond) end
-        c:line("if (%s) %s", cond, D.store_mip(ctx, level, name, value))
+        c:line("if (%s) %s", cond, D.store_mip(ctx, level, name, stored_value(ctx, value)))
     end
     -- A call spread over lines, continuation lines aligned after the opening parenthesis.
     local function call_lines(head, args, tail)
@@ -165,7 +190,7 @@ local function emit_pass(c, ctx, pass)
     for _, q in ipairs({ { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
         local coord = string.format("level%d_corner + $uint2(%s, %s)", base + 1, u(q[1]), u(q[2]))
         c:line("if (spd_inside(%s, size_out)) %s", coord,
-            D.store_mip(ctx, base + 1, coord, string.format("q%d%d", q[1], q[2])))
+            D.store_mip(ctx, base + 1, coord, stored_value(ctx, string.format("q%d%d", q[1], q[2]))))
     end
     if last < base + 2 then return end
 
@@ -254,7 +279,8 @@ end
 
 -- Everything the template and dialect need to agree on, and the dispatch contract.
 local function make_context(cfg, dialect)
-    local channels = CHANNELS[cfg.format]
+    local format, op = FORMATS[cfg.format], OPS[cfg.op]
+    local channels = format.channels
     -- Only the steps of levels that exist at this --mips (the tail repeats a subset of them).
     local steps = {}
     for _, s in ipairs(plan_steps(cfg.subgroup)) do
@@ -262,6 +288,9 @@ local function make_context(cfg, dialect)
     end
     local ctx = {
         cfg = cfg, dialect = dialect, channels = channels, steps = steps,
+        uint = format.uint or false,                         -- r32ui: integer values
+        source_channels = op.source_channels or channels,    -- channels read from level 0
+        srgb = op.srgb or false,
         shared = shared_arrays(steps, cfg.mips),
         uses_lane = false,
     }
@@ -371,6 +400,33 @@ local function emit_helpers(c, ctx)
         c:line("return spd_reduce(a, b, c, d);")
     end)
     c:blank()
+    if ctx.cfg.op == "minmax" then
+        c:comment("A depth sample as the (min, max) pair it starts as.")
+        c:block("$value spd_depth_pair(float depth)", function()
+            c:line("return $value(depth, depth);")
+        end)
+        c:blank()
+    end
+    if ctx.srgb then
+        c:comment("The sRGB transfer functions (IEC 61966-2-1), per colour channel; alpha is " ..
+            "linear. Storage images cannot be sRGB, so the shader encodes before storing.")
+        c:block("float spd_srgb_decode(float c)", function()
+            c:line("return c <= 0.04045f ? c / 12.92f : pow((c + 0.055f) / 1.055f, 2.4f);")
+        end)
+        c:blank()
+        c:block("float spd_srgb_encode(float l)", function()
+            c:line("return l <= 0.0031308f ? l * 12.92f : 1.055f * pow(l, 1.0f / 2.4f) - 0.055f;")
+        end)
+        c:blank()
+        c:block("$float4 spd_srgb_to_linear($float4 v)", function()
+            c:line("return $float4(spd_srgb_decode(v.x), spd_srgb_decode(v.y), spd_srgb_decode(v.z), v.w);")
+        end)
+        c:blank()
+        c:block("$float4 spd_linear_to_srgb($float4 v)", function()
+            c:line("return $float4(spd_srgb_encode(v.x), spd_srgb_encode(v.y), spd_srgb_encode(v.z), v.w);")
+        end)
+        c:blank()
+    end
     c:comment("Morton order: bits 0, 2, 4, 6 of i give x, bits 1, 3, 5, 7 give y.")
     c:block("$uint2 spd_morton_xy(uint i)", function()
         c:line("uint x = (i & 1u) | ((i >> 1u) & 2u) | ((i >> 2u) & 4u) | ((i >> 3u) & 8u);")
@@ -402,7 +458,7 @@ local function emit_main(c, ctx)
         emit_pass(c, ctx, {
             base = 0, size = "src_size",
             origin = function(n) return n == 1 and "tile + " or string.format("tile * %s + ", u(n)) end,
-            load = function(x, y) return D.load_source(ctx, x, y) end,
+            load = function(x, y) return source_value(ctx, D.load_source(ctx, x, y)) end,
         })
     end)
     if cfg.mips > 6 then
@@ -460,7 +516,8 @@ function spd.generate(cfg, dialect)
     ctx.strategy = describe_strategy(ctx)
     local names = {}
     for k, v in pairs(dialect.types) do names[k] = v end
-    names.value = ctx.channels == 1 and dialect.types.float or dialect.types.float4
+    names.value = ctx.uint and dialect.types.uint or
+        ({ dialect.types.float, dialect.types.float2, nil, dialect.types.float4 })[ctx.channels]
     ctx.value_type = names.value
 
     local c = emit.new(names)

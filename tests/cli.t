@@ -27,6 +27,9 @@ expect_usage_error "--mips 15 even at 16384" "--mips 15" --spd --max-size 16384x
 expect_usage_error "--max-size malformed" "--max-size 4096" --spd --max-size 4096
 expect_usage_error "--max-size zero" "--max-size 0x64" --spd --max-size 0x64
 expect_usage_error "--max-size too large" "--max-size 32768x32768" --spd --max-size 32768x32768
+expect_usage_error "--op mean on integers" "--op mean" --spd --op mean --format r32ui
+expect_usage_error "--op minmax without two channels" "--op minmax" --spd --op minmax --format r32f
+expect_usage_error "--op srgb-mean not on rgba8" "--op srgb-mean" --spd --op srgb-mean --format rgba16f
 expect_usage_error "--wg 100" "--wg 100" --spd --wg 100
 expect_usage_error "--subgroup 3" "--subgroup 3" --spd --subgroup 3
 expect_usage_error "--op median" "--op median" --spd --op median

@@ -101,7 +101,9 @@ static uint32_t *generate(const char *target, const char *op, int subgroup, cons
     return generate_with(target, op, subgroup, format, array, "", words);
 }
 
-/* Deterministic source data: distinct values in [0, 1) per texel and channel. */
+/* Deterministic source data: distinct values in [0, 1) per texel and channel, or integers
+ * below 2^24 for r32ui. */
+static int integer_source;
 static float *make_source(uint32_t w, uint32_t h, uint32_t layers, uint32_t seed)
 {
     size_t n = (size_t)w * h * layers * 4;
@@ -111,7 +113,7 @@ static float *make_source(uint32_t w, uint32_t h, uint32_t layers, uint32_t seed
         s ^= s << 13;
         s ^= s >> 17;
         s ^= s << 5;
-        data[i] = (float)(s >> 8) / 16777216.0f;
+        data[i] = integer_source ? (float)(s >> 8) : (float)(s >> 8) / 16777216.0f;
     }
     return data;
 }
@@ -216,6 +218,31 @@ static void run_sizes(spdrt_context *ctx, const char *target)
         run_case(ctx, spirv, words, label, SPD_OP_MAX, SPDRT_R32F, 8, 0, big[i].w, big[i].h);
     }
     mips_bound = 12;
+    free(spirv);
+}
+
+/* sRGB: a 2x2 of code values 0 and 255 averages in linear light to 0.5, which encodes to
+ * 187.5 -> 188 (an average of code values would give 128). */
+static void run_srgb_known_value(spdrt_context *ctx, const char *target)
+{
+    size_t words;
+    uint32_t *spirv = generate(target, "srgb-mean", 8, "rgba8", 0, &words);
+    float source[2 * 2 * 4] = {0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1};
+    spdrt_spd_params params = {
+        .width = 2, .height = 2, .layers = 1, .mips_bound = 12, .subgroup = 8,
+        .format = SPDRT_RGBA8, .dispatches = 1, .sentinel = SENTINEL,
+    };
+    spdrt_spd_levels gpu = {0};
+    if (!spirv || spdrt_spd_run(ctx, spirv, words, &params, source, &gpu) != SPDRT_OK) {
+        tap(0, "%s srgb-mean 2x2 of 0 and 255: %s", target, spirv ? spdrt_last_error(ctx) : "spdgen failed");
+    } else {
+        float *t = gpu.level[1];
+        tap(t[0] == 188.0f / 255.0f && t[1] == 188.0f / 255.0f && t[2] == 188.0f / 255.0f &&
+                t[3] == 1.0f,
+            "%s srgb-mean: a 2x2 of 0 and 255 averages to (%g, %g, %g) x 255, want 188, alpha 255",
+            target, t[0] * 255.0f, t[1] * 255.0f, t[2] * 255.0f);
+    }
+    spdrt_spd_levels_free(&gpu);
     free(spirv);
 }
 
@@ -345,6 +372,39 @@ int main(int argc, char **argv)
                 free(spirv);
             }
     }
+
+    /* More formats and ops: r16f, rg16f, rg32f (mean and max), r32ui (integer min, max),
+     * minmax depth pyramids (one channel to (min, max)), srgb-mean. */
+    {
+        static const struct { const char *op, *format; int subgroup, array; } more[] = {
+            {"mean", "r16f", 8, 0}, {"max", "r16f", 4, 1}, {"mean", "rg16f", 0, 0},
+            {"max", "rg32f", 8, 1}, {"mean", "rg32f", 4, 0}, {"min", "r32ui", 8, 0},
+            {"max", "r32ui", 0, 1}, {"minmax", "rg32f", 8, 0}, {"minmax", "rg16f", 4, 1},
+            {"minmax", "rg32f", 0, 1}, {"srgb-mean", "rgba8", 8, 0}, {"srgb-mean", "rgba8", 0, 1},
+        };
+        for (size_t m = 0; m < sizeof more / sizeof *more; m++) {
+            char label[128];
+            spd_op op;
+            spdrt_format format;
+            spd_ref_op_by_name(more[m].op, &op);
+            spdrt_format_by_name(more[m].format, &format);
+            snprintf(label, sizeof label, "%s %s --subgroup %d %s%s", target, more[m].op,
+                     more[m].subgroup, more[m].format, more[m].array ? " 8 layers" : "");
+            size_t words;
+            uint32_t *spirv = generate(target, more[m].op, more[m].subgroup, more[m].format,
+                                       more[m].array, &words);
+            if (!spirv) {
+                tap(0, "%s: spdgen failed", label);
+                continue;
+            }
+            integer_source = format == SPDRT_R32UI;
+            run_case(ctx, spirv, words, label, op, format, more[m].subgroup, more[m].array, 127, 33);
+            run_case(ctx, spirv, words, label, op, format, more[m].subgroup, more[m].array, 1000, 1000);
+            integer_source = 0;
+            free(spirv);
+        }
+    }
+    run_srgb_known_value(ctx, target);
 
     /* The largest size the 12-level chain covers, once per target. */
     {
