@@ -35,13 +35,13 @@ expect_usage_error "--subgroup 3" "--subgroup 3" --spd --subgroup 3
 expect_usage_error "--op median" "--op median" --spd --op median
 expect_usage_error "--target wgsl" "--target wgsl" --spd --target wgsl
 expect_usage_error "--format bgr8" "--format bgr8" --spd --format bgr8
-expect_usage_error "--fft 1000 (not supported yet)" "--fft 1000" --fft 1000
+expect_usage_error "--fft 1000 (not a power of two)" "--fft 1000" --fft 1000
 expect_usage_error "missing value" "--mips" --spd --mips
 expect_usage_error "HLSL with vulkan1.2" "--target-env vulkan1.2" --spd --target hlsl --target-env vulkan1.2
 expect_usage_error "--spirv-from without spirv" "--spirv-from" --spd --spirv-from hlsl
 expect_usage_error "stray argument" "input.png" --spd input.png
-"$SPDGEN" --fft 1000 2>&1 | grep -q "not supported yet"
-ok $? "--fft says it is not supported yet"
+"$SPDGEN" --fft 1000 2>&1 | grep -q "power of two"
+ok $? "--fft 1000 says N must be a power of two"
 
 # Without --mips the shader makes the full chain of --max-size.
 "$SPDGEN" --spd --max-size 16384x16384 --check && "$SPDGEN" --spd --max-size 16384x2 -o "$WORK/m.comp" &&
