@@ -39,6 +39,9 @@ static const char usage_text[] =
     "                        12 for 4096x4096)\n"
     "  --max-size WxH        the largest source the shader serves, up to 16384x16384 (14\n"
     "                        levels, still one dispatch) (default 4096x4096)\n"
+    "  --max-mips-per-pass K split the chain into dispatches of K levels each (1..--mips),\n"
+    "                        for engines that bind fewer storage images; K <= 6 needs no\n"
+    "                        atomic counter\n"
     "  --format F            storage format of the mips: r16f | rg16f | rgba16f | r32f |\n"
     "                        rg32f | rgba32f (default) | rgba8 | r32ui (integers: min, max)\n"
     "  --wg N                workgroup size: 256 (the only valid value)\n"
@@ -144,9 +147,12 @@ static void set_defaults(sg_config *cfg)
  * output paths excluded (they do not change the output). Deterministic by construction. */
 static void build_command(sg_config *cfg)
 {
+    char passes[40] = "";
+    if (cfg->max_mips_per_pass && cfg->max_mips_per_pass < cfg->mips)
+        snprintf(passes, sizeof passes, " --max-mips-per-pass %d", cfg->max_mips_per_pass);
     snprintf(cfg->command, sizeof cfg->command,
-             "spdgen --spd --op %s --mips %d --max-size %s --format %s --wg %d --subgroup %d%s --target %s%s%s%s%s",
-             cfg->op, cfg->mips, cfg->max_size, cfg->format, cfg->wg, cfg->subgroup,
+             "spdgen --spd --op %s --mips %d%s --max-size %s --format %s --wg %d --subgroup %d%s --target %s%s%s%s%s",
+             cfg->op, cfg->mips, passes, cfg->max_size, cfg->format, cfg->wg, cfg->subgroup,
              cfg->array ? " --array" : "", target_names[cfg->target],
              cfg->target == SG_TARGET_SPIRV ? " --spirv-from " : "",
              cfg->target == SG_TARGET_SPIRV ? lang_names[cfg->spirv_from] : "",
@@ -188,6 +194,9 @@ static int check_mips(sg_config *cfg)
     if (!cfg->mips_given) cfg->mips = limit;
     if (limit == 0)
         return usage_error("--max-size %s: a 1x1 source has no levels to make", cfg->max_size);
+    if (cfg->max_mips_per_pass > cfg->mips)
+        return usage_error("--max-mips-per-pass %d: must be 1..%d (--mips)", cfg->max_mips_per_pass,
+                           cfg->mips);
     if (cfg->mips > limit) {
         if (longest >= 16384)
             return usage_error("--mips %d: must be 1..%d (16384x16384 is the largest source)",
@@ -313,7 +322,7 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
         static const char *const valued[] = {
             "--op", "--mips", "--max-size", "--format", "--wg", "--subgroup", "--target",
             "--spirv-from", "--target-env", "-o", "-MF", "-MT", "--emit-header",
-            "--template-dir", "--size", "--seed", NULL};
+            "--template-dir", "--size", "--seed", "--max-mips-per-pass", NULL};
         int fft_takes_value = 0;
         if (sg_fft_cli_is_option(flag, &fft_takes_value)) {
             if (fft_takes_value && !value) {
@@ -343,7 +352,8 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
 
         long n;
         int k;
-        static const char *const spd_only[] = {"--op", "--mips", "--max-size", "--format", NULL};
+        static const char *const spd_only[] = {"--op", "--mips", "--max-size", "--format",
+                                               "--max-mips-per-pass", NULL};
         if (index_of(spd_only, flag) >= 0 && !spd_only_flag) spd_only_flag = spd_only[index_of(spd_only, flag)];
         if (!strcmp(flag, "--op")) {
             if (index_of(spd_ops, value) < 0)
@@ -355,6 +365,10 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
                                    "--max-size 4096x4096 allows 1..12)", value);
             cfg->mips = (int)n;
             cfg->mips_given = 1;
+        } else if (!strcmp(flag, "--max-mips-per-pass")) {
+            if (parse_uint(value, &n) || n < 1 || n > 14)
+                return usage_error("--max-mips-per-pass %s: must be 1..--mips (at most 14)", value);
+            cfg->max_mips_per_pass = (int)n;
         } else if (!strcmp(flag, "--size")) {
             unsigned w, h, l = 0;
             char extra;

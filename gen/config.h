@@ -19,6 +19,7 @@ typedef struct {
     int mips;            /* levels produced, storage images bound: 1..log2(max_size) */
     int mips_given;      /* --mips was on the command line (else: the full chain) */
     int max_width, max_height; /* --max-size: the largest source the shader serves */
+    int max_mips_per_pass; /* --max-mips-per-pass K: levels per dispatch (0: all in one) */
     const char *format;  /* r32f | rgba32f | rgba16f | rgba8 */
     int wg;              /* workgroup size (--spd: 256) */
     int wg_given;        /* --wg was on the command line */

@@ -122,8 +122,14 @@ static void push_config(lua_State *L, const sg_config *cfg)
     lua_setfield(L, -2, "kernel");
     lua_pushstring(L, cfg->op);
     lua_setfield(L, -2, "op");
-    lua_pushinteger(L, cfg->mips);
+    /* With --max-mips-per-pass the shader makes K levels per dispatch: to the template
+     * `mips` is what one dispatch writes, `total_mips` the whole chain. */
+    int per_pass = cfg->max_mips_per_pass && cfg->max_mips_per_pass < cfg->mips ? cfg->max_mips_per_pass
+                                                                                 : cfg->mips;
+    lua_pushinteger(L, per_pass);
     lua_setfield(L, -2, "mips");
+    lua_pushinteger(L, cfg->mips);
+    lua_setfield(L, -2, "total_mips");
     lua_pushstring(L, cfg->format);
     lua_setfield(L, -2, "format");
     lua_pushstring(L, cfg->max_size);

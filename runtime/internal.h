@@ -14,6 +14,8 @@
  * never arrives) then fails instead of hanging the test suite. */
 #define SPDRT_FENCE_TIMEOUT_NS (300ull * 1000000000ull)
 
+#define SPDRT_MAX_PASSES 16 /* a 15-level chain one level per pass */
+
 /* pipeline.c: the SPD contract's layout and a compute pipeline for one shader. */
 typedef struct {
     VkShaderModule module;
@@ -21,7 +23,10 @@ typedef struct {
     VkPipelineLayout layout;
     VkPipeline pipeline;
     VkDescriptorPool pool;
-    VkDescriptorSet set;            /* allocated from pool, freed with it */
+    VkDescriptorSet set;            /* allocated from pool, freed with it; = pass_sets[0] */
+    /* One set per pass of a chain split with --max-mips-per-pass (pass p reads level
+     * p x mips_bound); all allocated from pool. */
+    VkDescriptorSet pass_sets[SPDRT_MAX_PASSES];
 } spdrt_pipeline;
 
 /* A built pipeline kept with a copy of the SPIR-V and the parameters it was built for. */

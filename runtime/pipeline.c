@@ -100,12 +100,17 @@ static spdrt_result create_set(spdrt_context *ctx, uint32_t mips_bound, spdrt_pi
     VkDescriptorPoolCreateInfo pci;
     VkDescriptorSetAllocateInfo ai;
     VkResult r;
-    sizes[0].type = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, sizes[0].descriptorCount = 1;
-    sizes[1].type = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, sizes[1].descriptorCount = mips_bound;
-    sizes[2].type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, sizes[2].descriptorCount = 2;
+    VkDescriptorSetLayout layouts[SPDRT_MAX_PASSES];
+    uint32_t i;
+    sizes[0].type = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
+    sizes[0].descriptorCount = SPDRT_MAX_PASSES;
+    sizes[1].type = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+    sizes[1].descriptorCount = mips_bound * SPDRT_MAX_PASSES;
+    sizes[2].type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    sizes[2].descriptorCount = 2 * SPDRT_MAX_PASSES;
     memset(&pci, 0, sizeof pci);
     pci.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
-    pci.maxSets = 1;
+    pci.maxSets = SPDRT_MAX_PASSES;
     pci.poolSizeCount = 3;
     pci.pPoolSizes = sizes;
     r = vkCreateDescriptorPool(ctx->device, &pci, NULL, &p->pool);
@@ -114,11 +119,14 @@ static spdrt_result create_set(spdrt_context *ctx, uint32_t mips_bound, spdrt_pi
     memset(&ai, 0, sizeof ai);
     ai.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
     ai.descriptorPool = p->pool;
-    ai.descriptorSetCount = 1;
-    ai.pSetLayouts = &p->set_layout;
-    r = vkAllocateDescriptorSets(ctx->device, &ai, &p->set);
+    for (i = 0; i < SPDRT_MAX_PASSES; i++)
+        layouts[i] = p->set_layout;
+    ai.descriptorSetCount = SPDRT_MAX_PASSES;
+    ai.pSetLayouts = layouts;
+    r = vkAllocateDescriptorSets(ctx->device, &ai, p->pass_sets);
     if (r != VK_SUCCESS)
         return spdrt__vk_error(ctx, "vkAllocateDescriptorSets", r);
+    p->set = p->pass_sets[0];
     return SPDRT_OK;
 }
 

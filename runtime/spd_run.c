@@ -130,19 +130,20 @@ static spdrt_result create_resources(spdrt_context *ctx, const spdrt_spd_params 
 /* Binding 1 element i is level i+1; elements past mip_count repeat the last real level,
  * because every element of a statically used array must be valid even though the shader
  * never writes a level above mip_count. */
-static void write_descriptors(spdrt_context *ctx, const spdrt_spd_params *p,
+static void write_descriptors(spdrt_context *ctx, const spdrt_spd_params *p, uint32_t pass,
                               uint32_t mip_count, spd_resources *rs,
                               VkDescriptorImageInfo *mips) {
+    uint32_t base = pass * p->mips_bound; /* the level this pass reads */
     VkDescriptorImageInfo src;
     VkDescriptorBufferInfo bufs[2];
     VkWriteDescriptorSet w[4];
     uint32_t i;
     memset(&src, 0, sizeof src);
-    src.imageView = rs->views[0];
+    src.imageView = rs->views[base];
     src.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
     for (i = 0; i < p->mips_bound; i++) {
         memset(&mips[i], 0, sizeof mips[i]);
-        mips[i].imageView = rs->views[i < mip_count ? i + 1 : mip_count];
+        mips[i].imageView = rs->views[base + i < mip_count ? base + i + 1 : mip_count];
         mips[i].imageLayout = VK_IMAGE_LAYOUT_GENERAL;
     }
     bufs[0].buffer = rs->counters.buffer, bufs[0].offset = 0, bufs[0].range = VK_WHOLE_SIZE;
@@ -150,7 +151,7 @@ static void write_descriptors(spdrt_context *ctx, const spdrt_spd_params *p,
     memset(w, 0, sizeof w);
     for (i = 0; i < 4; i++) {
         w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-        w[i].dstSet = rs->pipe->set;
+        w[i].dstSet = rs->pipe->pass_sets[pass];
         w[i].dstBinding = i;
         w[i].descriptorCount = 1;
     }
@@ -205,12 +206,39 @@ static void buffer_barriers(VkCommandBuffer cb, const spdrt_buffer *const *bufs,
     vkCmdPipelineBarrier(cb, src_stage, dst_stage, 0, 0, NULL, n, b, 0, NULL);
 }
 
+/* Passes of the chain, one dispatch each: pass p reads level base = p x mips_bound as its
+ * source and writes the next mips_bound levels. Between passes the levels just written are
+ * read, so a shader-write -> shader-read dependency separates them. */
+static uint32_t pass_count(const spdrt_spd_params *p, const spdrt_spd_levels *out) {
+    return (out->mip_count + p->mips_bound - 1) / p->mips_bound;
+}
+
+static void record_passes(VkCommandBuffer cb, const spdrt_spd_params *p,
+                          const spdrt_spd_levels *out, spd_resources *rs,
+                          const VkMemoryBarrier *between) {
+    uint32_t pass, passes = pass_count(p, out);
+    for (pass = 0; pass < passes; pass++) {
+        uint32_t base = pass * p->mips_bound, left = out->mip_count - base;
+        uint32_t push[4] = {out->width[base], out->height[base],
+                            left < p->mips_bound ? left : p->mips_bound, 0};
+        if (pass > 0)
+            vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, between, 0, NULL,
+                                 0, NULL);
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, rs->pipe->layout, 0, 1,
+                                &rs->pipe->pass_sets[pass], 0, NULL);
+        vkCmdPushConstants(cb, rs->pipe->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push,
+                           push);
+        vkCmdDispatch(cb, (push[0] + SPD_TILE - 1) / SPD_TILE, (push[1] + SPD_TILE - 1) / SPD_TILE,
+                      p->layers);
+    }
+}
+
 static void record(VkCommandBuffer cb, const spdrt_spd_params *p, const spdrt_spd_levels *out,
                    spd_resources *rs) {
     const spdrt_buffer *storage[2] = {&rs->counters, &rs->level6};
     const spdrt_buffer *readback[1] = {&rs->readback};
     uint32_t texel = spdrt__format_texel_size(p->format), k, d;
-    uint32_t push[4] = {p->width, p->height, out->mip_count, 0};
     VkBufferImageCopy copy;
     VkClearColorValue sentinel;
     VkImageSubresourceRange levels;
@@ -262,9 +290,6 @@ static void record(VkCommandBuffer cb, const spdrt_spd_params *p, const spdrt_sp
                     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, shader_rw);
 
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, rs->pipe->pipeline);
-    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, rs->pipe->layout, 0, 1,
-                            &rs->pipe->set, 0, NULL);
-    vkCmdPushConstants(cb, rs->pipe->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
     memset(&between, 0, sizeof between);
     between.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
     between.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
@@ -294,8 +319,7 @@ static void record(VkCommandBuffer cb, const spdrt_spd_params *p, const spdrt_sp
          * to finish, so only the last dispatch is measured. */
         if (last && rs->timestamps)
             vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, rs->timestamps, 0);
-        vkCmdDispatch(cb, (p->width + SPD_TILE - 1) / SPD_TILE,
-                      (p->height + SPD_TILE - 1) / SPD_TILE, p->layers);
+        record_passes(cb, p, out, rs, &between);
         if (last && rs->timestamps)
             vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, rs->timestamps, 1);
     }
@@ -373,7 +397,8 @@ spdrt_result spdrt_spd_run(spdrt_context *ctx, const uint32_t *spirv, size_t spi
     if (ctx->hung)
         return spdrt__error(ctx, SPDRT_ERROR_VULKAN,
                             "an earlier submission never finished; the context is unusable");
-    out->mip_count = spdrt_spd_mip_count(params->width, params->height, params->mips_bound);
+    out->mip_count = spdrt_spd_mip_count(params->width, params->height,
+                                         params->mips_total ? params->mips_total : params->mips_bound);
     if (out->mip_count >= MAX_LEVELS)
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
                             "spdrt_spd_run: %u levels; spdrt_spd_levels holds at most %u",
@@ -412,7 +437,8 @@ spdrt_result spdrt_spd_run(spdrt_context *ctx, const uint32_t *spirv, size_t spi
     n = (size_t)params->width * params->height * params->layers;
     for (i = 0; i < n; i++)
         spdrt__texel_pack(params->format, source + 4 * i, (unsigned char *)rs.upload.map + i * texel);
-    write_descriptors(ctx, params, out->mip_count, &rs, mips);
+    for (k = 0; k < pass_count(params, out); k++)
+        write_descriptors(ctx, params, k, out->mip_count, &rs, mips);
 
     res = spdrt__commands_begin(ctx, &cb);
     if (res != SPDRT_OK)

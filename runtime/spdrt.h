@@ -88,6 +88,10 @@ typedef struct {
     uint32_t width, height, layers; /* source size; layers = 1 without --array */
     int is_array;                   /* the shader was generated with --array */
     uint32_t mips_bound;            /* the shader's --mips: storage images it binds */
+    uint32_t mips_total;            /* levels to make; more than mips_bound runs the chain in
+                                       passes of mips_bound levels, pass p reading level
+                                       p x mips_bound as its source (--max-mips-per-pass);
+                                       0 = mips_bound, one pass */
     uint32_t subgroup;              /* the shader's --subgroup (0, 4, 8, ...): minimum size */
     spdrt_format format;            /* the shader's --format */
     uint32_t dispatches;            /* back-to-back dispatches to record (>= 1) */
@@ -116,7 +120,8 @@ spdrt_result spdrt_spd_run(spdrt_context *ctx, const uint32_t *spirv, size_t spi
                            spdrt_spd_levels *out);
 void spdrt_spd_levels_free(spdrt_spd_levels *levels);
 
-/* mip_count for a source size and a shader's --mips (the contract above). */
+/* mip_count for a source size and a shader's --mips (the contract above); with passes, the
+ * levels of the whole chain for mips_total. */
 uint32_t spdrt_spd_mip_count(uint32_t width, uint32_t height, uint32_t mips_bound);
 
 #ifdef __cplusplus

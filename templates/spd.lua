@@ -306,6 +306,7 @@ local function make_context(cfg, dialect)
         workgroup = { WORKGROUP, 1, 1 },
         grid = { "(src_width + 63) / 64", "(src_height + 63) / 64", cfg.array and "layers" or "1" },
         mips = cfg.mips, format = cfg.format, channels = channels, op = cfg.op,
+        total_mips = cfg.total_mips, passes = (cfg.total_mips + cfg.mips - 1) // cfg.mips,
         subgroup = cfg.subgroup, array = cfg.array,
         shared_bytes = shared_bytes,
         level6_bytes_per_tile = value_bytes,
@@ -342,7 +343,16 @@ local function emit_header_comment(c, ctx)
     c:line("// Generated; regenerate with:")
     c:line("//   %s", cfg.command)
     c:line("//")
-    c:line("// Reduction: %s of each 2x2 block; %d levels; mips stored as %s.", OPS[cfg.op].what, cfg.mips, cfg.format)
+    c:line("// Reduction: %s of each 2x2 block; %d levels; mips stored as %s.", OPS[cfg.op].what,
+        cfg.total_mips, cfg.format)
+    if k.passes > 1 then
+        c:line("// Passes: the %d levels take %d dispatches of this shader, %d levels each. Pass p binds",
+            cfg.total_mips, k.passes, cfg.mips)
+        c:line("// level p*%d as src_level0 and the next %d levels as dst_mips, with src_size that", cfg.mips, cfg.mips)
+        c:line("// level's size and mip_count the levels left (at most %d); a shader-write ->", cfg.mips)
+        c:line("// shader-read barrier between passes. 32-bit formats give the single-pass result")
+        c:line("// exactly; 8/16-bit ones re-read stored (rounded) levels.")
+    end
     c:line("// Contract:")
     for _, b in ipairs(k.bindings) do
         c:line("//   %-18s %s%s: %s", ctx.dialect.binding_label(ctx, b),

@@ -30,6 +30,8 @@ expect_usage_error "--max-size too large" "--max-size 32768x32768" --spd --max-s
 expect_usage_error "--op mean on integers" "--op mean" --spd --op mean --format r32ui
 expect_usage_error "--op minmax without two channels" "--op minmax" --spd --op minmax --format r32f
 expect_usage_error "--op srgb-mean not on rgba8" "--op srgb-mean" --spd --op srgb-mean --format rgba16f
+expect_usage_error "--max-mips-per-pass above --mips" "--max-mips-per-pass 13" --spd --max-mips-per-pass 13
+expect_usage_error "--max-mips-per-pass 0" "--max-mips-per-pass 0" --spd --max-mips-per-pass 0
 expect_usage_error "--wg 100" "--wg 100" --spd --wg 100
 expect_usage_error "--subgroup 3" "--subgroup 3" --spd --subgroup 3
 expect_usage_error "--op median" "--op median" --spd --op median
@@ -48,6 +50,12 @@ ok $? "--fft 1000 says N must be a power of two"
     grep -q "dst_mips\[14\]" "$WORK/m.comp" && "$SPDGEN" --spd --max-size 300x20 -o "$WORK/m.comp" &&
     grep -q "dst_mips\[8\]" "$WORK/m.comp"
 ok $? "--max-size alone sets --mips to its full chain (14 at 16384, 8 at 300)"
+
+# --max-mips-per-pass K: the shader binds K levels; with K <= 6 it needs no counter at all.
+"$SPDGEN" --spd --mips 12 --max-mips-per-pass 6 -o "$WORK/p.comp" --emit-header "$WORK/p.h" &&
+    grep -q "dst_mips\[6\]" "$WORK/p.comp" && ! grep -q "counters" "$WORK/p.comp" &&
+    grep -q "define SPD_PASSES 2" "$WORK/p.h" && grep -q "define SPD_TOTAL_MIPS 12" "$WORK/p.h"
+ok $? "--max-mips-per-pass 6: 6 levels per dispatch, no atomic counter, 2 passes in the contract"
 
 # --help and --version: stdout, exit 0.
 "$SPDGEN" --help >"$WORK/out" 2>"$WORK/err"

@@ -221,6 +221,55 @@ static void run_sizes(spdrt_context *ctx, const char *target)
     free(spirv);
 }
 
+/* --max-mips-per-pass K: the chain in passes of K levels (pass p reads level p*K) must give
+ * exactly the single-pass result for a 32-bit format, every level and layer, bit for bit. */
+static void run_passes(spdrt_context *ctx, const char *target)
+{
+    static const uint32_t per_pass[] = {1, 2, 5, 6, 7};
+    const uint32_t w = 1500, h = 900, layers = 3;
+    size_t words;
+    uint32_t *single = generate(target, "mean", 8, "rgba32f", 1, &words);
+    float *source = make_source(w, h, layers, 77);
+    spdrt_spd_params params = {
+        .width = w, .height = h, .layers = layers, .is_array = 1, .mips_bound = 12,
+        .subgroup = 8, .format = SPDRT_RGBA32F, .dispatches = 1, .sentinel = SENTINEL,
+    };
+    spdrt_spd_levels one = {0};
+    if (!single || !source || spdrt_spd_run(ctx, single, words, &params, source, &one) != SPDRT_OK) {
+        tap(0, "%s passes: the single-pass run failed: %s", target, spdrt_last_error(ctx));
+        goto done;
+    }
+    for (size_t i = 0; i < sizeof per_pass / sizeof *per_pass; i++) {
+        char extra[64];
+        size_t passes_words;
+        snprintf(extra, sizeof extra, "--mips 12 --max-mips-per-pass %u", per_pass[i]);
+        uint32_t *spirv = generate_with(target, "mean", 8, "rgba32f", 1, extra, &passes_words);
+        spdrt_spd_params p = params;
+        p.mips_bound = per_pass[i];
+        p.mips_total = 12;
+        spdrt_spd_levels split = {0};
+        if (!spirv || spdrt_spd_run(ctx, spirv, passes_words, &p, source, &split) != SPDRT_OK) {
+            tap(0, "%s --max-mips-per-pass %u: %s", target, per_pass[i],
+                spirv ? spdrt_last_error(ctx) : "spdgen failed");
+        } else {
+            spd_ref_comparison c = {0};
+            for (uint32_t k = 1; k <= one.mip_count; k++)
+                spd_ref_compare_level(&split, &one, k, 4, 0.0, NULL, SENTINEL, &c);
+            tap(split.mip_count == one.mip_count && c.mismatches == 0 && c.sentinels == 0,
+                "%s mean rgba32f 3 layers %ux%u --max-mips-per-pass %u: %u dispatches give the "
+                "single-pass levels bit for bit%s%s", target, w, h, per_pass[i],
+                (one.mip_count + per_pass[i] - 1) / per_pass[i], c.mismatches ? "; first: " : "",
+                c.first);
+        }
+        spdrt_spd_levels_free(&split);
+        free(spirv);
+    }
+done:
+    spdrt_spd_levels_free(&one);
+    free(source);
+    free(single);
+}
+
 /* sRGB: a 2x2 of code values 0 and 255 averages in linear light to 0.5, which encodes to
  * 187.5 -> 188 (an average of code values would give 128). */
 static void run_srgb_known_value(spdrt_context *ctx, const char *target)
@@ -307,6 +356,7 @@ int main(int argc, char **argv)
     if (sizes_only) {
         run_sizes(ctx, target);
         run_layers(ctx, target);
+        run_passes(ctx, target);
         goto finish;
     }
 
