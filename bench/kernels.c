@@ -1,0 +1,329 @@
+/* kernels.c: setting up and recording what the benchmark times (see kernels.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels.h"
+
+#define SPD_TILE 64u
+#define LEVEL_GROUP 8u     /* bench/shaders/level.comp: 8x8 invocations, one texel each */
+#define COPY_GROUP 256u    /* bench/shaders/copy.comp: 256 invocations, one vec4 each */
+#define CHUNK_ALIGN 65536u /* a multiple of every minStorageBufferOffsetAlignment */
+
+/* ---- SPD ----------------------------------------------------------------------------- */
+
+/* The contract's descriptors. Elements of binding 1 past the last level repeat it: every
+ * element of a statically used array must be valid (as runtime/spd_run.c does). */
+static void spd_descriptors(bench_workload *wl, bench_spd_kernel *k, uint32_t mips_bound,
+                            VkDescriptorImageInfo *mips) {
+    VkDescriptorImageInfo src;
+    VkDescriptorBufferInfo bufs[2];
+    VkWriteDescriptorSet w[4];
+    uint32_t i;
+    memset(&src, 0, sizeof src);
+    src.imageView = wl->views[0];
+    src.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+    for (i = 0; i < mips_bound; i++) {
+        memset(&mips[i], 0, sizeof mips[i]);
+        mips[i].imageView = wl->views[i < wl->levels ? i + 1 : wl->levels];
+        mips[i].imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+    }
+    bufs[0].buffer = wl->counters.buffer, bufs[0].offset = 0, bufs[0].range = VK_WHOLE_SIZE;
+    bufs[1].buffer = wl->level6.buffer, bufs[1].offset = 0, bufs[1].range = VK_WHOLE_SIZE;
+    memset(w, 0, sizeof w);
+    for (i = 0; i < 4; i++) {
+        w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+        w[i].dstSet = k->pipe.set;
+        w[i].dstBinding = i;
+        w[i].descriptorCount = 1;
+    }
+    w[0].descriptorType = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
+    w[0].pImageInfo = &src;
+    w[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+    w[1].descriptorCount = mips_bound;
+    w[1].pImageInfo = mips;
+    w[2].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    w[2].pBufferInfo = &bufs[0];
+    w[3].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    w[3].pBufferInfo = &bufs[1];
+    vkUpdateDescriptorSets(wl->ctx->device, 4, w, 0, NULL);
+}
+
+spdrt_result bench_spd_kernel_create(bench_workload *wl, const uint32_t *spirv, size_t words,
+                                     uint32_t mips_bound, uint32_t subgroup,
+                                     bench_spd_kernel *out) {
+    VkDescriptorImageInfo *mips;
+    spdrt_result res;
+    memset(out, 0, sizeof *out);
+    out->wl = wl;
+    if (mips_bound < wl->levels)
+        return spdrt__error(wl->ctx, SPDRT_ERROR_ARGUMENT,
+                            "the shader binds %u levels but the workload has %u", mips_bound,
+                            wl->levels);
+    mips = calloc(mips_bound, sizeof *mips);
+    if (!mips)
+        return spdrt__error(wl->ctx, SPDRT_ERROR_OUT_OF_MEMORY, "out of memory");
+    res = spdrt__spd_pipeline_create(wl->ctx, spirv, words, mips_bound, subgroup, &out->pipe);
+    if (res == SPDRT_OK)
+        spd_descriptors(wl, out, mips_bound, mips);
+    free(mips);
+    return res;
+}
+
+void bench_spd_kernel_record(VkCommandBuffer cb, void *user) {
+    bench_spd_kernel *k = user;
+    bench_workload *wl = k->wl;
+    uint32_t push[4] = {wl->width, wl->height, wl->levels, 0};
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipe.pipeline);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipe.layout, 0, 1,
+                            &k->pipe.set, 0, NULL);
+    vkCmdPushConstants(cb, k->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
+    vkCmdDispatch(cb, (wl->width + SPD_TILE - 1) / SPD_TILE,
+                  (wl->height + SPD_TILE - 1) / SPD_TILE, 1);
+}
+
+void bench_spd_kernel_destroy(bench_spd_kernel *k) {
+    if (k->wl && !k->wl->ctx->hung)
+        spdrt__spd_pipeline_destroy(k->wl->ctx, &k->pipe);
+    memset(k, 0, sizeof *k);
+}
+
+/* ---- one dispatch per level ---------------------------------------------------------- */
+
+spdrt_result bench_level_kernel_create(bench_workload *wl, const uint32_t *spirv, size_t words,
+                                       bench_level_kernel *out) {
+    static const VkDescriptorType types[2] = {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE,
+                                              VK_DESCRIPTOR_TYPE_STORAGE_IMAGE};
+    VkDescriptorImageInfo img[2];
+    VkWriteDescriptorSet w[2];
+    spdrt_result res;
+    uint32_t k, i;
+    memset(out, 0, sizeof *out);
+    out->wl = wl;
+    res = bench_pipeline_create(wl->ctx, spirv, words, types, 2, 16, wl->levels, &out->pipe);
+    if (res != SPDRT_OK)
+        return res;
+    for (k = 0; k < wl->levels; k++) {
+        memset(img, 0, sizeof img);
+        memset(w, 0, sizeof w);
+        img[0].imageView = wl->views[k];
+        img[1].imageView = wl->views[k + 1];
+        for (i = 0; i < 2; i++) {
+            img[i].imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+            w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+            w[i].dstSet = out->pipe.sets[k];
+            w[i].dstBinding = i;
+            w[i].descriptorCount = 1;
+            w[i].descriptorType = types[i];
+            w[i].pImageInfo = &img[i];
+        }
+        vkUpdateDescriptorSets(wl->ctx->device, 2, w, 0, NULL);
+    }
+    return SPDRT_OK;
+}
+
+void bench_level_kernel_record(VkCommandBuffer cb, void *user) {
+    bench_level_kernel *lk = user;
+    bench_workload *wl = lk->wl;
+    VkMemoryBarrier between;
+    uint32_t k;
+    memset(&between, 0, sizeof between);
+    between.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+    between.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    between.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, lk->pipe.pipeline);
+    for (k = 0; k < wl->levels; k++) {
+        uint32_t push[4] = {wl->w[k], wl->h[k], wl->w[k + 1], wl->h[k + 1]};
+        /* Level k was written by the previous dispatch. */
+        if (k > 0)
+            vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &between, 0, NULL,
+                                 0, NULL);
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, lk->pipe.layout, 0, 1,
+                                &lk->pipe.sets[k], 0, NULL);
+        vkCmdPushConstants(cb, lk->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push,
+                           push);
+        vkCmdDispatch(cb, (wl->w[k + 1] + LEVEL_GROUP - 1) / LEVEL_GROUP,
+                      (wl->h[k + 1] + LEVEL_GROUP - 1) / LEVEL_GROUP, 1);
+    }
+}
+
+void bench_level_kernel_destroy(bench_level_kernel *k) {
+    if (k->wl && !k->wl->ctx->hung)
+        bench_pipeline_destroy(k->wl->ctx, &k->pipe);
+    memset(k, 0, sizeof *k);
+}
+
+/* ---- blit chain ---------------------------------------------------------------------- */
+
+spdrt_result bench_blit_supported(bench_workload *wl, VkFilter filter) {
+    spdrt_context *ctx = wl->ctx;
+    VkFormatProperties fp;
+    VkQueueFamilyProperties *fams;
+    uint32_t n = 0;
+    VkQueueFlags flags;
+    VkFormatFeatureFlags need = VK_FORMAT_FEATURE_BLIT_SRC_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT;
+    if (filter == VK_FILTER_LINEAR)
+        need |= VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+    vkGetPhysicalDeviceQueueFamilyProperties(ctx->physical, &n, NULL);
+    fams = calloc(n ? n : 1, sizeof *fams);
+    if (!fams)
+        return spdrt__error(ctx, SPDRT_ERROR_OUT_OF_MEMORY, "out of memory");
+    vkGetPhysicalDeviceQueueFamilyProperties(ctx->physical, &n, fams);
+    flags = ctx->queue_family < n ? fams[ctx->queue_family].queueFlags : 0;
+    free(fams);
+    if (!(flags & VK_QUEUE_GRAPHICS_BIT))
+        return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED,
+                            "vkCmdBlitImage needs a graphics queue; the runtime's queue "
+                            "(family %u) has none", ctx->queue_family);
+    vkGetPhysicalDeviceFormatProperties(ctx->physical, spdrt__format_vk(wl->format), &fp);
+    if ((fp.optimalTilingFeatures & need) != need)
+        return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED,
+                            "the device cannot blit %s images%s",
+                            spdrt__format_name(wl->format),
+                            filter == VK_FILTER_LINEAR ? " with linear filtering" : "");
+    return SPDRT_OK;
+}
+
+void bench_blit_before(VkCommandBuffer cb, void *user) {
+    bench_blit_chain *bc = user;
+    bench_image_layout(cb, bc->wl, 0, 1, VK_IMAGE_LAYOUT_GENERAL,
+                       VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+    bench_image_layout(cb, bc->wl, 1, bc->wl->levels, VK_IMAGE_LAYOUT_GENERAL,
+                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+}
+
+void bench_blit_after(VkCommandBuffer cb, void *user) {
+    bench_blit_chain *bc = user;
+    bench_image_layout(cb, bc->wl, 0, bc->wl->levels, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                       VK_IMAGE_LAYOUT_GENERAL);
+    bench_image_layout(cb, bc->wl, bc->wl->levels, 1, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                       VK_IMAGE_LAYOUT_GENERAL);
+}
+
+void bench_blit_record(VkCommandBuffer cb, void *user) {
+    bench_blit_chain *bc = user;
+    bench_workload *wl = bc->wl;
+    VkImageBlit blit;
+    VkImageMemoryBarrier b;
+    uint32_t k;
+    memset(&b, 0, sizeof b);
+    b.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
+    b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    b.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    b.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.image = wl->image.image;
+    b.subresourceRange.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+    b.subresourceRange.levelCount = 1;
+    b.subresourceRange.layerCount = 1;
+    for (k = 1; k <= wl->levels; k++) {
+        memset(&blit, 0, sizeof blit);
+        blit.srcSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+        blit.srcSubresource.mipLevel = k - 1;
+        blit.srcSubresource.layerCount = 1;
+        blit.srcOffsets[1].x = (int32_t)wl->w[k - 1];
+        blit.srcOffsets[1].y = (int32_t)wl->h[k - 1];
+        blit.srcOffsets[1].z = 1;
+        blit.dstSubresource = blit.srcSubresource;
+        blit.dstSubresource.mipLevel = k;
+        blit.dstOffsets[1].x = (int32_t)wl->w[k];
+        blit.dstOffsets[1].y = (int32_t)wl->h[k];
+        blit.dstOffsets[1].z = 1;
+        vkCmdBlitImage(cb, wl->image.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                       wl->image.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &blit,
+                       bc->filter);
+        /* Level k is the next blit's source. After the last level the timestamp (and the
+         * harness's barrier) is the only synchronization, as for SPD's one dispatch. */
+        if (k < wl->levels) {
+            b.subresourceRange.baseMipLevel = k;
+            vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                 VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, 1, &b);
+        }
+    }
+}
+
+/* ---- the floor: a vec4 copy ---------------------------------------------------------- */
+
+spdrt_result bench_copy_kernel_create(bench_workload *wl, const uint32_t *spirv, size_t words,
+                                      bench_copy_kernel *out) {
+    static const VkDescriptorType types[2] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                              VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+    spdrt_context *ctx = wl->ctx;
+    uint64_t range = ctx->limits.maxStorageBufferRange, chunks, i;
+    VkDescriptorBufferInfo bufs[2];
+    VkWriteDescriptorSet w[2];
+    spdrt_result res;
+    memset(out, 0, sizeof *out);
+    out->wl = wl;
+    /* One binding sees at most maxStorageBufferRange bytes (128 MiB on lavapipe): larger
+     * copies are split into chunks, dispatched back to back with no barrier between. */
+    out->chunk_bytes = wl->copy_bytes <= range ? wl->copy_bytes
+                                               : range / CHUNK_ALIGN * CHUNK_ALIGN;
+    if (out->chunk_bytes == 0)
+        return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED,
+                            "maxStorageBufferRange %llu is too small for the floor copy",
+                            (unsigned long long)range);
+    chunks = (wl->copy_bytes + out->chunk_bytes - 1) / out->chunk_bytes;
+    res = bench_pipeline_create(ctx, spirv, words, types, 2, 16, (uint32_t)chunks, &out->pipe);
+    if (res != SPDRT_OK)
+        return res;
+    for (i = 0; i < chunks; i++) {
+        uint64_t offset = i * out->chunk_bytes, size = wl->copy_bytes - offset;
+        if (size > out->chunk_bytes)
+            size = out->chunk_bytes;
+        bufs[0].buffer = wl->copy_src.buffer;
+        bufs[1].buffer = wl->copy_dst.buffer;
+        memset(w, 0, sizeof w);
+        for (uint32_t b = 0; b < 2; b++) {
+            bufs[b].offset = offset;
+            bufs[b].range = size;
+            w[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+            w[b].dstSet = out->pipe.sets[i];
+            w[b].dstBinding = b;
+            w[b].descriptorCount = 1;
+            w[b].descriptorType = types[b];
+            w[b].pBufferInfo = &bufs[b];
+        }
+        vkUpdateDescriptorSets(ctx->device, 2, w, 0, NULL);
+    }
+    return SPDRT_OK;
+}
+
+void bench_copy_kernel_record(VkCommandBuffer cb, void *user) {
+    bench_copy_kernel *ck = user;
+    bench_workload *wl = ck->wl;
+    uint32_t max_x = wl->ctx->limits.maxComputeWorkGroupCount[0], i;
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, ck->pipe.pipeline);
+    for (i = 0; i < ck->pipe.set_count; i++) {
+        uint64_t offset = (uint64_t)i * ck->chunk_bytes, size = wl->copy_bytes - offset;
+        uint32_t push[4], groups, x;
+        if (size > ck->chunk_bytes)
+            size = ck->chunk_bytes;
+        push[0] = (uint32_t)(size / 16); /* vec4s */
+        push[1] = push[2] = push[3] = 0;
+        groups = (push[0] + COPY_GROUP - 1) / COPY_GROUP;
+        /* A 2D grid where one row of groups cannot hold them all; the shader linearizes. */
+        x = groups < max_x ? groups : max_x;
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, ck->pipe.layout, 0, 1,
+                                &ck->pipe.sets[i], 0, NULL);
+        vkCmdPushConstants(cb, ck->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push,
+                           push);
+        vkCmdDispatch(cb, x, (groups + x - 1) / x, 1);
+    }
+}
+
+void bench_copy_kernel_destroy(bench_copy_kernel *k) {
+    if (k->wl && !k->wl->ctx->hung)
+        bench_pipeline_destroy(k->wl->ctx, &k->pipe);
+    memset(k, 0, sizeof *k);
+}
+
+void bench_copy_buffer_record(VkCommandBuffer cb, void *user) {
+    bench_workload *wl = user;
+    VkBufferCopy region;
+    memset(&region, 0, sizeof region);
+    region.size = wl->copy_bytes;
+    vkCmdCopyBuffer(cb, wl->copy_src.buffer, wl->copy_dst.buffer, 1, &region);
+}

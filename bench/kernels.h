@@ -1,0 +1,65 @@
+/* kernels.h: the things the benchmark times, each as a record function for bench_time:
+ *   SPD         one dispatch of an spdgen shader (its binding contract, README.md)
+ *   per-level   the baseline a user writes by hand: one 8x8-workgroup compute dispatch per
+ *               level, texelFetch of level k, imageStore to level k+1, a barrier between
+ *   blit chain  the baseline a user gets for free: one vkCmdBlitImage and one barrier per
+ *               level (LINEAR averages 2x2 blocks for even sizes; nothing computes a max)
+ *   floor       a compute vec4 copy between two device-local buffers of the same bytes
+ *   copy buffer vkCmdCopyBuffer of the same bytes, for reference only */
+#ifndef BENCH_KERNELS_H
+#define BENCH_KERNELS_H
+
+#include "workload.h"
+
+typedef struct {
+    bench_workload *wl;
+    spdrt_pipeline pipe;
+} bench_spd_kernel;
+
+/* UNSUPPORTED when the device cannot run the shader's subgroup operations. */
+spdrt_result bench_spd_kernel_create(bench_workload *wl, const uint32_t *spirv, size_t words,
+                                     uint32_t mips_bound, uint32_t subgroup,
+                                     bench_spd_kernel *out);
+void bench_spd_kernel_record(VkCommandBuffer cb, void *user);
+void bench_spd_kernel_destroy(bench_spd_kernel *k);
+
+typedef struct {
+    bench_workload *wl;
+    bench_pipeline pipe;  /* set k reads level k and writes level k+1 */
+} bench_level_kernel;
+
+spdrt_result bench_level_kernel_create(bench_workload *wl, const uint32_t *spirv, size_t words,
+                                       bench_level_kernel *out);
+void bench_level_kernel_record(VkCommandBuffer cb, void *user);
+void bench_level_kernel_destroy(bench_level_kernel *k);
+
+typedef struct {
+    bench_workload *wl;
+    VkFilter filter;
+} bench_blit_chain;
+
+/* Whether the device can blit this format with this filter on our queue: SPDRT_OK, or
+ * UNSUPPORTED with the reason as the context's last error. */
+spdrt_result bench_blit_supported(bench_workload *wl, VkFilter filter);
+/* Timed: level k-1 (TRANSFER_SRC) blitted to level k (TRANSFER_DST), then level k moved to
+ * TRANSFER_SRC for the next blit. Untimed set-up: before() moves level 0 to TRANSFER_SRC and
+ * the others to TRANSFER_DST, after() everything back to GENERAL. */
+void bench_blit_before(VkCommandBuffer cb, void *user);
+void bench_blit_record(VkCommandBuffer cb, void *user);
+void bench_blit_after(VkCommandBuffer cb, void *user);
+
+typedef struct {
+    bench_workload *wl;
+    bench_pipeline pipe;   /* set i copies chunk i */
+    uint64_t chunk_bytes;  /* at most maxStorageBufferRange per binding */
+} bench_copy_kernel;
+
+spdrt_result bench_copy_kernel_create(bench_workload *wl, const uint32_t *spirv, size_t words,
+                                      bench_copy_kernel *out);
+void bench_copy_kernel_record(VkCommandBuffer cb, void *user);
+void bench_copy_kernel_destroy(bench_copy_kernel *k);
+
+/* user = the bench_workload */
+void bench_copy_buffer_record(VkCommandBuffer cb, void *user);
+
+#endif

@@ -1,0 +1,201 @@
+/* options.c: parsing spd_bench's command line; the defaults are the benchmark. */
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+static const uint32_t default_sizes[][2] = {
+    {1920, 1080}, {2560, 1440}, {3840, 2160}, {2048, 2048},
+    {4096, 4096}, {8192, 8192}, {16384, 16384},
+};
+/* --quick: small enough for lavapipe on two cores (about 30 s); odd levels (1080 -> 135 ->
+ * 67, 1500 -> 375) and, at 2900x1500, levels read back by rows (sample.h). */
+static const uint32_t quick_sizes[][2] = {{1920, 1080}, {2900, 1500}};
+
+static const struct { const char *name; spdrt_format format; } format_names[] = {
+    {"rgba8", SPDRT_RGBA8}, {"rgba16f", SPDRT_RGBA16F}, {"r32f", SPDRT_R32F},
+    {"rgba32f", SPDRT_RGBA32F},
+};
+
+static void help(void) {
+    printf("usage: spd_bench [options]\n\n"
+           "Times spdgen's SPD against a compute-copy floor and two baselines (a blit chain,\n"
+           "one compute dispatch per level) on the Vulkan device, checks every run against the\n"
+           "CPU reference, prints a markdown table. Exit 0 only if every check passed.\n\n"
+           "  --sizes LIST      WxH or N (NxN), comma-separated (default: 1920x1080, 2560x1440,\n"
+           "                    3840x2160, 2048, 4096, 8192, 16384)\n"
+           "  --formats LIST    rgba8, rgba16f, r32f, rgba32f (default: rgba8,rgba16f,r32f)\n"
+           "  --ops LIST        mean, max (default: both)\n"
+           "  --subgroups LIST  spdgen --subgroup values (default: 0, 4 and the device's size)\n"
+           "  --reps N          timed repetitions, median reported (default 31)\n"
+           "  --warmup N        untimed repetitions first (default 5)\n"
+           "  --scrub-mib N     buffer fill before each repetition to evict caches (default\n"
+           "                    256; 0 = off, caches stay warm between repetitions)\n"
+           "  --quick           smoke run: sizes 1920x1080 and 2900x1500, 5 reps, 1 warm-up, 8 MiB\n"
+           "                    scrub (explicit options still win)\n"
+           "  --json FILE       write every figure as JSON\n"
+           "  --markdown FILE   write the table to FILE as well\n"
+           "  --spdgen PATH     the spdgen binary (default: $SPDGEN_BUILD/spdgen, else\n"
+           "                    ../spdgen or ./spdgen next to this program)\n"
+           "  --device NAME     Vulkan device: index or name substring (else $SPDGEN_DEVICE)\n"
+           "  --validate        run under the Khronos validation layer with synchronization\n"
+           "                    validation (slow; for checking the benchmark itself)\n"
+           "  --help\n");
+}
+
+static int usage(const char *flag, const char *value, const char *allowed) {
+    fprintf(stderr, "spd_bench: error: %s %s: %s (see --help)\n", flag, value ? value : "",
+            allowed);
+    return 2;
+}
+
+static int parse_u32(const char *s, uint32_t *out) {
+    char *end;
+    unsigned long v;
+    if (!s || !*s || *s == '-')
+        return -1;
+    v = strtoul(s, &end, 10);
+    if (*end || v > 0xffffffffu)
+        return -1;
+    *out = (uint32_t)v;
+    return 0;
+}
+
+/* Calls item(token) for each comma-separated token of a copy of list. */
+static int each(const char *list, int (*item)(const char *, bench_options *), bench_options *o) {
+    char buf[512], *tok, *save = NULL;
+    if (strlen(list) >= sizeof buf)
+        return -1;
+    snprintf(buf, sizeof buf, "%s", list);
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+        if (item(tok, o))
+            return -1;
+    return 0;
+}
+
+static int add_size(const char *t, bench_options *o) {
+    uint32_t w, h;
+    char tail;
+    if (o->size_count == BENCH_MAX_SIZES)
+        return -1;
+    if (sscanf(t, "%ux%u%c", &w, &h, &tail) == 2) {
+    } else if (sscanf(t, "%u%c", &w, &tail) == 1) {
+        h = w;
+    } else {
+        return -1;
+    }
+    if (w == 0 || h == 0 || w > 65536 || h > 65536 || (w == 1 && h == 1))
+        return -1;
+    o->sizes[o->size_count][0] = w;
+    o->sizes[o->size_count++][1] = h;
+    return 0;
+}
+
+static int add_format(const char *t, bench_options *o) {
+    size_t i;
+    for (i = 0; i < sizeof format_names / sizeof format_names[0]; i++)
+        if (!strcmp(t, format_names[i].name) && o->format_count < 4) {
+            o->formats[o->format_count++] = format_names[i].format;
+            return 0;
+        }
+    return -1;
+}
+
+static int add_op(const char *t, bench_options *o) {
+    if (o->op_count == 2)
+        return -1;
+    if (!strcmp(t, "mean"))
+        o->ops[o->op_count++] = SPD_OP_MEAN;
+    else if (!strcmp(t, "max"))
+        o->ops[o->op_count++] = SPD_OP_MAX;
+    else
+        return -1;
+    return 0;
+}
+
+static int add_subgroup(const char *t, bench_options *o) {
+    uint32_t s;
+    if (parse_u32(t, &s) || o->subgroup_count == BENCH_MAX_VARIANTS ||
+        (s != 0 && s != 4 && s != 8 && s != 16 && s != 32 && s != 64))
+        return -1;
+    o->subgroups[o->subgroup_count++] = s;
+    return 0;
+}
+
+int bench_options_parse(int argc, char **argv, bench_options *o) {
+    int i, reps_set = 0, warmup_set = 0, scrub_set = 0;
+    uint32_t v;
+    memset(o, 0, sizeof *o);
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            help();
+            return 1;
+        } else if (!strcmp(a, "--quick")) {
+            o->quick = 1;
+        } else if (!strcmp(a, "--validate")) {
+            o->validation = 1;
+        } else if (!val) {
+            return usage(a, NULL, "unknown option, or its value is missing");
+        } else {
+            i++;
+            if (!strcmp(a, "--sizes")) {
+                if (each(val, add_size, o))
+                    return usage(a, val, "WxH or N, comma-separated, each side 1..65536");
+            } else if (!strcmp(a, "--formats")) {
+                if (each(val, add_format, o))
+                    return usage(a, val, "rgba8, rgba16f, r32f, rgba32f, comma-separated");
+            } else if (!strcmp(a, "--ops")) {
+                if (each(val, add_op, o))
+                    return usage(a, val, "mean and/or max, comma-separated");
+            } else if (!strcmp(a, "--subgroups")) {
+                if (each(val, add_subgroup, o))
+                    return usage(a, val, "0, 4, 8, 16, 32, 64, at most 6, comma-separated");
+            } else if (!strcmp(a, "--reps")) {
+                if (parse_u32(val, &o->reps) || o->reps == 0 || o->reps > 10000)
+                    return usage(a, val, "1..10000");
+                reps_set = 1;
+            } else if (!strcmp(a, "--warmup")) {
+                if (parse_u32(val, &o->warmup) || o->warmup > 10000)
+                    return usage(a, val, "0..10000");
+                warmup_set = 1;
+            } else if (!strcmp(a, "--scrub-mib")) {
+                if (parse_u32(val, &v) || v > 4096)
+                    return usage(a, val, "0..4096");
+                o->scrub_bytes = (uint64_t)v << 20;
+                scrub_set = 1;
+            } else if (!strcmp(a, "--json")) {
+                o->json_path = val;
+            } else if (!strcmp(a, "--markdown")) {
+                o->markdown_path = val;
+            } else if (!strcmp(a, "--spdgen")) {
+                o->spdgen_path = val;
+            } else if (!strcmp(a, "--device")) {
+                o->device = val;
+            } else {
+                return usage(a, val, "unknown option");
+            }
+        }
+    }
+    if (o->size_count == 0) {
+        const uint32_t(*s)[2] = o->quick ? quick_sizes : default_sizes;
+        uint32_t n = o->quick ? sizeof quick_sizes / sizeof quick_sizes[0]
+                              : sizeof default_sizes / sizeof default_sizes[0];
+        for (o->size_count = 0; o->size_count < n; o->size_count++)
+            o->sizes[o->size_count][0] = s[o->size_count][0],
+            o->sizes[o->size_count][1] = s[o->size_count][1];
+    }
+    if (o->format_count == 0)
+        each("rgba8,rgba16f,r32f", add_format, o);
+    if (o->op_count == 0)
+        each("mean,max", add_op, o);
+    if (!reps_set)
+        o->reps = o->quick ? 5 : 31;
+    if (!warmup_set)
+        o->warmup = o->quick ? 1 : 5;
+    if (!scrub_set)
+        o->scrub_bytes = (uint64_t)(o->quick ? 8 : 256) << 20;
+    return 0;
+}

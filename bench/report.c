@@ -1,0 +1,385 @@
+/* report.c: markdown and JSON from the measured results. The derived figures are computed
+ * here, once, from medians and byte counts:
+ *   GB/s        = bytes moved / median time (bytes: level 0 read + every written level)
+ *   % of floor  = floor median / SPD median (both move the same bytes)
+ *   speed-up    = baseline median / SPD median */
+#include <string.h>
+
+#include "internal.h"
+#include "report.h"
+
+static int timed(const bench_timing *t) {
+    return t->status == BENCH_OK && t->median_us > 0.0;
+}
+
+static double gbps(uint64_t bytes, const bench_timing *t) {
+    return (double)bytes / (t->median_us * 1e3);
+}
+
+/* Whole GB/s on a GPU; a decimal where the figure is small (CPU smoke runs). */
+static void cell_gbps(FILE *out, uint64_t bytes, const bench_timing *t) {
+    double v;
+    if (!timed(t)) {
+        fprintf(out, " — |");
+        return;
+    }
+    v = gbps(bytes, t);
+    fprintf(out, v < 100.0 ? " %.1f |" : " %.0f |", v);
+}
+
+static const char *status_name(bench_status s) {
+    switch (s) {
+    case BENCH_OK: return "ok";
+    case BENCH_SKIPPED: return "skipped";
+    case BENCH_FAILED: return "failed";
+    default: return "not run";
+    }
+}
+
+void bench_report_mark_best(bench_report *r) {
+    uint32_t g, o, v;
+    for (g = 0; g < r->group_count; g++)
+        for (o = 0; o < r->groups[g].op_count; o++) {
+            bench_op_result *op = &r->groups[g].ops[o];
+            bench_variant *best = NULL;
+            for (v = 0; v < op->variant_count; v++) {
+                bench_variant *x = &op->variants[v];
+                x->best = 0;
+                if (timed(&x->time) && x->check.status == BENCH_OK &&
+                    (!best || x->time.median_us < best->time.median_us))
+                    best = x;
+            }
+            if (best)
+                best->best = 1;
+        }
+}
+
+uint32_t bench_report_failures(const bench_report *r) {
+    uint32_t n = r->error[0] ? 1 : 0, g, o, v;
+    for (g = 0; g < r->group_count; g++) {
+        const bench_group *gr = &r->groups[g];
+        n += gr->error[0] != 0;
+        n += gr->floor.status == BENCH_FAILED;
+        n += gr->copy_buffer.status == BENCH_FAILED;
+        for (o = 0; o < gr->op_count; o++) {
+            const bench_op_result *op = &gr->ops[o];
+            for (v = 0; v < op->variant_count; v++)
+                n += op->variants[v].time.status == BENCH_FAILED ||
+                     op->variants[v].check.status == BENCH_FAILED;
+            n += op->per_level.status == BENCH_FAILED ||
+                 op->per_level_check.status == BENCH_FAILED;
+            n += op->blit.status == BENCH_FAILED || op->blit_check.status == BENCH_FAILED;
+        }
+    }
+    return n;
+}
+
+/* ---- markdown ------------------------------------------------------------------------ */
+
+static void cell_us(FILE *out, const bench_timing *t, const char *mark) {
+    if (timed(t))
+        fprintf(out, " %.1f%s |", t->median_us, mark);
+    else
+        fprintf(out, " %s |", t->status == BENCH_SKIPPED ? "n/a" : "—");
+}
+
+static void cell_ratio(FILE *out, const bench_timing *base, const bench_timing *spd) {
+    if (timed(base) && timed(spd))
+        fprintf(out, " %.2fx |", base->median_us / spd->median_us);
+    else
+        fprintf(out, " — |");
+}
+
+static const char *check_word(const bench_check *c) {
+    return c->status == BENCH_OK ? "ok" : c->status == BENCH_FAILED ? "**FAILED**"
+                                                                      : "unchecked";
+}
+
+static void header(const bench_report *r, FILE *out) {
+    fprintf(out, "# SPD benchmark\n\n");
+    fprintf(out, "Device: %s (driver %s), Vulkan %s; %s; %s.\n\n", r->device, r->driver,
+            r->api_version, r->spdgen_version[0] ? r->spdgen_version : "spdgen", r->date);
+    if (r->cpu_device)
+        fprintf(out, "> **Smoke run on a CPU implementation (%s).** It proves the benchmark "
+                "works end to end; its times are not GPU figures.\n\n", r->device);
+    if (r->quick)
+        fprintf(out, "> `--quick`: fewer sizes and repetitions than the real benchmark.\n\n");
+    fprintf(out, "GPU time: timestamps around each repetition, median of %u after %u warm-up "
+            "repetition(s)", r->reps, r->warmup);
+    if (r->scrub_bytes)
+        fprintf(out, "; a %llu MiB buffer fill evicts the caches before each",
+                (unsigned long long)(r->scrub_bytes >> 20));
+    fprintf(out, ". Bytes moved: level 0 read + every written level, in the format's bytes; "
+            "GB/s = bytes / median. %% of floor = floor time / SPD time for the same bytes. "
+            "Speed-ups = baseline time / SPD time.\n\n");
+}
+
+static void references(const bench_report *r, FILE *out) {
+    uint32_t g;
+    fprintf(out, "## Floor and references\n\n");
+    fprintf(out, "| size | format | levels | MB moved | floor: compute copy us | floor GB/s | "
+            "vkCmdCopyBuffer us | vkCmdCopyBuffer GB/s |\n");
+    fprintf(out, "|---|---|---:|---:|---:|---:|---:|---:|\n");
+    for (g = 0; g < r->group_count; g++) {
+        const bench_group *gr = &r->groups[g];
+        fprintf(out, "| %ux%u | %s | %u |", gr->width, gr->height,
+                spdrt__format_name(gr->format), gr->levels);
+        fprintf(out, gr->bytes ? " %.2f |" : " — |", (double)gr->bytes / 1e6);
+        cell_us(out, &gr->floor, "");
+        cell_gbps(out, gr->floor_bytes, &gr->floor);
+        cell_us(out, &gr->copy_buffer, "");
+        cell_gbps(out, gr->floor_bytes, &gr->copy_buffer);
+        fprintf(out, "\n");
+    }
+    fprintf(out, "\n");
+}
+
+static void spd_rows(const bench_report *r, FILE *out) {
+    uint32_t g, o, v;
+    fprintf(out, "## SPD\n\n");
+    fprintf(out, "| size | format | op | variant | SPD us | GB/s | %% of floor | floor us | "
+            "blit us | per-level us | vs blit | vs per-level | check |\n");
+    fprintf(out, "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    for (g = 0; g < r->group_count; g++) {
+        const bench_group *gr = &r->groups[g];
+        for (o = 0; o < gr->op_count; o++) {
+            const bench_op_result *op = &gr->ops[o];
+            const char *blit_mark = op->blit_linear ? "" : " †";
+            for (v = 0; v < op->variant_count; v++) {
+                const bench_variant *x = &op->variants[v];
+                fprintf(out, "| %ux%u | %s | %s | `--subgroup %u`%s |", gr->width, gr->height,
+                        spdrt__format_name(gr->format), bench_op_name(op->op), x->subgroup,
+                        x->best ? " **best**" : "");
+                cell_us(out, &x->time, "");
+                cell_gbps(out, gr->bytes, &x->time);
+                if (timed(&x->time) && timed(&gr->floor))
+                    fprintf(out, " %.1f%% |", 100.0 * gr->floor.median_us / x->time.median_us);
+                else
+                    fprintf(out, " — |");
+                cell_us(out, &gr->floor, "");
+                cell_us(out, &op->blit, blit_mark);
+                cell_us(out, &op->per_level, "");
+                if (op->blit_linear)
+                    cell_ratio(out, &op->blit, &x->time);
+                else
+                    fprintf(out, " n/a |");
+                cell_ratio(out, &op->per_level, &x->time);
+                fprintf(out, " %s |\n", check_word(&x->check));
+            }
+        }
+    }
+    fprintf(out, "\n");
+}
+
+static void note(FILE *out, const char *what, const char *text) {
+    fprintf(out, "- %s: %s\n", what, text);
+}
+
+static void notes(const bench_report *r, FILE *out) {
+    uint32_t g, o, v, checks = 0, passed = 0, has_max = 0;
+    char what[160];
+    fprintf(out, "Notes:\n\n");
+    for (g = 0; g < r->group_count; g++)
+        for (o = 0; o < r->groups[g].op_count; o++)
+            has_max |= !r->groups[g].ops[o].blit_linear;
+    if (has_max)
+        fprintf(out, "- † max: vkCmdBlitImage cannot compute a max. The blit column times a "
+                "NEAREST chain (one texel of each 2x2 block) only to show what a blit costs; "
+                "no speed-up is computed over it and its output is not checked. max's "
+                "baseline is the per-level compute chain.\n");
+    fprintf(out, "- Baselines: blit = one vkCmdBlitImage per level (LINEAR for mean) with an "
+            "image barrier between levels; per-level = one 8x8-workgroup compute dispatch per "
+            "level (texelFetch of level k, imageStore to level k+1) with a barrier between.\n");
+    for (g = 0; g < r->group_count; g++) {
+        const bench_group *gr = &r->groups[g];
+        snprintf(what, sizeof what, "%ux%u %s", gr->width, gr->height,
+                 spdrt__format_name(gr->format));
+        if (gr->levels_note[0])
+            note(out, what, gr->levels_note);
+        if (gr->error[0])
+            note(out, what, gr->error);
+        if (gr->skipped[0])
+            note(out, what, gr->skipped);
+        if (gr->floor.note[0])
+            note(out, "floor", gr->floor.note);
+        if (gr->copy_buffer.note[0])
+            note(out, "vkCmdCopyBuffer", gr->copy_buffer.note);
+        for (o = 0; o < gr->op_count; o++) {
+            const bench_op_result *op = &gr->ops[o];
+            const bench_check *all[BENCH_MAX_VARIANTS + 2];
+            const bench_timing *times[BENCH_MAX_VARIANTS + 2];
+            const char *names[BENCH_MAX_VARIANTS + 2];
+            char labels[BENCH_MAX_VARIANTS][32];
+            uint32_t n = 0, i;
+            for (v = 0; v < op->variant_count; v++) {
+                snprintf(labels[v], sizeof labels[v], "--subgroup %u", op->variants[v].subgroup);
+                all[n] = &op->variants[v].check, times[n] = &op->variants[v].time;
+                names[n++] = labels[v];
+            }
+            all[n] = &op->per_level_check, times[n] = &op->per_level, names[n++] = "per-level";
+            all[n] = &op->blit_check, times[n] = &op->blit, names[n++] = "blit";
+            for (i = 0; i < n; i++) {
+                snprintf(what, sizeof what, "%ux%u %s %s %s", gr->width, gr->height,
+                         spdrt__format_name(gr->format), bench_op_name(op->op), names[i]);
+                if (times[i]->note[0])
+                    note(out, what, times[i]->note);
+                if (all[i]->status == BENCH_OK || all[i]->status == BENCH_FAILED)
+                    checks++;
+                passed += all[i]->status == BENCH_OK;
+                if (all[i]->status == BENCH_FAILED) {
+                    char text[512];
+                    snprintf(text, sizeof text, "**wrong result**: %llu of %llu values outside "
+                             "%.3g, %llu unwritten; first: %s",
+                             (unsigned long long)all[i]->mismatches,
+                             (unsigned long long)all[i]->values, all[i]->bound,
+                             (unsigned long long)all[i]->unwritten, all[i]->first);
+                    note(out, what, text);
+                }
+            }
+        }
+    }
+    fprintf(out, "\nChecks: %u of %u checked runs match (SPD: the CPU reference, within one "
+            "unit of rgba8/rgba16f, 2^-20 for r32f mean, bit-exact for r32f max; baselines: "
+            "each level against its stored predecessor). %u failure(s) in all.\n",
+            passed, checks, bench_report_failures(r));
+    if (r->error[0])
+        fprintf(out, "\n**Run failed:** %s\n", r->error);
+}
+
+void bench_report_markdown(const bench_report *r, FILE *out) {
+    header(r, out);
+    references(r, out);
+    spd_rows(r, out);
+    notes(r, out);
+}
+
+/* ---- JSON ---------------------------------------------------------------------------- */
+
+static void json_string(FILE *out, const char *s) {
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(out, "\\u%04x", ch);
+        else
+            fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
+static void json_timing(FILE *out, const char *key, const bench_timing *t, uint64_t bytes,
+                        const bench_timing *floor) {
+    fprintf(out, "\"%s\": {\"status\": \"%s\"", key, status_name(t->status));
+    if (timed(t)) {
+        fprintf(out, ", \"median_us\": %.3f, \"min_us\": %.3f, \"max_us\": %.3f, "
+                "\"samples\": %u, \"gbps\": %.2f", t->median_us, t->min_us, t->max_us,
+                t->samples, gbps(bytes, t));
+        if (floor && timed(floor))
+            fprintf(out, ", \"fraction_of_floor\": %.4f", floor->median_us / t->median_us);
+    }
+    fprintf(out, ", \"note\": ");
+    json_string(out, t->note);
+    fprintf(out, "}");
+}
+
+static void json_check(FILE *out, const bench_check *c) {
+    fprintf(out, "\"check\": {\"status\": \"%s\", \"values\": %llu, \"mismatches\": %llu, "
+            "\"unwritten\": %llu, \"max_error\": %.9g, \"bound\": %.9g, \"what\": ",
+            status_name(c->status), (unsigned long long)c->values,
+            (unsigned long long)c->mismatches, (unsigned long long)c->unwritten, c->max_error,
+            c->bound);
+    json_string(out, c->what);
+    fprintf(out, ", \"first_mismatch\": ");
+    json_string(out, c->first);
+    fprintf(out, "}");
+}
+
+static void json_speedup(FILE *out, const char *key, const bench_timing *base,
+                         const bench_timing *spd) {
+    if (timed(base) && timed(spd))
+        fprintf(out, ", \"%s\": %.3f", key, base->median_us / spd->median_us);
+    else
+        fprintf(out, ", \"%s\": null", key);
+}
+
+static void json_op(FILE *out, const bench_group *gr, const bench_op_result *op) {
+    uint32_t v;
+    fprintf(out, "{\"op\": \"%s\", \"variants\": [", bench_op_name(op->op));
+    for (v = 0; v < op->variant_count; v++) {
+        const bench_variant *x = &op->variants[v];
+        fprintf(out, "%s\n        {\"subgroup\": %u, \"best\": %s, \"spdgen\": ", v ? "," : "",
+                x->subgroup, x->best ? "true" : "false");
+        json_string(out, x->command);
+        fprintf(out, ", ");
+        json_timing(out, "time", &x->time, gr->bytes, &gr->floor);
+        if (op->blit_linear)
+            json_speedup(out, "speedup_over_blit", &op->blit, &x->time);
+        json_speedup(out, "speedup_over_per_level", &op->per_level, &x->time);
+        fprintf(out, ", ");
+        json_check(out, &x->check);
+        fprintf(out, "}");
+    }
+    fprintf(out, "],\n      \"per_level\": {");
+    json_timing(out, "time", &op->per_level, gr->bytes, NULL);
+    fprintf(out, ", ");
+    json_check(out, &op->per_level_check);
+    fprintf(out, "},\n      \"blit\": {\"filter\": \"%s\", \"computes_the_op\": %s, ",
+            op->blit_linear ? "linear" : "nearest", op->blit_linear ? "true" : "false");
+    json_timing(out, "time", &op->blit, gr->bytes, NULL);
+    fprintf(out, ", ");
+    json_check(out, &op->blit_check);
+    fprintf(out, "}}");
+}
+
+void bench_report_json(const bench_report *r, FILE *out) {
+    uint32_t g, o;
+    fprintf(out, "{\n  \"benchmark\": \"spd\",\n  \"date\": ");
+    json_string(out, r->date);
+    fprintf(out, ",\n  \"device\": {\"name\": ");
+    json_string(out, r->device);
+    fprintf(out, ", \"driver\": ");
+    json_string(out, r->driver);
+    fprintf(out, ", \"vulkan_api\": ");
+    json_string(out, r->api_version);
+    fprintf(out, ", \"vendor_id\": %u, \"device_id\": %u, \"subgroup_size\": %u, "
+            "\"timestamp_period_ns\": %.6g, \"cpu_implementation\": %s},\n", r->vendor_id,
+            r->device_id, r->subgroup_size, r->timestamp_period_ns,
+            r->cpu_device ? "true" : "false");
+    fprintf(out, "  \"smoke_run\": %s,\n  \"spdgen\": ", r->cpu_device ? "true" : "false");
+    json_string(out, r->spdgen_version);
+    fprintf(out, ",\n  \"settings\": {\"warmup\": %u, \"reps\": %u, \"scrub_bytes\": %llu, "
+            "\"quick\": %s, \"validation\": %s},\n", r->warmup, r->reps,
+            (unsigned long long)r->scrub_bytes, r->quick ? "true" : "false",
+            r->validation ? "true" : "false");
+    fprintf(out, "  \"bytes_counted\": \"level 0 read + every written level, in the format's "
+            "bytes\",\n  \"groups\": [");
+    for (g = 0; g < r->group_count; g++) {
+        const bench_group *gr = &r->groups[g];
+        fprintf(out, "%s\n    {\"width\": %u, \"height\": %u, \"format\": \"%s\", "
+                "\"levels\": %u, \"max_size\": ", g ? "," : "", gr->width, gr->height,
+                spdrt__format_name(gr->format), gr->levels);
+        json_string(out, gr->max_size);
+        fprintf(out, ", \"levels_note\": ");
+        json_string(out, gr->levels_note);
+        fprintf(out, ", \"bytes\": %llu, \"floor_bytes\": %llu, \"error\": ",
+                (unsigned long long)gr->bytes, (unsigned long long)gr->floor_bytes);
+        json_string(out, gr->error);
+        fprintf(out, ", \"skipped\": ");
+        json_string(out, gr->skipped);
+        fprintf(out, ",\n     ");
+        json_timing(out, "floor", &gr->floor, gr->floor_bytes, NULL);
+        fprintf(out, ",\n     ");
+        json_timing(out, "copy_buffer", &gr->copy_buffer, gr->floor_bytes, NULL);
+        fprintf(out, ",\n     \"ops\": [");
+        for (o = 0; o < gr->op_count; o++) {
+            fprintf(out, "%s\n      ", o ? "," : "");
+            json_op(out, gr, &gr->ops[o]);
+        }
+        fprintf(out, "]}");
+    }
+    fprintf(out, "\n  ],\n  \"failures\": %u,\n  \"error\": ", bench_report_failures(r));
+    json_string(out, r->error);
+    fprintf(out, "\n}\n");
+}

@@ -1,0 +1,95 @@
+/* results.h: every figure the SPD benchmark measures, as the sweep fills it in and the
+ * report prints it. Nothing here is computed twice: GB/s, % of floor and speed-ups are
+ * derived in report.c from these medians and byte counts. */
+#ifndef BENCH_RESULTS_H
+#define BENCH_RESULTS_H
+
+#include <stdint.h>
+
+#include "spd_ref.h"
+#include "spdrt.h"
+
+#define BENCH_MAX_LEVELS 16u
+#define BENCH_MAX_VARIANTS 6u
+
+typedef enum {
+    BENCH_NOT_RUN = 0, /* not attempted (an earlier step of its group failed) */
+    BENCH_OK,
+    BENCH_SKIPPED,     /* cannot run on this device or by definition; `note` says why */
+    BENCH_FAILED       /* an error or a wrong result; `note` says what */
+} bench_status;
+
+/* GPU time of one measured thing: timestamps around each repetition, median of `samples`. */
+typedef struct {
+    bench_status status;
+    double median_us, min_us, max_us;
+    uint32_t samples;
+    char note[256];
+} bench_timing;
+
+/* A comparison of read-back texels with what they must be. */
+typedef struct {
+    bench_status status;
+    uint64_t values;      /* channel values compared */
+    uint64_t mismatches;  /* outside the bound */
+    uint64_t unwritten;   /* equal to the sentinel the levels were cleared to */
+    double max_error, bound;
+    char what[160];       /* what was compared against what */
+    char first[200];      /* the first mismatch, with both values */
+} bench_check;
+
+typedef struct {
+    uint32_t subgroup;    /* spdgen --subgroup */
+    char command[256];    /* the spdgen arguments that made the shader */
+    bench_timing time;
+    bench_check check;
+    int best;             /* the fastest correct variant of its (size, format, op) */
+} bench_variant;
+
+typedef struct {
+    spd_op op;
+    bench_variant variants[BENCH_MAX_VARIANTS];
+    uint32_t variant_count;
+    bench_timing per_level;   /* one compute dispatch per level */
+    bench_check per_level_check;
+    int blit_linear;          /* 1: VK_FILTER_LINEAR (mean); 0: NEAREST, which is not a max */
+    bench_timing blit;        /* one vkCmdBlitImage and one barrier per level */
+    bench_check blit_check;
+} bench_op_result;
+
+/* One (size, format): the floor and references are shared by both ops. */
+typedef struct {
+    uint32_t width, height;
+    spdrt_format format;
+    uint32_t levels;          /* levels 1..levels are written */
+    char max_size[32];        /* spdgen --max-size */
+    char levels_note[160];    /* why fewer than the full chain, or empty */
+    uint64_t bytes;           /* level 0 + levels 1..levels, in the format's bytes */
+    uint64_t floor_bytes;     /* what the floor copy moves, read + written (>= bytes, rounded) */
+    bench_timing floor;       /* compute vec4 copy */
+    bench_timing copy_buffer; /* vkCmdCopyBuffer of the same bytes */
+    bench_op_result ops[2];
+    uint32_t op_count;
+    char error[256];          /* a failure of the group as a whole */
+    char skipped[256];        /* why the device cannot run this (size, format) at all */
+} bench_group;
+
+typedef struct {
+    char device[256], driver[256], api_version[32], spdgen_version[128], date[32];
+    uint32_t vendor_id, device_id, subgroup_size;
+    double timestamp_period_ns;
+    int cpu_device;           /* lavapipe or another CPU implementation: a smoke run */
+    uint32_t warmup, reps;
+    uint64_t scrub_bytes;
+    int quick, validation;
+    bench_group *groups;
+    uint32_t group_count;
+    char error[256];          /* a failure before or outside the groups */
+} bench_report;
+
+/* spdgen's --op spelling. */
+static inline const char *bench_op_name(spd_op op) {
+    return op == SPD_OP_MAX ? "max" : op == SPD_OP_MIN ? "min" : "mean";
+}
+
+#endif

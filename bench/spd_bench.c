@@ -1,0 +1,177 @@
+/* spd_bench.c: the SPD benchmark (issue 5, SPD part). See bench/README.md.
+ *
+ * For every (size, format): a compute-copy floor of the same bytes and vkCmdCopyBuffer; for
+ * every op: each SPD variant spdgen makes (--subgroup 0, 4 and the device's size), the
+ * blit chain and the one-dispatch-per-level chain. Everything is timed with GPU timestamps
+ * and checked against the CPU reference in the same run; the exit status is 0 only if every
+ * check passed. The table goes to stdout, progress to stderr. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "report.h"
+#include "sweep.h"
+#include "verify.h"
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void describe_device(spdrt_context *ctx, const bench_options *o, bench_report *r) {
+    const spdrt_device_info *d = spdrt_device(ctx);
+    VkPhysicalDeviceProperties props;
+    time_t t = time(NULL);
+    struct tm tm;
+    vkGetPhysicalDeviceProperties(ctx->physical, &props);
+    snprintf(r->device, sizeof r->device, "%s", d->name);
+    snprintf(r->driver, sizeof r->driver, "%s", d->driver);
+    snprintf(r->api_version, sizeof r->api_version, "%u.%u.%u",
+             VK_API_VERSION_MAJOR(d->api_version), VK_API_VERSION_MINOR(d->api_version),
+             VK_API_VERSION_PATCH(d->api_version));
+    gmtime_r(&t, &tm);
+    strftime(r->date, sizeof r->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    r->vendor_id = d->vendor_id;
+    r->device_id = d->device_id;
+    r->subgroup_size = d->subgroup_size;
+    r->timestamp_period_ns = d->timestamp_period_ns;
+    r->cpu_device = props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    r->warmup = o->warmup;
+    r->reps = o->reps;
+    r->scrub_bytes = o->scrub_bytes;
+    r->quick = o->quick;
+    r->validation = o->validation;
+}
+
+/* 0, 4 and the device's own subgroup size where it is a shuffle size spdgen knows. */
+static void choose_subgroups(const bench_options *o, const spdrt_device_info *d,
+                             bench_sweep *s) {
+    uint32_t i;
+    if (o->subgroup_count) {
+        for (i = 0; i < o->subgroup_count; i++)
+            s->subgroups[i] = o->subgroups[i];
+        s->subgroup_count = o->subgroup_count;
+        return;
+    }
+    s->subgroups[s->subgroup_count++] = 0;
+    s->subgroups[s->subgroup_count++] = 4;
+    if (d->subgroup_size >= 8 && d->subgroup_size <= 64 &&
+        !(d->subgroup_size & (d->subgroup_size - 1)))
+        s->subgroups[s->subgroup_count++] = d->subgroup_size;
+}
+
+static int write_file(const char *path, const bench_report *r,
+                      void (*writer)(const bench_report *, FILE *)) {
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        return -1;
+    }
+    writer(r, f);
+    if (fclose(f) != 0) {
+        perror(path);
+        return -1;
+    }
+    return 0;
+}
+
+/* Every (size, format), in order; stops early only if the device hangs. */
+static void sweep_all(bench_sweep *s, const bench_options *o, bench_report *r) {
+    uint32_t z, f, n = o->size_count * o->format_count;
+    double start = now_s();
+    for (z = 0; z < o->size_count; z++)
+        for (f = 0; f < o->format_count; f++) {
+            bench_group *g = &r->groups[r->group_count++];
+            double t0 = now_s();
+            fprintf(stderr, "spd_bench: [%u/%u] %ux%u %s ...", r->group_count, n,
+                    o->sizes[z][0], o->sizes[z][1],
+                    o->formats[f] == SPDRT_RGBA8     ? "rgba8"
+                    : o->formats[f] == SPDRT_RGBA16F ? "rgba16f"
+                    : o->formats[f] == SPDRT_R32F    ? "r32f"
+                                                     : "rgba32f");
+            fflush(stderr);
+            if (bench_sweep_group(s, o->sizes[z][0], o->sizes[z][1], o->formats[f], g) != 0) {
+                fprintf(stderr, " device hung\n");
+                snprintf(r->error, sizeof r->error, "stopped after %ux%u: the device hung",
+                         o->sizes[z][0], o->sizes[z][1]);
+                return;
+            }
+            fprintf(stderr, " %.1f s (total %.1f s)\n", now_s() - t0, now_s() - start);
+        }
+}
+
+int main(int argc, char **argv) {
+    bench_options o;
+    bench_report r;
+    bench_sweep s;
+    spdrt_options ro;
+    spdrt_context *ctx = NULL;
+    char err[1024], exe_dir[BENCH_PATH_MAX];
+    uint32_t failures;
+    int rc = bench_options_parse(argc, argv, &o);
+    if (rc)
+        return rc == 1 ? 0 : 2;
+    memset(&r, 0, sizeof r);
+    memset(&s, 0, sizeof s);
+    if (bench_exe_dir(argv[0], exe_dir, sizeof exe_dir) != 0) {
+        fprintf(stderr, "spd_bench: cannot tell where this program lives\n");
+        return 1;
+    }
+    /* The checks are only as good as the reference: prove it first (a fraction of a second). */
+    if (bench_verify_selftest(err, sizeof err) != 0) {
+        fprintf(stderr, "spd_bench: self-test of the CPU reference failed: %s\n", err);
+        return 1;
+    }
+    memset(&ro, 0, sizeof ro);
+    ro.validation = o.validation;
+    ro.device = o.device;
+    if (spdrt_create(&ro, &ctx, err, sizeof err) != SPDRT_OK) {
+        fprintf(stderr, "spd_bench: %s\n", err);
+        return 1;
+    }
+    describe_device(ctx, &o, &r);
+    fprintf(stderr, "spd_bench: %s (%s), Vulkan %s, subgroup %u%s\n", r.device, r.driver,
+            r.api_version, r.subgroup_size,
+            r.cpu_device ? "; a CPU implementation: smoke run, not GPU figures" : "");
+    if (r.cpu_device && !o.quick && o.size_count > 2)
+        fprintf(stderr, "spd_bench: warning: the full sweep on a CPU implementation takes hours; "
+                "--quick is the smoke run\n");
+    s.ctx = ctx;
+    s.opt = &o;
+    s.exe_dir = exe_dir;
+    choose_subgroups(&o, spdrt_device(ctx), &s);
+    r.groups = calloc((size_t)o.size_count * o.format_count, sizeof *r.groups);
+    if (!r.groups) {
+        snprintf(r.error, sizeof r.error, "out of memory");
+    } else if (bench_spdgen_open(&s.spdgen, o.spdgen_path, exe_dir, err, sizeof err) != 0) {
+        snprintf(r.error, sizeof r.error, "%.250s", err);
+    } else {
+        snprintf(r.spdgen_version, sizeof r.spdgen_version, "%s", s.spdgen.version);
+        if (bench_gpu_init(&s.gpu, ctx, o.warmup, o.reps, o.scrub_bytes) != SPDRT_OK)
+            snprintf(r.error, sizeof r.error, "%s", spdrt_last_error(ctx));
+        else
+            sweep_all(&s, &o, &r);
+        if (!ctx->hung)
+            bench_gpu_release(&s.gpu);
+        bench_spdgen_close(&s.spdgen);
+    }
+    if (o.validation && spdrt_validation_messages(ctx) && !r.error[0])
+        snprintf(r.error, sizeof r.error, "the validation layer reported %u message(s) "
+                 "(printed above)", spdrt_validation_messages(ctx));
+
+    bench_report_mark_best(&r);
+    bench_report_markdown(&r, stdout);
+    failures = bench_report_failures(&r);
+    if (o.markdown_path && write_file(o.markdown_path, &r, bench_report_markdown) != 0)
+        failures++;
+    if (o.json_path && write_file(o.json_path, &r, bench_report_json) != 0)
+        failures++;
+    free(r.groups);
+    spdrt_destroy(ctx);
+    if (failures)
+        fprintf(stderr, "spd_bench: %u failure(s); see the notes under the table\n", failures);
+    return failures ? 1 : 0;
+}

@@ -1,0 +1,234 @@
+/* sweep.c: one (size, format) of the benchmark, start to finish. Resources are created once
+ * per (size, format); each measured thing is cleared to the sentinel, timed, read back and
+ * checked, so every figure in the report belongs to a run that produced the right levels. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels.h"
+#include "sweep.h"
+#include "verify.h"
+
+/* The largest side spdgen's --max-size accepts, i.e. the largest source one SPD dispatch
+ * reduces to its last level (README, "--max-size"). Beyond it the shader is generated for
+ * 4096x4096 with 12 levels, which serves any size for levels 1-12. This is the one place
+ * that decides it; change it when the generator's limit changes. */
+#define SPD_FULL_CHAIN_MAX_SIDE 16384u
+#define SPD_PARTIAL_LEVELS 12u
+
+/* Blit filtering precision is implementation-defined: two rgba8 units catches wrong and
+ * unwritten texels, not rounding. */
+#define BLIT_BOUND (2.0 / 255.0 + 1e-7)
+
+static void shader_plan(uint32_t w, uint32_t h, bench_group *g) {
+    uint32_t full = spdrt_spd_mip_count(w, h, BENCH_MAX_LEVELS - 1);
+    if (w <= SPD_FULL_CHAIN_MAX_SIDE && h <= SPD_FULL_CHAIN_MAX_SIDE) {
+        snprintf(g->max_size, sizeof g->max_size, "%ux%u", w, h);
+        g->levels = full;
+    } else {
+        snprintf(g->max_size, sizeof g->max_size, "4096x4096");
+        g->levels = full < SPD_PARTIAL_LEVELS ? full : SPD_PARTIAL_LEVELS;
+        snprintf(g->levels_note, sizeof g->levels_note,
+                 "levels 1-%u of %u only: one dispatch makes a full chain for sources up to "
+                 "%ux%u; baselines and floor count the same levels", g->levels, full,
+                 SPD_FULL_CHAIN_MAX_SIDE, SPD_FULL_CHAIN_MAX_SIDE);
+    }
+}
+
+static const char *format_arg(spdrt_format f) {
+    return spdrt__format_name(f);
+}
+
+/* A measured thing's outcome from a runtime result: UNSUPPORTED is a skip, anything else
+ * a failure; the context's message says why. */
+static void outcome(bench_timing *t, spdrt_context *ctx, spdrt_result res, const char *what) {
+    t->status = res == SPDRT_ERROR_UNSUPPORTED ? BENCH_SKIPPED : BENCH_FAILED;
+    snprintf(t->note, sizeof t->note, "%s%s%s", what ? what : "", what ? ": " : "",
+             spdrt_last_error(ctx));
+}
+
+/* Clear, time, read back: the common life of every measured thing. */
+static spdrt_result measure_work(bench_sweep *s, bench_workload *wl, const bench_work *w,
+                                 bench_timing *t, bench_sample *sample) {
+    spdrt_result res = bench_workload_clear(wl);
+    if (res == SPDRT_OK)
+        res = bench_time(&s->gpu, w, t);
+    if (res == SPDRT_OK && sample)
+        res = bench_sample_read(wl, sample);
+    if (res != SPDRT_OK)
+        outcome(t, s->ctx, res, NULL);
+    return res;
+}
+
+static spdrt_result measure(bench_sweep *s, bench_workload *wl, bench_record_fn fn, void *user,
+                            bench_timing *t, bench_sample *sample) {
+    bench_work w = {NULL, fn, NULL, user};
+    return measure_work(s, wl, &w, t, sample);
+}
+
+static void load_shader(bench_sweep *s, const char *name, uint32_t **words, size_t *count,
+                        char *err, size_t err_size) {
+    char path[BENCH_PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/%s", s->exe_dir, name);
+    *words = bench_read_spirv(path, count, err, err_size);
+}
+
+static void floor_and_copy(bench_sweep *s, bench_workload *wl, bench_group *g) {
+    bench_copy_kernel ck;
+    uint32_t *spv;
+    size_t words;
+    char err[512];
+    spdrt_result res;
+    load_shader(s, "copy.spv", &spv, &words, err, sizeof err);
+    if (!spv) {
+        g->floor.status = BENCH_FAILED;
+        snprintf(g->floor.note, sizeof g->floor.note, "%.200s (run make bench)", err);
+    } else {
+        res = bench_copy_kernel_create(wl, spv, words, &ck);
+        if (res == SPDRT_OK)
+            measure(s, wl, bench_copy_kernel_record, &ck, &g->floor, NULL);
+        else
+            outcome(&g->floor, s->ctx, res, NULL);
+        bench_copy_kernel_destroy(&ck);
+        free(spv);
+    }
+    measure(s, wl, bench_copy_buffer_record, wl, &g->copy_buffer, NULL);
+}
+
+static void spd_variants(bench_sweep *s, bench_workload *wl, const bench_chain *chain,
+                         bench_group *g, bench_op_result *op) {
+    bench_sample samples[BENCH_MAX_VARIANTS];
+    const bench_sample *checked[BENCH_MAX_VARIANTS];
+    bench_check *checks[BENCH_MAX_VARIANTS];
+    uint32_t v, n = 0;
+    memset(samples, 0, sizeof samples);
+    for (v = 0; v < s->subgroup_count; v++) {
+        bench_variant *x = &op->variants[op->variant_count++];
+        bench_spd_kernel k;
+        uint32_t *spv = NULL;
+        size_t words = 0;
+        char err[512];
+        spdrt_result res;
+        x->subgroup = s->subgroups[v];
+        if (bench_spdgen_spd(&s->spdgen, bench_op_name(op->op), format_arg(g->format),
+                             x->subgroup, g->max_size, g->levels, &spv, &words, x->command,
+                             sizeof x->command, err, sizeof err) != 0) {
+            x->time.status = BENCH_FAILED;
+            snprintf(x->time.note, sizeof x->time.note, "%.250s", err);
+            continue;
+        }
+        res = bench_spd_kernel_create(wl, spv, words, g->levels, x->subgroup, &k);
+        if (res != SPDRT_OK)
+            outcome(&x->time, s->ctx, res, "pipeline");
+        else if (measure(s, wl, bench_spd_kernel_record, &k, &x->time, &samples[n]) ==
+                 SPDRT_OK) {
+            checked[n] = &samples[n];
+            checks[n++] = &x->check;
+        }
+        bench_spd_kernel_destroy(&k);
+        free(spv);
+        if (s->ctx->hung)
+            break;
+    }
+    if (n)
+        bench_verify_spd(chain, op->op, checked, checks, n);
+    for (v = 0; v < n; v++)
+        bench_sample_free(&samples[v]);
+}
+
+static void per_level(bench_sweep *s, bench_workload *wl, const bench_chain *chain,
+                      bench_group *g, bench_op_result *op) {
+    bench_level_kernel k;
+    bench_sample sample;
+    uint32_t *spv;
+    size_t words;
+    char name[64], err[512];
+    spdrt_result res;
+    snprintf(name, sizeof name, "level_%s_%s.spv", bench_op_name(op->op),
+             format_arg(g->format));
+    load_shader(s, name, &spv, &words, err, sizeof err);
+    if (!spv) {
+        op->per_level.status = BENCH_FAILED;
+        snprintf(op->per_level.note, sizeof op->per_level.note, "%.200s (run make bench)", err);
+        return;
+    }
+    res = bench_level_kernel_create(wl, spv, words, &k);
+    if (res != SPDRT_OK)
+        outcome(&op->per_level, s->ctx, res, "pipeline");
+    else if (measure(s, wl, bench_level_kernel_record, &k, &op->per_level, &sample) ==
+             SPDRT_OK) {
+        bench_verify_chain(chain, op->op, &sample, spd_ref_bound(op->op, g->format), 0,
+                           &op->per_level_check);
+        bench_sample_free(&sample);
+    }
+    bench_level_kernel_destroy(&k);
+    free(spv);
+}
+
+static void blit_chain(bench_sweep *s, bench_workload *wl, const bench_chain *chain,
+                       bench_op_result *op) {
+    bench_blit_chain bc;
+    bench_sample sample;
+    bench_work w;
+    spdrt_result res;
+    bc.wl = wl;
+    op->blit_linear = op->op == SPD_OP_MEAN;
+    bc.filter = op->blit_linear ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
+    res = bench_blit_supported(wl, bc.filter);
+    if (res != SPDRT_OK) {
+        outcome(&op->blit, s->ctx, res, NULL);
+        return;
+    }
+    w.before = bench_blit_before, w.work = bench_blit_record, w.after = bench_blit_after;
+    w.user = &bc;
+    if (measure_work(s, wl, &w, &op->blit, &sample) != SPDRT_OK)
+        return;
+    if (op->blit_linear) {
+        bench_verify_chain(chain, op->op, &sample, BLIT_BOUND, 1, &op->blit_check);
+    } else {
+        op->blit_check.status = BENCH_SKIPPED;
+        snprintf(op->blit_check.what, sizeof op->blit_check.what,
+                 "not checked: a NEAREST blit is not a max");
+    }
+    bench_sample_free(&sample);
+}
+
+int bench_sweep_group(bench_sweep *s, uint32_t width, uint32_t height, spdrt_format format,
+                      bench_group *g) {
+    bench_workload wl;
+    bench_chain chain;
+    spdrt_result res;
+    uint32_t o;
+    memset(g, 0, sizeof *g);
+    g->width = width, g->height = height, g->format = format;
+    shader_plan(width, height, g);
+    res = bench_workload_create(s->ctx, width, height, format, g->levels,
+                                (uint64_t)width * 65537u + height * 31u + (uint32_t)format, &wl);
+    if (res != SPDRT_OK) { /* UNSUPPORTED: beyond the device's limits, a skip */
+        if (res == SPDRT_ERROR_UNSUPPORTED)
+            snprintf(g->skipped, sizeof g->skipped, "not run: %s", spdrt_last_error(s->ctx));
+        else
+            snprintf(g->error, sizeof g->error, "%s", spdrt_last_error(s->ctx));
+        return s->ctx->hung ? -1 : 0;
+    }
+    g->bytes = wl.bytes;
+    g->floor_bytes = 2 * wl.copy_bytes;
+    chain.format = format, chain.levels = wl.levels, chain.w = wl.w, chain.h = wl.h;
+    chain.level0 = wl.source.map;
+
+    floor_and_copy(s, &wl, g);
+    for (o = 0; o < s->opt->op_count && !s->ctx->hung; o++) {
+        bench_op_result *op = &g->ops[g->op_count++];
+        op->op = s->opt->ops[o];
+        spd_variants(s, &wl, &chain, g, op);
+        if (!s->ctx->hung)
+            per_level(s, &wl, &chain, g, op);
+        if (!s->ctx->hung)
+            blit_chain(s, &wl, &chain, op);
+    }
+    if (s->ctx->hung)
+        snprintf(g->error, sizeof g->error, "the device stopped responding: %s",
+                 spdrt_last_error(s->ctx));
+    bench_workload_destroy(&wl);
+    return s->ctx->hung ? -1 : 0;
+}

@@ -1,0 +1,25 @@
+/* sweep.h: measuring and checking one (size, format): the floor, then for each op every SPD
+ * variant and both baselines. */
+#ifndef BENCH_SWEEP_H
+#define BENCH_SWEEP_H
+
+#include "gpu.h"
+#include "options.h"
+#include "tools.h"
+
+typedef struct {
+    spdrt_context *ctx;
+    bench_gpu gpu;
+    bench_spdgen spdgen;
+    const bench_options *opt;
+    const char *exe_dir;
+    uint32_t subgroups[BENCH_MAX_VARIANTS];
+    uint32_t subgroup_count;
+} bench_sweep;
+
+/* Fills *out. Problems are recorded in it (see bench_report_failures), never fatal, except
+ * a hung device, after which the context is unusable: returns -1 then. */
+int bench_sweep_group(bench_sweep *s, uint32_t width, uint32_t height, spdrt_format format,
+                      bench_group *out);
+
+#endif
