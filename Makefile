@@ -65,10 +65,10 @@ $(BUILD)/runtime/%.o: runtime/%.c | $(BUILD)/runtime
 $(LIBSPDRT): $(RT_OBJ)
 	ar rcs $@ $^
 
-$(BUILD)/t/%.t: tests/%.c $(LIBSPDRT) | $(BUILD)/t
+$(BUILD)/t/%.t: tests/%.c tests/tap.h $(LIBSPDRT) | $(BUILD)/t
 	$(CC) -std=c11 $(CFLAGS) $(WARN) -Iruntime -Itests -o $@ $< $(LIBSPDRT) -ldl -lm
-$(BUILD)/tests/%: tests/device/%.c $(LIBSPDRT) | $(BUILD)/tests
-	$(CC) -std=c11 $(CFLAGS) $(WARN) -Iruntime -o $@ $< $(LIBSPDRT) -ldl -lm
+$(BUILD)/tests/%: tests/device/%.c tests/tap.h $(LIBSPDRT) | $(BUILD)/tests
+	$(CC) -std=c11 $(CFLAGS) $(WARN) -Iruntime -Itests -o $@ $< $(LIBSPDRT) -ldl -lm
 $(BUILD)/examples/%: examples/%.c $(LIBSPDRT) | $(BUILD)/examples
 	$(CC) -std=c11 $(CFLAGS) $(WARN) -Iruntime -o $@ $< $(LIBSPDRT) -ldl -lm
 
@@ -94,5 +94,8 @@ install: $(SPDGEN) $(LIBSPDRT)
 
 clean:
 	rm -rf $(BUILD)
+
+# make bench: the GPU benchmarks (bench/README.md); run on the GPU machine.
+include bench/bench.mk
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

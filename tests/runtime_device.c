@@ -11,19 +11,7 @@
 
 #include "spdrt.h"
 
-static int tests, failed;
-
-static int ok(int cond, const char *fmt, ...) {
-    va_list ap;
-    printf("%sok %d - ", cond ? "" : "not ", ++tests);
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    if (!cond)
-        failed++;
-    return cond;
-}
+#include "tap.h"
 
 static int pow2(uint32_t v) {
     return v && !(v & (v - 1));
@@ -180,7 +168,7 @@ int main(void) {
     }
     if (!ok(r == SPDRT_OK && ctx, "spdrt_create with validation")) {
         printf("# %s\n", err);
-        printf("1..%d\n", tests);
+        printf("1..%d\n", tap_tests);
         return 1;
     }
     info = spdrt_device(ctx);
@@ -210,6 +198,5 @@ int main(void) {
     ok(spdrt_validation_messages(ctx) == 0, "no validation messages (%u)",
        spdrt_validation_messages(ctx));
     spdrt_destroy(ctx);
-    printf("1..%d\n", tests);
-    return failed != 0;
+    return tap_plan();
 }

@@ -10,19 +10,7 @@
 
 #include "spd_ref.h"
 
-static int tests, failed;
-
-static int ok(int cond, const char *fmt, ...) {
-    va_list ap;
-    printf("%sok %d - ", cond ? "" : "not ", ++tests);
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    if (!cond)
-        failed++;
-    return cond;
-}
+#include "tap.h"
 
 static const char *op_name[] = {"min", "max", "mean", "test-order"};
 
@@ -405,6 +393,5 @@ int main(void) {
     test_unquantized_chain();
     test_r32f_channels();
     test_layers();
-    printf("1..%d\n", tests);  /* the plan at the end, so it cannot go stale */
-    return failed != 0;
+    return tap_plan();
 }

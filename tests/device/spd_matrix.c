@@ -21,6 +21,7 @@
 
 #include "spd_ref.h"
 #include "spdrt.h"
+#include "tap.h"
 
 #define SENTINEL (-1234.5f)
 
@@ -45,26 +46,9 @@ static const struct { const char *name; spdrt_format format; } formats[] = {
     {"r32f", SPDRT_R32F}, {"rgba32f", SPDRT_RGBA32F},
 };
 
-static int test_number;
-static int failures;
 static uint32_t mips_bound = 12; /* the --mips of the shader under test */
 static int quiet;                /* sweep mode: report failures only, summarized by the caller */
 static int quiet_failures;
-
-static void tap(int passed, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-#include <stdarg.h>
-static void tap(int passed, const char *fmt, ...)
-{
-    va_list ap;
-    printf("%sok %d - ", passed ? "" : "not ", ++test_number);
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    fflush(stdout);
-    if (!passed) failures++;
-}
 
 /* Runs spdgen and reads the SPIR-V it wrote. */
 static uint32_t *generate_with(const char *target, const char *op, int subgroup, const char *format,
@@ -136,11 +120,11 @@ static void run_case_with(spdrt_context *ctx, const uint32_t *spirv, size_t word
     uint32_t mips = spdrt_spd_mip_count(w, h, mips_bound);
     spdrt_result rc = source ? spdrt_spd_run(ctx, spirv, words, &params, source, &gpu) : SPDRT_ERROR_OUT_OF_MEMORY;
     if (rc != SPDRT_OK) {
-        tap(0, "%s %ux%u: runtime error: %s", label, w, h, spdrt_last_error(ctx));
+        ok(0, "%s %ux%u: runtime error: %s", label, w, h, spdrt_last_error(ctx));
     } else if (spd_ref_run(op, format, w, h, layers, mips, source, &ref) != 0) {
-        tap(0, "%s %ux%u: reference ran out of memory", label, w, h);
+        ok(0, "%s %ux%u: reference ran out of memory", label, w, h);
     } else if (gpu.mip_count != mips) {
-        tap(0, "%s %ux%u: %u levels produced, want %u", label, w, h, gpu.mip_count, mips);
+        ok(0, "%s %ux%u: %u levels produced, want %u", label, w, h, gpu.mip_count, mips);
     } else {
         spd_ref_comparison c = {0};
         double bound = spd_ref_bound(op, format);
@@ -157,7 +141,7 @@ static void run_case_with(spdrt_context *ctx, const uint32_t *spirv, size_t word
                 quiet_failures++;
             }
         } else {
-            tap(passed, "%s %ux%u%s: %u levels %s%s, max error %.3g%s", label, w, h,
+            ok(passed, "%s %ux%u%s: %u levels %s%s, max error %.3g%s", label, w, h,
                 constant ? " constant image" : "", mips, within, constant ? " of the constant" : "",
                 c.max_error, c.sentinels ? " (sentinels left)" : "");
             if (c.mismatches) printf("# %zu mismatches; first: %s\n", c.mismatches, c.first);
@@ -186,7 +170,7 @@ static void run_sizes(spdrt_context *ctx, const char *target)
     uint32_t *spirv = generate(target, "max", 8, "r32f", 0, &words);
     snprintf(label, sizeof label, "%s max --subgroup 8 r32f", target);
     if (!spirv) {
-        tap(0, "%s: spdgen failed", label);
+        ok(0, "%s: spdgen failed", label);
         return;
     }
     quiet = 1;
@@ -195,7 +179,7 @@ static void run_sizes(spdrt_context *ctx, const char *target)
         for (uint32_t x = w; x < w + 13; x++)
             for (uint32_t h = 1; h <= 130; h++)
                 run_case(ctx, spirv, words, label, SPD_OP_MAX, SPDRT_R32F, 8, 0, x, h);
-        tap(quiet_failures == before, "%s: every size %u..%u x 1..130, all levels bit-exact",
+        ok(quiet_failures == before, "%s: every size %u..%u x 1..130, all levels bit-exact",
             label, w, w + 12);
     }
     quiet = 0;
@@ -205,7 +189,7 @@ static void run_sizes(spdrt_context *ctx, const char *target)
     spirv = generate_with(target, "max", 8, "r32f", 0, "--max-size 16384x16384", &words);
     snprintf(label, sizeof label, "%s max --subgroup 8 r32f --max-size 16384x16384", target);
     if (!spirv) {
-        tap(0, "%s: spdgen failed", label);
+        ok(0, "%s: spdgen failed", label);
         return;
     }
     mips_bound = 14;
@@ -236,7 +220,7 @@ static void run_passes(spdrt_context *ctx, const char *target)
     };
     spdrt_spd_levels one = {0};
     if (!single || !source || spdrt_spd_run(ctx, single, words, &params, source, &one) != SPDRT_OK) {
-        tap(0, "%s passes: the single-pass run failed: %s", target, spdrt_last_error(ctx));
+        ok(0, "%s passes: the single-pass run failed: %s", target, spdrt_last_error(ctx));
         goto done;
     }
     for (size_t i = 0; i < sizeof per_pass / sizeof *per_pass; i++) {
@@ -249,13 +233,13 @@ static void run_passes(spdrt_context *ctx, const char *target)
         p.mips_total = 12;
         spdrt_spd_levels split = {0};
         if (!spirv || spdrt_spd_run(ctx, spirv, passes_words, &p, source, &split) != SPDRT_OK) {
-            tap(0, "%s --max-mips-per-pass %u: %s", target, per_pass[i],
+            ok(0, "%s --max-mips-per-pass %u: %s", target, per_pass[i],
                 spirv ? spdrt_last_error(ctx) : "spdgen failed");
         } else {
             spd_ref_comparison c = {0};
             for (uint32_t k = 1; k <= one.mip_count; k++)
                 spd_ref_compare_level(&split, &one, k, 4, 0.0, NULL, SENTINEL, &c);
-            tap(split.mip_count == one.mip_count && c.mismatches == 0 && c.sentinels == 0,
+            ok(split.mip_count == one.mip_count && c.mismatches == 0 && c.sentinels == 0,
                 "%s mean rgba32f 3 layers %ux%u --max-mips-per-pass %u: %u dispatches give the "
                 "single-pass levels bit for bit%s%s", target, w, h, per_pass[i],
                 (one.mip_count + per_pass[i] - 1) / per_pass[i], c.mismatches ? "; first: " : "",
@@ -283,10 +267,10 @@ static void run_srgb_known_value(spdrt_context *ctx, const char *target)
     };
     spdrt_spd_levels gpu = {0};
     if (!spirv || spdrt_spd_run(ctx, spirv, words, &params, source, &gpu) != SPDRT_OK) {
-        tap(0, "%s srgb-mean 2x2 of 0 and 255: %s", target, spirv ? spdrt_last_error(ctx) : "spdgen failed");
+        ok(0, "%s srgb-mean 2x2 of 0 and 255: %s", target, spirv ? spdrt_last_error(ctx) : "spdgen failed");
     } else {
         float *t = gpu.level[1];
-        tap(t[0] == 188.0f / 255.0f && t[1] == 188.0f / 255.0f && t[2] == 188.0f / 255.0f &&
+        ok(t[0] == 188.0f / 255.0f && t[1] == 188.0f / 255.0f && t[2] == 188.0f / 255.0f &&
                 t[3] == 1.0f,
             "%s srgb-mean: a 2x2 of 0 and 255 averages to (%g, %g, %g) x 255, want 188, alpha 255",
             target, t[0] * 255.0f, t[1] * 255.0f, t[2] * 255.0f);
@@ -304,7 +288,7 @@ static void run_layers(spdrt_context *ctx, const char *target)
     uint32_t *spirv = generate(target, "max", 8, "r32f", 1, &words);
     float *source = malloc((size_t)w * h * layers * 4 * sizeof *source);
     if (!spirv || !source) {
-        tap(0, "64 layers: spdgen failed or out of memory");
+        ok(0, "64 layers: spdgen failed or out of memory");
         free(spirv);
         free(source);
         return;
@@ -318,7 +302,7 @@ static void run_layers(spdrt_context *ctx, const char *target)
     spdrt_spd_levels gpu = {0};
     size_t wrong = 0;
     if (spdrt_spd_run(ctx, spirv, words, &params, source, &gpu) != SPDRT_OK) {
-        tap(0, "%s 64 layers: runtime error: %s", target, spdrt_last_error(ctx));
+        ok(0, "%s 64 layers: runtime error: %s", target, spdrt_last_error(ctx));
     } else {
         for (uint32_t k = 1; k <= gpu.mip_count; k++)
             for (uint32_t l = 0; l < layers; l++) {
@@ -326,7 +310,7 @@ static void run_layers(spdrt_context *ctx, const char *target)
                 for (size_t i = 0; i < n; i++)
                     wrong += gpu.level[k][((size_t)l * n + i) * 4] != (float)(l + 1) / 128.0f;
             }
-        tap(wrong == 0, "%s max --array, 64 layers of distinct constants %ux%u: every level of "
+        ok(wrong == 0, "%s max --array, 64 layers of distinct constants %ux%u: every level of "
             "every layer is its constant (%zu wrong)", target, w, h, wrong);
     }
     spdrt_spd_levels_free(&gpu);
@@ -371,7 +355,7 @@ int main(int argc, char **argv)
                     size_t words;
                     uint32_t *spirv = generate(target, ops[o].op, subgroups[s], formats[f].name, array, &words);
                     if (!spirv) {
-                        tap(0, "%s: spdgen failed", label);
+                        ok(0, "%s: spdgen failed", label);
                         continue;
                     }
                     for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++)
@@ -388,7 +372,7 @@ int main(int argc, char **argv)
         size_t words;
         uint32_t *spirv = generate(target, "test-order", subgroups[s], "rgba32f", 0, &words);
         if (!spirv) {
-            tap(0, "%s: spdgen failed", label);
+            ok(0, "%s: spdgen failed", label);
             continue;
         }
         run_case(ctx, spirv, words, label, SPD_OP_TEST_ORDER, SPDRT_RGBA32F, subgroups[s], 0, 4096 / 8, 4096 / 16);
@@ -410,7 +394,7 @@ int main(int argc, char **argv)
                 size_t words;
                 uint32_t *spirv = generate(target, "mean", 8, narrow[f].name, array, &words);
                 if (!spirv) {
-                    tap(0, "%s: spdgen failed", label);
+                    ok(0, "%s: spdgen failed", label);
                     continue;
                 }
                 if (narrow[f].format != SPDRT_RGBA32F) {
@@ -444,7 +428,7 @@ int main(int argc, char **argv)
             uint32_t *spirv = generate(target, more[m].op, more[m].subgroup, more[m].format,
                                        more[m].array, &words);
             if (!spirv) {
-                tap(0, "%s: spdgen failed", label);
+                ok(0, "%s: spdgen failed", label);
                 continue;
             }
             integer_source = format == SPDRT_R32UI;
@@ -461,14 +445,13 @@ int main(int argc, char **argv)
         size_t words;
         uint32_t *spirv = generate(target, "max", 8, "r32f", 0, &words);
         if (spirv) run_case(ctx, spirv, words, "max --subgroup 8 r32f", SPD_OP_MAX, SPDRT_R32F, 8, 0, 4096, 4096);
-        else tap(0, "4096x4096: spdgen failed");
+        else ok(0, "4096x4096: spdgen failed");
         free(spirv);
     }
 
 finish:;
     uint32_t messages = spdrt_validation_messages(ctx);
-    tap(messages == 0, "no validation-layer messages (synchronization validation on): %u", messages);
+    ok(messages == 0, "no validation-layer messages (synchronization validation on): %u", messages);
     spdrt_destroy(ctx);
-    printf("1..%d\n", test_number);
-    return failures ? 1 : 0;
+    return tap_plan();
 }
