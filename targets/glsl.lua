@@ -65,9 +65,7 @@ function glsl.declarations(ctx)
             "layout(set = 0, binding = 3, std430) coherent buffer SpdLevel6 { %s level6[]; };", value)
     end
     lines[#lines + 1] = "layout(push_constant) uniform SpdParams {"
-    lines[#lines + 1] = "    uvec2 src_size;"
-    lines[#lines + 1] = "    uint mip_count;"
-    lines[#lines + 1] = "    uint unused;"
+    for _, f in ipairs(ctx.params) do lines[#lines + 1] = string.format("    %s %s;", glsl.types[f.type], f.name) end
     lines[#lines + 1] = "} params;"
     lines[#lines + 1] = ""
     for _, a in ipairs(ctx.shared) do
@@ -108,5 +106,59 @@ function glsl.atomic_add(result, target, value)
     return string.format("%s = atomicAdd(%s, %s);", result, target, value)
 end
 function glsl.atomic_reset(target) return string.format("atomicExchange(%s, 0u);", target) end
+
+-- ---- FFT (templates/fft.lua) ------------------------------------------------------------
+-- ctx for these: wg, subgroup, elements = { src, dst } (each "float2", "uint" = a complex as
+-- two halves, or "float" = real rows), lut (bool), slots (shared complex slots, 0 = none),
+-- push_constants (the contract's list of { name }).
+glsl.types.float2 = "vec2"
+local FFT_ELEMENT = { float2 = "vec2", uint = "uint", float = "float" }
+
+function glsl.fft_preamble(ctx)
+    local lines = { "#version 450" }
+    if ctx.subgroup >= 4 then
+        lines[#lines + 1] = "#extension GL_KHR_shader_subgroup_basic : require"
+        lines[#lines + 1] = ctx.subgroup == 4 and "#extension GL_KHR_shader_subgroup_quad : require"
+            or "#extension GL_KHR_shader_subgroup_shuffle : require"
+    end
+    lines[#lines + 1] = ""
+    lines[#lines + 1] = string.format("layout(local_size_x = %d, local_size_y = 1, local_size_z = 1) in;", ctx.wg)
+    return table.concat(lines, "\n")
+end
+
+function glsl.fft_declarations(ctx)
+    local lines = {
+        string.format("layout(set = 0, binding = 0, std430) readonly buffer FftSource { %s src[]; };",
+            FFT_ELEMENT[ctx.elements.src]),
+        string.format("layout(set = 0, binding = 1, std430) writeonly buffer FftDestination { %s dst[]; };",
+            FFT_ELEMENT[ctx.elements.dst]),
+    }
+    if ctx.lut then
+        lines[#lines + 1] = "layout(set = 0, binding = 2, std430) readonly buffer FftTwiddles { vec2 twiddle_lut[]; };"
+    end
+    lines[#lines + 1] = "layout(push_constant) uniform FftParams {"
+    for _, p in ipairs(ctx.push_constants) do lines[#lines + 1] = "    uint " .. p.name .. ";" end
+    lines[#lines + 1] = "} params;"
+    if ctx.slots > 0 then
+        lines[#lines + 1] = ""
+        lines[#lines + 1] = string.format("shared float fft_re[%d];", ctx.slots)
+        lines[#lines + 1] = string.format("shared float fft_im[%d];", ctx.slots)
+    end
+    return table.concat(lines, "\n")
+end
+
+function glsl.fft_binding_label(b) return string.format("set 0 binding %d", b.binding) end
+function glsl.fft_entry_open(ctx) return "void main() {" end
+function glsl.fft_entry_prologue(ctx)
+    return { "uint t = gl_LocalInvocationIndex;", "uvec3 group = gl_WorkGroupID;" }
+end
+-- The value of lane (this lane XOR mask); mask a uint literal. Quad swaps for --subgroup 4.
+function glsl.shuffle_xor(v, mask) return string.format("subgroupShuffleXor(%s, %s)", v, mask) end
+function glsl.quad_swap(v, mask)
+    return string.format(mask == 1 and "subgroupQuadSwapHorizontal(%s)" or "subgroupQuadSwapVertical(%s)", v)
+end
+-- A complex stored as two halves in a uint (x in the low 16 bits).
+function glsl.unpack_half2(u) return string.format("unpackHalf2x16(%s)", u) end
+function glsl.pack_half2(v) return string.format("packHalf2x16(%s)", v) end
 
 return glsl

@@ -47,9 +47,7 @@ function hlsl.declarations(ctx)
             value, register_of(ctx, { binding = 3 }))
     end
     lines[#lines + 1] = "struct SpdParams {"
-    lines[#lines + 1] = "    uint2 src_size;"
-    lines[#lines + 1] = "    uint mip_count;"
-    lines[#lines + 1] = "    uint unused;"
+    for _, f in ipairs(ctx.params) do lines[#lines + 1] = string.format("    %s %s;", hlsl.types[f.type], f.name) end
     lines[#lines + 1] = "};"
     -- ConstantBuffer<T>: glslang ignores [[vk::push_constant]] on a plain global struct.
     lines[#lines + 1] = "[[vk::push_constant]] ConstantBuffer<SpdParams> params;"
@@ -90,6 +88,49 @@ function hlsl.atomic_add(result, target, value)
 end
 function hlsl.atomic_reset(target)
     return string.format("{ uint previous; InterlockedExchange(%s, 0u, previous); }", target)
+end
+
+-- ---- FFT (templates/fft.lua); the ctx fields are listed in targets/glsl.lua ---------------
+hlsl.types.float2 = "float2"
+
+function hlsl.fft_preamble(ctx)
+    return string.format("// Entry point: main, [numthreads(%d, 1, 1)].", ctx.wg)
+end
+
+function hlsl.fft_declarations(ctx)
+    local lines = {
+        string.format("[[vk::binding(0, 0)]] StructuredBuffer<%s> src : register(t0);", ctx.elements.src),
+        string.format("[[vk::binding(1, 0)]] RWStructuredBuffer<%s> dst : register(u0);", ctx.elements.dst),
+    }
+    if ctx.lut then
+        lines[#lines + 1] = "[[vk::binding(2, 0)]] StructuredBuffer<float2> twiddle_lut : register(t1);"
+    end
+    lines[#lines + 1] = "struct FftParams {"
+    for _, p in ipairs(ctx.push_constants) do lines[#lines + 1] = "    uint " .. p.name .. ";" end
+    lines[#lines + 1] = "};"
+    -- ConstantBuffer<T>: glslang ignores [[vk::push_constant]] on a plain global struct.
+    lines[#lines + 1] = "[[vk::push_constant]] ConstantBuffer<FftParams> params;"
+    if ctx.slots > 0 then
+        lines[#lines + 1] = ""
+        lines[#lines + 1] = string.format("groupshared float fft_re[%d];", ctx.slots)
+        lines[#lines + 1] = string.format("groupshared float fft_im[%d];", ctx.slots)
+    end
+    return table.concat(lines, "\n")
+end
+
+function hlsl.fft_entry_open(ctx)
+    return string.format("[numthreads(%d, 1, 1)]\nvoid main(uint t : SV_GroupIndex, uint3 group : SV_GroupID) {", ctx.wg)
+end
+function hlsl.fft_entry_prologue(ctx) return {} end
+local FFT_REGISTERS = { [0] = "t0", [1] = "u0", [2] = "t1" }
+function hlsl.fft_binding_label(b) return string.format("binding %d / %s", b.binding, FFT_REGISTERS[b.binding]) end
+function hlsl.shuffle_xor(v, mask) return string.format("WaveReadLaneAt(%s, WaveGetLaneIndex() ^ %s)", v, mask) end
+function hlsl.quad_swap(v, mask)
+    return string.format(mask == 1 and "QuadReadAcrossX(%s)" or "QuadReadAcrossY(%s)", v)
+end
+function hlsl.unpack_half2(u) return string.format("float2(f16tof32(%s), f16tof32((%s) >> 16))", u, u) end
+function hlsl.pack_half2(v)
+    return string.format("(f32tof16((%s).x) | (f32tof16((%s).y) << 16))", v, v)
 end
 
 return hlsl

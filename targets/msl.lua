@@ -19,13 +19,10 @@ function msl.preamble(ctx)
 end
 
 function msl.declarations(ctx)
-    return table.concat({
-        "struct SpdParams {",
-        "    uint2 src_size;",
-        "    uint mip_count;",
-        "    uint unused;",
-        "};",
-    }, "\n")
+    local lines = { "struct SpdParams {" }
+    for _, f in ipairs(ctx.params) do lines[#lines + 1] = string.format("    %s %s;", msl.types[f.type], f.name) end
+    lines[#lines + 1] = "};"
+    return table.concat(lines, "\n")
 end
 
 function msl.entry_open(ctx)
@@ -84,5 +81,46 @@ end
 function msl.atomic_reset(target)
     return string.format("atomic_store_explicit(&%s, 0u, memory_order_relaxed);", target)
 end
+
+-- ---- FFT (templates/fft.lua); the ctx fields are listed in targets/glsl.lua ---------------
+-- Buffers: src [[buffer(0)]], dst [[buffer(1)]], params [[buffer(2)]], twiddle_lut
+-- [[buffer(3)]]; threadgroup arrays are declared in the kernel.
+msl.types.float2 = "float2"
+msl.fft_entry_name = "fft_main"
+
+function msl.fft_preamble(ctx) return "#include <metal_stdlib>\nusing namespace metal;" end
+
+function msl.fft_declarations(ctx)
+    local lines = { "struct FftParams {" }
+    for _, p in ipairs(ctx.push_constants) do lines[#lines + 1] = "    uint " .. p.name .. ";" end
+    lines[#lines + 1] = "};"
+    return table.concat(lines, "\n")
+end
+
+function msl.fft_entry_open(ctx)
+    local args = {
+        string.format("device const %s* src [[buffer(0)]]", ctx.elements.src),
+        string.format("device %s* dst [[buffer(1)]]", ctx.elements.dst),
+        "constant FftParams& params [[buffer(2)]]",
+    }
+    if ctx.lut then args[#args + 1] = "device const float2* twiddle_lut [[buffer(3)]]" end
+    args[#args + 1] = "uint t [[thread_index_in_threadgroup]]"
+    args[#args + 1] = "uint3 group [[threadgroup_position_in_grid]]"
+    return string.format("[[max_total_threads_per_threadgroup(%d)]]\nkernel void fft_main(\n    ", ctx.wg) ..
+        table.concat(args, ",\n    ") .. ")\n{"
+end
+
+local FFT_BUFFERS = { [0] = 0, [1] = 1, [2] = 3 }
+function msl.fft_binding_label(b) return string.format("[[buffer(%d)]]", FFT_BUFFERS[b.binding]) end
+
+function msl.fft_entry_prologue(ctx)
+    if ctx.slots == 0 then return {} end
+    return { string.format("threadgroup float fft_re[%d];", ctx.slots),
+             string.format("threadgroup float fft_im[%d];", ctx.slots) }
+end
+function msl.shuffle_xor(v, mask) return string.format("simd_shuffle_xor(%s, ushort(%s))", v, mask) end
+function msl.quad_swap(v, mask) return string.format("quad_shuffle_xor(%s, ushort(%d))", v, mask) end
+function msl.unpack_half2(u) return string.format("float2(as_type<half2>(%s))", u) end
+function msl.pack_half2(v) return string.format("as_type<uint>(half2(%s))", v) end
 
 return msl

@@ -293,6 +293,9 @@ local function make_context(cfg, dialect)
         srgb = op.srgb or false,
         shared = shared_arrays(steps, cfg.mips),
         uses_lane = false,
+        -- The push-constant block, in declaration order (16 bytes; the contract below).
+        params = { { type = "uint2", name = "src_size" }, { type = "uint", name = "mip_count" },
+                   { type = "uint", name = "unused" } },
     }
     for _, s in ipairs(steps) do
         if s.kind == "shuffle" then ctx.uses_lane = true end
