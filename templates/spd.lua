@@ -216,7 +216,7 @@ local function emit_pass(c, ctx, pass)
             local write = string.format("%s[%s] = v;", array, texel_index(s.spacing))
             c:line(cond and ("if (" .. cond .. ") " .. write) or write)
             c:line(D.barrier())
-            c:block(string.format("if (t < %s)", u(out_count)), function()
+            c:block(out_count == 1 and "if (t == 0u)" or string.format("if (t < %s)", u(out_count)), function()
                 call_lines("v = spd_reduce_level(", { array .. "[4u * t]", array .. "[4u * t + 1u]",
                     array .. "[4u * t + 2u]", array .. "[4u * t + 3u]", "size_in" }, ");")
                 store(level, string.format("%sspd_morton_xy(t)", pass.origin(region)), "v")
