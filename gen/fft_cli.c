@@ -65,12 +65,6 @@ static long parse_count(const char *s)
 
 static int is_pow2(long v) { return v > 0 && (v & (v - 1)) == 0; }
 
-static int log2_of(long v)
-{
-    int k = 0;
-    while (v > 1) v >>= 1, k++;
-    return k;
-}
 
 int sg_fft_cli_is_option(const char *flag, int *takes_value)
 {

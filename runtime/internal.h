@@ -105,6 +105,15 @@ spdrt_result spdrt__spd_pipeline_create(spdrt_context *ctx, const uint32_t *spir
                                         size_t spirv_words, uint32_t mips_bound,
                                         uint32_t subgroup, spdrt_pipeline *out);
 void spdrt__spd_pipeline_destroy(spdrt_context *ctx, spdrt_pipeline *p);
+/* How a pipeline meets a shader's minimum subgroup size s at a local size: *required = s
+ * where the device can be told to use exactly s, *full when whole subgroups can be
+ * demanded. An error when the device cannot run it. */
+spdrt_result spdrt__subgroup_plan(spdrt_context *ctx, uint32_t s, uint32_t local_size,
+                                  uint32_t *required, int *full);
+/* The shader module and compute pipeline of p (p->layout must exist), entry "main". */
+spdrt_result spdrt__compute_pipeline_create(spdrt_context *ctx, const uint32_t *spirv,
+                                            size_t spirv_words, uint32_t required, int full,
+                                            spdrt_pipeline *p);
 /* The pipeline for a shader: the cached one when it was built from the same SPIR-V and
  * parameters, else a new one that replaces it. Owned by the context. */
 spdrt_result spdrt__spd_pipeline_get(spdrt_context *ctx, const uint32_t *spirv,

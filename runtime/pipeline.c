@@ -12,8 +12,8 @@
 /* Decides how the pipeline meets the shader's --subgroup S (the minimum subgroup size its
  * code assumes): *required = S when the device can be told to use exactly S, and *full
  * when whole subgroups can be demanded (a partial subgroup would break the shuffles). */
-static spdrt_result subgroup_plan(spdrt_context *ctx, uint32_t s, uint32_t *required,
-                                  int *full) {
+spdrt_result spdrt__subgroup_plan(spdrt_context *ctx, uint32_t s, uint32_t local_size,
+                                  uint32_t *required, int *full) {
     const spdrt_device_info *info = &ctx->info;
     uint32_t least;
     *required = 0;
@@ -38,7 +38,7 @@ static spdrt_result subgroup_plan(spdrt_context *ctx, uint32_t s, uint32_t *requ
     *full = ctx->full_subgroups;
     if (s >= 8 && ctx->size_control && info->min_subgroup_size <= s &&
         s <= info->max_subgroup_size &&
-        SPD_LOCAL_SIZE / s <= ctx->max_workgroup_subgroups) {
+        local_size / s <= ctx->max_workgroup_subgroups) {
         *required = s;
         return SPDRT_OK;
     }
@@ -130,9 +130,9 @@ static spdrt_result create_set(spdrt_context *ctx, uint32_t mips_bound, spdrt_pi
     return SPDRT_OK;
 }
 
-static spdrt_result create_pipeline(spdrt_context *ctx, const uint32_t *spirv,
-                                    size_t spirv_words, uint32_t required, int full,
-                                    spdrt_pipeline *p) {
+spdrt_result spdrt__compute_pipeline_create(spdrt_context *ctx, const uint32_t *spirv,
+                                            size_t spirv_words, uint32_t required, int full,
+                                            spdrt_pipeline *p) {
     VkShaderModuleCreateInfo mci;
     VkPipelineShaderStageRequiredSubgroupSizeCreateInfo rs;
     VkComputePipelineCreateInfo cci;
@@ -187,13 +187,13 @@ spdrt_result spdrt__spd_pipeline_create(spdrt_context *ctx, const uint32_t *spir
         return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED,
                             "the shader binds %u storage images; the device allows %u per stage",
                             mips_bound, ctx->limits.maxPerStageDescriptorStorageImages);
-    res = subgroup_plan(ctx, subgroup, &required, &full);
+    res = spdrt__subgroup_plan(ctx, subgroup, SPD_LOCAL_SIZE, &required, &full);
     if (res == SPDRT_OK)
         res = create_layout(ctx, mips_bound, out);
     if (res == SPDRT_OK)
         res = create_set(ctx, mips_bound, out);
     if (res == SPDRT_OK)
-        res = create_pipeline(ctx, spirv, spirv_words, required, full, out);
+        res = spdrt__compute_pipeline_create(ctx, spirv, spirv_words, required, full, out);
     if (res != SPDRT_OK)
         spdrt__spd_pipeline_destroy(ctx, out);
     return res;

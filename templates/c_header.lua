@@ -3,6 +3,7 @@
 local c_header = {}
 
 function c_header.render(cfg, contract)
+    if contract.kernel == "fft" then return require("templates.fft_header").render(cfg, contract) end
     local out = {}
     local function line(fmt, ...) out[#out + 1] = select("#", ...) > 0 and string.format(fmt, ...) or fmt end
     local P = "SPD_"

@@ -1,0 +1,346 @@
+/* fft_run.c: pipelines and runs of spdgen --fft shaders (the contract in spdrt_fft.h).
+ *
+ * A run records one command buffer: upload the input, fill the output with NaN (so an
+ * element the shader never writes shows), the dispatches with the barriers between them,
+ * then the copy back. Synchronization validation checks every step. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "spdrt_fft.h"
+
+#define SPIRV_MAGIC 0x07230203u
+#define FFT_PUSH_BYTES 16u
+
+struct spdrt_fft_pipeline {
+    spdrt_pipeline pipe;
+    spdrt_fft_config config;
+    spdrt_buffer lut;              /* --twiddles lut: N/2 float2, device-local */
+    uint32_t bindings;             /* 2, or 3 with the table */
+};
+
+static spdrt_result check_config(spdrt_context *ctx, const spdrt_fft_config *c)
+{
+    const VkPhysicalDeviceLimits *lim = &ctx->limits;
+    if (c->n < 4 || (c->n & (c->n - 1)))
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "fft: N = %u is not a power of two >= 4", c->n);
+    if (c->wg == 0 || (c->wg & (c->wg - 1)) || c->wg > c->n / 2)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
+                            "fft: workgroup size %u is not a power of two <= N/2", c->wg);
+    if (c->strided && (c->columns == 0 || (c->columns & (c->columns - 1))))
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
+                            "fft: columns per workgroup %u is not a power of two", c->columns);
+    if (c->real && (c->strided || c->n < 8))
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "fft: --real needs rows and N >= 8");
+    if (c->wg > lim->maxComputeWorkGroupInvocations || c->wg > lim->maxComputeWorkGroupSize[0])
+        return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED,
+                            "the shader's workgroup of %u invocations exceeds \"%s\"'s %u", c->wg,
+                            ctx->info.name, lim->maxComputeWorkGroupInvocations);
+    if (c->shared_bytes > lim->maxComputeSharedMemorySize)
+        return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED,
+                            "the shader needs %u bytes of shared memory; \"%s\" has %u",
+                            c->shared_bytes, ctx->info.name, lim->maxComputeSharedMemorySize);
+    return SPDRT_OK;
+}
+
+static spdrt_result create_layout(spdrt_context *ctx, spdrt_fft_pipeline *fp)
+{
+    VkDescriptorSetLayoutBinding b[3];
+    VkDescriptorSetLayoutCreateInfo lci;
+    VkPushConstantRange pc;
+    VkPipelineLayoutCreateInfo plci;
+    VkDescriptorPoolSize size;
+    VkDescriptorPoolCreateInfo pci;
+    VkDescriptorSetAllocateInfo ai;
+    VkResult r;
+    memset(b, 0, sizeof b);
+    for (uint32_t i = 0; i < fp->bindings; i++) {
+        b[i].binding = i;
+        b[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        b[i].descriptorCount = 1;
+        b[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    }
+    memset(&lci, 0, sizeof lci);
+    lci.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
+    lci.bindingCount = fp->bindings;
+    lci.pBindings = b;
+    r = vkCreateDescriptorSetLayout(ctx->device, &lci, NULL, &fp->pipe.set_layout);
+    if (r != VK_SUCCESS) return spdrt__vk_error(ctx, "vkCreateDescriptorSetLayout", r);
+    pc.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    pc.offset = 0;
+    pc.size = FFT_PUSH_BYTES;
+    memset(&plci, 0, sizeof plci);
+    plci.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
+    plci.setLayoutCount = 1;
+    plci.pSetLayouts = &fp->pipe.set_layout;
+    plci.pushConstantRangeCount = 1;
+    plci.pPushConstantRanges = &pc;
+    r = vkCreatePipelineLayout(ctx->device, &plci, NULL, &fp->pipe.layout);
+    if (r != VK_SUCCESS) return spdrt__vk_error(ctx, "vkCreatePipelineLayout", r);
+
+    size.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    size.descriptorCount = fp->bindings;
+    memset(&pci, 0, sizeof pci);
+    pci.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
+    pci.maxSets = 1;
+    pci.poolSizeCount = 1;
+    pci.pPoolSizes = &size;
+    r = vkCreateDescriptorPool(ctx->device, &pci, NULL, &fp->pipe.pool);
+    if (r != VK_SUCCESS) return spdrt__vk_error(ctx, "vkCreateDescriptorPool", r);
+    memset(&ai, 0, sizeof ai);
+    ai.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
+    ai.descriptorPool = fp->pipe.pool;
+    ai.descriptorSetCount = 1;
+    ai.pSetLayouts = &fp->pipe.set_layout;
+    r = vkAllocateDescriptorSets(ctx->device, &ai, &fp->pipe.set);
+    if (r != VK_SUCCESS) return spdrt__vk_error(ctx, "vkAllocateDescriptorSets", r);
+    return SPDRT_OK;
+}
+
+/* How the pipeline meets the shader's --subgroup S. Full subgroups make lanes the
+ * consecutive invocations t mod size with every lane present; they can only be demanded
+ * when the workgroup is a whole number of subgroups. A workgroup smaller than one subgroup
+ * is a single partial subgroup whose lanes are t, which the shuffles (within S <= W lanes)
+ * need no more than that. */
+static spdrt_result subgroup_needs(spdrt_context *ctx, const spdrt_fft_config *c,
+                                   uint32_t *required, int *full)
+{
+    spdrt_result res = spdrt__subgroup_plan(ctx, c->subgroup, c->wg, required, full);
+    if (res != SPDRT_OK) return res;
+    uint32_t size = *required ? *required : ctx->info.max_subgroup_size;
+    if (*full && c->wg % size != 0) *full = 0;
+    return SPDRT_OK;
+}
+
+/* The twiddle table of --twiddles lut, exp(-2 pi i k / N) in double rounded to float. */
+static spdrt_result create_lut(spdrt_context *ctx, spdrt_fft_pipeline *fp)
+{
+    uint32_t half = fp->config.n / 2;
+    VkDeviceSize bytes = (VkDeviceSize)half * 8;
+    spdrt_buffer staging;
+    VkCommandBuffer cb;
+    VkBufferCopy copy;
+    spdrt_result res = spdrt__buffer_create(ctx, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 1, &staging);
+    if (res != SPDRT_OK) return res;
+    float *w = staging.map;
+    for (uint32_t k = 0; k < half; k++) {
+        double angle = 6.28318530717958647692528676655900577 * (double)k / (double)fp->config.n;
+        w[2 * k] = (float)cos(angle);
+        w[2 * k + 1] = (float)-sin(angle);
+    }
+    res = spdrt__buffer_create(ctx, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                               VK_BUFFER_USAGE_TRANSFER_DST_BIT, 0, &fp->lut);
+    if (res == SPDRT_OK) res = spdrt__commands_begin(ctx, &cb);
+    if (res == SPDRT_OK) {
+        copy.srcOffset = copy.dstOffset = 0;
+        copy.size = bytes;
+        vkCmdCopyBuffer(cb, staging.buffer, fp->lut.buffer, 1, &copy);
+        res = spdrt__commands_submit(ctx, cb);
+    }
+    if (!ctx->hung) spdrt__buffer_destroy(ctx, &staging);
+    return res;
+}
+
+spdrt_result spdrt_fft_pipeline_create(spdrt_context *ctx, const uint32_t *spirv, size_t spirv_words,
+                                       const spdrt_fft_config *config, spdrt_fft_pipeline **out)
+{
+    uint32_t required;
+    int full;
+    spdrt_result res;
+    if (!ctx) return SPDRT_ERROR_ARGUMENT;
+    if (!out || !config)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_fft_pipeline_create: config and out are required");
+    *out = NULL;
+    if (!spirv || spirv_words < 5 || spirv[0] != SPIRV_MAGIC)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "not a SPIR-V module (%zu words)", spirv_words);
+    if ((res = check_config(ctx, config)) != SPDRT_OK) return res;
+    spdrt_fft_pipeline *fp = calloc(1, sizeof *fp);
+    if (!fp) return spdrt__error(ctx, SPDRT_ERROR_OUT_OF_MEMORY, "out of memory");
+    fp->config = *config;
+    if (!fp->config.strided) fp->config.columns = 1;
+    fp->bindings = config->lut ? 3 : 2;
+    res = subgroup_needs(ctx, config, &required, &full);
+    if (res == SPDRT_OK) res = create_layout(ctx, fp);
+    if (res == SPDRT_OK) res = spdrt__compute_pipeline_create(ctx, spirv, spirv_words, required, full, &fp->pipe);
+    if (res == SPDRT_OK && config->lut) res = create_lut(ctx, fp);
+    if (res != SPDRT_OK) {
+        spdrt_fft_pipeline_destroy(ctx, fp);
+        return res;
+    }
+    *out = fp;
+    return SPDRT_OK;
+}
+
+void spdrt_fft_pipeline_destroy(spdrt_context *ctx, spdrt_fft_pipeline *fp)
+{
+    if (!ctx || !fp) return;
+    if (!ctx->hung) {
+        spdrt__buffer_destroy(ctx, &fp->lut);
+        spdrt__spd_pipeline_destroy(ctx, &fp->pipe);
+    }
+    free(fp);
+}
+
+/* ---- one run ------------------------------------------------------------------------------ */
+
+typedef struct {
+    spdrt_buffer upload, src, dst, readback;
+    VkQueryPool timestamps;
+} fft_resources;
+
+static void release(spdrt_context *ctx, fft_resources *rs)
+{
+    if (ctx->hung) return; /* the device may still use them */
+    if (rs->timestamps) vkDestroyQueryPool(ctx->device, rs->timestamps, NULL);
+    spdrt__buffer_destroy(ctx, &rs->upload);
+    spdrt__buffer_destroy(ctx, &rs->src);
+    spdrt__buffer_destroy(ctx, &rs->dst);
+    spdrt__buffer_destroy(ctx, &rs->readback);
+}
+
+static spdrt_result create_resources(spdrt_context *ctx, VkDeviceSize in_bytes,
+                                     VkDeviceSize out_bytes, fft_resources *rs)
+{
+    const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    spdrt_result res = spdrt__buffer_create(ctx, in_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 1, &rs->upload);
+    if (res == SPDRT_OK)
+        res = spdrt__buffer_create(ctx, in_bytes, storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, 0, &rs->src);
+    if (res == SPDRT_OK)
+        res = spdrt__buffer_create(ctx, out_bytes, storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                   VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 0, &rs->dst);
+    if (res == SPDRT_OK)
+        res = spdrt__buffer_create(ctx, out_bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, 1, &rs->readback);
+    if (res == SPDRT_OK && ctx->timestamp_valid_bits) {
+        VkQueryPoolCreateInfo qci;
+        memset(&qci, 0, sizeof qci);
+        qci.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
+        qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        qci.queryCount = 2;
+        VkResult r = vkCreateQueryPool(ctx->device, &qci, NULL, &rs->timestamps);
+        if (r != VK_SUCCESS) res = spdrt__vk_error(ctx, "vkCreateQueryPool", r);
+    }
+    return res;
+}
+
+static void write_descriptors(spdrt_context *ctx, const spdrt_fft_pipeline *fp, const fft_resources *rs)
+{
+    VkDescriptorBufferInfo info[3];
+    VkWriteDescriptorSet w[3];
+    const spdrt_buffer *bufs[3] = {&rs->src, &rs->dst, &fp->lut};
+    memset(w, 0, sizeof w);
+    for (uint32_t i = 0; i < fp->bindings; i++) {
+        info[i].buffer = bufs[i]->buffer;
+        info[i].offset = 0;
+        info[i].range = VK_WHOLE_SIZE;
+        w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+        w[i].dstSet = fp->pipe.set;
+        w[i].dstBinding = i;
+        w[i].descriptorCount = 1;
+        w[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        w[i].pBufferInfo = &info[i];
+    }
+    vkUpdateDescriptorSets(ctx->device, fp->bindings, w, 0, NULL);
+}
+
+static void barrier(VkCommandBuffer cb, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
+                    VkPipelineStageFlags dst_stage, VkAccessFlags dst_access)
+{
+    VkMemoryBarrier b;
+    memset(&b, 0, sizeof b);
+    b.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+    b.srcAccessMask = src_access;
+    b.dstAccessMask = dst_access;
+    vkCmdPipelineBarrier(cb, src_stage, dst_stage, 0, 1, &b, 0, NULL, 0, NULL);
+}
+
+static void record(VkCommandBuffer cb, const spdrt_fft_pipeline *fp, const uint32_t push[4],
+                   uint32_t groups, uint32_t dispatches, VkDeviceSize in_bytes,
+                   VkDeviceSize out_bytes, const fft_resources *rs)
+{
+    VkBufferCopy copy;
+    const VkPipelineStageFlags compute = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    const VkPipelineStageFlags transfer = VK_PIPELINE_STAGE_TRANSFER_BIT;
+    if (rs->timestamps) vkCmdResetQueryPool(cb, rs->timestamps, 0, 2);
+    memset(&copy, 0, sizeof copy);
+    copy.size = in_bytes;
+    vkCmdCopyBuffer(cb, rs->upload.buffer, rs->src.buffer, 1, &copy);
+    vkCmdFillBuffer(cb, rs->dst.buffer, 0, VK_WHOLE_SIZE, 0xffffffffu); /* NaN (float and half) */
+    barrier(cb, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, compute,
+            VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, fp->pipe.pipeline);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, fp->pipe.layout, 0, 1, &fp->pipe.set, 0, NULL);
+    vkCmdPushConstants(cb, fp->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, FFT_PUSH_BYTES, push);
+    for (uint32_t d = 0; d < dispatches; d++) {
+        int last = d + 1 == dispatches;
+        /* Each dispatch rewrites what the previous one wrote. */
+        if (d > 0) barrier(cb, compute, VK_ACCESS_SHADER_WRITE_BIT, compute, VK_ACCESS_SHADER_WRITE_BIT);
+        if (last && rs->timestamps) vkCmdWriteTimestamp(cb, compute, rs->timestamps, 0);
+        vkCmdDispatch(cb, groups, 1, 1);
+        if (last && rs->timestamps) vkCmdWriteTimestamp(cb, compute, rs->timestamps, 1);
+    }
+    barrier(cb, compute, VK_ACCESS_SHADER_WRITE_BIT, transfer, VK_ACCESS_TRANSFER_READ_BIT);
+    copy.size = out_bytes;
+    vkCmdCopyBuffer(cb, rs->dst.buffer, rs->readback.buffer, 1, &copy);
+    barrier(cb, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+}
+
+static double read_timestamps(spdrt_context *ctx, VkQueryPool pool)
+{
+    uint64_t t[2], mask;
+    if (!pool) return -1.0;
+    if (vkGetQueryPoolResults(ctx->device, pool, 0, 2, sizeof t, t, sizeof t[0],
+                              VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) != VK_SUCCESS)
+        return -1.0;
+    mask = ctx->timestamp_valid_bits >= 64 ? ~0ull : (1ull << ctx->timestamp_valid_bits) - 1;
+    return (double)((t[1] - t[0]) & mask) * ctx->info.timestamp_period_ns / 1e6;
+}
+
+spdrt_result spdrt_fft_run(spdrt_context *ctx, spdrt_fft_pipeline *fp, const spdrt_fft_params *params,
+                           const float *input, float *output, double *gpu_ms)
+{
+    const spdrt_fft_config *c;
+    fft_resources rs;
+    VkCommandBuffer cb;
+    spdrt_result res;
+    if (!ctx) return SPDRT_ERROR_ARGUMENT;
+    if (gpu_ms) *gpu_ms = -1.0;
+    if (!fp || !params || !input || !output)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_fft_run: pipeline, params, input and output are required");
+    if (ctx->hung)
+        return spdrt__error(ctx, SPDRT_ERROR_VULKAN, "an earlier submission never finished; the context is unusable");
+    c = &fp->config;
+    if (params->count == 0)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_fft_run: count must be at least 1");
+    uint32_t groups = (params->count + c->columns - 1) / c->columns;
+    if (groups > ctx->limits.maxComputeWorkGroupCount[0])
+        return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED, "%u workgroups exceed the device's %u per dispatch",
+                            groups, ctx->limits.maxComputeWorkGroupCount[0]);
+    size_t in_floats = spdrt_fft_input_floats(c, params), out_floats = spdrt_fft_output_floats(c, params);
+    size_t scalar = c->f16 ? 2 : 4;
+    VkDeviceSize in_bytes = in_floats * scalar, out_bytes = out_floats * scalar;
+    uint32_t push[4] = {params->count, 0, 0, 0};
+    spdrt_fft_strides(c, params, &push[1], &push[2]);
+
+    memset(&rs, 0, sizeof rs);
+    res = create_resources(ctx, in_bytes, out_bytes, &rs);
+    if (res != SPDRT_OK) goto done;
+    for (size_t i = 0; i < in_floats; i++) {
+        if (c->f16) ((uint16_t *)rs.upload.map)[i] = spdrt__float_to_half(input[i]);
+        else ((float *)rs.upload.map)[i] = input[i];
+    }
+    write_descriptors(ctx, fp, &rs);
+    res = spdrt__commands_begin(ctx, &cb);
+    if (res != SPDRT_OK) goto done;
+    record(cb, fp, push, groups, params->dispatches ? params->dispatches : 1, in_bytes, out_bytes, &rs);
+    res = spdrt__commands_submit(ctx, cb);
+    if (res != SPDRT_OK) goto done;
+    for (size_t i = 0; i < out_floats; i++) {
+        if (c->f16) output[i] = spdrt__half_to_float(((const uint16_t *)rs.readback.map)[i]);
+        else output[i] = ((const float *)rs.readback.map)[i];
+    }
+    if (gpu_ms) *gpu_ms = read_timestamps(ctx, rs.timestamps);
+done:
+    release(ctx, &rs);
+    return res;
+}

@@ -1,0 +1,111 @@
+/* spdrt_fft.h: running spdgen --fft shaders with libspdrt, and their double-precision
+ * reference.
+ *
+ * The binding contract every spdgen --fft shader follows (all targets, set 0):
+ *   binding 0  src, read-only storage buffer: the input
+ *   binding 1  dst, write-only storage buffer: the output (a different buffer)
+ *   binding 2  twiddle_lut (only with --twiddles lut): N/2 float2, exp(-2 pi i k / N)
+ *   push constants (16 bytes): uint count, in_stride, out_stride, unused
+ *   local size W x 1 x 1; grid (count, 1, 1), or ceil(count / columns) with --stride
+ * Elements: complex = float2 (x, y), or with --storage f16 one uint holding two IEEE halves
+ * (x low); real samples (--real) = float, or with f16 halves two per uint. Layouts:
+ *   rows (default)  FFT b is row b: element j at b * in_stride + j (strides in elements)
+ *   --stride        FFT c is column c: element j at c + j * in_stride
+ *   --real forward  FFT b reads real rows 2b, 2b+1 (x, y; row r at r * in_stride samples)
+ *                   and writes half spectra rows 2b, 2b+1 (X, Y: N/2 complex each, element 0
+ *                   packing the real X[0], X[N/2]); --real inverse does the reverse.
+ *   --order native  forward output / inverse input element j holds X[bitreverse(j)].
+ * On the host every buffer is handled as floats (a complex is two); the runtime converts
+ * to halves for f16 storage. */
+#ifndef SPDRT_FFT_H
+#define SPDRT_FFT_H
+
+#include "spdrt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { SPDRT_FFT_NORM_INVERSE, SPDRT_FFT_NORM_NONE, SPDRT_FFT_NORM_UNITARY } spdrt_fft_norm;
+
+/* What a shader was generated with (its contract). */
+typedef struct {
+    uint32_t n;             /* --fft N */
+    uint32_t wg;            /* --wg W: the local size */
+    uint32_t subgroup;      /* --subgroup S: 0, or the subgroup size the shuffles assume */
+    uint32_t columns;       /* columns per workgroup with --stride (the contract's), else 1 */
+    uint32_t shared_bytes;  /* the contract's shared memory */
+    int inverse;            /* --direction inverse */
+    int native;             /* --order native */
+    int real;               /* --real */
+    int strided;            /* --stride */
+    int f16;                /* --storage f16 */
+    int lut;                /* --twiddles lut: the runtime fills binding 2 */
+    spdrt_fft_norm norm;    /* --norm */
+} spdrt_fft_config;
+
+typedef struct {
+    uint32_t count;         /* FFTs: rows, pairs of real rows, or columns */
+    uint32_t in_stride;     /* 0 = packed: N (rows), N/2 (half spectra), count (columns) */
+    uint32_t out_stride;    /* the same for the output */
+    uint32_t dispatches;    /* back-to-back dispatches (>= 1); 0 counts as 1 */
+} spdrt_fft_params;
+
+typedef struct spdrt_fft_pipeline spdrt_fft_pipeline;
+
+/* Builds the pipeline of one shader (descriptor layout, required subgroup size and full
+ * subgroups where the shader needs them, the twiddle table for --twiddles lut). Reuse it
+ * for many runs; destroy it before the context. */
+spdrt_result spdrt_fft_pipeline_create(spdrt_context *ctx, const uint32_t *spirv, size_t spirv_words,
+                                       const spdrt_fft_config *config, spdrt_fft_pipeline **out);
+void spdrt_fft_pipeline_destroy(spdrt_context *ctx, spdrt_fft_pipeline *pipeline);
+
+/* The strides a run uses: params' own, or where 0 the packed ones (N, or N/2 for half
+ * spectra, for rows; count for columns), in elements of each buffer. */
+void spdrt_fft_strides(const spdrt_fft_config *config, const spdrt_fft_params *params,
+                       uint32_t *in_stride, uint32_t *out_stride);
+/* Floats in the host arrays for one run: the input and the output buffer contents. */
+size_t spdrt_fft_input_floats(const spdrt_fft_config *config, const spdrt_fft_params *params);
+size_t spdrt_fft_output_floats(const spdrt_fft_config *config, const spdrt_fft_params *params);
+
+/* Uploads `input` (spdrt_fft_input_floats), fills the output buffer with NaN, records the
+ * dispatches, waits and reads the output back into `output` (spdrt_fft_output_floats).
+ * Elements the shader never writes read back as NaN. *gpu_ms (if given) is the GPU time of
+ * the last dispatch from timestamps, or < 0 without timestamps. */
+spdrt_result spdrt_fft_run(spdrt_context *ctx, spdrt_fft_pipeline *pipeline,
+                           const spdrt_fft_params *params, const float *input, float *output,
+                           double *gpu_ms);
+
+/* ---- the reference (runtime/fft_ref.c) ------------------------------------------------ */
+
+/* The output buffer the shader must produce for `input`, in double: the transforms computed
+ * by an iterative radix-2 FFT in double with twiddles from the integer angle, f16 inputs
+ * rounded to half first, scaled by the norm, placed as the contract says. Elements of the
+ * output array the shader does not write (stride gaps) are 0. Returns 0, or -1 when out of
+ * memory. */
+int spdrt_fft_reference(const spdrt_fft_config *config, const spdrt_fft_params *params,
+                        const float *input, double *expected);
+
+/* In-place FFT of n complex doubles (interleaved), n a power of two; sign -1 forward. */
+void spdrt_fft_ref_transform(double *data, size_t n, int sign);
+
+/* bitreverse(k) over log2(n) bits: where --order native puts frequency k (and, the map being
+ * an involution, which frequency element k holds). */
+uint32_t spdrt_fft_native_index(uint32_t k, uint32_t n);
+
+typedef struct {
+    double rel_l2;          /* sqrt(sum |got - ref|^2 / sum |ref|^2) */
+    double max_rel;         /* max |got - ref| / max |ref| */
+    double max_abs;         /* max |got - ref| */
+    size_t non_finite;      /* values that are NaN or infinite (never written, or overflow) */
+} spdrt_fft_error;
+
+/* Error of `count` floats against the reference; with complex_values, pairs of floats are
+ * complex values and |.| is their modulus. Non-finite values are counted, not summed. */
+void spdrt_fft_compare(const float *got, const double *ref, size_t count, int complex_values,
+                       spdrt_fft_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
