@@ -10,13 +10,16 @@
  * line reports the measured errors.
  *
  * The matrix covers every listed value of each parameter at least once and every listed N
- * on both languages, without the full cross product (lavapipe runs on the CPU):
- * usage: fft_matrix glsl|hlsl [part]   part = sizes | shapes | options (default: all). */
+ * on both languages, without the full cross product (lavapipe runs on the CPU).
+ * usage: fft_matrix glsl|hlsl [part]   part = sizes | shapes | options (default: all)
+ *        fft_matrix list               the spdgen flags of every case, one per line (the
+ *                                      MSL and SPIR-V checks run the same matrix) */
 #include "fft_common.h"
 #include "tap.h"
 
 static spdrt_context *ctx;
 static const char *lang;
+static int list_only; /* print the flags instead of running */
 
 /* Runs one case with `count` FFTs; one TAP line. */
 static void run_case(const fft_case *c, uint32_t count)
@@ -26,6 +29,10 @@ static void run_case(const fft_case *c, uint32_t count)
     spdrt_fft_pipeline *pipe = NULL;
     size_t words;
     fft_case_flags(c, flags, sizeof flags);
+    if (list_only) {
+        printf("%s\n", flags);
+        return;
+    }
     uint32_t *spirv = fft_generate(c, lang, &cfg, &words);
     if (!spirv) {
         ok(0, "%s %s: generated", lang, flags);
@@ -134,12 +141,19 @@ int main(int argc, char **argv)
 {
     char err[512];
     spdrt_options options_ = {.validation = 1};
-    if (argc < 2 || (strcmp(argv[1], "glsl") && strcmp(argv[1], "hlsl"))) {
-        fprintf(stderr, "usage: fft_matrix glsl|hlsl [sizes|shapes|options]\n");
+    if (argc < 2 || (strcmp(argv[1], "glsl") && strcmp(argv[1], "hlsl") && strcmp(argv[1], "list"))) {
+        fprintf(stderr, "usage: fft_matrix glsl|hlsl [sizes|shapes|options] | fft_matrix list\n");
         return 2;
     }
     lang = argv[1];
     const char *part = argc > 2 ? argv[2] : "all";
+    if (!strcmp(lang, "list")) {
+        list_only = 1;
+        sizes();
+        shapes();
+        options();
+        return 0;
+    }
     if (spdrt_create(&options_, &ctx, err, sizeof err) != SPDRT_OK) {
         printf("1..0 # SKIP no Vulkan device with validation: %s\n", err);
         return 0;

@@ -1,0 +1,27 @@
+#!/bin/sh
+# Every FFT configuration of the device matrix (fft_matrix list) plus the larger subgroup
+# sizes, compiled from GLSL and from HLSL: the module has a GLCompute entry point "main"
+# with LocalSize (--wg) 1 1 and passes spirv-val, checked with SPIRV-Tools' own tools
+# (independent of spdgen's internal check).
+. "$(dirname "$0")/lib.sh"
+
+{
+    "$SPDGEN_BUILD/tests/fft_matrix" list
+    echo "--fft 4096 --ept 4 --wg 1024 --subgroup 32"
+    echo "--fft 16384 --ept 16 --wg 1024 --subgroup 64"
+    echo "--fft 2048 --ept 8 --wg 256 --subgroup 16 --real"
+} | sort -u >"$WORK/configs"
+
+while read -r flags; do
+    wg=$(echo "$flags" | sed -n 's/.*--wg \([0-9]*\).*/\1/p')
+    for from in glsl hlsl; do
+        # shellcheck disable=SC2086 # flags are words
+        "$SPDGEN" $flags --target spirv --spirv-from $from -o "$WORK/m.spv" &&
+            spirv-dis "$WORK/m.spv" -o "$WORK/m.dis" &&
+            grep -Eq 'OpEntryPoint GLCompute %[A-Za-z0-9_]+ "main"' "$WORK/m.dis" &&
+            grep -Eq "OpExecutionMode(Id)? %[A-Za-z0-9_]+ LocalSize(Id)? ($wg|%uint_$wg) (1|%uint_1) (1|%uint_1)\$" "$WORK/m.dis" &&
+            spirv-val --target-env vulkan1.1 "$WORK/m.spv"
+        ok $? "$from $flags: entry main, LocalSize $wg 1 1, spirv-val"
+    done
+done <"$WORK/configs"
+done_testing
