@@ -20,7 +20,7 @@ static const char *const lang_names[] = {"glsl", "hlsl", NULL};
 static const int subgroup_sizes[] = {0, 4, 8, 16, 32, 64};
 
 static const char usage_text[] =
-    "usage: spdgen --spd [options] [--target glsl|hlsl|msl|spirv] [-o FILE]\n"
+    "usage: spdgen --spd|--fft N [options] [--target glsl|hlsl|msl|spirv] [-o FILE]\n"
     "\n"
     "Emits one compute shader specialized to its parameters, validates it and writes it.\n"
     "\n"
@@ -28,7 +28,9 @@ static const char usage_text[] =
     "  --spd                 single-pass downsampler: all mips of an image in one dispatch\n"
     "                        (64x64 tiles per 256-invocation workgroup; the last workgroup of\n"
     "                        each slice, elected by an atomic counter, finishes levels 7..12)\n"
-    "  --fft N               workgroup FFT: not supported yet\n"
+    "  --fft N               workgroup FFT of N = 4..16384 complex points (a power of two)\n"
+    "                        per workgroup, E per invocation in registers, subgroup shuffles\n"
+    "                        and shared memory (at most 32 KB) between them\n"
     "\n"
     "SPD parameters:\n"
     "  --op OP               min | max | mean (default) | minmax (one-channel depth to min in\n"
@@ -49,6 +51,31 @@ static const char usage_text[] =
     "                        subgroup shuffles for a subgroup of at least S (default 0)\n"
     "  --array               texture arrays / cube faces: one dispatch for all slices,\n"
     "                        one counter per slice\n"
+    "\n"
+    "FFT parameters (N = E x W; one dispatch holds N <= 16 x W: 16384 at --wg 1024, 8192\n"
+    "at 512, 4096 at 256, 2048 at 128, 1024 at 64):\n"
+    "  --ept E               elements per invocation: 2, 4, 8, 16 (held in registers)\n"
+    "  --wg W                invocations per workgroup, a power of two. Given one of E and\n"
+    "                        W the other follows; given neither, E = 2 while N/2 fits\n"
+    "                        --max-wg, else W = --max-wg (Nabla's rule)\n"
+    "  --max-wg W            the largest workgroup the rule may pick (default 1024)\n"
+    "  --subgroup S          0 = shared memory only; 4 = quad swaps; 8, 16, 32, 64 = XOR\n"
+    "                        shuffles for butterflies less than S apart (full subgroups of\n"
+    "                        S; S <= W) (default 0)\n"
+    "  --direction D         forward (default) | inverse: exp(-2 pi i jk/N) | exp(+...)\n"
+    "  --norm M              inverse (default: 1/N on the inverse) | none | unitary\n"
+    "                        (1/sqrt(N) both ways)\n"
+    "  --order O             natural (default) | native: skip the reorder; the forward's\n"
+    "                        output and the inverse's input are in bit-reversed order\n"
+    "  --storage T           f32 (default) | f16: buffers of IEEE halves, fp32 math\n"
+    "  --stride              FFTs along columns (element j of column c at c + j * stride);\n"
+    "                        each workgroup runs neighbouring columns so reads coalesce\n"
+    "  --real                two real rows per complex FFT; forward: real rows -> N/2\n"
+    "                        complex half spectra (X[0], X[N/2] packed in element 0);\n"
+    "                        inverse: the reverse\n"
+    "  --twiddles T          device (default: computed from integer exponents) | lut (a\n"
+    "                        table computed in double on the host, binding 2)\n"
+    "  --batch B             FFTs run by --selftest (default 4)\n"
     "\n"
     "Output:\n"
     "  --target T            glsl | hlsl | msl | spirv (default glsl)\n"
@@ -79,7 +106,10 @@ static const char usage_text[] =
     "  spdgen --spd --subgroup 32 --target hlsl -o spd.hlsl\n"
     "  spdgen --spd --array --target msl -o spd.metal --emit-header spd_contract.h\n"
     "  spdgen --spd --target spirv -o spd.spv -MD               # + spd.spv.d\n"
-    "  spdgen --spd --op max --format r32f --selftest --size 2560x1440\n";
+    "  spdgen --spd --op max --format r32f --selftest --size 2560x1440\n"
+    "  spdgen --fft 2048 --wg 512 --target msl -o fft.metal    # E = 4\n"
+    "  spdgen --fft 16384 --subgroup 32 --target spirv -o fft.spv --emit-header fft.h\n"
+    "  spdgen --fft 1024 --real --subgroup 8 --selftest\n";
 
 static int usage_error(const char *fmt, ...)
 {

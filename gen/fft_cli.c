@@ -181,9 +181,10 @@ static int derive_shape(sg_config *cfg)
         }
     } else if (cfg->wg_given) {
         if (f->n % cfg->wg != 0 || f->n / cfg->wg < 2 || f->n / cfg->wg > SG_FFT_MAX_EPT)
-            return usage_error("--wg %d: --fft %ld / %d must be 2..%d elements per invocation "
-                               "(use --wg %ld..%ld)", cfg->wg, f->n, cfg->wg, SG_FFT_MAX_EPT,
-                               f->n / SG_FFT_MAX_EPT > 1 ? f->n / SG_FFT_MAX_EPT : 1, f->n / 2);
+            return usage_error("--wg %d: must be a power of two that splits --fft %ld into "
+                               "2..%d elements per invocation (--wg %ld..%ld)", cfg->wg, f->n,
+                               SG_FFT_MAX_EPT, f->n / SG_FFT_MAX_EPT > 1 ? f->n / SG_FFT_MAX_EPT : 1,
+                               f->n / 2);
         f->ept = (int)(f->n / cfg->wg);
     } else if (f->ept_given) {
         if (f->n % f->ept != 0)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fft_selftest.h"
 #include "selftest.h"
 #include "spd_ref.h"
 #include "spdrt.h"
@@ -59,6 +60,7 @@ static int report(const sg_config *cfg, const spdrt_spd_levels *gpu, const spdrt
 
 int sg_selftest(const sg_config *cfg, const sv_spirv *module)
 {
+    if (cfg->kernel == SG_KERNEL_FFT) return sg_fft_selftest(cfg, module);
     char err[512];
     spdrt_context *ctx;
     spdrt_options options = {0};

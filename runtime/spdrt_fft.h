@@ -93,6 +93,14 @@ void spdrt_fft_ref_transform(double *data, size_t n, int sign);
  * an involution, which frequency element k holds). */
 uint32_t spdrt_fft_native_index(uint32_t k, uint32_t n);
 
+/* The accuracy bars (README), against the reference on data in [-1, 1]: fp32 storage, and
+ * fp16 storage, where rounding the output to half (1 ulp = 2^-10 relative; some devices
+ * round toward zero) dominates. */
+#define SPDRT_FFT_BOUND_REL_L2 4e-7
+#define SPDRT_FFT_BOUND_MAX_REL 2e-6
+#define SPDRT_FFT_BOUND_F16_REL_L2 1e-3
+#define SPDRT_FFT_BOUND_F16_MAX_REL 2e-3
+
 typedef struct {
     double rel_l2;          /* sqrt(sum |got - ref|^2 / sum |ref|^2) */
     double max_rel;         /* max |got - ref| / max |ref| */

@@ -22,13 +22,11 @@ typedef struct {
     const char *norm; /* NULL = default (inverse) */
 } fft_case;
 
-/* Accuracy bars (README): fp32 storage against the double reference on data in [-1, 1]. */
-#define FFT_BOUND_REL_L2 4e-7
-#define FFT_BOUND_MAX_REL 2e-6
-/* fp16 storage: the output is rounded to half (1 ulp = 2^-10 relative; lavapipe rounds
- * toward zero), the input is rounded to half in the reference too. */
-#define FFT_BOUND_F16_REL_L2 1e-3
-#define FFT_BOUND_F16_MAX_REL 2e-3
+/* Accuracy bars: spdrt_fft.h's (README). */
+#define FFT_BOUND_REL_L2 SPDRT_FFT_BOUND_REL_L2
+#define FFT_BOUND_MAX_REL SPDRT_FFT_BOUND_MAX_REL
+#define FFT_BOUND_F16_REL_L2 SPDRT_FFT_BOUND_F16_REL_L2
+#define FFT_BOUND_F16_MAX_REL SPDRT_FFT_BOUND_F16_MAX_REL
 
 static void fft_case_flags(const fft_case *c, char *buf, size_t size)
 {

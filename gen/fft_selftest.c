@@ -1,0 +1,127 @@
+/* fft_selftest.c: spdgen --fft ... --selftest [--batch B] [--seed N].
+ *
+ * The check the test suite makes, for one user's exact configuration on the user's own
+ * device: --batch FFTs of random data in [-1, 1], two dispatches back to back (the output
+ * is filled with NaN first, so a value never written fails), compared with the double
+ * reference (runtime/fft_ref.c) against the stated bars (spdrt_fft.h): relative L2 error
+ * <= 4e-7 and max|err| / max|ref| <= 2e-6, or 1e-3 and 2e-3 with --storage f16. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fft_selftest.h"
+#include "lua_host.h"
+#include "spdrt_fft.h"
+
+/* The contract the shader was generated with, read back from its C header (the one place
+ * those numbers are made). */
+static int contract_value(const char *header, const char *name, long *out)
+{
+    char key[96];
+    snprintf(key, sizeof key, "#define %s ", name);
+    const char *at = header ? strstr(header, key) : NULL;
+    return at && sscanf(at + strlen(key), "%ld", out) == 1 ? 0 : -1;
+}
+
+static int runtime_config(const sg_config *cfg, spdrt_fft_config *rc)
+{
+    const sg_fft_params *f = &cfg->fft;
+    sg_generated g;
+    long columns, shared;
+    if (sg_generate(cfg, "glsl", 1, &g)) return -1;
+    int bad = contract_value(g.header, "FFT_COLUMNS_PER_WORKGROUP", &columns) ||
+              contract_value(g.header, "FFT_SHARED_MEMORY_BYTES", &shared);
+    sg_generated_free(&g);
+    if (bad) {
+        fprintf(stderr, "spdgen: error: --selftest: the FFT contract header lacks its sizes\n");
+        return -1;
+    }
+    memset(rc, 0, sizeof *rc);
+    rc->n = (uint32_t)f->n;
+    rc->wg = (uint32_t)cfg->wg;
+    rc->subgroup = (uint32_t)cfg->subgroup;
+    rc->columns = (uint32_t)columns;
+    rc->shared_bytes = (uint32_t)shared;
+    rc->inverse = f->direction == SG_FFT_INVERSE;
+    rc->native = f->order == SG_FFT_ORDER_NATIVE;
+    rc->real = f->real;
+    rc->strided = f->strided;
+    rc->f16 = f->storage == SG_FFT_STORAGE_F16;
+    rc->lut = f->twiddles == SG_FFT_TWIDDLES_LUT;
+    rc->norm = f->norm == SG_FFT_NORM_NONE ? SPDRT_FFT_NORM_NONE
+             : f->norm == SG_FFT_NORM_UNITARY ? SPDRT_FFT_NORM_UNITARY : SPDRT_FFT_NORM_INVERSE;
+    return 0;
+}
+
+/* Values in [-1, 1) from a xorshift generator: the same seed, the same data everywhere. */
+static void random_data(float *data, size_t count, unsigned seed)
+{
+    uint32_t s = seed * 2654435761u + 0x9e3779b9u;
+    for (size_t i = 0; i < count; i++) {
+        s ^= s << 13;
+        s ^= s >> 17;
+        s ^= s << 5;
+        data[i] = (float)((double)(s >> 8) / 8388608.0 - 1.0);
+    }
+}
+
+int sg_fft_selftest(const sg_config *cfg, const sv_spirv *module)
+{
+    char err[512];
+    spdrt_context *ctx;
+    spdrt_options options = {0};
+    spdrt_fft_config rc;
+    if (runtime_config(cfg, &rc)) return SG_EXIT_FAILURE;
+    if (spdrt_create(&options, &ctx, err, sizeof err) != SPDRT_OK) {
+        fprintf(stderr, "spdgen: error: --selftest: no usable Vulkan device: %s\n", err);
+        return SG_EXIT_FAILURE;
+    }
+    const spdrt_device_info *dev = spdrt_device(ctx);
+    spdrt_fft_params p = {.count = (uint32_t)cfg->fft.batch, .dispatches = 2};
+    size_t in_n = spdrt_fft_input_floats(&rc, &p), out_n = spdrt_fft_output_floats(&rc, &p);
+    float *in = malloc(in_n * sizeof *in), *out = malloc(out_n * sizeof *out);
+    double *ref = malloc(out_n * sizeof *ref);
+    spdrt_fft_pipeline *pipe = NULL;
+    spdrt_fft_error e;
+    int rc_exit = SG_EXIT_FAILURE;
+
+    printf("spdgen selftest: %s\n", cfg->command);
+    if (cfg->target == SG_TARGET_MSL)
+        printf("  MSL cannot run here: running its GLSL twin (the same algorithm and plan)\n");
+    printf("  %u %s of N = %ld, seed %u, on %s (%s), subgroup size %u\n", p.count,
+           rc.real ? "pairs of real rows" : rc.strided ? "columns" : "rows", cfg->fft.n, cfg->seed,
+           dev->name, dev->driver, dev->subgroup_size);
+    if (!in || !out || !ref) {
+        fprintf(stderr, "spdgen: error: --selftest: out of memory\n");
+        goto done;
+    }
+    random_data(in, in_n, cfg->seed);
+    if (spdrt_fft_pipeline_create(ctx, module->words, module->count, &rc, &pipe) != SPDRT_OK ||
+        spdrt_fft_run(ctx, pipe, &p, in, out, NULL) != SPDRT_OK) {
+        fprintf(stderr, "spdgen: error: --selftest: %s\n", spdrt_last_error(ctx));
+        goto done;
+    }
+    if (spdrt_fft_reference(&rc, &p, in, ref) != 0) {
+        fprintf(stderr, "spdgen: error: --selftest: the reference ran out of memory\n");
+        goto done;
+    }
+    spdrt_fft_compare(out, ref, out_n, !(rc.real && rc.inverse), &e);
+    double l2_bound = rc.f16 ? SPDRT_FFT_BOUND_F16_REL_L2 : SPDRT_FFT_BOUND_REL_L2;
+    double max_bound = rc.f16 ? SPDRT_FFT_BOUND_F16_MAX_REL : SPDRT_FFT_BOUND_MAX_REL;
+    printf("relative L2 error    %.3g (bound %g)\n", e.rel_l2, l2_bound);
+    printf("max|err| / max|ref|  %.3g (bound %g)\n", e.max_rel, max_bound);
+    if (e.non_finite) printf("values never written %zu\n", e.non_finite);
+    if (e.non_finite == 0 && e.rel_l2 <= l2_bound && e.max_rel <= max_bound) {
+        printf("selftest passed\n");
+        rc_exit = SG_EXIT_OK;
+    } else {
+        printf("selftest FAILED\n");
+    }
+done:
+    spdrt_fft_pipeline_destroy(ctx, pipe);
+    spdrt_destroy(ctx);
+    free(in);
+    free(out);
+    free(ref);
+    return rc_exit;
+}

@@ -1,0 +1,153 @@
+#!/bin/sh
+# spdgen --fft's command line: every usage error (exit 2, one line naming the flag), the
+# E/W derivation (Nabla's rule), determinism for every target, the regenerate command, the
+# contract header, and --selftest (pass, and fail on a deliberately wrong template).
+# Asserts on exit codes, the rule's numbers and properties of the output, never on text
+# pasted from a previous run.
+. "$(dirname "$0")/lib.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+
+expect_usage_error() { # DESCRIPTION FLAG_IN_MESSAGE ARGS...
+    desc=$1; flag=$2; shift 2
+    "$SPDGEN" "$@" >"$WORK/out" 2>"$WORK/err"
+    rc=$?
+    lines=$(wc -l <"$WORK/err")
+    [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && grep -q -- "^spdgen: error: .*$flag" "$WORK/err" && [ ! -s "$WORK/out" ]
+    ok $? "$desc: exit 2, one line naming $flag"
+    [ $rc -eq 2 ] && [ "$lines" -eq 1 ] || diag "exit $rc, stderr:" "$(cat "$WORK/err")"
+}
+
+expect_usage_error "N not a power of two" "--fft 1000" --fft 1000
+expect_usage_error "N < 4" "--fft 2" --fft 2
+expect_usage_error "N not a number" "--fft 64k" --fft 64k
+expect_usage_error "N beyond 2^20" "--fft 2097152" --fft 2097152
+expect_usage_error "E x W != N" "--ept 4 --wg 8" --fft 64 --ept 4 --wg 8
+expect_usage_error "E = 1" "--ept 1" --fft 64 --ept 1
+expect_usage_error "E = 3" "--ept 3" --fft 64 --ept 3
+expect_usage_error "E = 32" "--ept 32" --fft 1024 --ept 32
+expect_usage_error "W > --max-wg" "--wg 1024" --fft 4096 --wg 1024 --max-wg 512
+expect_usage_error "E gives W > --max-wg" "--ept 2" --fft 4096 --ept 2
+expect_usage_error "W not dividing N" "--wg 48" --fft 64 --wg 48
+expect_usage_error "--max-wg not a power of two" "--max-wg 1000" --fft 64 --max-wg 1000
+expect_usage_error "--subgroup 3" "--subgroup 3" --fft 64 --subgroup 3
+expect_usage_error "--subgroup above W" "--subgroup 16" --fft 16 --subgroup 16
+expect_usage_error "--real with N < 8" "--real" --fft 4 --real
+expect_usage_error "unknown --order" "--order sideways" --fft 64 --order sideways
+expect_usage_error "unknown --direction" "--direction backward" --fft 64 --direction backward
+expect_usage_error "unknown --norm" "--norm ortho" --fft 64 --norm ortho
+expect_usage_error "unknown --storage" "--storage f64" --fft 64 --storage f64
+expect_usage_error "unknown --twiddles" "--twiddles table" --fft 64 --twiddles table
+expect_usage_error "--real with native order" "--order native" --fft 64 --real --order native
+expect_usage_error "an SPD flag with --fft" "--op" --fft 64 --op max
+expect_usage_error "--batch 0" "--batch 0" --fft 64 --batch 0
+expect_usage_error "--ept without a value" "--ept" --fft 64 --ept
+
+# The message for inconsistent E and W lists pairs that work: each must be accepted.
+"$SPDGEN" --fft 256 --ept 4 --wg 32 2>"$WORK/err"
+pairs=$(sed -n 's/.*; use //p' "$WORK/err" | tr ',' '\n')
+good=0 n=0
+while read -r pair; do
+    [ -z "$pair" ] && continue
+    n=$((n + 1))
+    # shellcheck disable=SC2086
+    "$SPDGEN" --fft 256 $pair --check || good=1
+done <<EOF2
+$pairs
+EOF2
+[ $good -eq 0 ] && [ "$n" -ge 3 ]
+ok $? "the E x W != N message lists $n working --ept/--wg pairs, each accepted"
+
+# Nabla's rule: E = 2 while N/2 <= --max-wg, else W = --max-wg; one given, the other follows.
+shape() { # ARGS... -> "E W" read from the regenerate command
+    "$SPDGEN" "$@" -o "$WORK/s.comp" &&
+        sed -n 's|^//   spdgen .*--ept \([0-9]*\) --wg \([0-9]*\) .*|\1 \2|p' "$WORK/s.comp" | head -1
+}
+rule_ok=0
+for n in 4 64 2048 4096 16384; do
+    if [ $n -le 2048 ]; then want="2 $((n / 2))"; else want="$((n / 1024)) 1024"; fi
+    [ "$(shape --fft $n)" = "$want" ] || { rule_ok=1; diag "--fft $n: $(shape --fft $n), want $want"; }
+done
+[ "$(shape --fft 4096 --max-wg 256)" = "16 256" ] || rule_ok=1
+[ "$(shape --fft 2048 --wg 512)" = "4 512" ] || rule_ok=1
+[ "$(shape --fft 2048 --ept 8)" = "8 256" ] || rule_ok=1
+ok $rule_ok "E/W derivation: E = 2 up to N = 2 x --max-wg, then W = --max-wg; one given, the other follows"
+
+expect_usage_error "N larger than one dispatch (multi-pass not yet)" "--fft 32768" --fft 32768
+
+# The issue's example works for every target.
+for target in glsl hlsl msl spirv; do
+    "$SPDGEN" --fft 2048 --wg 512 --target $target -o "$WORK/ex.$target"
+    ok $? "spdgen --fft 2048 --wg 512 --target $target"
+done
+grep -q "kernel void fft_main" "$WORK/ex.msl" && grep -q "max_total_threads_per_threadgroup(512)" "$WORK/ex.msl"
+ok $? "the MSL kernel is fft_main with 512 threads per threadgroup"
+
+# Determinism, for every target and a config with every exchange kind.
+for target in glsl hlsl msl spirv; do
+    same=0
+    args="--fft 4096 --ept 8 --wg 512 --subgroup 8 --real --target $target"
+    # shellcheck disable=SC2086
+    "$SPDGEN" $args -o "$WORK/a.$target" || same=1
+    for i in 1 2 3; do
+        # shellcheck disable=SC2086
+        "$SPDGEN" $args -o "$WORK/b.$target" || same=1
+        cmp -s "$WORK/a.$target" "$WORK/b.$target" || same=1
+    done
+    ok $same "deterministic FFT output for --target $target"
+done
+cmd=$(sed -n 's|^//   \(spdgen .*\)$|\1|p' "$WORK/a.hlsl" | head -1)
+[ -n "$cmd" ] && $SPDGEN_BUILD/$cmd -o "$WORK/c.hlsl" && cmp -s "$WORK/a.hlsl" "$WORK/c.hlsl"
+ok $? "the regenerate command in the FFT header reproduces the file"
+
+# Every emitted file states its contract: bindings, push constants, grid, shared memory and
+# the subgroup requirement.
+grep -q "binding 0" "$WORK/a.glsl" && grep -q "push constants: uint count, in_stride, out_stride" "$WORK/a.glsl" &&
+    grep -q "dispatch (count, 1, 1)" "$WORK/a.glsl" && grep -Eq "shared memory [0-9]+ bytes; needs full subgroups of 8" "$WORK/a.glsl"
+ok $? "the emitted FFT states its contract"
+
+# The contract header compiles, and its numbers are the configuration's.
+"$SPDGEN" --fft 1024 --ept 4 --subgroup 8 --stride --twiddles lut --emit-header "$WORK/fft.h" -o "$WORK/h.comp"
+cat >"$WORK/h.c" <<'EOF2'
+#include <math.h>
+#include <stdio.h>
+#include "fft.h"
+int main(void)
+{
+    static float table[FFT_N];
+    int bad = FFT_N != 1024 || FFT_ELEMENTS_PER_INVOCATION != 4 || FFT_WORKGROUP_SIZE_X != 256 ||
+              FFT_SUBGROUP_SIZE != 8 || FFT_STRIDED != 1 || FFT_TWIDDLE_LUT != 1 ||
+              FFT_GRID_X(FFT_COLUMNS_PER_WORKGROUP * 3 + 1) != 4 || sizeof(FftPushConstants) != 16;
+    for (uint32_t k = 0; k < FFT_N; k++)
+        bad |= fft_native_index(fft_native_index(k)) != k || (k < FFT_N && fft_native_index(k) >= FFT_N);
+    bad |= fft_native_index(1) != FFT_N / 2;
+    fft_fill_twiddles(table);
+    bad |= table[0] != 1.0f || table[1] != 0.0f || fabs(table[2 * (FFT_N / 4)] - 0.0) > 1e-7 ||
+           table[2 * (FFT_N / 4) + 1] != -1.0f;
+    return bad;
+}
+EOF2
+${CC:-cc} -std=c11 -Wall -Werror -I"$WORK" "$WORK/h.c" -o "$WORK/h" -lm && "$WORK/h"
+ok $? "the FFT contract header compiles and its numbers, index map and twiddle table are right"
+
+# --selftest: passes for each target on the local device, and fails (exit 1) for a shader
+# whose twiddles turn the wrong way (a template override), without a device, exit 1 too.
+if "$SPDGEN_BUILD/tests/fft_matrix" list >/dev/null 2>&1 && vulkaninfo --summary >/dev/null 2>&1; then
+    for target in glsl hlsl msl; do
+        "$SPDGEN" --fft 1024 --ept 4 --subgroup 8 --real --target $target --selftest >"$WORK/out" 2>&1
+        rc=$?
+        [ $rc -eq 0 ] && grep -q "selftest passed" "$WORK/out" && grep -q "relative L2 error" "$WORK/out"
+        ok $? "--selftest passes for --target $target and prints the errors"
+    done
+    mkdir -p "$WORK/tdir/templates"
+    sed 's/c:line(sign < 0 and "return $float2(w.x, -w.y);" or "return w;")/c:line("return w;")/' \
+        "$here/../templates/fft_twiddle.lua" >"$WORK/tdir/templates/fft_twiddle.lua"
+    ! cmp -s "$here/../templates/fft_twiddle.lua" "$WORK/tdir/templates/fft_twiddle.lua"
+    ok $? "the broken twiddle template differs from the real one"
+    "$SPDGEN" --fft 256 --template-dir "$WORK/tdir" --selftest >"$WORK/out" 2>&1
+    rc=$?
+    [ $rc -eq 1 ] && grep -q "selftest FAILED" "$WORK/out"
+    ok $? "--selftest fails (exit 1) for twiddles of the wrong sign"
+else
+    ok 0 "# SKIP no Vulkan device"
+fi
+done_testing
