@@ -151,10 +151,10 @@ end
 local function describe_buffers(ctx)
     local f = ctx.f
     local half = f.storage == "f16"
-    local complex = half and "uint per complex (x in the low 16 bits, y in the high 16, IEEE half)"
-        or "float2 per complex (x = real, y = imaginary)"
-    local real = half and "IEEE halves, two per uint (element j in the low half when j is even)"
-        or "float per real sample"
+    local complex = half and "complex values, each a uint of two IEEE halves (x low, y high)"
+        or "complex values, each a float2 (x real, y imaginary)"
+    local real = half and "real samples, IEEE halves two per uint (even j in the low half)"
+        or "real samples, each a float"
     local n = f.n
     local src, dst
     if f.real and ctx.forward then
@@ -352,11 +352,12 @@ local function emit_exchange(c, ctx, step)
     local ways = math.max(conflict_ways(A, addr_of), conflict_ways(B, addr_of))
     local purpose = step.what == "reorder" and "into natural order" or step.what == "return"
         and "back to the load layout" or "to bring the next butterflies' partners together"
-    c:comment(string.format("Exchange through shared memory %s: from %s to %s. %d round%s of %d " ..
-        "slots (a round moves the elements with one value of index bits {%s})%s.", purpose,
-        layout_text(A), layout_text(B), step.rounds, step.rounds == 1 and "" or "s", step.slots,
-        table.concat(step.fixed, ","), ways == 1 and "; no bank conflicts" or
-        string.format("; up to %d-way bank conflicts", ways)))
+    local rounds = step.rounds == 1 and string.format("One round of %d slots", step.slots) or
+        string.format("%d rounds of %d slots, each moving the elements with one value of index " ..
+            "bits {%s}", step.rounds, step.slots, table.concat(step.fixed, ","))
+    c:comment(string.format("Exchange through shared memory %s: from %s to %s. %s; %s.", purpose,
+        layout_text(A), layout_text(B), rounds, ways == 1 and "no bank conflicts" or
+        string.format("up to %d-way bank conflicts", ways)))
     c:block("", function()
         c:line("uint wa = %s;", sw_call(thread_part(A, map) or "0u"))
         c:line("uint ra = %s;", sw_call(thread_part(B, map) or "0u"))
@@ -639,6 +640,21 @@ local function describe_plan(ctx)
     return table.concat(parts, ", ")
 end
 
+-- A comment line starting with `head`, its text wrapped at 92 columns under the text's start.
+local function hanging(c, head, text)
+    local pad = "//" .. string.rep(" ", #head - 2)
+    local line = head
+    for word in text:gmatch("%S+") do
+        if #line + 1 + #word > 92 and #line > #head then
+            c:line(line)
+            line = pad .. word
+        else
+            line = line .. ((#line > #head or line ~= head) and line:sub(-1) ~= " " and " " or "") .. word
+        end
+    end
+    c:line(line)
+end
+
 local function emit_header_comment(c, ctx)
     local cfg, f, k, D = ctx.cfg, ctx.f, ctx.contract, ctx.dialect
     c:line("// spdgen %s: workgroup FFT, %s.", cfg.version, D.language)
@@ -648,27 +664,26 @@ local function emit_header_comment(c, ctx)
     local sign = ctx.forward and "-" or "+"
     local what = f.real and (ctx.forward and "two real rows -> their half spectra" or "two half spectra -> two real rows")
         or "complex to complex"
-    c:line("// Transform: %s FFT of N = %d points (%s), X[f] = s * sum_j x[j] exp(%s2 pi i j f / N),",
-        f.direction, f.n, what, sign)
-    c:line("//   s = %s (--norm %s); %s.", ctx.scale == 1 and "1" or twiddle.literal(ctx.scale):gsub("f$", ""), f.norm,
+    hanging(c, "// Transform: ", string.format("%s FFT of N = %d points (%s), X[f] = s * sum_j x[j] " ..
+        "exp(%s2 pi i j f / N), s = %s (--norm %s); %s.", f.direction, f.n, what, sign,
+        ctx.scale == 1 and "1" or twiddle.literal(ctx.scale):gsub("f$", ""), f.norm,
         f.order == "natural" and "input and output in natural order" or (ctx.dif
-            and "input natural, output in native order (element j holds X[bitreverse(j)], log2 N bits)"
-            or "input in native order (element j holds X[bitreverse(j)]), output natural"))
+            and "input natural, output in native order (element j holds X[bitreverse(j)] over log2 N bits)"
+            or "input in native order (element j holds X[bitreverse(j)] over log2 N bits), output natural")))
     c:line("// Contract:")
     for _, b in ipairs(k.bindings) do
-        c:comment(string.format("  %s %s: %s", D.fft_binding_label and D.fft_binding_label(b) or
-            string.format("binding %d", b.binding), b.name, b.doc))
+        hanging(c, string.format("//   %s %s: ", D.fft_binding_label(b), b.name), b.doc)
     end
     local pcs = {}
     for _, p in ipairs(k.push_constants) do pcs[#pcs + 1] = p.name end
-    c:line("//   push constants: uint %s (16 bytes)", table.concat(pcs, ", "))
+    c:line("//   %s, FftParams params: uint %s (16 bytes)", D.params_label, table.concat(pcs, ", "))
     c:line("//   workgroup %dx1x1, dispatch (%s, 1, 1): %s", f.wg, k.grid[1],
         ctx.columns > 1 and string.format("%d neighbouring columns per workgroup", ctx.columns) or "one FFT per workgroup")
-    c:line("//   shared memory %d bytes; %s", k.shared_bytes, ctx.subgroup >= 8 and
+    hanging(c, "//   ", string.format("shared memory %d bytes; %s", k.shared_bytes, ctx.subgroup >= 8 and
         string.format("needs full subgroups of %d invocations (Vulkan: requiredSubgroupSize = %d and " ..
             "full subgroups; larger subgroups also work)", ctx.subgroup, ctx.subgroup)
         or ctx.subgroup == 4 and "needs quad operations in compute (subgroups of at least 4, full)"
-        or "no subgroup operations")
+        or "no subgroup operations"))
     if ctx.subgroup >= 4 then
         c:line("//   assumes each subgroup is consecutive invocations of the workgroup (lane = t % size)")
     end

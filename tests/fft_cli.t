@@ -101,7 +101,7 @@ ok $? "the regenerate command in the FFT header reproduces the file"
 
 # Every emitted file states its contract: bindings, push constants, grid, shared memory and
 # the subgroup requirement.
-grep -q "binding 0" "$WORK/a.glsl" && grep -q "push constants: uint count, in_stride, out_stride" "$WORK/a.glsl" &&
+grep -q "binding 0" "$WORK/a.glsl" && grep -q "push constants, FftParams params: uint count, in_stride, out_stride" "$WORK/a.glsl" &&
     grep -q "dispatch (count, 1, 1)" "$WORK/a.glsl" && grep -Eq "shared memory [0-9]+ bytes; needs full subgroups of 8" "$WORK/a.glsl"
 ok $? "the emitted FFT states its contract"
 
