@@ -20,7 +20,7 @@
 // arithmetic type by -Xclang -fnative-half-type (half + half is half, half is
 // passed and returned by value with -fnative-half-arguments-and-returns).
 // check-msl.sh passes both; the static_assert below says so if they are missing.
-// To link (the future CPU executor) these call __gnu_h2f_ieee/__gnu_f2h_ieee,
+// To link (the CPU executor) these call __gnu_h2f_ieee/__gnu_f2h_ieee,
 // which libgcc lacks; weak definitions are at the end of this file.
 #pragma once
 #pragma clang system_header

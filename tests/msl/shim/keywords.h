@@ -11,10 +11,15 @@
 // NOT caught by this check, and member functions overloaded on the address space of
 // *this (SPIRV-Cross's spvUnsafeArray, Tint's tint_array: "T& operator[](size_t) device")
 // collapse into duplicate declarations: use metal::array instead.
-// Note for the executor: a kernel-scope "threadgroup float4 lds[64];" is an ordinary
-// local here, one per thread; sharing it across the fibers of a threadgroup needs the
-// executor to give it shared storage (e.g. by rewriting kernel-scope threadgroup
-// declarations to static ones and running one threadgroup at a time).
+// Under the CPU executor (MSL_SHIM_EXTERNAL_RUNTIME) the threads of a threadgroup are
+// fibers of one host thread, each on its own stack, so a kernel-scope "threadgroup float4
+// lds[64];" cannot stay a local: threadgroup makes it a static in section msl_threadgroup,
+// one object for all threads. The executor runs one threadgroup at a time and fills that
+// section with poison before each (threadgroup memory starts undefined).
+// require_constant_initialization turns what a static would silently change into a
+// compile error: a pointer into threadgroup memory initialised per thread
+// ("threadgroup float* p = &lds[t];"). A threadgroup pointer parameter is an error too
+// ("static" in a parameter list). Without the executor, threadgroup is empty.
 //
 // coherent(device) (MSL 3.2): erased; only "device" is accepted as its argument
 // (coherent(threadgroup) becomes an undeclared identifier).
@@ -26,7 +31,7 @@
 // are left to clang, which ignores unknown attributes; check-msl.sh checks their names.
 //
 // These are object-like macros named like ordinary words: include no standard header
-// after <metal_stdlib> (the future executor must include its own headers first).
+// after <metal_stdlib> (the executor includes its own headers first).
 #pragma once
 #pragma clang system_header
 
@@ -43,7 +48,7 @@
 #pragma clang diagnostic ignored "-Wuninitialized"
 
 // MSL has no double (nor long double): using the type is an error, as in Metal. Host
-// code compiled with the shim (the future executor) can define MSL_SHIM_ALLOW_DOUBLE.
+// code compiled with the shim can define MSL_SHIM_ALLOW_DOUBLE.
 #ifndef MSL_SHIM_ALLOW_DOUBLE
 #pragma GCC poison double
 #endif
@@ -52,7 +57,12 @@
 #define vertex
 #define fragment
 #define device
+#ifdef MSL_SHIM_EXTERNAL_RUNTIME
+#define threadgroup \
+  [[clang::require_constant_initialization]] static __attribute__((section("msl_threadgroup")))
+#else
 #define threadgroup
+#endif
 #define threadgroup_imageblock
 #define thread
 #define constant const

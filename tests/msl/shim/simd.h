@@ -19,7 +19,8 @@
 //
 // Implementation: every function is written with __rt::simd_exchange and friends (see
 // sync.h), so it has the specification's semantics once the executor provides real
-// lanes. With the default single-thread runtime (lane 0 of a 1-wide SIMD-group) a
+// lanes. Each takes a defaulted last parameter, __rt::site where = __rt::site::here(),
+// the MSL line that called it, which it hands to the hooks (MSL code never passes it). With the default single-thread runtime (lane 0 of a 1-wide SIMD-group) a
 // shuffle or broadcast returns the calling thread's own value and a reduction returns
 // its argument. THE CPU EXECUTOR REPLACES THE HOOKS, NOT THESE FUNCTIONS.
 //
@@ -46,37 +47,43 @@ template <class T> constexpr bool quad_type =
                      (std::is_same<elem_t<T>, long>::value || std::is_same<elem_t<T>, ulong>::value));
 template <class T> constexpr bool quad_int_type = quad_type<T> && is_int_scalar<elem_t<T>>::value;
 
-// Group geometry: a SIMD-group of simd_size() lanes, or the quad (4 lanes) of the caller.
+// Group geometry: a SIMD-group of simd_size() lanes, or the quad (4 lanes) of the caller,
+// and the MSL call site every exchange of this call reports.
 struct group {
   uint base, width, lane;
-  static group simd() { return {0u, __rt::simd_size(), __rt::simd_lane_id()}; }
-  static group quad() {
+  __rt::site where;
+  static group simd(__rt::site w) { return {0u, __rt::simd_size(), __rt::simd_lane_id(), w}; }
+  static group quad(__rt::site w) {
     uint l = __rt::simd_lane_id();
-    uint w = __rt::simd_size();
+    uint n = __rt::simd_size();
     uint b = l & ~3u;
-    return {b, (w - b) < 4u ? (w - b) : 4u, l - b};
+    return {b, (n - b) < 4u ? (n - b) : 4u, l - b, w};
   }
-  bool active(uint i) const { return __rt::lane_active(__rt::simd_active_mask(), base + i); }
-  template <class T> T get(const T& v, uint i) const { return __rt::exchange(v, ushort(base + i)); }
+  // Active lanes of the whole SIMD-group (bit i = lane i); a collective call.
+  uint64_t active_mask() const { return __rt::simd_active_mask(where); }
+  bool active(uint64_t mask, uint i) const { return __rt::lane_active(mask, base + i); }
+  template <class T> T get(const T& v, uint i) const { return __rt::exchange(v, ushort(base + i), where); }
 };
 
 // Reduce over the active lanes of g (each lane calls exchange the same number of times).
 template <class T, class F> inline T reduce(group g, const T& v, F f) {
+  uint64_t mask = g.active_mask();
   bool have = false;
   T acc = v;
   for (uint i = 0; i < g.width; ++i) {
     T x = g.get(v, i);
-    if (!g.active(i)) continue;
+    if (!g.active(mask, i)) continue;
     acc = have ? f(acc, x) : x;
     have = true;
   }
   return acc;
 }
 template <class T, class F> inline T prefix(group g, const T& v, T identity, F f, bool inclusive) {
+  uint64_t mask = g.active_mask();
   T acc = identity;
   for (uint i = 0; i < g.width; ++i) {
     T x = g.get(v, i);
-    if (!g.active(i)) continue;
+    if (!g.active(mask, i)) continue;
     if (i < g.lane || (inclusive && i == g.lane)) acc = f(acc, x);
   }
   return acc;
@@ -135,189 +142,175 @@ private:
 #define __MSL_SIMD_TI(T) template <class T, std::enable_if_t<__msl::simd_int_type<T>, int> = 0>
 #define __MSL_QUAD_T(T) template <class T, std::enable_if_t<__msl::quad_type<T>, int> = 0>
 #define __MSL_QUAD_TI(T) template <class T, std::enable_if_t<__msl::quad_int_type<T>, int> = 0>
+// The defaulted call-site parameter every function below ends with.
+#define __MSL_SITE __rt::site where = __rt::site::here()
 
 // ---- SIMD-group permutes -----------------------------------------------------------
-__MSL_SIMD_T(T) inline T simd_shuffle(T data, ushort simd_lane_id) {
-  return __rt::exchange(data, simd_lane_id);
+__MSL_SIMD_T(T) inline T simd_shuffle(T data, ushort simd_lane_id, __MSL_SITE) {
+  return __rt::exchange(data, simd_lane_id, where);
 }
-__MSL_SIMD_T(T) inline T simd_broadcast(T data, ushort broadcast_lane_id) {
-  return __rt::exchange(data, broadcast_lane_id);
+__MSL_SIMD_T(T) inline T simd_broadcast(T data, ushort broadcast_lane_id, __MSL_SITE) {
+  return __rt::exchange(data, broadcast_lane_id, where);
 }
-__MSL_SIMD_T(T) inline T simd_shuffle_xor(T data, ushort mask) {
-  return __rt::exchange(data, ushort(__rt::simd_lane_id() ^ mask));
+__MSL_SIMD_T(T) inline T simd_shuffle_xor(T data, ushort mask, __MSL_SITE) {
+  return __rt::exchange(data, ushort(__rt::simd_lane_id() ^ mask), where);
 }
-__MSL_SIMD_T(T) inline T simd_shuffle_up(T data, ushort delta) {
+__MSL_SIMD_T(T) inline T simd_shuffle_up(T data, ushort delta, __MSL_SITE) {
   uint lane = __rt::simd_lane_id(); // lower delta lanes keep their own value
-  return __rt::exchange(data, ushort(lane >= delta ? lane - delta : lane));
+  return __rt::exchange(data, ushort(lane >= delta ? lane - delta : lane), where);
 }
-__MSL_SIMD_T(T) inline T simd_shuffle_down(T data, ushort delta) {
+__MSL_SIMD_T(T) inline T simd_shuffle_down(T data, ushort delta, __MSL_SITE) {
   uint lane = __rt::simd_lane_id(), n = __rt::simd_size(); // upper delta lanes keep theirs
-  return __rt::exchange(data, ushort(lane + delta < n ? lane + delta : lane));
+  return __rt::exchange(data, ushort(lane + delta < n ? lane + delta : lane), where);
 }
-__MSL_SIMD_T(T) inline T simd_shuffle_rotate_up(T data, ushort delta) {
+__MSL_SIMD_T(T) inline T simd_shuffle_rotate_up(T data, ushort delta, __MSL_SITE) {
   uint lane = __rt::simd_lane_id(), n = __rt::simd_size();
-  return __rt::exchange(data, ushort((lane + n - delta % n) % n));
+  return __rt::exchange(data, ushort((lane + n - delta % n) % n), where);
 }
-__MSL_SIMD_T(T) inline T simd_shuffle_rotate_down(T data, ushort delta) {
+__MSL_SIMD_T(T) inline T simd_shuffle_rotate_down(T data, ushort delta, __MSL_SITE) {
   uint lane = __rt::simd_lane_id(), n = __rt::simd_size();
-  return __rt::exchange(data, ushort((lane + delta) % n));
+  return __rt::exchange(data, ushort((lane + delta) % n), where);
 }
-__MSL_SIMD_T(T) inline T simd_broadcast_first(T data) {
-  uint64_t m = __rt::simd_active_mask();
-  return __rt::exchange(data, ushort(m ? __builtin_ctzll(m) : 0));
+__MSL_SIMD_T(T) inline T simd_broadcast_first(T data, __MSL_SITE) {
+  uint64_t m = __rt::simd_active_mask(where);
+  return __rt::exchange(data, ushort(m ? __builtin_ctzll(m) : 0), where);
 }
 
 // ---- SIMD-group reductions ---------------------------------------------------------
-__MSL_SIMD_T(T) inline T simd_sum(T data) {
-  return __msl::reduce(__msl::group::simd(), data, [](T a, T b) { return T(a + b); });
-}
-__MSL_SIMD_T(T) inline T simd_product(T data) {
-  return __msl::reduce(__msl::group::simd(), data, [](T a, T b) { return T(a * b); });
-}
-__MSL_SIMD_T(T) inline T simd_min(T data) {
-  return __msl::reduce(__msl::group::simd(), data, [](T a, T b) { return __msl::vmin(a, b); });
-}
-__MSL_SIMD_T(T) inline T simd_max(T data) {
-  return __msl::reduce(__msl::group::simd(), data, [](T a, T b) { return __msl::vmax(a, b); });
-}
-__MSL_SIMD_TI(T) inline T simd_and(T data) {
-  return __msl::reduce(__msl::group::simd(), data, [](T a, T b) { return T(a & b); });
-}
-__MSL_SIMD_TI(T) inline T simd_or(T data) {
-  return __msl::reduce(__msl::group::simd(), data, [](T a, T b) { return T(a | b); });
-}
-__MSL_SIMD_TI(T) inline T simd_xor(T data) {
-  return __msl::reduce(__msl::group::simd(), data, [](T a, T b) { return T(a ^ b); });
-}
-__MSL_SIMD_T(T) inline T simd_prefix_inclusive_sum(T data) {
-  return __msl::prefix(__msl::group::simd(), data, T(0), [](T a, T b) { return T(a + b); }, true);
-}
-__MSL_SIMD_T(T) inline T simd_prefix_exclusive_sum(T data) {
-  return __msl::prefix(__msl::group::simd(), data, T(0), [](T a, T b) { return T(a + b); }, false);
-}
-__MSL_SIMD_T(T) inline T simd_prefix_inclusive_product(T data) {
-  return __msl::prefix(__msl::group::simd(), data, T(1), [](T a, T b) { return T(a * b); }, true);
-}
-__MSL_SIMD_T(T) inline T simd_prefix_exclusive_product(T data) {
-  return __msl::prefix(__msl::group::simd(), data, T(1), [](T a, T b) { return T(a * b); }, false);
-}
+#define __MSL_SIMD_REDUCE(CONSTRAINT, NAME, EXPR)                                          \
+  CONSTRAINT(T) inline T NAME(T data, __MSL_SITE) {                                        \
+    return __msl::reduce(__msl::group::simd(where), data, [](T a, T b) { return EXPR; }); \
+  }
+__MSL_SIMD_REDUCE(__MSL_SIMD_T, simd_sum, T(a + b))
+__MSL_SIMD_REDUCE(__MSL_SIMD_T, simd_product, T(a * b))
+__MSL_SIMD_REDUCE(__MSL_SIMD_T, simd_min, __msl::vmin(a, b))
+__MSL_SIMD_REDUCE(__MSL_SIMD_T, simd_max, __msl::vmax(a, b))
+__MSL_SIMD_REDUCE(__MSL_SIMD_TI, simd_and, T(a & b))
+__MSL_SIMD_REDUCE(__MSL_SIMD_TI, simd_or, T(a | b))
+__MSL_SIMD_REDUCE(__MSL_SIMD_TI, simd_xor, T(a ^ b))
+#undef __MSL_SIMD_REDUCE
+#define __MSL_SIMD_PREFIX(NAME, IDENTITY, EXPR, INCLUSIVE)                                 \
+  __MSL_SIMD_T(T) inline T NAME(T data, __MSL_SITE) {                                      \
+    return __msl::prefix(__msl::group::simd(where), data, T(IDENTITY),                     \
+                         [](T a, T b) { return T(EXPR); }, INCLUSIVE);                     \
+  }
+__MSL_SIMD_PREFIX(simd_prefix_inclusive_sum, 0, a + b, true)
+__MSL_SIMD_PREFIX(simd_prefix_exclusive_sum, 0, a + b, false)
+__MSL_SIMD_PREFIX(simd_prefix_inclusive_product, 1, a * b, true)
+__MSL_SIMD_PREFIX(simd_prefix_exclusive_product, 1, a * b, false)
+#undef __MSL_SIMD_PREFIX
 
-inline simd_vote simd_ballot(bool expr) {
-  __msl::group g = __msl::group::simd();
+inline simd_vote simd_ballot(bool expr, __MSL_SITE) {
+  __msl::group g = __msl::group::simd(where);
+  uint64_t mask = g.active_mask();
   simd_vote::vote_t v = 0;
   for (uint i = 0; i < g.width; ++i) {
     bool x = g.get(expr, i);
-    if (g.active(i) && x) v |= simd_vote::vote_t(1) << i;
+    if (g.active(mask, i) && x) v |= simd_vote::vote_t(1) << i;
   }
   return simd_vote(v);
 }
-inline simd_vote simd_active_threads_mask() { return simd_vote(__rt::simd_active_mask()); }
-inline bool simd_all(bool expr) {
-  return (simd_vote::vote_t)simd_ballot(expr) == __rt::simd_active_mask();
+inline simd_vote simd_active_threads_mask(__MSL_SITE) { return simd_vote(__rt::simd_active_mask(where)); }
+inline bool simd_all(bool expr, __MSL_SITE) {
+  return (simd_vote::vote_t)simd_ballot(expr, where) == __rt::simd_active_mask(where);
 }
-inline bool simd_any(bool expr) { return (simd_vote::vote_t)simd_ballot(expr) != 0; }
-inline bool simd_is_first() {
-  uint64_t m = __rt::simd_active_mask();
+inline bool simd_any(bool expr, __MSL_SITE) { return (simd_vote::vote_t)simd_ballot(expr, where) != 0; }
+inline bool simd_is_first(__MSL_SITE) {
+  uint64_t m = __rt::simd_active_mask(where);
   return m && uint(__builtin_ctzll(m)) == __rt::simd_lane_id();
 }
 
 // ---- quad-group functions ------------------------------------------------------------
 namespace __msl {
-template <class T> inline T quad_get(const T& v, uint quad_lane) {
-  group g = group::quad();
-  return g.get(v, quad_lane & 3u);
+template <class T> inline T quad_get(const T& v, uint quad_lane, __rt::site where) {
+  return group::quad(where).get(v, quad_lane & 3u);
 }
 } // namespace __msl
-__MSL_QUAD_T(T) inline T quad_shuffle(T data, ushort quad_lane_id) {
-  return __msl::quad_get(data, quad_lane_id);
+__MSL_QUAD_T(T) inline T quad_shuffle(T data, ushort quad_lane_id, __MSL_SITE) {
+  return __msl::quad_get(data, quad_lane_id, where);
 }
-__MSL_QUAD_T(T) inline T quad_broadcast(T data, ushort broadcast_lane_id) {
-  return __msl::quad_get(data, broadcast_lane_id);
+__MSL_QUAD_T(T) inline T quad_broadcast(T data, ushort broadcast_lane_id, __MSL_SITE) {
+  return __msl::quad_get(data, broadcast_lane_id, where);
 }
-__MSL_QUAD_T(T) inline T quad_shuffle_xor(T data, ushort mask) {
-  return __msl::quad_get(data, (__rt::simd_lane_id() & 3u) ^ mask);
+__MSL_QUAD_T(T) inline T quad_shuffle_xor(T data, ushort mask, __MSL_SITE) {
+  return __msl::quad_get(data, (__rt::simd_lane_id() & 3u) ^ mask, where);
 }
-__MSL_QUAD_T(T) inline T quad_shuffle_up(T data, ushort delta) {
+__MSL_QUAD_T(T) inline T quad_shuffle_up(T data, ushort delta, __MSL_SITE) {
   uint l = __rt::simd_lane_id() & 3u;
-  return __msl::quad_get(data, l >= delta ? l - delta : l);
+  return __msl::quad_get(data, l >= delta ? l - delta : l, where);
 }
-__MSL_QUAD_T(T) inline T quad_shuffle_down(T data, ushort delta) {
+__MSL_QUAD_T(T) inline T quad_shuffle_down(T data, ushort delta, __MSL_SITE) {
   uint l = __rt::simd_lane_id() & 3u;
-  return __msl::quad_get(data, l + delta < 4u ? l + delta : l);
+  return __msl::quad_get(data, l + delta < 4u ? l + delta : l, where);
 }
-__MSL_QUAD_T(T) inline T quad_shuffle_rotate_up(T data, ushort delta) {
-  return __msl::quad_get(data, ((__rt::simd_lane_id() & 3u) + 4u - (delta & 3u)) & 3u);
+__MSL_QUAD_T(T) inline T quad_shuffle_rotate_up(T data, ushort delta, __MSL_SITE) {
+  return __msl::quad_get(data, ((__rt::simd_lane_id() & 3u) + 4u - (delta & 3u)) & 3u, where);
 }
-__MSL_QUAD_T(T) inline T quad_shuffle_rotate_down(T data, ushort delta) {
-  return __msl::quad_get(data, ((__rt::simd_lane_id() & 3u) + delta) & 3u);
+__MSL_QUAD_T(T) inline T quad_shuffle_rotate_down(T data, ushort delta, __MSL_SITE) {
+  return __msl::quad_get(data, ((__rt::simd_lane_id() & 3u) + delta) & 3u, where);
 }
-__MSL_QUAD_T(T) inline T quad_broadcast_first(T data) {
-  __msl::group g = __msl::group::quad();
+__MSL_QUAD_T(T) inline T quad_broadcast_first(T data, __MSL_SITE) {
+  __msl::group g = __msl::group::quad(where);
+  uint64_t mask = g.active_mask();
   uint first = 0;
   for (uint i = g.width; i-- > 0;)
-    if (g.active(i)) first = i;
+    if (g.active(mask, i)) first = i;
   return g.get(data, first);
 }
-__MSL_QUAD_T(T) inline T quad_sum(T data) {
-  return __msl::reduce(__msl::group::quad(), data, [](T a, T b) { return T(a + b); });
-}
-__MSL_QUAD_T(T) inline T quad_product(T data) {
-  return __msl::reduce(__msl::group::quad(), data, [](T a, T b) { return T(a * b); });
-}
-__MSL_QUAD_T(T) inline T quad_min(T data) {
-  return __msl::reduce(__msl::group::quad(), data, [](T a, T b) { return __msl::vmin(a, b); });
-}
-__MSL_QUAD_T(T) inline T quad_max(T data) {
-  return __msl::reduce(__msl::group::quad(), data, [](T a, T b) { return __msl::vmax(a, b); });
-}
-__MSL_QUAD_TI(T) inline T quad_and(T data) {
-  return __msl::reduce(__msl::group::quad(), data, [](T a, T b) { return T(a & b); });
-}
-__MSL_QUAD_TI(T) inline T quad_or(T data) {
-  return __msl::reduce(__msl::group::quad(), data, [](T a, T b) { return T(a | b); });
-}
-__MSL_QUAD_TI(T) inline T quad_xor(T data) {
-  return __msl::reduce(__msl::group::quad(), data, [](T a, T b) { return T(a ^ b); });
-}
-__MSL_QUAD_T(T) inline T quad_prefix_inclusive_sum(T data) {
-  return __msl::prefix(__msl::group::quad(), data, T(0), [](T a, T b) { return T(a + b); }, true);
-}
-__MSL_QUAD_T(T) inline T quad_prefix_exclusive_sum(T data) {
-  return __msl::prefix(__msl::group::quad(), data, T(0), [](T a, T b) { return T(a + b); }, false);
-}
-__MSL_QUAD_T(T) inline T quad_prefix_inclusive_product(T data) {
-  return __msl::prefix(__msl::group::quad(), data, T(1), [](T a, T b) { return T(a * b); }, true);
-}
-__MSL_QUAD_T(T) inline T quad_prefix_exclusive_product(T data) {
-  return __msl::prefix(__msl::group::quad(), data, T(1), [](T a, T b) { return T(a * b); }, false);
-}
-inline quad_vote quad_ballot(bool expr) {
-  __msl::group g = __msl::group::quad();
+#define __MSL_QUAD_REDUCE(CONSTRAINT, NAME, EXPR)                                          \
+  CONSTRAINT(T) inline T NAME(T data, __MSL_SITE) {                                        \
+    return __msl::reduce(__msl::group::quad(where), data, [](T a, T b) { return EXPR; }); \
+  }
+__MSL_QUAD_REDUCE(__MSL_QUAD_T, quad_sum, T(a + b))
+__MSL_QUAD_REDUCE(__MSL_QUAD_T, quad_product, T(a * b))
+__MSL_QUAD_REDUCE(__MSL_QUAD_T, quad_min, __msl::vmin(a, b))
+__MSL_QUAD_REDUCE(__MSL_QUAD_T, quad_max, __msl::vmax(a, b))
+__MSL_QUAD_REDUCE(__MSL_QUAD_TI, quad_and, T(a & b))
+__MSL_QUAD_REDUCE(__MSL_QUAD_TI, quad_or, T(a | b))
+__MSL_QUAD_REDUCE(__MSL_QUAD_TI, quad_xor, T(a ^ b))
+#undef __MSL_QUAD_REDUCE
+#define __MSL_QUAD_PREFIX(NAME, IDENTITY, EXPR, INCLUSIVE)                                 \
+  __MSL_QUAD_T(T) inline T NAME(T data, __MSL_SITE) {                                      \
+    return __msl::prefix(__msl::group::quad(where), data, T(IDENTITY),                     \
+                         [](T a, T b) { return T(EXPR); }, INCLUSIVE);                     \
+  }
+__MSL_QUAD_PREFIX(quad_prefix_inclusive_sum, 0, a + b, true)
+__MSL_QUAD_PREFIX(quad_prefix_exclusive_sum, 0, a + b, false)
+__MSL_QUAD_PREFIX(quad_prefix_inclusive_product, 1, a * b, true)
+__MSL_QUAD_PREFIX(quad_prefix_exclusive_product, 1, a * b, false)
+#undef __MSL_QUAD_PREFIX
+inline quad_vote quad_ballot(bool expr, __MSL_SITE) {
+  __msl::group g = __msl::group::quad(where);
+  uint64_t mask = g.active_mask();
   quad_vote::vote_t v = 0;
   for (uint i = 0; i < g.width; ++i) {
     bool x = g.get(expr, i);
-    if (g.active(i) && x) v |= 1u << i;
+    if (g.active(mask, i) && x) v |= 1u << i;
   }
   return quad_vote(v);
 }
-inline quad_vote quad_active_threads_mask() {
-  __msl::group g = __msl::group::quad();
+inline quad_vote quad_active_threads_mask(__MSL_SITE) {
+  __msl::group g = __msl::group::quad(where);
+  uint64_t mask = g.active_mask();
   quad_vote::vote_t v = 0;
   for (uint i = 0; i < g.width; ++i)
-    if (g.active(i)) v |= 1u << i;
+    if (g.active(mask, i)) v |= 1u << i;
   return quad_vote(v);
 }
-inline bool quad_all(bool expr) {
-  return (quad_vote::vote_t)quad_ballot(expr) == (quad_vote::vote_t)quad_active_threads_mask();
+inline bool quad_all(bool expr, __MSL_SITE) {
+  return (quad_vote::vote_t)quad_ballot(expr, where) ==
+         (quad_vote::vote_t)quad_active_threads_mask(where);
 }
-inline bool quad_any(bool expr) { return (quad_vote::vote_t)quad_ballot(expr) != 0; }
-inline bool quad_is_first() {
-  __msl::group g = __msl::group::quad();
+inline bool quad_any(bool expr, __MSL_SITE) { return (quad_vote::vote_t)quad_ballot(expr, where) != 0; }
+inline bool quad_is_first(__MSL_SITE) {
+  __msl::group g = __msl::group::quad(where);
+  uint64_t mask = g.active_mask();
   for (uint i = 0; i < g.width; ++i)
-    if (g.active(i)) return i == g.lane;
+    if (g.active(mask, i)) return i == g.lane;
   return false;
 }
 
+#undef __MSL_SITE
 #undef __MSL_SIMD_T
 #undef __MSL_SIMD_TI
 #undef __MSL_QUAD_T

@@ -1,0 +1,94 @@
+# Builds the MSL CPU executor and the programs tests/msl_exec.t and tests/msl_spd.t run:
+#
+#   make -f tests/msl/msl.mk B=DIR SPDGEN_BUILD=DIR TARGET...
+#
+#   B/exec/selftest, B/exec/selftest-ucontext   the executor's self-tests (selftest/),
+#                                               with the assembly and the ucontext fibers
+#   B/spd/CONFIG/spd_msl          the SPD harness for one configuration, CONFIG being
+#                                 OP_SUBGROUP_FORMAT_2d|array (e.g. max_8_r32f_array):
+#                                 spdgen's MSL and contract header for it, the kernel bound
+#                                 by attribute (exec/unit.cpp), the contract (spd/contract.cpp)
+#   B/spd/CONFIG/glsl.spv, hlsl.spv   the same configuration's SPIR-V (parity checks)
+#   DIR/spd_msl                   for any DIR holding kernel.metal and contract.h (the
+#                                 .t writes mutants of a configuration that way)
+# Everything is rebuilt when spdgen, the shim or the executor changes (depfiles).
+M := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+ROOT := $(M)/../..
+CLANGXX ?= clang++
+LUA ?= lua5.4
+SPDGEN := $(SPDGEN_BUILD)/spdgen
+LIBSPDRT := $(SPDGEN_BUILD)/libspdrt.a
+
+ifeq ($(B),)
+$(error B (the build directory) is required)
+endif
+
+# -O2: the executor runs every SPD configuration at every size; -O1 would do as well.
+# The half flags are the shim's (shim/core.h); MSL_SHIM_EXTERNAL_RUNTIME selects the
+# executor's hooks and threadgroup storage.
+MSL_CXXFLAGS := -std=c++17 -O2 -Wall -Wextra -Wno-unused-parameter -Wno-unknown-attributes \
+	-flax-vector-conversions=none -Xclang -fnative-half-type \
+	-Xclang -fnative-half-arguments-and-returns -DMSL_SHIM_EXTERNAL_RUNTIME \
+	-I$(M) -I$(M)/exec -I$(ROOT)/runtime -MMD -MP
+EXEC_OBJ := $(B)/exec/executor.o $(B)/exec/fiber.o
+SELFTEST_UNITS := neighbour last_group divergent simd_ops bindings
+SELFTEST_OBJ := $(B)/exec/selftest.o $(SELFTEST_UNITS:%=$(B)/exec/%.o)
+
+.SUFFIXES:
+.DELETE_ON_ERROR:
+
+# ---- the executor and its self-tests -----------------------------------------------------
+$(B)/exec/%.o: $(M)/exec/%.cpp
+	@mkdir -p $(@D)
+	$(CLANGXX) $(MSL_CXXFLAGS) -c $< -o $@
+# The ucontext fibers: fiber_context differs, so the executor is compiled again with them.
+$(B)/exec/%-ucontext.o: $(M)/exec/%.cpp
+	@mkdir -p $(@D)
+	$(CLANGXX) $(MSL_CXXFLAGS) -DMSL_EXEC_UCONTEXT -c $< -o $@
+$(B)/exec/selftest.o: $(M)/selftest/selftest.cpp
+	@mkdir -p $(@D)
+	$(CLANGXX) $(MSL_CXXFLAGS) -c $< -o $@
+$(B)/exec/%.attrs.h: $(M)/selftest/%.metal $(M)/exec/kernel-attrs.lua
+	@mkdir -p $(@D)
+	$(LUA) $(M)/exec/kernel-attrs.lua $< >$@
+$(B)/exec/%.o: $(M)/selftest/%.metal $(B)/exec/%.attrs.h $(M)/exec/unit.cpp
+	$(CLANGXX) $(MSL_CXXFLAGS) -DMSL_UNIT=$*_kernel -DMSL_KERNEL_SOURCE='"$(abspath $<)"' \
+		-DMSL_KERNEL_ATTRS='"$(abspath $(B)/exec/$*.attrs.h)"' -c $(M)/exec/unit.cpp -o $@
+$(B)/exec/selftest: $(SELFTEST_OBJ) $(EXEC_OBJ)
+	$(CLANGXX) -o $@ $^
+$(B)/exec/selftest-ucontext: $(SELFTEST_OBJ) $(B)/exec/executor-ucontext.o $(B)/exec/fiber-ucontext.o
+	$(CLANGXX) -o $@ $^
+
+# ---- SPD configurations ------------------------------------------------------------------
+# CONFIG = OP_SUBGROUP_FORMAT_DIM -> spdgen arguments.
+spd_args = --spd --op $(word 1,$(subst _, ,$(1))) --subgroup $(word 2,$(subst _, ,$(1))) \
+	--format $(word 3,$(subst _, ,$(1))) $(if $(filter array,$(word 4,$(subst _, ,$(1)))),--array)
+
+$(B)/spd/%/kernel.metal $(B)/spd/%/contract.h: $(SPDGEN)
+	@mkdir -p $(@D)
+	$(SPDGEN) $(call spd_args,$*) --target msl -o $(@D)/kernel.metal --emit-header $(@D)/contract.h
+$(B)/spd/%/glsl.spv: $(SPDGEN)
+	@mkdir -p $(@D)
+	$(SPDGEN) $(call spd_args,$*) --target spirv --spirv-from glsl -o $@
+$(B)/spd/%/hlsl.spv: $(SPDGEN)
+	@mkdir -p $(@D)
+	$(SPDGEN) $(call spd_args,$*) --target spirv --spirv-from hlsl -o $@
+
+$(B)/spd/spd_msl.o: $(M)/spd/spd_msl.cpp
+	@mkdir -p $(@D)
+	$(CLANGXX) $(MSL_CXXFLAGS) -c $< -o $@
+
+# Any directory with kernel.metal and contract.h: bind, compile, link.
+%/kernel.attrs.h: %/kernel.metal $(M)/exec/kernel-attrs.lua
+	$(LUA) $(M)/exec/kernel-attrs.lua $< >$@
+%/unit.o: %/kernel.metal %/kernel.attrs.h $(M)/exec/unit.cpp
+	$(CLANGXX) $(MSL_CXXFLAGS) -DMSL_UNIT=spd_kernel -DMSL_KERNEL_SOURCE='"$(abspath $<)"' \
+		-DMSL_KERNEL_ATTRS='"$(abspath $*/kernel.attrs.h)"' -c $(M)/exec/unit.cpp -o $@
+%/contract.o: %/contract.h $(M)/spd/contract.cpp
+	$(CLANGXX) $(MSL_CXXFLAGS) -DSPD_CONTRACT_HEADER='"$(abspath $<)"' -c $(M)/spd/contract.cpp -o $@
+%/spd_msl: %/unit.o %/contract.o $(B)/spd/spd_msl.o $(EXEC_OBJ) $(LIBSPDRT)
+	$(CLANGXX) -o $@ $*/unit.o $*/contract.o $(B)/spd/spd_msl.o $(EXEC_OBJ) $(LIBSPDRT) -ldl -lm
+
+.PRECIOUS: %/kernel.attrs.h %/unit.o %/contract.o $(B)/spd/%/kernel.metal $(B)/spd/%/contract.h
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)
