@@ -2,7 +2,8 @@
 # Makefile after its own rules (it uses BUILD, CC, CFLAGS, WARN, SPDGEN and LIBSPDRT).
 #
 #   build/bench/spd_bench       the SPD benchmark; runs spdgen (build/spdgen) for its shaders
-#   build/bench/copy.spv        the floor: a vec4 copy kernel
+#   build/bench/copy.spv        the floor: a vec4 copy kernel (also the SPD-shaped floor)
+#   build/bench/scrub.spv       the harness's cache scrub and GPU heat (bench/gpu.h)
 #   build/bench/level_*.spv     the per-level baseline, one per (op, format)
 # The program loads its .spv files from its own directory.
 
@@ -10,7 +11,7 @@ BENCH_DIR     := $(BUILD)/bench
 BENCH_C       := $(sort $(wildcard bench/*.c))
 BENCH_OBJ     := $(BENCH_C:bench/%.c=$(BENCH_DIR)/%.o)
 BENCH_FORMATS := rgba8 rgba16f r32f rgba32f
-BENCH_SPV     := $(BENCH_DIR)/copy.spv \
+BENCH_SPV     := $(BENCH_DIR)/copy.spv $(BENCH_DIR)/scrub.spv \
                  $(foreach f,$(BENCH_FORMATS),$(BENCH_DIR)/level_mean_$(f).spv $(BENCH_DIR)/level_max_$(f).spv)
 # libspdrt opens Vulkan with dlopen where runtime/vulkan_loader.c exists, else it links it.
 BENCH_LIBS    := $(if $(wildcard runtime/vulkan_loader.c),-ldl,-lvulkan) -lm
@@ -26,6 +27,8 @@ $(BENCH_DIR)/spd_bench: $(BENCH_OBJ) $(LIBSPDRT)
 	$(CC) $(CFLAGS) -o $@ $(BENCH_OBJ) $(LIBSPDRT) $(BENCH_LIBS)
 
 $(BENCH_DIR)/copy.spv: bench/shaders/copy.comp | $(BENCH_DIR)
+	$(BENCH_GLSL) -o $@ $<
+$(BENCH_DIR)/scrub.spv: bench/shaders/scrub.comp | $(BENCH_DIR)
 	$(BENCH_GLSL) -o $@ $<
 $(BENCH_DIR)/level_mean_%.spv: bench/shaders/level.comp | $(BENCH_DIR)
 	$(BENCH_GLSL) -DFORMAT=$* -DOP_MAX=0 -o $@ $<

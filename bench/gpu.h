@@ -1,14 +1,33 @@
 /* gpu.h: the timing harness and the little Vulkan plumbing the benchmark's own kernels need.
  *
- * Timing: one command buffer per measured thing. Each repetition is
- *     [fill of a scrub buffer]  [before]  full barrier  timestamp  WORK  timestamp  [after]
- * with both timestamps at BOTTOM_OF_PIPE: the first is written once everything before it
- * (the previous repetition, the scrub) has finished, the second once WORK has. The full
- * barrier keeps WORK from starting before that, so repetitions never overlap and each
- * interval is WORK alone, from an idle GPU to its last write. The scrub (a vkCmdFillBuffer
- * larger than the GPU's last-level cache) evicts the previous repetition's data, so no
- * repetition starts with its input already in cache. The first `warmup` repetitions are
- * not timed; the median of the others is reported. */
+ * Timing. Everything one measured thing runs goes into ONE command buffer, submitted once,
+ * so the GPU never waits for the host between repetitions:
+ *
+ *   heat         heat_passes reads of the scrub buffer (~heat_ms of GPU work), so the
+ *                clocks are up before the first repetition: a GPU idles between
+ *                measurements (read-backs, CPU checks, spdgen) and drops its clocks there
+ *   barrier
+ *   warmup + reps repetitions, each:
+ *     [scrub]    one compute pass over the scrub buffer (larger than the last-level cache):
+ *                it evicts the previous repetition's data, so every repetition starts with
+ *                cold caches; by default it READS (clean lines, which the timed work evicts
+ *                for free; a written buffer would leave dirty lines whose write-back the
+ *                timed work would pay for). Compute, not vkCmdFillBuffer, so it runs on the
+ *                same units the timed work does and keeps them busy.
+ *     [before]   untimed set-up (the blit chain's layout transitions)
+ *     barrier    everything above finished and visible
+ *     timestamp  BOTTOM_OF_PIPE: written once everything before it has finished
+ *     WORK
+ *     timestamp  BOTTOM_OF_PIPE: written once WORK has finished
+ *     [after]    untimed set-up
+ *   back to back (b2b > 0): barrier, 1 untimed run, timestamp, then b2b runs, each
+ *                [before] WORK [after] barrier, then a timestamp. No scrub: caches hold
+ *                whatever the previous run left (for work larger than the cache, nothing).
+ *
+ * Each repetition's interval is WORK alone, from an idle GPU (the barrier) to its last
+ * write; the first `warmup` are not timed, the median of the others is reported with their
+ * fastest and slowest. The back-to-back figure is (last timestamp - first) / b2b: WORK plus
+ * one barrier, in a steady stream. */
 #ifndef BENCH_GPU_H
 #define BENCH_GPU_H
 
@@ -24,29 +43,6 @@ typedef struct {
     void *user;
 } bench_work;
 
-typedef struct {
-    spdrt_context *ctx;
-    uint32_t warmup, reps;
-    VkQueryPool queries;      /* 2 * reps timestamps */
-    spdrt_buffer scrub;       /* size 0: no scrub */
-    uint64_t valid_mask;      /* timestampValidBits as a mask */
-} bench_gpu;
-
-spdrt_result bench_gpu_init(bench_gpu *g, spdrt_context *ctx, uint32_t warmup, uint32_t reps,
-                            uint64_t scrub_bytes);
-void bench_gpu_release(bench_gpu *g);
-
-/* Records warmup + reps repetitions of w, runs them, and fills *out (status OK) or returns
- * the error (out->status FAILED with the message). */
-spdrt_result bench_time(bench_gpu *g, const bench_work *w, bench_timing *out);
-
-/* One command buffer: a full barrier, fn, a barrier that makes every write visible to the
- * host; submit and wait. */
-spdrt_result bench_submit(spdrt_context *ctx, bench_record_fn fn, void *user);
-
-/* Every earlier command finished and its writes visible to every later command. */
-void bench_barrier_all(VkCommandBuffer cb);
-
 /* A compute pipeline with one descriptor set layout (bindings 0..n-1 of the given types,
  * one descriptor each), push constants and `set_count` sets allocated from its own pool. */
 typedef struct {
@@ -58,6 +54,58 @@ typedef struct {
     VkDescriptorSet *sets;
     uint32_t set_count;
 } bench_pipeline;
+
+typedef struct {
+    uint32_t warmup, reps;
+    uint32_t b2b;             /* back-to-back runs timed together; 0 = none */
+    uint64_t scrub_bytes;     /* scrub before each repetition; 0 = none */
+    int scrub_write;          /* the scrub writes its buffer instead of reading it */
+    double heat_ms;           /* GPU work before each measurement; 0 = none */
+} bench_gpu_config;
+
+typedef struct {
+    spdrt_context *ctx;
+    bench_gpu_config cfg;
+    VkQueryPool queries;      /* 2 * reps + 2 timestamps */
+    spdrt_buffer scrub;       /* the scrub and heat buffer (heat only when the scrub is off) */
+    bench_pipeline scrub_pipe;/* scrub.spv, set i = chunk i */
+    uint64_t scrub_chunk;     /* bytes per chunk (maxStorageBufferRange) */
+    uint32_t heat_passes;     /* read passes over `scrub` recorded before each measurement */
+    double heat_pass_us;      /* one pass, measured with the GPU busy */
+    uint64_t valid_mask;      /* timestampValidBits as a mask */
+} bench_gpu;
+
+/* Loads exe_dir/scrub.spv, creates the scrub buffer (cfg->scrub_bytes, or 256 MiB for the
+ * heat alone when the scrub is off), then keeps the GPU busy for at least 5 x heat_ms while
+ * it measures one read pass, and sets heat_passes from it. */
+spdrt_result bench_gpu_init(bench_gpu *g, spdrt_context *ctx, const bench_gpu_config *cfg,
+                            const char *exe_dir);
+void bench_gpu_release(bench_gpu *g);
+
+/* Records heat, warmup + reps repetitions and the back-to-back runs of w in one command
+ * buffer, runs it, and fills *out (status OK) or returns the error (out->status FAILED with
+ * the message). samples (optional, cfg.reps entries) receives the timed repetitions in
+ * microseconds, sorted. */
+spdrt_result bench_time(bench_gpu *g, const bench_work *w, bench_timing *out, double *samples);
+
+/* Median, fastest and slowest of n sorted samples into t. */
+void bench_timing_from_samples(bench_timing *t, const double *sorted, uint32_t n);
+void bench_sort_samples(double *v, uint32_t n);
+
+/* One command buffer: a full barrier, fn, a barrier that makes every write visible to the
+ * host; submit and wait. */
+spdrt_result bench_submit(spdrt_context *ctx, bench_record_fn fn, void *user);
+
+/* Every earlier command finished and its writes visible to every later command. */
+void bench_barrier_all(VkCommandBuffer cb);
+
+/* vkCmdDispatch of `groups` workgroups, as a 2D grid where one row cannot hold them all
+ * (the shader linearizes gl_WorkGroupID over gl_NumWorkGroups.x). */
+void bench_dispatch_linear(VkCommandBuffer cb, const spdrt_context *ctx, uint32_t groups);
+
+/* Chunks of at most maxStorageBufferRange bytes (a multiple of 64 KiB where it must split),
+ * for kernels that bind a large buffer piece by piece. 0 if the range is too small. */
+uint64_t bench_chunk_bytes(const spdrt_context *ctx, uint64_t total);
 
 spdrt_result bench_pipeline_create(spdrt_context *ctx, const uint32_t *spirv, size_t words,
                                    const VkDescriptorType *types, uint32_t binding_count,

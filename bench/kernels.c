@@ -1,4 +1,5 @@
 /* kernels.c: setting up and recording what the benchmark times (see kernels.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -6,8 +7,7 @@
 
 #define SPD_TILE 64u
 #define LEVEL_GROUP 8u     /* bench/shaders/level.comp: 8x8 invocations, one texel each */
-#define COPY_GROUP 256u    /* bench/shaders/copy.comp: 256 invocations, one vec4 each */
-#define CHUNK_ALIGN 65536u /* a multiple of every minStorageBufferOffsetAlignment */
+#define COPY_GROUP_ELEMS 1024u /* bench/shaders/copy.comp: 256 invocations, 4 vec4s each */
 
 /* ---- SPD ----------------------------------------------------------------------------- */
 
@@ -246,39 +246,55 @@ void bench_blit_record(VkCommandBuffer cb, void *user) {
 
 /* ---- the floor: a vec4 copy ---------------------------------------------------------- */
 
+/* How many of the bytes [0, total) fall in chunk c (chunks of `chunk` bytes). */
+static uint64_t chunk_part(uint64_t total, uint64_t chunk, uint64_t c) {
+    uint64_t lo = c * chunk;
+    if (lo >= total)
+        return 0;
+    return total - lo < chunk ? total - lo : chunk;
+}
+
 spdrt_result bench_copy_kernel_create(bench_workload *wl, const uint32_t *spirv, size_t words,
+                                      uint64_t read_bytes, uint64_t write_bytes,
                                       bench_copy_kernel *out) {
     static const VkDescriptorType types[2] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                               VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
     spdrt_context *ctx = wl->ctx;
-    uint64_t range = ctx->limits.maxStorageBufferRange, chunks, i;
+    uint64_t chunks, i;
     VkDescriptorBufferInfo bufs[2];
     VkWriteDescriptorSet w[2];
     spdrt_result res;
     memset(out, 0, sizeof *out);
     out->wl = wl;
+    out->read_bytes = read_bytes, out->write_bytes = write_bytes;
+    if (read_bytes == 0 || write_bytes > read_bytes || read_bytes % 16 || write_bytes % 16 ||
+        read_bytes > wl->copy_src.size || write_bytes > wl->copy_dst.size)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "floor copy of %llu bytes read, %llu "
+                            "written: not multiples of 16 within the buffers",
+                            (unsigned long long)read_bytes, (unsigned long long)write_bytes);
     /* One binding sees at most maxStorageBufferRange bytes (128 MiB on lavapipe): larger
      * copies are split into chunks, dispatched back to back with no barrier between. */
-    out->chunk_bytes = wl->copy_bytes <= range ? wl->copy_bytes
-                                               : range / CHUNK_ALIGN * CHUNK_ALIGN;
+    out->chunk_bytes = bench_chunk_bytes(ctx, read_bytes);
     if (out->chunk_bytes == 0)
         return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED,
-                            "maxStorageBufferRange %llu is too small for the floor copy",
-                            (unsigned long long)range);
-    chunks = (wl->copy_bytes + out->chunk_bytes - 1) / out->chunk_bytes;
+                            "maxStorageBufferRange %u is too small for the floor copy",
+                            ctx->limits.maxStorageBufferRange);
+    chunks = (read_bytes + out->chunk_bytes - 1) / out->chunk_bytes;
     res = bench_pipeline_create(ctx, spirv, words, types, 2, 16, (uint32_t)chunks, &out->pipe);
     if (res != SPDRT_OK)
         return res;
     for (i = 0; i < chunks; i++) {
-        uint64_t offset = i * out->chunk_bytes, size = wl->copy_bytes - offset;
-        if (size > out->chunk_bytes)
-            size = out->chunk_bytes;
+        uint64_t offset = i * out->chunk_bytes;
+        uint64_t wsize = chunk_part(write_bytes, out->chunk_bytes, i);
         bufs[0].buffer = wl->copy_src.buffer;
+        bufs[0].offset = offset;
+        bufs[0].range = chunk_part(read_bytes, out->chunk_bytes, i);
+        /* A chunk that writes nothing still needs a valid binding (nothing is stored). */
         bufs[1].buffer = wl->copy_dst.buffer;
+        bufs[1].offset = wsize ? offset : 0;
+        bufs[1].range = wsize ? wsize : 16;
         memset(w, 0, sizeof w);
         for (uint32_t b = 0; b < 2; b++) {
-            bufs[b].offset = offset;
-            bufs[b].range = size;
             w[b].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
             w[b].dstSet = out->pipe.sets[i];
             w[b].dstBinding = b;
@@ -293,25 +309,82 @@ spdrt_result bench_copy_kernel_create(bench_workload *wl, const uint32_t *spirv,
 
 void bench_copy_kernel_record(VkCommandBuffer cb, void *user) {
     bench_copy_kernel *ck = user;
-    bench_workload *wl = ck->wl;
-    uint32_t max_x = wl->ctx->limits.maxComputeWorkGroupCount[0], i;
+    uint32_t i;
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, ck->pipe.pipeline);
     for (i = 0; i < ck->pipe.set_count; i++) {
-        uint64_t offset = (uint64_t)i * ck->chunk_bytes, size = wl->copy_bytes - offset;
-        uint32_t push[4], groups, x;
-        if (size > ck->chunk_bytes)
-            size = ck->chunk_bytes;
-        push[0] = (uint32_t)(size / 16); /* vec4s */
-        push[1] = push[2] = push[3] = 0;
-        groups = (push[0] + COPY_GROUP - 1) / COPY_GROUP;
-        /* A 2D grid where one row of groups cannot hold them all; the shader linearizes. */
-        x = groups < max_x ? groups : max_x;
+        uint32_t push[4];
+        push[0] = (uint32_t)(chunk_part(ck->read_bytes, ck->chunk_bytes, i) / 16);
+        push[1] = (uint32_t)(chunk_part(ck->write_bytes, ck->chunk_bytes, i) / 16);
+        push[2] = 0xffffffffu; /* copy.comp's `never`: random data holds no all-ones vec4 */
+        push[3] = 0;
         vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, ck->pipe.layout, 0, 1,
                                 &ck->pipe.sets[i], 0, NULL);
         vkCmdPushConstants(cb, ck->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push,
                            push);
-        vkCmdDispatch(cb, x, (groups + x - 1) / x, 1);
+        bench_dispatch_linear(cb, ck->wl->ctx,
+                              (push[0] + COPY_GROUP_ELEMS - 1) / COPY_GROUP_ELEMS);
     }
+}
+
+#define CHECK_PLACES 16u
+#define CHECK_BYTES 4096u
+
+typedef struct {
+    bench_copy_kernel *ck;
+    spdrt_buffer host;
+    uint64_t offset[CHECK_PLACES], size;
+} copy_check;
+
+static void record_copy_check(VkCommandBuffer cb, void *user) {
+    copy_check *c = user;
+    VkBufferCopy src[CHECK_PLACES], dst[CHECK_PLACES];
+    uint32_t i;
+    for (i = 0; i < CHECK_PLACES; i++) {
+        src[i].srcOffset = dst[i].srcOffset = c->offset[i];
+        src[i].dstOffset = (uint64_t)i * c->size;
+        dst[i].dstOffset = (uint64_t)(CHECK_PLACES + i) * c->size;
+        src[i].size = dst[i].size = c->size;
+    }
+    vkCmdCopyBuffer(cb, c->ck->wl->copy_src.buffer, c->host.buffer, CHECK_PLACES, src);
+    vkCmdCopyBuffer(cb, c->ck->wl->copy_dst.buffer, c->host.buffer, CHECK_PLACES, dst);
+}
+
+int bench_copy_kernel_check(bench_copy_kernel *k, char *err, size_t err_size) {
+    spdrt_context *ctx = k->wl->ctx;
+    copy_check c;
+    uint32_t i;
+    int rc = 0;
+    memset(&c, 0, sizeof c);
+    c.ck = k;
+    c.size = k->write_bytes < CHECK_BYTES ? k->write_bytes : CHECK_BYTES;
+    if (c.size == 0)
+        return 0;
+    for (i = 0; i < CHECK_PLACES; i++)
+        c.offset[i] = (k->write_bytes - c.size) / (CHECK_PLACES - 1) * i / 16 * 16;
+    c.offset[CHECK_PLACES - 1] = k->write_bytes - c.size;
+    if (spdrt__buffer_create(ctx, 2 * CHECK_PLACES * c.size, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                             1, &c.host) != SPDRT_OK ||
+        bench_submit(ctx, record_copy_check, &c) != SPDRT_OK) {
+        snprintf(err, err_size, "reading the floor's buffers back: %s", spdrt_last_error(ctx));
+        rc = -1;
+    }
+    for (i = 0; rc == 0 && i < CHECK_PLACES; i++) {
+        const unsigned char *a = (const unsigned char *)c.host.map + (uint64_t)i * c.size;
+        const unsigned char *b = a + (uint64_t)CHECK_PLACES * c.size;
+        if (memcmp(a, b, c.size) != 0) {
+            uint64_t j = 0;
+            while (a[j] == b[j])
+                j++;
+            snprintf(err, err_size, "the floor copy is wrong: destination byte %llu is 0x%02x, "
+                     "the source's 0x%02x (%llu bytes written)",
+                     (unsigned long long)(c.offset[i] + j), b[j], a[j],
+                     (unsigned long long)k->write_bytes);
+            rc = -1;
+        }
+    }
+    if (!ctx->hung)
+        spdrt__buffer_destroy(ctx, &c.host);
+    return rc;
 }
 
 void bench_copy_kernel_destroy(bench_copy_kernel *k) {

@@ -5,6 +5,7 @@
  *   blit chain  the baseline a user gets for free: one vkCmdBlitImage and one barrier per
  *               level (LINEAR averages 2x2 blocks for even sizes; nothing computes a max)
  *   floor       a compute vec4 copy between two device-local buffers of the same bytes
+ *               (and the SPD-shaped floor: level 0's bytes read, the mips' bytes written)
  *   copy buffer vkCmdCopyBuffer of the same bytes, for reference only */
 #ifndef BENCH_KERNELS_H
 #define BENCH_KERNELS_H
@@ -48,15 +49,24 @@ void bench_blit_before(VkCommandBuffer cb, void *user);
 void bench_blit_record(VkCommandBuffer cb, void *user);
 void bench_blit_after(VkCommandBuffer cb, void *user);
 
+/* copy.comp over the workload's two floor buffers: reads `read_bytes` of copy_src and
+ * writes the first `write_bytes` of them to copy_dst (write_bytes <= read_bytes, both
+ * multiples of 16). The floor: read = write = copy_bytes. The SPD-shaped floor: read =
+ * level 0's bytes, write = the mips' bytes. */
 typedef struct {
     bench_workload *wl;
-    bench_pipeline pipe;   /* set i copies chunk i */
+    bench_pipeline pipe;   /* set i covers chunk i */
     uint64_t chunk_bytes;  /* at most maxStorageBufferRange per binding */
+    uint64_t read_bytes, write_bytes;
 } bench_copy_kernel;
 
 spdrt_result bench_copy_kernel_create(bench_workload *wl, const uint32_t *spirv, size_t words,
+                                      uint64_t read_bytes, uint64_t write_bytes,
                                       bench_copy_kernel *out);
 void bench_copy_kernel_record(VkCommandBuffer cb, void *user);
+/* Compares copy_dst with copy_src at 16 places spread over the written bytes (the last one
+ * ends at the last written byte). 0, or -1 with err saying where they differ. */
+int bench_copy_kernel_check(bench_copy_kernel *k, char *err, size_t err_size);
 void bench_copy_kernel_destroy(bench_copy_kernel *k);
 
 /* user = the bench_workload */

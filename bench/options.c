@@ -29,12 +29,19 @@ static void help(void) {
            "  --formats LIST    rgba8, rgba16f, r32f, rgba32f (default: rgba8,rgba16f,r32f)\n"
            "  --ops LIST        mean, max (default: both)\n"
            "  --subgroups LIST  spdgen --subgroup values (default: 0, 4 and the device's size)\n"
-           "  --reps N          timed repetitions, median reported (default 31)\n"
+           "  --reps N          timed repetitions, each with cold caches; median reported\n"
+           "                    (default 31)\n"
            "  --warmup N        untimed repetitions first (default 5)\n"
-           "  --scrub-mib N     buffer fill before each repetition to evict caches (default\n"
-           "                    256; 0 = off, caches stay warm between repetitions)\n"
-           "  --quick           smoke run: sizes 1920x1080 and 2900x1500, 5 reps, 1 warm-up, 8 MiB\n"
-           "                    scrub (explicit options still win)\n"
+           "  --b2b N           also time N runs back to back, no scrub, barrier between;\n"
+           "                    reported per run (default 20; 0 = off)\n"
+           "  --scrub-mib N     compute pass over an N MiB buffer before each repetition to\n"
+           "                    evict the caches (default 256; 0 = off: warm caches)\n"
+           "  --scrub-mode M    read (default: leaves clean lines) or write (dirty lines, whose\n"
+           "                    write-back the timed work then pays)\n"
+           "  --heat-ms N       GPU work before each measurement so clocks are up (default 200;\n"
+           "                    0 = off); 5x as long once at start\n"
+           "  --quick           smoke run: sizes 1920x1080 and 2900x1500, 5 reps, 1 warm-up,\n"
+           "                    3 back to back, 8 MiB scrub, 10 ms heat (explicit options win)\n"
            "  --json FILE       write every figure as JSON\n"
            "  --markdown FILE   write the table to FILE as well\n"
            "  --spdgen PATH     the spdgen binary (default: $SPDGEN_BUILD/spdgen, else\n"
@@ -125,7 +132,7 @@ static int add_subgroup(const char *t, bench_options *o) {
 }
 
 int bench_options_parse(int argc, char **argv, bench_options *o) {
-    int i, reps_set = 0, warmup_set = 0, scrub_set = 0;
+    int i, reps_set = 0, warmup_set = 0, scrub_set = 0, b2b_set = 0, heat_set = 0;
     uint32_t v;
     memset(o, 0, sizeof *o);
     for (i = 1; i < argc; i++) {
@@ -161,6 +168,21 @@ int bench_options_parse(int argc, char **argv, bench_options *o) {
                 if (parse_u32(val, &o->warmup) || o->warmup > 10000)
                     return usage(a, val, "0..10000");
                 warmup_set = 1;
+            } else if (!strcmp(a, "--b2b")) {
+                if (parse_u32(val, &o->b2b) || o->b2b > 10000)
+                    return usage(a, val, "0..10000");
+                b2b_set = 1;
+            } else if (!strcmp(a, "--heat-ms")) {
+                if (parse_u32(val, &o->heat_ms) || o->heat_ms > 10000)
+                    return usage(a, val, "0..10000");
+                heat_set = 1;
+            } else if (!strcmp(a, "--scrub-mode")) {
+                if (!strcmp(val, "read"))
+                    o->scrub_write = 0;
+                else if (!strcmp(val, "write"))
+                    o->scrub_write = 1;
+                else
+                    return usage(a, val, "read or write");
             } else if (!strcmp(a, "--scrub-mib")) {
                 if (parse_u32(val, &v) || v > 4096)
                     return usage(a, val, "0..4096");
@@ -197,5 +219,9 @@ int bench_options_parse(int argc, char **argv, bench_options *o) {
         o->warmup = o->quick ? 1 : 5;
     if (!scrub_set)
         o->scrub_bytes = (uint64_t)(o->quick ? 8 : 256) << 20;
+    if (!b2b_set)
+        o->b2b = o->quick ? 3 : 20;
+    if (!heat_set)
+        o->heat_ms = o->quick ? 10 : 200;
     return 0;
 }

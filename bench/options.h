@@ -17,8 +17,10 @@ typedef struct {
     uint32_t op_count;
     uint32_t subgroups[BENCH_MAX_VARIANTS]; /* empty: 0, 4 and the device's own size */
     uint32_t subgroup_count;
-    uint32_t warmup, reps;
+    uint32_t warmup, reps, b2b;
     uint64_t scrub_bytes;
+    int scrub_write;
+    uint32_t heat_ms;
     int quick, validation;
     const char *json_path, *markdown_path, *spdgen_path, *device;
 } bench_options;

@@ -1,8 +1,10 @@
 /* report.c: markdown and JSON from the measured results. The derived figures are computed
  * here, once, from medians and byte counts:
  *   GB/s        = bytes moved / median time (bytes: level 0 read + every written level)
- *   % of floor  = floor median / SPD median (both move the same bytes)
- *   speed-up    = baseline median / SPD median */
+ *   % of floor  = floor median / SPD median, both per repetition with cold caches (both move
+ *                 the same bytes); the b2b % the same with both back-to-back figures
+ *   speed-up    = baseline median / SPD median
+ *   floor spread = slower / faster median of the floor's two runs - 1 */
 #include <string.h>
 
 #include "internal.h"
@@ -26,6 +28,21 @@ static void cell_gbps(FILE *out, uint64_t bytes, const bench_timing *t) {
     v = gbps(bytes, t);
     fprintf(out, v < 100.0 ? " %.1f |" : " %.0f |", v);
 }
+
+static int timed_b2b(const bench_timing *t) {
+    return t->status == BENCH_OK && t->b2b_runs && t->b2b_us > 0.0;
+}
+
+/* The floor's drift: how much slower its slower run was than its faster one. Negative when
+ * either run is missing. */
+static double floor_spread(const bench_group *g) {
+    double a = g->floor_first.median_us, b = g->floor_last.median_us;
+    if (!timed(&g->floor_first) || !timed(&g->floor_last))
+        return -1.0;
+    return (a > b ? a / b : b / a) - 1.0;
+}
+
+#define SPREAD_WARN 0.10
 
 static const char *status_name(bench_status s) {
     switch (s) {
@@ -60,6 +77,7 @@ uint32_t bench_report_failures(const bench_report *r) {
         const bench_group *gr = &r->groups[g];
         n += gr->error[0] != 0;
         n += gr->floor.status == BENCH_FAILED;
+        n += gr->shaped.status == BENCH_FAILED;
         n += gr->copy_buffer.status == BENCH_FAILED;
         for (o = 0; o < gr->op_count; o++) {
             const bench_op_result *op = &gr->ops[o];
@@ -90,6 +108,23 @@ static void cell_ratio(FILE *out, const bench_timing *base, const bench_timing *
         fprintf(out, " — |");
 }
 
+static void cell_b2b(FILE *out, const bench_timing *t) {
+    if (timed_b2b(t))
+        fprintf(out, " %.1f |", t->b2b_us);
+    else
+        fprintf(out, " %s |", t->status == BENCH_SKIPPED ? "n/a" : "—");
+}
+
+static void cell_b2b_gbps(FILE *out, uint64_t bytes, const bench_timing *t) {
+    double v;
+    if (!timed_b2b(t)) {
+        fprintf(out, " — |");
+        return;
+    }
+    v = (double)bytes / (t->b2b_us * 1e3);
+    fprintf(out, v < 100.0 ? " %.1f |" : " %.0f |", v);
+}
+
 static const char *check_word(const bench_check *c) {
     return c->status == BENCH_OK ? "ok" : c->status == BENCH_FAILED ? "**FAILED**"
                                                                       : "unchecked";
@@ -104,22 +139,52 @@ static void header(const bench_report *r, FILE *out) {
                 "works end to end; its times are not GPU figures.\n\n", r->device);
     if (r->quick)
         fprintf(out, "> `--quick`: fewer sizes and repetitions than the real benchmark.\n\n");
-    fprintf(out, "GPU time: timestamps around each repetition, median of %u after %u warm-up "
-            "repetition(s)", r->reps, r->warmup);
+    fprintf(out, "Method (bench/README.md, \"Timing\"): each measured thing is one command "
+            "buffer, one submit. ");
+    if (r->heat_ms > 0 && r->heat_passes)
+        fprintf(out, "It starts with %u read passes over a %llu MiB buffer (~%.0f ms of GPU "
+                "work: clocks up; one pass %.1f us, %.1f GB/s) and then runs ", r->heat_passes,
+                (unsigned long long)(r->heat_bytes >> 20), r->heat_ms,
+                r->heat_pass_us, (double)r->heat_bytes / (r->heat_pass_us * 1e3));
+    else
+        fprintf(out, "No heat-up (`--heat-ms 0`). It runs ");
+    fprintf(out, "%u untimed and %u timed repetitions", r->warmup, r->reps);
     if (r->scrub_bytes)
-        fprintf(out, "; a %llu MiB buffer fill evicts the caches before each",
+        fprintf(out, ", each after a compute %s pass over a %llu MiB buffer (cold caches) and "
+                "a full barrier", r->scrub_write ? "write" : "read",
                 (unsigned long long)(r->scrub_bytes >> 20));
-    fprintf(out, ". Bytes moved: level 0 read + every written level, in the format's bytes; "
-            "GB/s = bytes / median. %% of floor = floor time / SPD time for the same bytes. "
-            "Speed-ups = baseline time / SPD time.\n\n");
+    else
+        fprintf(out, ", each after a full barrier (no scrub: warm caches)");
+    fprintf(out, ", with GPU timestamps around the work alone; **us = median of the "
+            "repetitions**.");
+    if (r->b2b_runs)
+        fprintf(out, " **b2b us** = %u runs back to back (a barrier after each, no scrub), "
+                "total / %u.", r->b2b_runs, r->b2b_runs);
+    fprintf(out, " Bytes moved: level 0 read + every written level, in the format's bytes; "
+            "GB/s = bytes / time. **%% of floor = floor us / SPD us**, both per repetition%s; "
+            "b2b %% = floor b2b / SPD b2b. The floor is timed first and last in each "
+            "(size, format); its us is the median of both runs' repetitions. Speed-ups = "
+            "baseline us / SPD us.\n\n", r->scrub_bytes ? " with cold caches" : "");
+}
+
+static void cell_floor_runs(FILE *out, const bench_group *gr) {
+    double spread = floor_spread(gr);
+    if (spread < 0.0) {
+        fprintf(out, " — |");
+        return;
+    }
+    fprintf(out, spread > SPREAD_WARN ? " **%.1f / %.1f (%.0f%%)** ⚠ |"
+                                      : " %.1f / %.1f (%.0f%%) |",
+            gr->floor_first.median_us, gr->floor_last.median_us, 100.0 * spread);
 }
 
 static void references(const bench_report *r, FILE *out) {
-    uint32_t g;
+    uint32_t g, drifted = 0;
     fprintf(out, "## Floor and references\n\n");
-    fprintf(out, "| size | format | levels | MB moved | floor: compute copy us | floor GB/s | "
-            "vkCmdCopyBuffer us | vkCmdCopyBuffer GB/s |\n");
-    fprintf(out, "|---|---|---:|---:|---:|---:|---:|---:|\n");
+    fprintf(out, "| size | format | levels | MB moved | floor us | floor GB/s | floor b2b us | "
+            "b2b GB/s | floor 1st / last run us (spread) | shaped floor us | shaped b2b us | "
+            "vkCmdCopyBuffer us | vkCmdCopyBuffer b2b us |\n");
+    fprintf(out, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (g = 0; g < r->group_count; g++) {
         const bench_group *gr = &r->groups[g];
         fprintf(out, "| %ux%u | %s | %u |", gr->width, gr->height,
@@ -127,19 +192,42 @@ static void references(const bench_report *r, FILE *out) {
         fprintf(out, gr->bytes ? " %.2f |" : " — |", (double)gr->bytes / 1e6);
         cell_us(out, &gr->floor, "");
         cell_gbps(out, gr->floor_bytes, &gr->floor);
+        cell_b2b(out, &gr->floor);
+        cell_b2b_gbps(out, gr->floor_bytes, &gr->floor);
+        cell_floor_runs(out, gr);
+        cell_us(out, &gr->shaped, "");
+        cell_b2b(out, &gr->shaped);
         cell_us(out, &gr->copy_buffer, "");
-        cell_gbps(out, gr->floor_bytes, &gr->copy_buffer);
+        cell_b2b(out, &gr->copy_buffer);
         fprintf(out, "\n");
+        drifted += floor_spread(gr) > SPREAD_WARN;
     }
-    fprintf(out, "\n");
+    fprintf(out, "\nfloor = compute copy of the same bytes (half read, half written). shaped "
+            "floor = the same kernel reading level 0's bytes and writing the mips' bytes (an "
+            "SPD's traffic: reads ~3/4, writes ~1/4), same total. ");
+    if (drifted)
+        fprintf(out, "⚠ = the floor's two runs differ by more than %.0f%%: the GPU's speed "
+                "drifted during that (size, format), so its ratios are suspect.",
+                100.0 * SPREAD_WARN);
+    else
+        fprintf(out, "The floor's two runs agree within %.0f%% everywhere.", 100.0 * SPREAD_WARN);
+    fprintf(out, "\n\n");
+}
+
+static void cell_percent(FILE *out, double floor_us, double spd_us) {
+    if (floor_us > 0.0 && spd_us > 0.0)
+        fprintf(out, " %.1f%% |", 100.0 * floor_us / spd_us);
+    else
+        fprintf(out, " — |");
 }
 
 static void spd_rows(const bench_report *r, FILE *out) {
     uint32_t g, o, v;
     fprintf(out, "## SPD\n\n");
-    fprintf(out, "| size | format | op | variant | SPD us | GB/s | %% of floor | floor us | "
-            "blit us | per-level us | vs blit | vs per-level | check |\n");
-    fprintf(out, "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    fprintf(out, "| size | format | op | variant | SPD us | GB/s | %% of floor | SPD b2b us | "
+            "b2b %% of floor | floor us | blit us | per-level us | vs blit | vs per-level | "
+            "check |\n");
+    fprintf(out, "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     for (g = 0; g < r->group_count; g++) {
         const bench_group *gr = &r->groups[g];
         for (o = 0; o < gr->op_count; o++) {
@@ -152,11 +240,12 @@ static void spd_rows(const bench_report *r, FILE *out) {
                         x->best ? " **best**" : "");
                 cell_us(out, &x->time, "");
                 cell_gbps(out, gr->bytes, &x->time);
-                if (timed(&x->time) && timed(&gr->floor))
-                    fprintf(out, " %.1f%% |", 100.0 * gr->floor.median_us / x->time.median_us);
-                else
-                    fprintf(out, " — |");
-                cell_us(out, &gr->floor, "");
+                cell_percent(out, timed(&gr->floor) ? gr->floor.median_us : 0.0,
+                             timed(&x->time) ? x->time.median_us : 0.0);
+                cell_b2b(out, &x->time);
+                cell_percent(out, timed_b2b(&gr->floor) ? gr->floor.b2b_us : 0.0,
+                             timed_b2b(&x->time) ? x->time.b2b_us : 0.0);
+                cell_us(out, &gr->floor, floor_spread(gr) > SPREAD_WARN ? " ⚠" : "");
                 cell_us(out, &op->blit, blit_mark);
                 cell_us(out, &op->per_level, "");
                 if (op->blit_linear)
@@ -202,6 +291,8 @@ static void notes(const bench_report *r, FILE *out) {
             note(out, what, gr->skipped);
         if (gr->floor.note[0])
             note(out, "floor", gr->floor.note);
+        if (gr->shaped.note[0])
+            note(out, "shaped floor", gr->shaped.note);
         if (gr->copy_buffer.note[0])
             note(out, "vkCmdCopyBuffer", gr->copy_buffer.note);
         for (o = 0; o < gr->op_count; o++) {
@@ -279,6 +370,12 @@ static void json_timing(FILE *out, const char *key, const bench_timing *t, uint6
         if (floor && timed(floor))
             fprintf(out, ", \"fraction_of_floor\": %.4f", floor->median_us / t->median_us);
     }
+    if (timed_b2b(t)) {
+        fprintf(out, ", \"b2b_us\": %.3f, \"b2b_runs\": %u, \"b2b_gbps\": %.2f", t->b2b_us,
+                t->b2b_runs, (double)bytes / (t->b2b_us * 1e3));
+        if (floor && timed_b2b(floor))
+            fprintf(out, ", \"b2b_fraction_of_floor\": %.4f", floor->b2b_us / t->b2b_us);
+    }
     fprintf(out, ", \"note\": ");
     json_string(out, t->note);
     fprintf(out, "}");
@@ -349,10 +446,19 @@ void bench_report_json(const bench_report *r, FILE *out) {
             r->cpu_device ? "true" : "false");
     fprintf(out, "  \"smoke_run\": %s,\n  \"spdgen\": ", r->cpu_device ? "true" : "false");
     json_string(out, r->spdgen_version);
-    fprintf(out, ",\n  \"settings\": {\"warmup\": %u, \"reps\": %u, \"scrub_bytes\": %llu, "
-            "\"quick\": %s, \"validation\": %s},\n", r->warmup, r->reps,
-            (unsigned long long)r->scrub_bytes, r->quick ? "true" : "false",
-            r->validation ? "true" : "false");
+    fprintf(out, ",\n  \"settings\": {\"warmup\": %u, \"reps\": %u, \"b2b_runs\": %u, "
+            "\"scrub_bytes\": %llu, \"scrub_mode\": \"%s\", \"heat_ms\": %.0f, "
+            "\"heat_passes\": %u, \"heat_pass_us\": %.3f, \"heat_bytes\": %llu, "
+            "\"quick\": %s, \"validation\": %s},\n", r->warmup, r->reps, r->b2b_runs,
+            (unsigned long long)r->scrub_bytes, r->scrub_write ? "write" : "read", r->heat_ms,
+            r->heat_passes, r->heat_pass_us, (unsigned long long)r->heat_bytes,
+            r->quick ? "true" : "false", r->validation ? "true" : "false");
+    fprintf(out, "  \"method\": \"one command buffer per measured thing: heat passes, then "
+            "warmup + reps repetitions, each [scrub pass] barrier timestamp WORK timestamp; "
+            "median_us = median of the reps; b2b_us = b2b_runs runs back to back (barrier "
+            "after each, no scrub) / b2b_runs; fraction_of_floor = floor median / median, "
+            "b2b_fraction_of_floor = floor b2b / b2b; the floor pools its two runs (first and "
+            "last of its group)\",\n");
     fprintf(out, "  \"bytes_counted\": \"level 0 read + every written level, in the format's "
             "bytes\",\n  \"groups\": [");
     for (g = 0; g < r->group_count; g++) {
@@ -370,6 +476,19 @@ void bench_report_json(const bench_report *r, FILE *out) {
         json_string(out, gr->skipped);
         fprintf(out, ",\n     ");
         json_timing(out, "floor", &gr->floor, gr->floor_bytes, NULL);
+        fprintf(out, ",\n     ");
+        json_timing(out, "floor_first", &gr->floor_first, gr->floor_bytes, NULL);
+        fprintf(out, ",\n     ");
+        json_timing(out, "floor_last", &gr->floor_last, gr->floor_bytes, NULL);
+        if (floor_spread(gr) >= 0.0)
+            fprintf(out, ",\n     \"floor_spread\": %.4f", floor_spread(gr));
+        else
+            fprintf(out, ",\n     \"floor_spread\": null");
+        fprintf(out, ",\n     \"shaped_read_bytes\": %llu, \"shaped_write_bytes\": %llu, ",
+                (unsigned long long)gr->shaped_read_bytes,
+                (unsigned long long)gr->shaped_write_bytes);
+        json_timing(out, "shaped_floor", &gr->shaped,
+                    gr->shaped_read_bytes + gr->shaped_write_bytes, NULL);
         fprintf(out, ",\n     ");
         json_timing(out, "copy_buffer", &gr->copy_buffer, gr->floor_bytes, NULL);
         fprintf(out, ",\n     \"ops\": [");

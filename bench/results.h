@@ -19,11 +19,17 @@ typedef enum {
     BENCH_FAILED       /* an error or a wrong result; `note` says what */
 } bench_status;
 
-/* GPU time of one measured thing: timestamps around each repetition, median of `samples`. */
+/* GPU time of one measured thing (bench/gpu.h says exactly how it is taken):
+ *   median_us, min_us, max_us  one repetition each, caches scrubbed before each (unless the
+ *                              scrub is off): median, fastest and slowest of `samples`
+ *   b2b_us                     back to back: the interval over b2b_runs consecutive runs
+ *                              (a barrier after each) divided by b2b_runs; 0 = not measured */
 typedef struct {
     bench_status status;
     double median_us, min_us, max_us;
     uint32_t samples;
+    double b2b_us;
+    uint32_t b2b_runs;
     char note[256];
 } bench_timing;
 
@@ -66,7 +72,11 @@ typedef struct {
     char levels_note[160];    /* why fewer than the full chain, or empty */
     uint64_t bytes;           /* level 0 + levels 1..levels, in the format's bytes */
     uint64_t floor_bytes;     /* what the floor copy moves, read + written (>= bytes, rounded) */
-    bench_timing floor;       /* compute vec4 copy */
+    bench_timing floor;       /* compute vec4 copy: both runs below pooled (median of all
+                               * their repetitions; b2b the mean of both) */
+    bench_timing floor_first, floor_last; /* the copy timed first and last in the group */
+    uint64_t shaped_read_bytes, shaped_write_bytes; /* level 0 and the mips, rounded to 16 */
+    bench_timing shaped;      /* the SPD-shaped floor: reads level 0's bytes, writes the mips' */
     bench_timing copy_buffer; /* vkCmdCopyBuffer of the same bytes */
     bench_op_result ops[2];
     uint32_t op_count;
@@ -79,8 +89,13 @@ typedef struct {
     uint32_t vendor_id, device_id, subgroup_size;
     double timestamp_period_ns;
     int cpu_device;           /* lavapipe or another CPU implementation: a smoke run */
-    uint32_t warmup, reps;
+    uint32_t warmup, reps, b2b_runs;
     uint64_t scrub_bytes;
+    int scrub_write;          /* the scrub writes its buffer (default: reads it) */
+    double heat_ms;           /* GPU busy time recorded before each measurement */
+    uint32_t heat_passes;     /* scrub-buffer read passes that make heat_ms */
+    double heat_pass_us;      /* one pass, calibrated at start-up with the GPU busy */
+    uint64_t heat_bytes;      /* the scrub/heat buffer's size */
     int quick, validation;
     bench_group *groups;
     uint32_t group_count;

@@ -41,7 +41,10 @@ static void describe_device(spdrt_context *ctx, const bench_options *o, bench_re
     r->cpu_device = props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
     r->warmup = o->warmup;
     r->reps = o->reps;
+    r->b2b_runs = o->b2b;
     r->scrub_bytes = o->scrub_bytes;
+    r->scrub_write = o->scrub_write;
+    r->heat_ms = o->heat_ms;
     r->quick = o->quick;
     r->validation = o->validation;
 }
@@ -150,10 +153,24 @@ int main(int argc, char **argv) {
         snprintf(r.error, sizeof r.error, "%.250s", err);
     } else {
         snprintf(r.spdgen_version, sizeof r.spdgen_version, "%s", s.spdgen.version);
-        if (bench_gpu_init(&s.gpu, ctx, o.warmup, o.reps, o.scrub_bytes) != SPDRT_OK)
+        bench_gpu_config gc;
+        memset(&gc, 0, sizeof gc);
+        gc.warmup = o.warmup, gc.reps = o.reps, gc.b2b = o.b2b;
+        gc.scrub_bytes = o.scrub_bytes, gc.scrub_write = o.scrub_write;
+        gc.heat_ms = o.heat_ms;
+        if (bench_gpu_init(&s.gpu, ctx, &gc, exe_dir) != SPDRT_OK) {
             snprintf(r.error, sizeof r.error, "%s", spdrt_last_error(ctx));
-        else
+        } else {
+            r.heat_passes = s.gpu.heat_passes;
+            r.heat_pass_us = s.gpu.heat_pass_us;
+            r.heat_bytes = s.gpu.scrub.size;
+            if (o.heat_ms)
+                fprintf(stderr, "spd_bench: heat: %u read passes over %llu MiB per measurement "
+                        "(%.1f us each, %.1f GB/s read, with the GPU busy)\n", r.heat_passes,
+                        (unsigned long long)(r.heat_bytes >> 20), r.heat_pass_us,
+                        (double)r.heat_bytes / (r.heat_pass_us * 1e3));
             sweep_all(&s, &o, &r);
+        }
         if (!ctx->hung)
             bench_gpu_release(&s.gpu);
         bench_spdgen_close(&s.spdgen);

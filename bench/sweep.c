@@ -1,6 +1,8 @@
 /* sweep.c: one (size, format) of the benchmark, start to finish. Resources are created once
  * per (size, format); each measured thing is cleared to the sentinel, timed, read back and
- * checked, so every figure in the report belongs to a run that produced the right levels. */
+ * checked, so every figure in the report belongs to a run that produced the right levels.
+ * Order: floor, SPD-shaped floor, vkCmdCopyBuffer, then per op the SPD variants, per-level
+ * and blit, then the floor again (the floor reported pools both runs). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,10 +51,10 @@ static void outcome(bench_timing *t, spdrt_context *ctx, spdrt_result res, const
 
 /* Clear, time, read back: the common life of every measured thing. */
 static spdrt_result measure_work(bench_sweep *s, bench_workload *wl, const bench_work *w,
-                                 bench_timing *t, bench_sample *sample) {
+                                 bench_timing *t, bench_sample *sample, double *samples) {
     spdrt_result res = bench_workload_clear(wl);
     if (res == SPDRT_OK)
-        res = bench_time(&s->gpu, w, t);
+        res = bench_time(&s->gpu, w, t, samples);
     if (res == SPDRT_OK && sample)
         res = bench_sample_read(wl, sample);
     if (res != SPDRT_OK)
@@ -63,7 +65,7 @@ static spdrt_result measure_work(bench_sweep *s, bench_workload *wl, const bench
 static spdrt_result measure(bench_sweep *s, bench_workload *wl, bench_record_fn fn, void *user,
                             bench_timing *t, bench_sample *sample) {
     bench_work w = {NULL, fn, NULL, user};
-    return measure_work(s, wl, &w, t, sample);
+    return measure_work(s, wl, &w, t, sample, NULL);
 }
 
 static void load_shader(bench_sweep *s, const char *name, uint32_t **words, size_t *count,
@@ -73,7 +75,16 @@ static void load_shader(bench_sweep *s, const char *name, uint32_t **words, size
     *words = bench_read_spirv(path, count, err, err_size);
 }
 
-static void floor_and_copy(bench_sweep *s, bench_workload *wl, bench_group *g) {
+/* The floor's destination poisoned before each floor run, so its check sees what it wrote. */
+static void record_poison(VkCommandBuffer cb, void *user) {
+    bench_workload *wl = user;
+    vkCmdFillBuffer(cb, wl->copy_dst.buffer, 0, VK_WHOLE_SIZE, 0xdeadbeefu);
+}
+
+/* One run of copy.comp (read_bytes read, write_bytes written): poison, time, check that
+ * every sampled written byte is the source's. */
+static void floor_run(bench_sweep *s, bench_workload *wl, uint64_t read_bytes,
+                      uint64_t write_bytes, bench_timing *t, double *samples) {
     bench_copy_kernel ck;
     uint32_t *spv;
     size_t words;
@@ -81,17 +92,74 @@ static void floor_and_copy(bench_sweep *s, bench_workload *wl, bench_group *g) {
     spdrt_result res;
     load_shader(s, "copy.spv", &spv, &words, err, sizeof err);
     if (!spv) {
-        g->floor.status = BENCH_FAILED;
-        snprintf(g->floor.note, sizeof g->floor.note, "%.200s (run make bench)", err);
-    } else {
-        res = bench_copy_kernel_create(wl, spv, words, &ck);
-        if (res == SPDRT_OK)
-            measure(s, wl, bench_copy_kernel_record, &ck, &g->floor, NULL);
-        else
-            outcome(&g->floor, s->ctx, res, NULL);
-        bench_copy_kernel_destroy(&ck);
-        free(spv);
+        t->status = BENCH_FAILED;
+        snprintf(t->note, sizeof t->note, "%.200s (run make bench)", err);
+        return;
     }
+    res = bench_copy_kernel_create(wl, spv, words, read_bytes, write_bytes, &ck);
+    if (res == SPDRT_OK)
+        res = bench_submit(s->ctx, record_poison, wl);
+    if (res == SPDRT_OK) {
+        bench_work w = {NULL, bench_copy_kernel_record, NULL, &ck};
+        if (measure_work(s, wl, &w, t, NULL, samples) == SPDRT_OK &&
+            bench_copy_kernel_check(&ck, err, sizeof err) != 0) {
+            t->status = BENCH_FAILED;
+            snprintf(t->note, sizeof t->note, "%.250s", err);
+        }
+    } else {
+        outcome(t, s->ctx, res, NULL);
+    }
+    bench_copy_kernel_destroy(&ck);
+    free(spv);
+}
+
+/* The floor's two runs, first and last in the group, pooled: the median of all their
+ * repetitions, the mean of their back-to-back figures. A failed run fails the floor. */
+static void pool_floor(bench_sweep *s, bench_group *g, double *first, double *last) {
+    const bench_timing *runs[2] = {&g->floor_first, &g->floor_last};
+    uint32_t reps = s->gpu.cfg.reps, n = 0, i, b2b = 0;
+    double *all = malloc(2 * (size_t)reps * sizeof *all), b2b_sum = 0.0;
+    memset(&g->floor, 0, sizeof g->floor);
+    for (i = 0; i < 2; i++)
+        if (runs[i]->status == BENCH_FAILED && g->floor.status != BENCH_FAILED) {
+            g->floor.status = BENCH_FAILED;
+            snprintf(g->floor.note, sizeof g->floor.note, "%s run: %.200s",
+                     i ? "last" : "first", runs[i]->note);
+        }
+    if (g->floor.status == BENCH_FAILED || !all) {
+        if (!all) {
+            g->floor.status = BENCH_FAILED;
+            snprintf(g->floor.note, sizeof g->floor.note, "out of memory");
+        }
+        free(all);
+        return;
+    }
+    for (i = 0; i < 2; i++) {
+        if (runs[i]->status != BENCH_OK)
+            continue;
+        memcpy(all + n, i ? last : first, reps * sizeof *all);
+        n += reps;
+        if (runs[i]->b2b_runs) {
+            b2b_sum += runs[i]->b2b_us;
+            b2b++;
+        }
+    }
+    if (n) {
+        g->floor.status = BENCH_OK;
+        bench_sort_samples(all, n);
+        bench_timing_from_samples(&g->floor, all, n);
+        if (b2b) {
+            g->floor.b2b_us = b2b_sum / b2b;
+            g->floor.b2b_runs = g->floor_first.b2b_runs;
+        }
+    } else {
+        g->floor.status = g->floor_first.status;
+        snprintf(g->floor.note, sizeof g->floor.note, "%s", g->floor_first.note);
+    }
+    free(all);
+}
+
+static void copy_buffer(bench_sweep *s, bench_workload *wl, bench_group *g) {
     measure(s, wl, bench_copy_buffer_record, wl, &g->copy_buffer, NULL);
 }
 
@@ -181,7 +249,7 @@ static void blit_chain(bench_sweep *s, bench_workload *wl, const bench_chain *ch
     }
     w.before = bench_blit_before, w.work = bench_blit_record, w.after = bench_blit_after;
     w.user = &bc;
-    if (measure_work(s, wl, &w, &op->blit, &sample) != SPDRT_OK)
+    if (measure_work(s, wl, &w, &op->blit, &sample, NULL) != SPDRT_OK)
         return;
     if (op->blit_linear) {
         bench_verify_chain(chain, op->op, &sample, BLIT_BOUND, 1, &op->blit_check);
@@ -198,6 +266,7 @@ int bench_sweep_group(bench_sweep *s, uint32_t width, uint32_t height, spdrt_for
     bench_workload wl;
     bench_chain chain;
     spdrt_result res;
+    double *first, *last;
     uint32_t o;
     memset(g, 0, sizeof *g);
     g->width = width, g->height = height, g->format = format;
@@ -216,7 +285,22 @@ int bench_sweep_group(bench_sweep *s, uint32_t width, uint32_t height, spdrt_for
     chain.format = format, chain.levels = wl.levels, chain.w = wl.w, chain.h = wl.h;
     chain.level0 = wl.source.map;
 
-    floor_and_copy(s, &wl, g);
+    g->shaped_read_bytes = wl.shaped_read_bytes;
+    g->shaped_write_bytes = wl.shaped_write_bytes;
+    first = calloc(s->gpu.cfg.reps, sizeof *first);
+    last = calloc(s->gpu.cfg.reps, sizeof *last);
+    if (!first || !last) {
+        snprintf(g->error, sizeof g->error, "out of memory");
+        free(first), free(last);
+        bench_workload_destroy(&wl);
+        return 0;
+    }
+    /* The floor first and last, everything else between: drift shows as their spread. */
+    floor_run(s, &wl, wl.copy_bytes, wl.copy_bytes, &g->floor_first, first);
+    if (!s->ctx->hung)
+        floor_run(s, &wl, wl.shaped_read_bytes, wl.shaped_write_bytes, &g->shaped, NULL);
+    if (!s->ctx->hung)
+        copy_buffer(s, &wl, g);
     for (o = 0; o < s->opt->op_count && !s->ctx->hung; o++) {
         bench_op_result *op = &g->ops[g->op_count++];
         op->op = s->opt->ops[o];
@@ -226,6 +310,11 @@ int bench_sweep_group(bench_sweep *s, uint32_t width, uint32_t height, spdrt_for
         if (!s->ctx->hung)
             blit_chain(s, &wl, &chain, op);
     }
+    if (!s->ctx->hung)
+        floor_run(s, &wl, wl.copy_bytes, wl.copy_bytes, &g->floor_last, last);
+    pool_floor(s, g, first, last);
+    free(first);
+    free(last);
     if (s->ctx->hung)
         snprintf(g->error, sizeof g->error, "the device stopped responding: %s",
                  spdrt_last_error(s->ctx));

@@ -1,5 +1,6 @@
-/* sweep.h: measuring and checking one (size, format): the floor, then for each op every SPD
- * variant and both baselines. */
+/* sweep.h: measuring and checking one (size, format): the floor, the SPD-shaped floor and
+ * vkCmdCopyBuffer, then for each op every SPD variant and both baselines, then the floor
+ * again (bench/README.md, "What is measured"). */
 #ifndef BENCH_SWEEP_H
 #define BENCH_SWEEP_H
 

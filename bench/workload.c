@@ -54,7 +54,7 @@ static void record_upload(VkCommandBuffer cb, void *user) {
     vkCmdFillBuffer(cb, wl->copy_src.buffer, 0, VK_WHOLE_SIZE, 0x3e9a5c1du);
     bench_barrier_all(cb);
     memset(&seed, 0, sizeof seed);
-    seed.size = wl->copy_bytes < wl->source.size ? wl->copy_bytes : wl->source.size;
+    seed.size = wl->copy_src.size < wl->source.size ? wl->copy_src.size : wl->source.size;
     vkCmdCopyBuffer(cb, wl->source.buffer, wl->copy_src.buffer, 1, &seed);
 }
 
@@ -105,7 +105,9 @@ static spdrt_result create_buffers(bench_workload *wl) {
                                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                                        VK_BUFFER_USAGE_TRANSFER_DST_BIT, 0, &wl->level6);
     if (res == SPDRT_OK)
-        res = spdrt__buffer_create(ctx, wl->copy_bytes, copy_usage, 0, &wl->copy_src);
+        res = spdrt__buffer_create(ctx, wl->copy_bytes > wl->shaped_read_bytes
+                                            ? wl->copy_bytes : wl->shaped_read_bytes,
+                                   copy_usage, 0, &wl->copy_src);
     if (res == SPDRT_OK)
         res = spdrt__buffer_create(ctx, wl->copy_bytes, copy_usage, 0, &wl->copy_dst);
     return res;
@@ -133,6 +135,8 @@ spdrt_result bench_workload_create(spdrt_context *ctx, uint32_t width, uint32_t 
     }
     /* Half the bytes each way, in whole vec4s. */
     out->copy_bytes = (out->bytes / 2 + 15) / 16 * 16;
+    out->shaped_read_bytes = (bench_level_bytes(out, 0) + 15) / 16 * 16;
+    out->shaped_write_bytes = (out->bytes - bench_level_bytes(out, 0) + 15) / 16 * 16;
 
     res = spdrt__image_create(ctx, spdrt__format_vk(format), width, height, levels + 1, 1,
                               usage, &out->image);

@@ -4,9 +4,12 @@
  * One image holds level 0 (random data, uploaded once) and levels 1..levels. It rests in
  * VK_IMAGE_LAYOUT_GENERAL, which the sampled reads and storage writes of SPD and the
  * per-level chain use; transfers (clears, read-backs, the blit chain) move it to the
- * TRANSFER layouts and back outside the timed work. The floor's two
- * buffers each hold half the SPD's byte count, so copying one into the other moves (reads
- * plus writes) the same bytes the SPD does. */
+ * TRANSFER layouts and back outside the timed work. The floor copies copy_bytes (half the
+ * SPD's byte count, in whole 16-byte elements) from copy_src to copy_dst, so it moves (reads
+ * plus writes) the same bytes the SPD does; the SPD-shaped floor reads shaped_read_bytes
+ * (level 0's) of copy_src and writes shaped_write_bytes (the mips') to copy_dst. Both
+ * buffers are device-local, each in its own allocation (offset 0, so aligned far beyond 256
+ * bytes), and hold random data. */
 #ifndef BENCH_WORKLOAD_H
 #define BENCH_WORKLOAD_H
 
@@ -26,8 +29,11 @@ typedef struct {
     VkImageView views[BENCH_MAX_LEVELS];
     spdrt_buffer source;               /* level 0 as stored, host-visible, kept for the checks */
     spdrt_buffer counters, level6;     /* the SPD contract's bindings 2 and 3 */
-    spdrt_buffer copy_src, copy_dst;   /* the floor's buffers, copy_bytes each */
+    spdrt_buffer copy_src, copy_dst;   /* the floor's buffers (copy_src: the larger of
+                                        * copy_bytes and shaped_read_bytes; copy_dst:
+                                        * copy_bytes) */
     uint64_t copy_bytes;
+    uint64_t shaped_read_bytes, shaped_write_bytes;
     uint64_t bytes;                    /* level 0 + levels 1..levels */
 } bench_workload;
 
