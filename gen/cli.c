@@ -30,7 +30,9 @@ static const char usage_text[] =
     "                        each slice, elected by an atomic counter, finishes levels 7..12)\n"
     "  --fft N               workgroup FFT of N = 4..16384 complex points (a power of two)\n"
     "                        per workgroup, E per invocation in registers, subgroup shuffles\n"
-    "                        and shared memory (at most 32 KB) between them\n"
+    "                        and shared memory (at most 32 KB) between them; longer N up to\n"
+    "                        2^20 as a four-step plan: -o NAME.EXT writes NAME.pass1.EXT,\n"
+    "                        NAME.pass2.EXT and the plan file NAME.fftplan\n"
     "\n"
     "SPD parameters:\n"
     "  --op OP               min | max | mean (default) | minmax (one-channel depth to min in\n"
@@ -53,7 +55,7 @@ static const char usage_text[] =
     "                        one counter per slice\n"
     "\n"
     "FFT parameters (N = E x W; one dispatch holds N <= 16 x W: 16384 at --wg 1024, 8192\n"
-    "at 512, 4096 at 256, 2048 at 128, 1024 at 64):\n"
+    "at 512, 4096 at 256, 2048 at 128, 1024 at 64; beyond, each pass picks E and W):\n"
     "  --ept E               elements per invocation: 2, 4, 8, 16 (held in registers)\n"
     "  --wg W                invocations per workgroup, a power of two. Given one of E and\n"
     "                        W the other follows; given neither, E = 2 while N/2 fits\n"
@@ -109,7 +111,8 @@ static const char usage_text[] =
     "  spdgen --spd --op max --format r32f --selftest --size 2560x1440\n"
     "  spdgen --fft 2048 --wg 512 --target msl -o fft.metal    # E = 4\n"
     "  spdgen --fft 16384 --subgroup 32 --target spirv -o fft.spv --emit-header fft.h\n"
-    "  spdgen --fft 1024 --real --subgroup 8 --selftest\n";
+    "  spdgen --fft 1024 --real --subgroup 8 --selftest\n"
+    "  spdgen --fft 262144 --subgroup 32 --target spirv -o fft.spv   # two passes + plan\n";
 
 static int usage_error(const char *fmt, ...)
 {

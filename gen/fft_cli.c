@@ -159,16 +159,58 @@ static void working_pairs(const sg_fft_params *f, char *buf, size_t size)
     }
 }
 
+/* Nabla's rule for one FFT of n points: E = 2 while n/2 fits --max-wg, else W = --max-wg. */
+static void nabla_shape(long n, int max_wg, int *ept, int *wg)
+{
+    *ept = n / 2 <= max_wg ? 2 : (int)(n / max_wg);
+    *wg = (int)(n / *ept);
+}
+
+/* N beyond one dispatch: the four-step plan, N = N1 x N2 with N1 = 2^ceil(log2(N) / 2),
+ * each pass shaped by Nabla's rule. The passes pick their own E and W, so --ept and --wg
+ * cannot be given; the options that need the whole spectrum in one workgroup are refused. */
+static int plan_passes(sg_config *cfg, long single_max)
+{
+    sg_fft_params *f = &cfg->fft;
+    int bits = 0;
+    while ((1L << bits) < f->n) bits++;
+    long n1 = 1L << ((bits + 1) / 2), n2 = f->n / n1;
+    if (n1 > single_max)
+        return usage_error("--fft %ld: too long even for two passes of at most %ld points "
+                           "(--max-wg %d); raise --max-wg", f->n, single_max, f->max_wg);
+    if (f->ept_given || cfg->wg_given)
+        return usage_error("%s: --fft %ld is longer than one dispatch holds (%ld = 16 x --max-wg "
+                           "%d), so each pass of its four-step plan picks E and W; limit them "
+                           "with --max-wg", f->ept_given ? "--ept" : "--wg", f->n, single_max,
+                           f->max_wg);
+    if (f->real)
+        return usage_error("--real: only up to --fft %ld (one dispatch); the four-step plan of "
+                           "--fft %ld is complex only", single_max, f->n);
+    if (f->order == SG_FFT_ORDER_NATIVE)
+        return usage_error("--order native: only up to --fft %ld (one dispatch); the four-step "
+                           "plan of --fft %ld is natural order", single_max, f->n);
+    if (f->strided)
+        return usage_error("--stride: only up to --fft %ld (one dispatch); the four-step plan of "
+                           "--fft %ld runs rows", single_max, f->n);
+    if (f->twiddles == SG_FFT_TWIDDLES_LUT)
+        return usage_error("--twiddles lut: only up to --fft %ld (one dispatch); the four-step "
+                           "plan of --fft %ld computes its twiddles", single_max, f->n);
+    f->passes = 2;
+    f->pass_n[0] = n1;
+    f->pass_n[1] = n2;
+    for (int p = 0; p < 2; p++) nabla_shape(f->pass_n[p], f->max_wg, &f->pass_ept[p], &f->pass_wg[p]);
+    f->ept = f->pass_ept[0];
+    cfg->wg = f->pass_wg[0] < f->pass_wg[1] ? f->pass_wg[0] : f->pass_wg[1]; /* for --subgroup */
+    return SG_EXIT_OK;
+}
+
 /* E and W from N (Nabla's rule when neither is given: keep E = 2 while W fits --max-wg). */
 static int derive_shape(sg_config *cfg)
 {
     sg_fft_params *f = &cfg->fft;
     long single_max = (long)SG_FFT_MAX_EPT * f->max_wg;
     char pairs[256];
-    if (f->n > single_max)
-        return usage_error("--fft %ld: larger than one dispatch holds (%d elements x --max-wg "
-                           "%d = %ld); the multi-pass plan is not implemented yet", f->n,
-                           SG_FFT_MAX_EPT, f->max_wg, single_max);
+    if (f->n > single_max) return plan_passes(cfg, single_max);
     if (f->ept_given && cfg->wg_given) {
         if ((long)f->ept * cfg->wg != f->n) {
             working_pairs(f, pairs, sizeof pairs);
@@ -197,9 +239,9 @@ static int derive_shape(sg_config *cfg)
     } else {
         /* Nabla's rule: two elements per invocation until the workgroup is full, then more
          * elements per invocation ("virtual threads"). */
-        f->ept = f->n / 2 <= f->max_wg ? 2 : (int)(f->n / f->max_wg);
-        cfg->wg = (int)(f->n / f->ept);
+        nabla_shape(f->n, f->max_wg, &f->ept, &cfg->wg);
     }
+    if (f->passes) return SG_EXIT_OK;
     if (!is_pow2(cfg->wg))
         return usage_error("--wg %d: must be a power of two for --fft", cfg->wg);
     if (cfg->wg > f->max_wg)
@@ -218,8 +260,9 @@ int sg_fft_cli_check(sg_config *cfg)
     int rc = derive_shape(cfg);
     if (rc != SG_EXIT_OK) return rc;
     if (cfg->subgroup > cfg->wg)
-        return usage_error("--subgroup %d: larger than the workgroup (--wg %d); use 0..%d",
-                           cfg->subgroup, cfg->wg, cfg->wg >= 4 ? cfg->wg : 0);
+        return usage_error("--subgroup %d: larger than the workgroup (%s %d); use 0..%d",
+                           cfg->subgroup, f->passes ? "a pass's" : "--wg", cfg->wg,
+                           cfg->wg >= 4 ? cfg->wg : 0);
     if (f->real && f->n < 8)
         return usage_error("--real: needs --fft 8 or more (N/2+1 half spectra of two rows "
                            "packed in one N-point FFT)");
@@ -242,10 +285,14 @@ void sg_fft_cli_command(const sg_config *cfg, char *buf, size_t size)
 {
     const sg_fft_params *f = &cfg->fft;
     static const char *const lang_names[] = {"glsl", "hlsl"};
+    char shape[64];
+    /* A four-step plan's passes follow from N and --max-wg; one dispatch names E and W. */
+    if (f->passes) snprintf(shape, sizeof shape, "--max-wg %d", f->max_wg);
+    else snprintf(shape, sizeof shape, "--ept %d --wg %d", f->ept, cfg->wg);
     snprintf(buf, size,
-             "spdgen --fft %ld --ept %d --wg %d --subgroup %d --direction %s --norm %s --order %s "
+             "spdgen --fft %ld %s --subgroup %d --direction %s --norm %s --order %s "
              "--storage %s%s%s --twiddles %s --target %s%s%s%s%s",
-             f->n, f->ept, cfg->wg, cfg->subgroup, directions[f->direction], norms[f->norm],
+             f->n, shape, cfg->subgroup, directions[f->direction], norms[f->norm],
              orders[f->order], storages[f->storage], f->strided ? " --stride" : "",
              f->real ? " --real" : "", twiddle_kinds[f->twiddles], sg_target_name(cfg->target),
              cfg->target == SG_TARGET_SPIRV ? " --spirv-from " : "",
@@ -283,5 +330,12 @@ void sg_fft_push_fields(struct lua_State *L, const sg_config *cfg)
     lua_setfield(L, -2, "strided");
     lua_pushboolean(L, f->real);
     lua_setfield(L, -2, "real");
+    if (f->pass) { /* one pass of a four-step plan: cfg.fft.pass = { index, count, n_total } */
+        lua_createtable(L, 0, 3);
+        set_integer(L, "index", f->pass);
+        set_integer(L, "count", f->passes);
+        set_integer(L, "n_total", f->pass_n[0] * f->pass_n[1]);
+        lua_setfield(L, -2, "pass");
+    }
     lua_setfield(L, -2, "fft");
 }

@@ -6,7 +6,7 @@
 /* Largest elements per invocation: 16 complex values (32 floats) in registers. With 1024
  * invocations that is N = 16384 in one dispatch. */
 #define SG_FFT_MAX_EPT 16
-/* Largest transform length spdgen accepts (larger ones would be multi-pass). */
+/* Largest transform length spdgen accepts (beyond one dispatch, as a four-step plan). */
 #define SG_FFT_MAX_N (1L << 20)
 
 typedef enum { SG_FFT_FORWARD, SG_FFT_INVERSE } sg_fft_direction;
@@ -30,6 +30,13 @@ typedef struct {
     int real;                   /* --real: two real rows per complex FFT */
     int batch;                  /* --batch: rows (FFTs) run by --selftest */
     const char *first_option;   /* the first FFT-only option seen, for errors with --spd */
+
+    /* N longer than one dispatch holds: a four-step plan of `passes` (2) shaders, pass p
+     * running FFTs of pass_n[p] points with pass_ept[p] x pass_wg[p]. 0 = one dispatch. */
+    int passes;
+    long pass_n[2];
+    int pass_ept[2], pass_wg[2];
+    int pass;                   /* the pass being generated: 1 or 2 (0: the single kernel) */
 } sg_fft_params;
 
 #endif

@@ -65,49 +65,40 @@ static void random_data(float *data, size_t count, unsigned seed)
     }
 }
 
-int sg_fft_selftest(const sg_config *cfg, const sv_spirv *module)
+/* Runs the check with a pipeline (one shader) or a plan (four-step) already built for ctx,
+ * prints the errors against the bars and returns the exit code. */
+static int check(const sg_config *cfg, spdrt_context *ctx, const spdrt_fft_config *rc,
+                 spdrt_fft_pipeline *pipe, spdrt_fft_plan *plan)
 {
-    char err[512];
-    spdrt_context *ctx;
-    spdrt_options options = {0};
-    spdrt_fft_config rc;
-    if (runtime_config(cfg, &rc)) return SG_EXIT_FAILURE;
-    if (spdrt_create(&options, &ctx, err, sizeof err) != SPDRT_OK) {
-        fprintf(stderr, "spdgen: error: --selftest: no usable Vulkan device: %s\n", err);
-        return SG_EXIT_FAILURE;
-    }
     const spdrt_device_info *dev = spdrt_device(ctx);
     spdrt_fft_params p = {.count = (uint32_t)cfg->fft.batch, .dispatches = 2};
-    size_t in_n = spdrt_fft_input_floats(&rc, &p), out_n = spdrt_fft_output_floats(&rc, &p);
+    size_t in_n = spdrt_fft_input_floats(rc, &p), out_n = spdrt_fft_output_floats(rc, &p);
     float *in = malloc(in_n * sizeof *in), *out = malloc(out_n * sizeof *out);
     double *ref = malloc(out_n * sizeof *ref);
-    spdrt_fft_pipeline *pipe = NULL;
     spdrt_fft_error e;
     int rc_exit = SG_EXIT_FAILURE;
 
-    printf("spdgen selftest: %s\n", cfg->command);
-    if (cfg->target == SG_TARGET_MSL)
-        printf("  MSL cannot run here: running its GLSL twin (the same algorithm and plan)\n");
-    printf("  %u %s of N = %ld, seed %u, on %s (%s), subgroup size %u\n", p.count,
-           rc.real ? "pairs of real rows" : rc.strided ? "columns" : "rows", cfg->fft.n, cfg->seed,
-           dev->name, dev->driver, dev->subgroup_size);
+    printf("  %u %s of N = %ld%s, seed %u, on %s (%s), subgroup size %u\n", p.count,
+           rc->real ? "pairs of real rows" : rc->strided ? "columns" : "rows", (long)rc->n,
+           plan ? " (two passes)" : "", cfg->seed, dev->name, dev->driver, dev->subgroup_size);
     if (!in || !out || !ref) {
         fprintf(stderr, "spdgen: error: --selftest: out of memory\n");
         goto done;
     }
     random_data(in, in_n, cfg->seed);
-    if (spdrt_fft_pipeline_create(ctx, module->words, module->count, &rc, &pipe) != SPDRT_OK ||
-        spdrt_fft_run(ctx, pipe, &p, in, out, NULL) != SPDRT_OK) {
+    spdrt_result res = plan ? spdrt_fft_plan_run(ctx, plan, &p, in, out, NULL)
+                            : spdrt_fft_run(ctx, pipe, &p, in, out, NULL);
+    if (res != SPDRT_OK) {
         fprintf(stderr, "spdgen: error: --selftest: %s\n", spdrt_last_error(ctx));
         goto done;
     }
-    if (spdrt_fft_reference(&rc, &p, in, ref) != 0) {
+    if (spdrt_fft_reference(rc, &p, in, ref) != 0) {
         fprintf(stderr, "spdgen: error: --selftest: the reference ran out of memory\n");
         goto done;
     }
-    spdrt_fft_compare(out, ref, out_n, !(rc.real && rc.inverse), &e);
-    double l2_bound = rc.f16 ? SPDRT_FFT_BOUND_F16_REL_L2 : SPDRT_FFT_BOUND_REL_L2;
-    double max_bound = rc.f16 ? SPDRT_FFT_BOUND_F16_MAX_REL : SPDRT_FFT_BOUND_MAX_REL;
+    spdrt_fft_compare(out, ref, out_n, !(rc->real && rc->inverse), &e);
+    double l2_bound = rc->f16 ? SPDRT_FFT_BOUND_F16_REL_L2 : SPDRT_FFT_BOUND_REL_L2;
+    double max_bound = rc->f16 ? SPDRT_FFT_BOUND_F16_MAX_REL : SPDRT_FFT_BOUND_MAX_REL;
     printf("relative L2 error    %.3g (bound %g)\n", e.rel_l2, l2_bound);
     printf("max|err| / max|ref|  %.3g (bound %g)\n", e.max_rel, max_bound);
     if (e.non_finite) printf("values never written %zu\n", e.non_finite);
@@ -118,10 +109,76 @@ int sg_fft_selftest(const sg_config *cfg, const sv_spirv *module)
         printf("selftest FAILED\n");
     }
 done:
-    spdrt_fft_pipeline_destroy(ctx, pipe);
-    spdrt_destroy(ctx);
     free(in);
     free(out);
     free(ref);
+    return rc_exit;
+}
+
+/* A context on the machine's device, after the opening lines. */
+static spdrt_context *open_device(const sg_config *cfg)
+{
+    char err[512];
+    spdrt_context *ctx;
+    spdrt_options options = {0};
+    if (spdrt_create(&options, &ctx, err, sizeof err) != SPDRT_OK) {
+        fprintf(stderr, "spdgen: error: --selftest: no usable Vulkan device: %s\n", err);
+        return NULL;
+    }
+    printf("spdgen selftest: %s\n", cfg->command);
+    if (cfg->target == SG_TARGET_MSL)
+        printf("  MSL cannot run here: running its GLSL twin (the same algorithm and plan)\n");
+    return ctx;
+}
+
+int sg_fft_selftest(const sg_config *cfg, const sv_spirv *module)
+{
+    spdrt_fft_config rc;
+    spdrt_fft_pipeline *pipe = NULL;
+    int rc_exit = SG_EXIT_FAILURE;
+    if (runtime_config(cfg, &rc)) return SG_EXIT_FAILURE;
+    spdrt_context *ctx = open_device(cfg);
+    if (!ctx) return SG_EXIT_FAILURE;
+    if (spdrt_fft_pipeline_create(ctx, module->words, module->count, &rc, &pipe) != SPDRT_OK)
+        fprintf(stderr, "spdgen: error: --selftest: %s\n", spdrt_last_error(ctx));
+    else
+        rc_exit = check(cfg, ctx, &rc, pipe, NULL);
+    spdrt_fft_pipeline_destroy(ctx, pipe);
+    spdrt_destroy(ctx);
+    return rc_exit;
+}
+
+int sg_fft_selftest_plan(const sg_config *cfg, const sg_fft_plan_pass *passes)
+{
+    const sg_fft_params *f = &cfg->fft;
+    spdrt_fft_config whole;
+    spdrt_fft_pass rp[2];
+    spdrt_fft_plan *plan = NULL;
+    int rc_exit = SG_EXIT_FAILURE;
+    memset(&whole, 0, sizeof whole);
+    whole.n = (uint32_t)f->n;
+    whole.subgroup = (uint32_t)cfg->subgroup;
+    whole.inverse = f->direction == SG_FFT_INVERSE;
+    whole.f16 = f->storage == SG_FFT_STORAGE_F16;
+    whole.norm = f->norm == SG_FFT_NORM_NONE ? SPDRT_FFT_NORM_NONE
+               : f->norm == SG_FFT_NORM_UNITARY ? SPDRT_FFT_NORM_UNITARY : SPDRT_FFT_NORM_INVERSE;
+    for (int p = 0; p < 2; p++) {
+        rp[p].spirv = passes[p].module->words;
+        rp[p].spirv_words = passes[p].module->count;
+        rp[p].n = (uint32_t)f->pass_n[p];
+        rp[p].wg = (uint32_t)f->pass_wg[p];
+        rp[p].subgroup = (uint32_t)cfg->subgroup;
+        rp[p].columns = (uint32_t)passes[p].columns;
+        rp[p].shared_bytes = (uint32_t)passes[p].shared;
+        rp[p].ffts_per_transform = (uint32_t)(f->n / f->pass_n[p]);
+    }
+    spdrt_context *ctx = open_device(cfg);
+    if (!ctx) return SG_EXIT_FAILURE;
+    if (spdrt_fft_plan_create(ctx, &whole, rp, 2, &plan) != SPDRT_OK)
+        fprintf(stderr, "spdgen: error: --selftest: %s\n", spdrt_last_error(ctx));
+    else
+        rc_exit = check(cfg, ctx, &whole, NULL, plan);
+    spdrt_fft_plan_destroy(ctx, plan);
+    spdrt_destroy(ctx);
     return rc_exit;
 }

@@ -11,4 +11,13 @@
  * the errors. Returns SG_EXIT_OK within the bounds, else SG_EXIT_FAILURE. */
 int sg_fft_selftest(const sg_config *cfg, const sv_spirv *module);
 
+/* One pass of a four-step plan: its SPIR-V and the sizes from its contract. */
+typedef struct {
+    const sv_spirv *module;
+    long columns, shared;
+} sg_fft_plan_pass;
+
+/* The same for a four-step plan (cfg->fft.passes = 2): passes[p] is pass p + 1. */
+int sg_fft_selftest_plan(const sg_config *cfg, const sg_fft_plan_pass *passes);
+
 #endif

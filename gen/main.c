@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "fft_multipass.h"
 #include "lua_host.h"
 #include "output.h"
 #include "selftest.h"
@@ -62,6 +63,8 @@ int main(int argc, char **argv)
     int rc = sg_cli_parse(argc, argv, &cfg);
     if (rc < 0) return SG_EXIT_OK; /* --help or --version */
     if (rc) return rc;
+    /* An FFT longer than one dispatch holds is a set of shaders and a plan file. */
+    if (cfg.kernel == SG_KERNEL_FFT && cfg.fft.passes > 0) return sg_fft_multipass_run(&cfg);
 
     sv_lang lang = cfg.target == SG_TARGET_HLSL ? SV_LANG_HLSL
                  : cfg.target == SG_TARGET_SPIRV ? cfg.spirv_from : SV_LANG_GLSL;

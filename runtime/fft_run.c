@@ -7,18 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "spdrt_fft.h"
+#include "fft_internal.h"
 
 #define SPIRV_MAGIC 0x07230203u
-#define FFT_PUSH_BYTES 16u
-
-struct spdrt_fft_pipeline {
-    spdrt_pipeline pipe;
-    spdrt_fft_config config;
-    spdrt_buffer lut;              /* --twiddles lut: N/2 float2, device-local */
-    uint32_t bindings;             /* 2, or 3 with the table */
-};
 
 static spdrt_result check_config(spdrt_context *ctx, const spdrt_fft_config *c)
 {
@@ -223,11 +214,12 @@ static spdrt_result create_resources(spdrt_context *ctx, VkDeviceSize in_bytes,
     return res;
 }
 
-static void write_descriptors(spdrt_context *ctx, const spdrt_fft_pipeline *fp, const fft_resources *rs)
+void spdrt__fft_bind(spdrt_context *ctx, const spdrt_fft_pipeline *fp, const spdrt_buffer *src,
+                     const spdrt_buffer *dst)
 {
     VkDescriptorBufferInfo info[3];
     VkWriteDescriptorSet w[3];
-    const spdrt_buffer *bufs[3] = {&rs->src, &rs->dst, &fp->lut};
+    const spdrt_buffer *bufs[3] = {src, dst, &fp->lut};
     memset(w, 0, sizeof w);
     for (uint32_t i = 0; i < fp->bindings; i++) {
         info[i].buffer = bufs[i]->buffer;
@@ -243,8 +235,8 @@ static void write_descriptors(spdrt_context *ctx, const spdrt_fft_pipeline *fp, 
     vkUpdateDescriptorSets(ctx->device, fp->bindings, w, 0, NULL);
 }
 
-static void barrier(VkCommandBuffer cb, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
-                    VkPipelineStageFlags dst_stage, VkAccessFlags dst_access)
+void spdrt__fft_barrier(VkCommandBuffer cb, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
+                        VkPipelineStageFlags dst_stage, VkAccessFlags dst_access)
 {
     VkMemoryBarrier b;
     memset(&b, 0, sizeof b);
@@ -266,7 +258,7 @@ static void record(VkCommandBuffer cb, const spdrt_fft_pipeline *fp, const uint3
     copy.size = in_bytes;
     vkCmdCopyBuffer(cb, rs->upload.buffer, rs->src.buffer, 1, &copy);
     vkCmdFillBuffer(cb, rs->dst.buffer, 0, VK_WHOLE_SIZE, 0xffffffffu); /* NaN (float and half) */
-    barrier(cb, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, compute,
+    spdrt__fft_barrier(cb, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, compute,
             VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, fp->pipe.pipeline);
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, fp->pipe.layout, 0, 1, &fp->pipe.set, 0, NULL);
@@ -274,18 +266,18 @@ static void record(VkCommandBuffer cb, const spdrt_fft_pipeline *fp, const uint3
     for (uint32_t d = 0; d < dispatches; d++) {
         int last = d + 1 == dispatches;
         /* Each dispatch rewrites what the previous one wrote. */
-        if (d > 0) barrier(cb, compute, VK_ACCESS_SHADER_WRITE_BIT, compute, VK_ACCESS_SHADER_WRITE_BIT);
+        if (d > 0) spdrt__fft_barrier(cb, compute, VK_ACCESS_SHADER_WRITE_BIT, compute, VK_ACCESS_SHADER_WRITE_BIT);
         if (last && rs->timestamps) vkCmdWriteTimestamp(cb, compute, rs->timestamps, 0);
         vkCmdDispatch(cb, groups, 1, 1);
         if (last && rs->timestamps) vkCmdWriteTimestamp(cb, compute, rs->timestamps, 1);
     }
-    barrier(cb, compute, VK_ACCESS_SHADER_WRITE_BIT, transfer, VK_ACCESS_TRANSFER_READ_BIT);
+    spdrt__fft_barrier(cb, compute, VK_ACCESS_SHADER_WRITE_BIT, transfer, VK_ACCESS_TRANSFER_READ_BIT);
     copy.size = out_bytes;
     vkCmdCopyBuffer(cb, rs->dst.buffer, rs->readback.buffer, 1, &copy);
-    barrier(cb, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    spdrt__fft_barrier(cb, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
 }
 
-static double read_timestamps(spdrt_context *ctx, VkQueryPool pool)
+double spdrt__fft_timestamps(spdrt_context *ctx, VkQueryPool pool)
 {
     uint64_t t[2], mask;
     if (!pool) return -1.0;
@@ -329,7 +321,7 @@ spdrt_result spdrt_fft_run(spdrt_context *ctx, spdrt_fft_pipeline *fp, const spd
         if (c->f16) ((uint16_t *)rs.upload.map)[i] = spdrt__float_to_half(input[i]);
         else ((float *)rs.upload.map)[i] = input[i];
     }
-    write_descriptors(ctx, fp, &rs);
+    spdrt__fft_bind(ctx, fp, &rs.src, &rs.dst);
     res = spdrt__commands_begin(ctx, &cb);
     if (res != SPDRT_OK) goto done;
     record(cb, fp, push, groups, params->dispatches ? params->dispatches : 1, in_bytes, out_bytes, &rs);
@@ -339,7 +331,7 @@ spdrt_result spdrt_fft_run(spdrt_context *ctx, spdrt_fft_pipeline *fp, const spd
         if (c->f16) output[i] = spdrt__half_to_float(((const uint16_t *)rs.readback.map)[i]);
         else output[i] = ((const float *)rs.readback.map)[i];
     }
-    if (gpu_ms) *gpu_ms = read_timestamps(ctx, rs.timestamps);
+    if (gpu_ms) *gpu_ms = spdrt__fft_timestamps(ctx, rs.timestamps);
 done:
     release(ctx, &rs);
     return res;

@@ -76,6 +76,40 @@ spdrt_result spdrt_fft_run(spdrt_context *ctx, spdrt_fft_pipeline *pipeline,
                            const spdrt_fft_params *params, const float *input, float *output,
                            double *gpu_ms);
 
+/* ---- four-step plans (runtime/fft_plan.c) ---------------------------------------------
+ * spdgen --fft N with N longer than one dispatch holds emits two shaders and a plan file
+ * (NAME.fftplan): pass 1 runs N2 column FFTs of N1 points per transform (the transform read
+ * as an N1 x N2 matrix) and multiplies by the four-step twiddles into a scratch buffer of
+ * N fp32 complex values per transform; pass 2 runs N1 column FFTs of N2 points of the
+ * scratch into the output, in natural order. The input and output follow the row contract
+ * above (count transforms, in_stride / out_stride between them). */
+
+typedef struct {
+    const uint32_t *spirv;      /* the pass's SPIR-V */
+    size_t spirv_words;
+    uint32_t n, wg, subgroup;   /* its FFT length, workgroup, --subgroup */
+    uint32_t columns;           /* columns per workgroup (its contract) */
+    uint32_t shared_bytes;      /* its contract's shared memory */
+    uint32_t ffts_per_transform; /* its FFTs per N-point transform: N / n */
+} spdrt_fft_pass;
+
+typedef struct spdrt_fft_plan spdrt_fft_plan;
+
+/* A plan from its passes (SPIR-V copied); `whole` describes the transform (n = N, inverse,
+ * norm, f16; no real, native, strided or lut). */
+spdrt_result spdrt_fft_plan_create(spdrt_context *ctx, const spdrt_fft_config *whole,
+                                   const spdrt_fft_pass *passes, uint32_t count,
+                                   spdrt_fft_plan **out);
+/* A plan from the plan file spdgen wrote with --target spirv (the pass files it names are
+ * read from the plan file's directory). */
+spdrt_result spdrt_fft_plan_load(spdrt_context *ctx, const char *path, spdrt_fft_plan **out);
+/* The transform the plan computes, for spdrt_fft_input_floats, _output_floats, _reference. */
+const spdrt_fft_config *spdrt_fft_plan_config(const spdrt_fft_plan *plan);
+/* As spdrt_fft_run, for `count` transforms (rows); *gpu_ms covers every pass. */
+spdrt_result spdrt_fft_plan_run(spdrt_context *ctx, spdrt_fft_plan *plan, const spdrt_fft_params *params,
+                                const float *input, float *output, double *gpu_ms);
+void spdrt_fft_plan_destroy(spdrt_context *ctx, spdrt_fft_plan *plan);
+
 /* ---- the reference (runtime/fft_ref.c) ------------------------------------------------ */
 
 /* The output buffer the shader must produce for `input`, in double: the transforms computed

@@ -26,7 +26,7 @@ local function u(n) return string.format("%du", n) end
 -- invocation loads C of them side by side (32 bytes for C = 4) while keeping E x C <= 16
 -- values in registers.
 local function columns_per_workgroup(f)
-    if not f.strided then return 1 end
+    if not f.strided and not f.pass then return 1 end
     return math.max(1, math.min(4, 16 // f.ept))
 end
 
@@ -103,8 +103,42 @@ local function factor(expr) return expr:find(" %+ ") and "(" .. expr .. ")" or e
 
 -- ---- context and contract --------------------------------------------------------------
 
+-- A four-step pass's FFTs per transform: pass 1 runs N2 FFTs of N1 points (the columns of
+-- the transform read as an N1 x N2 matrix), pass 2 N1 FFTs of N2 points.
+local function n_total_columns(f)
+    return f.pass.n_total // f.n
+end
+
+-- How column FFTs address their buffers: access(col, j) is the index of element j of FFT
+-- (column) col, for the input and the output. --stride: col + j * stride. Four-step passes
+-- (N = N1 x N2, transform b at b * stride): pass 1 reads column col mod N2 of transform
+-- col / N2 (element j at j * N2) and writes it as the contiguous scratch row col; pass 2
+-- reads column col mod N1 of the scratch (element j at j * N1) and writes frequency
+-- (col mod N1) + N1 j, which is the same place in the output.
+local function column_access(f)
+    if not f.pass then
+        return function(col, j) return string.format("%s + %s * params.in_stride", col, j) end,
+               function(col, j) return string.format("%s + %s * params.out_stride", col, j) end
+    end
+    local cols = n_total_columns(f)
+    local n_total = f.pass.n_total
+    local function group(col) return col:find(" ") and "(" .. col .. ")" or col end
+    local function split(col, batch_stride, elem_step, j)
+        return string.format("(%s >> %s) * %s + (%s & %s) + %s * %s", group(col), u(log2(cols)),
+            batch_stride, group(col), u(cols - 1), j, u(elem_step))
+    end
+    if f.pass.index == 1 then
+        return function(col, j) return split(col, "params.in_stride", cols, j) end,
+               function(col, j) return string.format("%s * %s + %s", group(col), u(f.n), j) end
+    end
+    return function(col, j) return split(col, u(n_total), cols, j) end,
+           function(col, j) return split(col, "params.out_stride", cols, j) end
+end
+
+-- The output scale: of the whole transform, applied by its last (or only) pass.
 local function scale_of(f)
-    local n = f.n
+    if f.pass and f.pass.index < f.pass.count then return 1 end
+    local n = f.pass and f.pass.n_total or f.n
     if f.norm == "unitary" then return 1 / math.sqrt(n) end
     if f.norm == "inverse" and f.direction == "inverse" then return 1 / n end
     return 1
@@ -135,12 +169,18 @@ local function make_context(cfg, dialect)
         wg = f.wg, subgroup = cfg.subgroup, slots = slots, lut = f.twiddles == "lut",
         uses_swizzle = false, shared_used = false,
     }
-    local complex_element = f.storage == "f16" and "uint" or "float2"
-    local real_element = f.storage == "f16" and "uint" or "float"
+    -- Storage per binding: a multi-pass plan keeps fp32 between its passes.
+    ctx.src_storage, ctx.dst_storage = f.storage, f.storage
+    if f.pass then
+        if f.pass.index > 1 then ctx.src_storage = "f32" end
+        if f.pass.index < f.pass.count then ctx.dst_storage = "f32" end
+    end
+    local function element(storage, real) return storage == "f16" and "uint" or real and "float" or "float2" end
     ctx.elements = {
-        src = (f.real and forward) and real_element or complex_element,
-        dst = (f.real and not forward) and real_element or complex_element,
+        src = element(ctx.src_storage, f.real and forward),
+        dst = element(ctx.dst_storage, f.real and not forward),
     }
+    ctx.access_in, ctx.access_out = column_access(f)
     for _, s in ipairs(p.steps) do
         if s.kind == "exchange" and s.slots > 32 then ctx.uses_swizzle = true end
     end
@@ -151,8 +191,11 @@ end
 local function describe_buffers(ctx)
     local f = ctx.f
     local half = f.storage == "f16"
-    local complex = half and "complex values, each a uint of two IEEE halves (x low, y high)"
-        or "complex values, each a float2 (x real, y imaginary)"
+    local function complex_of(storage)
+        return storage == "f16" and "complex values, each a uint of two IEEE halves (x low, y high)"
+            or "complex values, each a float2 (x real, y imaginary)"
+    end
+    local complex = complex_of(f.storage)
     local real = half and "real samples, IEEE halves two per uint (even j in the low half)"
         or "real samples, each a float"
     local n = f.n
@@ -168,6 +211,23 @@ local function describe_buffers(ctx)
             "element 0 packing (X[0], X[%d]); row r at r * in_stride", n // 2, complex, n // 2)
         dst = string.format("real rows of %d %s: rows 2b and 2b+1 = x and y; row r at " ..
             "r * out_stride", n, real)
+    elseif f.pass then
+        local p = f.pass
+        local n_total, cols = p.n_total, n_total_columns(f)
+        if p.index == 1 then
+            src = string.format("%s; the transforms' rows of %d, row b at b * in_stride, each read " ..
+                "as a %d x %d matrix: this pass's FFT c is column c mod %d of row c / %d (element j " ..
+                "at j * %d)", complex_of(ctx.src_storage), n_total, f.n, cols, cols, cols, cols)
+            dst = string.format("%s; scratch, %d per transform: FFT c writes its output times " ..
+                "exp(%s2 pi i (c mod %d) k / %d) as the contiguous row at c * %d",
+                complex_of(ctx.dst_storage), n_total, ctx.forward and "-" or "+", cols, n_total, f.n)
+        else
+            src = string.format("%s; the scratch of pass 1: %d per transform, FFT c is column " ..
+                "c mod %d of transform c / %d (element j at j * %d)", complex_of(ctx.src_storage),
+                n_total, cols, cols, cols)
+            dst = string.format("%s; the result in natural order, transform b at b * out_stride: " ..
+                "output k of FFT c is frequency (c mod %d) + %d k", complex_of(ctx.dst_storage), cols, cols)
+        end
     elseif f.strided then
         src = string.format("%s; FFT c is column c: element j at c + j * in_stride", complex)
         dst = string.format("%s; element j of column c at c + j * out_stride", complex)
@@ -200,6 +260,8 @@ local function make_contract(ctx)
         grid = { per_wg == 1 and "count" or string.format("(count + %d) / %d", per_wg - 1, per_wg), "1", "1" },
         n = f.n, ept = f.ept, wg = f.wg, subgroup = ctx.subgroup, direction = f.direction,
         norm = f.norm, order = f.order, storage = f.storage, real = f.real, strided = f.strided,
+        pass = f.pass and { index = f.pass.index, count = f.pass.count, n_total = f.pass.n_total,
+                            columns_per_transform = n_total_columns(f) },
         columns = ctx.columns, twiddles = f.twiddles, scale = ctx.scale,
         shared_bytes = ctx.slots * SLOT_BYTES,
         element_bytes = { src = (ctx.elements.src == "float2") and 8 or 4, dst = (ctx.elements.dst == "float2") and 8 or 4 },
@@ -409,12 +471,12 @@ end
 -- ---- loads and stores --------------------------------------------------------------------
 
 local function load_complex(ctx, index)
-    if ctx.f.storage == "f16" then return ctx.dialect.unpack_half2("src[" .. index .. "]") end
+    if ctx.src_storage == "f16" then return ctx.dialect.unpack_half2("src[" .. index .. "]") end
     return "src[" .. index .. "]"
 end
 
 local function store_complex(ctx, index, v)
-    if ctx.f.storage == "f16" then return string.format("dst[%s] = %s;", index, ctx.dialect.pack_half2(v)) end
+    if ctx.dst_storage == "f16" then return string.format("dst[%s] = %s;", index, ctx.dialect.pack_half2(v)) end
     return string.format("dst[%s] = %s;", index, v)
 end
 
@@ -490,7 +552,7 @@ local function emit_load(c, ctx, step)
         end
         return
     end
-    if f.strided then
+    if ctx.columns > 1 or f.strided or f.pass then
         c:comment(string.format("Load: register k holds element j = (k mod %d) * %d + t of column " ..
             "col0 + k / %d; an invocation reads its %d columns side by side. Columns past count " ..
             "read as zero and are not stored.", f.ept, f.wg, f.ept, ctx.columns))
@@ -498,7 +560,7 @@ local function emit_load(c, ctx, step)
             local col = column_of(ctx, L, k)
             c:line("%s = $float2(0.0f, 0.0f);", reg_name(k))
             c:line("if (%s < params.count) %s = %s;", col, reg_name(k),
-                load_complex(ctx, string.format("%s + %s * params.in_stride", col, factor(j_of(k)))))
+                load_complex(ctx, ctx.access_in(col, factor(j_of(k)))))
         end
         return
     end
@@ -537,12 +599,24 @@ local function emit_store(c, ctx, step)
         end
         return
     end
-    if f.strided then
-        c:comment("Store, " .. order .. "; columns past count are not written.")
+    if ctx.columns > 1 or f.strided or f.pass then
+        local four_step = f.pass and f.pass.index == 1
+        if four_step then
+            local cols = n_total_columns(f)
+            c:comment(string.format("The four-step twiddle: output k of column c times w^((c mod %d) k), " ..
+                "w = exp(%s2 pi i / %d). Then store, %s; columns past count are not written.", cols,
+                ctx.forward and "-" or "+", f.pass.n_total, order))
+        else
+            c:comment("Store, " .. order .. "; columns past count are not written.")
+        end
         for k = 0, ctx.registers - 1 do
             local col = column_of(ctx, L, k)
-            c:line("if (%s < params.count) %s", col,
-                store_complex(ctx, string.format("%s + %s * params.out_stride", col, factor(f_of(k))), scaled(ctx, reg_name(k))))
+            local v = scaled(ctx, reg_name(k))
+            if four_step then
+                v = string.format("fft_mul(%s, fft_twiddle_total((%s & %s) * %s))", v,
+                    col:find(" ") and "(" .. col .. ")" or col, u(n_total_columns(f) - 1), factor(f_of(k)))
+            end
+            c:line("if (%s < params.count) %s", col, store_complex(ctx, ctx.access_out(col, factor(f_of(k))), v))
         end
         return
     end
@@ -664,12 +738,23 @@ local function emit_header_comment(c, ctx)
     local sign = ctx.forward and "-" or "+"
     local what = f.real and (ctx.forward and "two real rows -> their half spectra" or "two half spectra -> two real rows")
         or "complex to complex"
-    hanging(c, "// Transform: ", string.format("%s FFT of N = %d points (%s), X[f] = s * sum_j x[j] " ..
-        "exp(%s2 pi i j f / N), s = %s (--norm %s); %s.", f.direction, f.n, what, sign,
-        ctx.scale == 1 and "1" or twiddle.literal(ctx.scale):gsub("f$", ""), f.norm,
-        f.order == "natural" and "input and output in natural order" or (ctx.dif
-            and "input natural, output in native order (element j holds X[bitreverse(j)] over log2 N bits)"
-            or "input in native order (element j holds X[bitreverse(j)] over log2 N bits), output natural")))
+    if f.pass then
+        local p, cols = f.pass, n_total_columns(f)
+        hanging(c, "// Transform: ", string.format("pass %d of %d of a four-step %s FFT of N = %d " ..
+            "points = %d x %d (X[f] = s * sum_j x[j] exp(%s2 pi i j f / N), s = %s, --norm %s; " ..
+            "natural order). This pass runs %d FFTs of %d points per transform%s.", p.index,
+            p.count, f.direction, p.n_total, p.index == 1 and f.n or cols, p.index == 1 and cols or f.n,
+            sign, ctx.scale == 1 and "1 here" or twiddle.literal(ctx.scale):gsub("f$", ""), f.norm,
+            cols, f.n, p.index == 1 and ", over the columns of the transform read as a matrix, " ..
+            "then multiplies by the four-step twiddles" or ", over the columns of pass 1's scratch"))
+    else
+        hanging(c, "// Transform: ", string.format("%s FFT of N = %d points (%s), X[f] = s * sum_j " ..
+            "x[j] exp(%s2 pi i j f / N), s = %s (--norm %s); %s.", f.direction, f.n, what, sign,
+            ctx.scale == 1 and "1" or twiddle.literal(ctx.scale):gsub("f$", ""), f.norm,
+            f.order == "natural" and "input and output in natural order" or (ctx.dif
+                and "input natural, output in native order (element j holds X[bitreverse(j)] over log2 N bits)"
+                or "input in native order (element j holds X[bitreverse(j)] over log2 N bits), output natural")))
+    end
     c:line("// Contract:")
     for _, b in ipairs(k.bindings) do
         hanging(c, string.format("//   %s %s: ", D.fft_binding_label(b), b.name), b.doc)
@@ -704,7 +789,11 @@ local function emit_helpers(c, ctx)
         c:block("$float2 fft_conj($float2 a)", function() c:line("return $float2(a.x, -a.y);") end)
         c:blank()
     elseif not ctx.lut then
-        twiddle.emit_device_function(c, ctx.f.n, ctx.sign)
+        twiddle.emit_device_function(c, ctx.f.n, ctx.sign, "fft_twiddle", false)
+        c:blank()
+    end
+    if ctx.f.pass and ctx.f.pass.index == 1 then
+        twiddle.emit_device_function(c, ctx.f.pass.n_total, ctx.sign, "fft_twiddle_total", true)
         c:blank()
     end
     if ctx.uses_swizzle then
@@ -727,7 +816,7 @@ local function emit_main(c, ctx)
     c:line(D.fft_entry_open(ctx))
     c.depth = c.depth + 1
     for _, line in ipairs(D.fft_entry_prologue(ctx)) do c:line(line) end
-    if ctx.columns > 1 or f.strided then
+    if ctx.columns > 1 or f.strided or f.pass then
         c:line("uint col0 = group.x * %s;", u(ctx.columns))
         c:line("if (col0 >= params.count) return;")
     else

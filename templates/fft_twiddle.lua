@@ -50,8 +50,9 @@ local function coefficients()
     return sin_c, cos_c
 end
 
--- The device function fft_twiddle(k) for 0 <= k < N/2, emitted into writer c.
-function twiddle.emit_device_function(c, n_points, sign)
+-- The device function `name`(k) = w^k: for 0 <= k < N/2, or with full_circle for
+-- 0 <= k < N (the four-step twiddle between passes), emitted into writer c.
+function twiddle.emit_device_function(c, n_points, sign, name, full_circle)
     local L = twiddle.literal
     local sin_c, cos_c = coefficients()
     local function horner(coef, var)
@@ -59,27 +60,35 @@ function twiddle.emit_device_function(c, n_points, sign)
         for i = #coef - 1, 1, -1 do text = string.format("%s + %s * (%s)", L(coef[i]), var, text) end
         return text
     end
+    local range = full_circle and n_points or n_points // 2
     c:comment(string.format("w^k = exp(%s2 pi i k / %d) for 0 <= k < %d, from the integer k rather " ..
         "than a rounded angle: exact integer steps reduce k to m <= N/8 (an angle of at most pi/4) " ..
-        "by cos(pi/2 - a) = sin(a) and a quarter turn, x = m / N is exact, and Taylor polynomials " ..
+        "by cos(pi/2 - a) = sin(a) and quarter turns, x = m / N is exact, and Taylor polynomials " ..
         "of cos and sin of 2 pi x are accurate to about one ulp there. Not the built-in sin/cos: " ..
         "Vulkan allows them 2^-11 of absolute error, far above the FFT's accuracy bar.",
-        sign < 0 and "-" or "", n_points, n_points // 2))
-    c:block("$float2 fft_twiddle(uint k)", function()
+        sign < 0 and "-" or "", n_points, range))
+    c:block(string.format("$float2 %s(uint k)", name), function()
         local quarter, eighth = n_points // 4, n_points // 8
-        c:line("bool second_quadrant = k >= %du;", quarter)
+        if full_circle then
+            c:line("uint quadrant = k / %du;", quarter)
+        else
+            c:line("bool second_quadrant = k >= %du;", quarter)
+        end
         c:line("uint r = k & %du;", quarter - 1)
         c:line("bool past_octant = r > %du;", eighth)
         c:line("uint m = past_octant ? %du - r : r;", quarter)
         c:line("float x = float(m) * %s;", L(1 / n_points))
         c:line("float x2 = x * x;")
         -- cos(2 pi x) = 1 + x2 * (c1 + x2 * (c2 + ...)), sin(2 pi x) = x * (s0 + x2 * (...)).
-        local cos_rest = {}
-        for i = 1, #cos_c do cos_rest[i] = cos_c[i] end
         c:line("float s = x * (%s);", horner(sin_c, "x2"))
-        c:line("float c = 1.0f + x2 * (%s);", horner(cos_rest, "x2"))
+        c:line("float c = 1.0f + x2 * (%s);", horner(cos_c, "x2"))
         c:line("$float2 w = past_octant ? $float2(s, c) : $float2(c, s);")
-        c:line("w = second_quadrant ? $float2(-w.y, w.x) : w;")
+        if full_circle then
+            c:line("w = (quadrant & 1u) != 0u ? $float2(-w.y, w.x) : w;")
+            c:line("w = quadrant >= 2u ? -w : w;")
+        else
+            c:line("w = second_quadrant ? $float2(-w.y, w.x) : w;")
+        end
         c:line(sign < 0 and "return $float2(w.x, -w.y);" or "return w;")
     end)
 end

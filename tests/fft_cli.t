@@ -72,7 +72,42 @@ done
 [ "$(shape --fft 2048 --ept 8)" = "8 256" ] || rule_ok=1
 ok $rule_ok "E/W derivation: E = 2 up to N = 2 x --max-wg, then W = --max-wg; one given, the other follows"
 
-expect_usage_error "N larger than one dispatch (multi-pass not yet)" "--fft 32768" --fft 32768
+# Beyond one dispatch (N > 16 x --max-wg): a four-step plan of two shaders and a plan file.
+expect_usage_error "a plan to stdout" "--fft 65536" --fft 65536
+expect_usage_error "--ept with a plan" "--ept" --fft 65536 --ept 16
+expect_usage_error "--wg with a plan" "--wg" --fft 65536 --wg 1024
+expect_usage_error "--real with a plan" "--real" --fft 65536 --real
+expect_usage_error "--order native with a plan" "--order native" --fft 65536 --order native
+expect_usage_error "--stride with a plan" "--stride" --fft 65536 --stride
+expect_usage_error "--twiddles lut with a plan" "--twiddles lut" --fft 65536 --twiddles lut
+expect_usage_error "--subgroup above a pass's workgroup" "--subgroup 64" --fft 65536 --max-wg 32 --subgroup 64
+mkdir -p "$WORK/plan"
+"$SPDGEN" --fft 65536 --subgroup 8 --target spirv -o "$WORK/plan/fft.spv" --emit-header "$WORK/plan/fft.h" -MD &&
+    [ -s "$WORK/plan/fft.pass1.spv" ] && [ -s "$WORK/plan/fft.pass2.spv" ] && [ ! -e "$WORK/plan/fft.spv" ] &&
+    grep -q "^spdgen-fft-plan 1$" "$WORK/plan/fft.fftplan" && grep -q "^n 65536$" "$WORK/plan/fft.fftplan" &&
+    grep -q "^pass 1 file fft.pass1.spv n 256 " "$WORK/plan/fft.fftplan" &&
+    grep -q "^pass 2 file fft.pass2.spv n 256 " "$WORK/plan/fft.fftplan" &&
+    head -1 "$WORK/plan/fft.fftplan.d" | grep -q "fft.fftplan: .*spdgen"
+ok $? "--fft 65536 -o fft.spv writes fft.pass1.spv, fft.pass2.spv, the plan fft.fftplan and its depfile"
+cat >"$WORK/plan/h.c" <<'EOF2'
+#include "fft.h"
+int main(void)
+{
+    return !(FFT_N == 65536 && FFT_PASSES == 2 && FFT_PASS1_N * FFT_PASS2_N == FFT_N &&
+             FFT_PASS1_COUNT(3) == 3 * (FFT_N / FFT_PASS1_N) && sizeof(FftPushConstants) == 16 &&
+             FFT_SCRATCH_BYTES(2) == 2u * 65536u * 8u);
+}
+EOF2
+${CC:-cc} -std=c11 -Wall -Werror -I"$WORK/plan" "$WORK/plan/h.c" -o "$WORK/plan/h" && "$WORK/plan/h"
+ok $? "the plan's contract header compiles and its numbers are the plan's"
+"$SPDGEN" --fft 1048576 --check
+ok $? "--fft 1048576 (2^20) --check"
+for target in glsl hlsl msl; do
+    "$SPDGEN" --fft 131072 --target $target -o "$WORK/plan/big.$target" &&
+        [ -s "$WORK/plan/big.pass1.$target" ] && [ -s "$WORK/plan/big.pass2.$target" ] &&
+        grep -q "pass 1 of 2 of a four-step forward FFT of N = 131072" "$WORK/plan/big.pass1.$target"
+    ok $? "--fft 131072 --target $target writes two commented passes"
+done
 
 # The issue's example works for every target.
 for target in glsl hlsl msl spirv; do
@@ -147,6 +182,12 @@ if "$SPDGEN_BUILD/tests/fft_matrix" list >/dev/null 2>&1 && vulkaninfo --summary
     rc=$?
     [ $rc -eq 1 ] && grep -q "selftest FAILED" "$WORK/out"
     ok $? "--selftest fails (exit 1) for twiddles of the wrong sign"
+    "$SPDGEN" --fft 65536 --subgroup 8 --direction inverse --selftest >"$WORK/out" 2>&1 &&
+        grep -q "(two passes)" "$WORK/out" && grep -q "selftest passed" "$WORK/out"
+    ok $? "--selftest runs a four-step plan (--fft 65536) and passes"
+    "$SPDGEN" --fft 65536 --template-dir "$WORK/tdir" --selftest >"$WORK/out" 2>&1
+    [ $? -eq 1 ] && grep -q "selftest FAILED" "$WORK/out"
+    ok $? "--selftest fails (exit 1) for a plan with twiddles of the wrong sign"
 else
     ok 0 "# SKIP no Vulkan device"
 fi

@@ -55,4 +55,21 @@ while read -r flags; do
     [ "$n" -eq 16 ] && flush $gen_failed
 done <"$WORK/configs"
 flush $gen_failed
+
+# Four-step plans: both passes of each in one unit.
+unit="$WORK/plans.metal"
+echo '#include <metal_stdlib>' >"$unit"
+n=0 failed=0
+for flags in "--fft 65536 --subgroup 32" "--fft 262144 --direction inverse --storage f16" \
+    "--fft 1048576 --subgroup 64 --norm unitary" "--fft 32768 --max-wg 256 --subgroup 4"; do
+    n=$((n + 1))
+    # shellcheck disable=SC2086
+    "$SPDGEN" $flags --target msl -o "$WORK/plan$n.metal" || failed=1
+    for p in 1 2; do
+        printf 'namespace plan%d_pass%d {\n#include "%s"\n}\n' $n $p "$WORK/plan$n.pass$p.metal" >>"$unit"
+    done
+done
+[ $failed -eq 0 ] && "$here/msl/check-msl.sh" "$unit" 2>"$WORK/err"
+ok $? "MSL: both passes of $n four-step plans (N = 32768 .. 2^20) compile against the shim"
+[ -s "$WORK/err" ] && diag "$(head -20 "$WORK/err")"
 done_testing

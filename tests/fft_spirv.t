@@ -24,4 +24,23 @@ while read -r flags; do
         ok $? "$from $flags: entry main, LocalSize $wg 1 1, spirv-val"
     done
 done <"$WORK/configs"
+
+# Four-step plans: every pass file the plan names has LocalSize = the plan's wg for it.
+for flags in "--fft 65536 --subgroup 8" "--fft 1048576 --subgroup 32" "--fft 32768 --max-wg 256"; do
+    for from in glsl hlsl; do
+        rm -rf "$WORK/plan" && mkdir "$WORK/plan"
+        # shellcheck disable=SC2086
+        "$SPDGEN" $flags --target spirv --spirv-from $from -o "$WORK/plan/fft.spv"
+        good=$?
+        grep '^pass ' "$WORK/plan/fft.fftplan" >"$WORK/passes"
+        while read -r _ p _ file _ _ _ wg _; do
+            spirv-dis "$WORK/plan/$file" -o "$WORK/m.dis" &&
+                grep -Eq 'OpEntryPoint GLCompute %[A-Za-z0-9_]+ "main"' "$WORK/m.dis" &&
+                grep -Eq "OpExecutionMode(Id)? %[A-Za-z0-9_]+ LocalSize(Id)? ($wg|%uint_$wg) (1|%uint_1) (1|%uint_1)\$" "$WORK/m.dis" &&
+                spirv-val --target-env vulkan1.1 "$WORK/plan/$file" || good=1
+        done <"$WORK/passes"
+        [ "$(wc -l <"$WORK/passes")" -eq 2 ] || good=1
+        ok $good "$from $flags: both pass files have entry main, the plan's LocalSize, spirv-val"
+    done
+done
 done_testing

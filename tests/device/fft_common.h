@@ -28,7 +28,7 @@ typedef struct {
 #define FFT_BOUND_F16_REL_L2 SPDRT_FFT_BOUND_F16_REL_L2
 #define FFT_BOUND_F16_MAX_REL SPDRT_FFT_BOUND_F16_MAX_REL
 
-static void fft_case_flags(const fft_case *c, char *buf, size_t size)
+static inline void fft_case_flags(const fft_case *c, char *buf, size_t size)
 {
     snprintf(buf, size, "--fft %u --ept %u --wg %u --subgroup %u --direction %s%s%s%s%s%s%s%s%s",
              c->n, c->ept, c->wg, c->subgroup, c->inverse ? "inverse" : "forward",
@@ -37,7 +37,7 @@ static void fft_case_flags(const fft_case *c, char *buf, size_t size)
              c->lut ? " --twiddles lut" : "", c->norm ? " --norm " : "", c->norm ? c->norm : "", "");
 }
 
-static uint32_t *read_words(const char *path, size_t *words)
+static inline uint32_t *read_words(const char *path, size_t *words)
 {
     FILE *f = fopen(path, "rb");
     uint32_t *data = NULL;
@@ -56,7 +56,7 @@ static uint32_t *read_words(const char *path, size_t *words)
 }
 
 /* The value of `#define NAME value` in a contract header, or -1. */
-static long header_define(const char *path, const char *name)
+static inline long header_define(const char *path, const char *name)
 {
     FILE *f = fopen(path, "r");
     char line[512], key[128];
@@ -70,7 +70,7 @@ static long header_define(const char *path, const char *name)
 
 /* Generates the case's SPIR-V through `lang` (glsl|hlsl) and fills the runtime config from
  * the contract header. Returns the SPIR-V (free it) or NULL after printing why. */
-static uint32_t *fft_generate(const fft_case *c, const char *lang, spdrt_fft_config *cfg, size_t *words)
+static inline uint32_t *fft_generate(const fft_case *c, const char *lang, spdrt_fft_config *cfg, size_t *words)
 {
     const char *build = getenv("SPDGEN_BUILD");
     char flags[512], spv[128], header[128], cmd[1024];
@@ -109,7 +109,7 @@ static uint32_t *fft_generate(const fft_case *c, const char *lang, spdrt_fft_con
 }
 
 /* Uniform values in [-1, 1) from a xorshift generator: the same seed, the same data. */
-static void fft_random(float *data, size_t count, uint32_t seed)
+static inline void fft_random(float *data, size_t count, uint32_t seed)
 {
     uint32_t s = seed * 2654435761u + 0x9e3779b9u;
     for (size_t i = 0; i < count; i++) {

@@ -1,0 +1,263 @@
+/* fft_plan.c: running a four-step FFT plan (spdrt_fft.h): its passes' pipelines, the
+ * scratch buffer between them, one command buffer with a barrier between the passes, and
+ * the plan file spdgen writes (NAME.fftplan). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fft_internal.h"
+
+#define MAX_PASSES 2
+
+struct spdrt_fft_plan {
+    spdrt_fft_config whole;
+    uint32_t count;
+    spdrt_fft_pipeline *pipes[MAX_PASSES];
+    spdrt_fft_pass passes[MAX_PASSES]; /* spirv pointers cleared: not kept */
+};
+
+spdrt_result spdrt_fft_plan_create(spdrt_context *ctx, const spdrt_fft_config *whole,
+                                   const spdrt_fft_pass *passes, uint32_t count, spdrt_fft_plan **out)
+{
+    if (!ctx) return SPDRT_ERROR_ARGUMENT;
+    if (!out || !whole || !passes)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_fft_plan_create: whole, passes and out are required");
+    *out = NULL;
+    if (count != MAX_PASSES)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "a four-step plan has %u passes, not %u", MAX_PASSES, count);
+    if (whole->real || whole->native || whole->strided || whole->lut)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "a four-step plan is complex, natural-order rows only");
+    if ((uint64_t)passes[0].n * passes[1].n != whole->n || passes[0].ffts_per_transform != passes[1].n ||
+        passes[1].ffts_per_transform != passes[0].n)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "the passes (%u x %u points) do not make N = %u",
+                            passes[0].n, passes[1].n, whole->n);
+    spdrt_fft_plan *plan = calloc(1, sizeof *plan);
+    if (!plan) return spdrt__error(ctx, SPDRT_ERROR_OUT_OF_MEMORY, "out of memory");
+    plan->whole = *whole;
+    plan->count = count;
+    for (uint32_t p = 0; p < count; p++) {
+        spdrt_fft_config c = *whole;
+        c.n = passes[p].n;
+        c.wg = passes[p].wg;
+        c.subgroup = passes[p].subgroup;
+        c.columns = passes[p].columns;
+        c.shared_bytes = passes[p].shared_bytes;
+        c.strided = 1; /* column FFTs */
+        spdrt_result res = spdrt_fft_pipeline_create(ctx, passes[p].spirv, passes[p].spirv_words, &c, &plan->pipes[p]);
+        if (res != SPDRT_OK) {
+            spdrt_fft_plan_destroy(ctx, plan);
+            return res;
+        }
+        plan->passes[p] = passes[p];
+        plan->passes[p].spirv = NULL;
+    }
+    *out = plan;
+    return SPDRT_OK;
+}
+
+void spdrt_fft_plan_destroy(spdrt_context *ctx, spdrt_fft_plan *plan)
+{
+    if (!plan) return;
+    for (uint32_t p = 0; p < MAX_PASSES; p++) spdrt_fft_pipeline_destroy(ctx, plan->pipes[p]);
+    free(plan);
+}
+
+const spdrt_fft_config *spdrt_fft_plan_config(const spdrt_fft_plan *plan) { return &plan->whole; }
+
+/* ---- the plan file ------------------------------------------------------------------------ */
+
+static uint32_t *read_file_words(const char *path, size_t *words)
+{
+    FILE *f = fopen(path, "rb");
+    uint32_t *data = NULL;
+    long size = -1;
+    if (!f) return NULL;
+    if (fseek(f, 0, SEEK_END) == 0) size = ftell(f);
+    if (size > 0 && size % 4 == 0 && fseek(f, 0, SEEK_SET) == 0 && (data = malloc((size_t)size)) &&
+        fread(data, 1, (size_t)size, f) != (size_t)size) {
+        free(data);
+        data = NULL;
+    }
+    fclose(f);
+    *words = size > 0 ? (size_t)size / 4 : 0;
+    return data;
+}
+
+/* Lines "key value" and "pass P file F n N wg W subgroup S columns C shared B ffts K". */
+spdrt_result spdrt_fft_plan_load(spdrt_context *ctx, const char *path, spdrt_fft_plan **out)
+{
+    spdrt_fft_config whole;
+    spdrt_fft_pass passes[MAX_PASSES];
+    uint32_t *code[MAX_PASSES] = {NULL, NULL};
+    char line[1024], dir[1024], word[64], value[512];
+    int version = 0, passes_seen = 0;
+    spdrt_result res = SPDRT_OK;
+    if (!ctx) return SPDRT_ERROR_ARGUMENT;
+    if (!out || !path) return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_fft_plan_load: path and out are required");
+    *out = NULL;
+    FILE *f = fopen(path, "r");
+    if (!f) return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "cannot open the FFT plan %s", path);
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash) slash[1] = '\0';
+    else dir[0] = '\0';
+    memset(&whole, 0, sizeof whole);
+    memset(passes, 0, sizeof passes);
+    while (res == SPDRT_OK && fgets(line, sizeof line, f)) {
+        unsigned p, n, wg, sg, cols, shared, ffts;
+        char file[256];
+        if (line[0] == '#' || sscanf(line, "%63s %511s", word, value) != 2) continue;
+        if (!strcmp(word, "spdgen-fft-plan")) version = atoi(value);
+        else if (!strcmp(word, "n")) whole.n = (uint32_t)strtoul(value, NULL, 10);
+        else if (!strcmp(word, "direction")) whole.inverse = !strcmp(value, "inverse");
+        else if (!strcmp(word, "norm"))
+            whole.norm = !strcmp(value, "none") ? SPDRT_FFT_NORM_NONE
+                       : !strcmp(value, "unitary") ? SPDRT_FFT_NORM_UNITARY : SPDRT_FFT_NORM_INVERSE;
+        else if (!strcmp(word, "storage")) whole.f16 = !strcmp(value, "f16");
+        else if (!strcmp(word, "pass")) {
+            if (sscanf(line, "pass %u file %255s n %u wg %u subgroup %u columns %u shared %u ffts %u", &p, file,
+                       &n, &wg, &sg, &cols, &shared, &ffts) != 8 || p < 1 || p > MAX_PASSES || code[p - 1]) {
+                res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s: malformed pass line: %s", path, line);
+                break;
+            }
+            char full[1400];
+            snprintf(full, sizeof full, "%s%s", dir, file);
+            spdrt_fft_pass *ps = &passes[p - 1];
+            code[p - 1] = read_file_words(full, &ps->spirv_words);
+            if (!code[p - 1]) {
+                res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s: cannot read the pass file %s", path, full);
+                break;
+            }
+            ps->spirv = code[p - 1];
+            ps->n = n, ps->wg = wg, ps->subgroup = sg, ps->columns = cols, ps->shared_bytes = shared;
+            ps->ffts_per_transform = ffts;
+            passes_seen++;
+        }
+    }
+    fclose(f);
+    if (res == SPDRT_OK && (version != 1 || passes_seen != MAX_PASSES))
+        res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s is not a version-1 FFT plan with %d passes", path, MAX_PASSES);
+    if (res == SPDRT_OK) res = spdrt_fft_plan_create(ctx, &whole, passes, MAX_PASSES, out);
+    for (int p = 0; p < MAX_PASSES; p++) free(code[p]);
+    return res;
+}
+
+/* ---- a run -------------------------------------------------------------------------------- */
+
+typedef struct {
+    spdrt_buffer upload, src, scratch, dst, readback;
+    VkQueryPool timestamps;
+} plan_resources;
+
+static void release(spdrt_context *ctx, plan_resources *rs)
+{
+    if (ctx->hung) return;
+    if (rs->timestamps) vkDestroyQueryPool(ctx->device, rs->timestamps, NULL);
+    spdrt__buffer_destroy(ctx, &rs->upload);
+    spdrt__buffer_destroy(ctx, &rs->src);
+    spdrt__buffer_destroy(ctx, &rs->scratch);
+    spdrt__buffer_destroy(ctx, &rs->dst);
+    spdrt__buffer_destroy(ctx, &rs->readback);
+}
+
+static spdrt_result create_resources(spdrt_context *ctx, VkDeviceSize in_bytes, VkDeviceSize scratch_bytes,
+                                     VkDeviceSize out_bytes, plan_resources *rs)
+{
+    const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    spdrt_result res = spdrt__buffer_create(ctx, in_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 1, &rs->upload);
+    if (res == SPDRT_OK) res = spdrt__buffer_create(ctx, in_bytes, storage, 0, &rs->src);
+    if (res == SPDRT_OK) res = spdrt__buffer_create(ctx, scratch_bytes, storage, 0, &rs->scratch);
+    if (res == SPDRT_OK)
+        res = spdrt__buffer_create(ctx, out_bytes, storage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 0, &rs->dst);
+    if (res == SPDRT_OK) res = spdrt__buffer_create(ctx, out_bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, 1, &rs->readback);
+    if (res == SPDRT_OK && ctx->timestamp_valid_bits) {
+        VkQueryPoolCreateInfo qci;
+        memset(&qci, 0, sizeof qci);
+        qci.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
+        qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        qci.queryCount = 2;
+        VkResult r = vkCreateQueryPool(ctx->device, &qci, NULL, &rs->timestamps);
+        if (r != VK_SUCCESS) res = spdrt__vk_error(ctx, "vkCreateQueryPool", r);
+    }
+    return res;
+}
+
+spdrt_result spdrt_fft_plan_run(spdrt_context *ctx, spdrt_fft_plan *plan, const spdrt_fft_params *params,
+                                const float *input, float *output, double *gpu_ms)
+{
+    plan_resources rs;
+    VkCommandBuffer cb;
+    spdrt_result res;
+    const VkPipelineStageFlags compute = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    const VkPipelineStageFlags transfer = VK_PIPELINE_STAGE_TRANSFER_BIT;
+    const VkAccessFlags shader_rw = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    if (!ctx) return SPDRT_ERROR_ARGUMENT;
+    if (gpu_ms) *gpu_ms = -1.0;
+    if (!plan || !params || !input || !output || params->count == 0)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_fft_plan_run: plan, params (count >= 1), input and output are required");
+    if (ctx->hung) return spdrt__error(ctx, SPDRT_ERROR_VULKAN, "an earlier submission never finished; the context is unusable");
+    const spdrt_fft_config *w = &plan->whole;
+    uint32_t push[MAX_PASSES][4], groups[MAX_PASSES], in_stride, out_stride;
+    spdrt_fft_strides(w, params, &in_stride, &out_stride);
+    for (uint32_t p = 0; p < plan->count; p++) {
+        uint32_t ffts = params->count * plan->passes[p].ffts_per_transform;
+        uint32_t cols = plan->passes[p].columns;
+        groups[p] = (ffts + cols - 1) / cols;
+        if (groups[p] > ctx->limits.maxComputeWorkGroupCount[0])
+            return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED, "pass %u needs %u workgroups; the device allows %u", p + 1,
+                                groups[p], ctx->limits.maxComputeWorkGroupCount[0]);
+        /* Pass 1 reads the input rows (in_stride); the last pass writes the output rows. */
+        push[p][0] = ffts;
+        push[p][1] = p == 0 ? in_stride : 0;
+        push[p][2] = p + 1 == plan->count ? out_stride : 0;
+        push[p][3] = 0;
+    }
+    size_t in_floats = spdrt_fft_input_floats(w, params), out_floats = spdrt_fft_output_floats(w, params);
+    size_t scalar = w->f16 ? 2 : 4;
+    VkDeviceSize scratch_bytes = (VkDeviceSize)params->count * w->n * 8;
+    memset(&rs, 0, sizeof rs);
+    res = create_resources(ctx, in_floats * scalar, scratch_bytes, out_floats * scalar, &rs);
+    if (res != SPDRT_OK) goto done;
+    for (size_t i = 0; i < in_floats; i++) {
+        if (w->f16) ((uint16_t *)rs.upload.map)[i] = spdrt__float_to_half(input[i]);
+        else ((float *)rs.upload.map)[i] = input[i];
+    }
+    spdrt__fft_bind(ctx, plan->pipes[0], &rs.src, &rs.scratch);
+    spdrt__fft_bind(ctx, plan->pipes[1], &rs.scratch, &rs.dst);
+    res = spdrt__commands_begin(ctx, &cb);
+    if (res != SPDRT_OK) goto done;
+    VkBufferCopy copy;
+    memset(&copy, 0, sizeof copy);
+    if (rs.timestamps) vkCmdResetQueryPool(cb, rs.timestamps, 0, 2);
+    copy.size = in_floats * scalar;
+    vkCmdCopyBuffer(cb, rs.upload.buffer, rs.src.buffer, 1, &copy);
+    vkCmdFillBuffer(cb, rs.scratch.buffer, 0, VK_WHOLE_SIZE, 0xffffffffu); /* NaN: unwritten values show */
+    vkCmdFillBuffer(cb, rs.dst.buffer, 0, VK_WHOLE_SIZE, 0xffffffffu);
+    spdrt__fft_barrier(cb, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, compute, shader_rw);
+    if (rs.timestamps) vkCmdWriteTimestamp(cb, compute, rs.timestamps, 0);
+    for (uint32_t p = 0; p < plan->count; p++) {
+        const spdrt_fft_pipeline *fp = plan->pipes[p];
+        /* The scratch pass 1 wrote is what pass 2 reads. */
+        if (p > 0) spdrt__fft_barrier(cb, compute, VK_ACCESS_SHADER_WRITE_BIT, compute, shader_rw);
+        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, fp->pipe.pipeline);
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, fp->pipe.layout, 0, 1, &fp->pipe.set, 0, NULL);
+        vkCmdPushConstants(cb, fp->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, FFT_PUSH_BYTES, push[p]);
+        vkCmdDispatch(cb, groups[p], 1, 1);
+    }
+    if (rs.timestamps) vkCmdWriteTimestamp(cb, compute, rs.timestamps, 1);
+    spdrt__fft_barrier(cb, compute, VK_ACCESS_SHADER_WRITE_BIT, transfer, VK_ACCESS_TRANSFER_READ_BIT);
+    copy.size = out_floats * scalar;
+    vkCmdCopyBuffer(cb, rs.dst.buffer, rs.readback.buffer, 1, &copy);
+    spdrt__fft_barrier(cb, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    res = spdrt__commands_submit(ctx, cb);
+    if (res != SPDRT_OK) goto done;
+    for (size_t i = 0; i < out_floats; i++) {
+        if (w->f16) output[i] = spdrt__half_to_float(((const uint16_t *)rs.readback.map)[i]);
+        else output[i] = ((const float *)rs.readback.map)[i];
+    }
+    if (gpu_ms) *gpu_ms = spdrt__fft_timestamps(ctx, rs.timestamps);
+done:
+    release(ctx, &rs);
+    return res;
+}
