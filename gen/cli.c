@@ -43,6 +43,9 @@ static const char usage_text[] =
     "                        12 for 4096x4096)\n"
     "  --max-size WxH        the largest source the shader serves, up to 16384x16384 (14\n"
     "                        levels, still one dispatch) (default 4096x4096)\n"
+    "  --sampler load|linear level 1 by texel loads (default) or, for --op mean on a float\n"
+    "                        format, one bilinear fetch per 2x2 block (power-of-two sources\n"
+    "                        only; binds a linear clamp-to-edge sampler)\n"
     "  --max-mips-per-pass K split the chain into dispatches of K levels each (1..--mips),\n"
     "                        for engines that bind fewer storage images; K <= 6 needs no\n"
     "                        atomic counter\n"
@@ -184,8 +187,9 @@ static void build_command(sg_config *cfg)
     if (cfg->max_mips_per_pass && cfg->max_mips_per_pass < cfg->mips)
         snprintf(passes, sizeof passes, " --max-mips-per-pass %d", cfg->max_mips_per_pass);
     snprintf(cfg->command, sizeof cfg->command,
-             "spdgen --spd --op %s --mips %d%s --max-size %s --format %s --wg %d --subgroup %d%s --target %s%s%s%s%s",
-             cfg->op, cfg->mips, passes, cfg->max_size, cfg->format, cfg->wg, cfg->subgroup,
+             "spdgen --spd --op %s --mips %d%s --max-size %s --format %s%s --wg %d --subgroup %d%s --target %s%s%s%s%s",
+             cfg->op, cfg->mips, passes, cfg->max_size, cfg->format,
+             cfg->sampler_linear ? " --sampler linear" : "", cfg->wg, cfg->subgroup,
              cfg->array ? " --array" : "", target_names[cfg->target],
              cfg->target == SG_TARGET_SPIRV ? " --spirv-from " : "",
              cfg->target == SG_TARGET_SPIRV ? lang_names[cfg->spirv_from] : "",
@@ -202,6 +206,9 @@ static int check_op_format(const sg_config *cfg)
     if (!strcmp(op, "minmax") && strcmp(f, "rg16f") && strcmp(f, "rg32f"))
         return usage_error("--op minmax: needs a two-channel --format for (min, max): rg16f or "
                            "rg32f (got %s)", f);
+    if (cfg->sampler_linear && (strcmp(op, "mean") || !strcmp(f, "r32ui")))
+        return usage_error("--sampler linear: only for --op mean on a float format (a bilinear "
+                           "fetch averages; got --op %s --format %s)", op, f);
     if (!strcmp(op, "srgb-mean") && strcmp(f, "rgba8"))
         return usage_error("--op srgb-mean: needs --format rgba8 (an sRGB image's UNORM view; "
                            "got %s)", f);
@@ -250,9 +257,15 @@ static int check_selftest(sg_config *cfg, int size_given, int seed_given)
         return SG_EXIT_OK;
     }
     if (!size_given) {
-        cfg->selftest_width = cfg->max_width < 1920 ? cfg->max_width : 1920;
-        cfg->selftest_height = cfg->max_height < 1080 ? cfg->max_height : 1080;
+        /* A 1080p frame; with --sampler linear, which needs powers of two, 2048x1024. */
+        int w = cfg->sampler_linear ? 2048 : 1920, h = cfg->sampler_linear ? 1024 : 1080;
+        cfg->selftest_width = cfg->max_width < w ? cfg->max_width : w;
+        cfg->selftest_height = cfg->max_height < h ? cfg->max_height : h;
     }
+    if (cfg->sampler_linear && ((cfg->selftest_width & (cfg->selftest_width - 1)) ||
+                                (cfg->selftest_height & (cfg->selftest_height - 1))))
+        return usage_error("--size %dx%d: --sampler linear needs power-of-two sides",
+                           cfg->selftest_width, cfg->selftest_height);
     if (!cfg->selftest_layers) cfg->selftest_layers = cfg->array ? 6 : 1;
     if (cfg->selftest_layers > 1 && !cfg->array)
         return usage_error("--size %dx%dx%d: layers need --array", cfg->selftest_width,
@@ -355,7 +368,7 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
         static const char *const valued[] = {
             "--op", "--mips", "--max-size", "--format", "--wg", "--subgroup", "--target",
             "--spirv-from", "--target-env", "-o", "-MF", "-MT", "--emit-header",
-            "--template-dir", "--size", "--seed", "--max-mips-per-pass", NULL};
+            "--template-dir", "--size", "--seed", "--max-mips-per-pass", "--sampler", NULL};
         int fft_takes_value = 0;
         if (sg_fft_cli_is_option(flag, &fft_takes_value)) {
             if (fft_takes_value && !value) {
@@ -386,7 +399,7 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
         long n;
         int k;
         static const char *const spd_only[] = {"--op", "--mips", "--max-size", "--format",
-                                               "--max-mips-per-pass", NULL};
+                                               "--max-mips-per-pass", "--sampler", NULL};
         if (index_of(spd_only, flag) >= 0 && !spd_only_flag) spd_only_flag = spd_only[index_of(spd_only, flag)];
         if (!strcmp(flag, "--op")) {
             if (index_of(spd_ops, value) < 0)
@@ -398,6 +411,10 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
                                    "--max-size 4096x4096 allows 1..12)", value);
             cfg->mips = (int)n;
             cfg->mips_given = 1;
+        } else if (!strcmp(flag, "--sampler")) {
+            if (strcmp(value, "load") && strcmp(value, "linear"))
+                return usage_error("--sampler %s: must be load | linear", value);
+            cfg->sampler_linear = !strcmp(value, "linear");
         } else if (!strcmp(flag, "--max-mips-per-pass")) {
             if (parse_uint(value, &n) || n < 1 || n > 14)
                 return usage_error("--max-mips-per-pass %s: must be 1..--mips (at most 14)", value);

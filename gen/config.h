@@ -20,6 +20,7 @@ typedef struct {
     int mips_given;      /* --mips was on the command line (else: the full chain) */
     int max_width, max_height; /* --max-size: the largest source the shader serves */
     int max_mips_per_pass; /* --max-mips-per-pass K: levels per dispatch (0: all in one) */
+    int sampler_linear;  /* --sampler linear: level 1 by one bilinear fetch per 2x2 (mean) */
     const char *format;  /* r32f | rgba32f | rgba16f | rgba8 */
     int wg;              /* workgroup size (--spd: 256) */
     int wg_given;        /* --wg was on the command line */

@@ -90,6 +90,7 @@ int sg_selftest(const sg_config *cfg, const sv_spirv *module)
         .width = w, .height = h, .layers = layers, .is_array = cfg->array,
         .mips_bound = (uint32_t)cfg->mips, .subgroup = (uint32_t)cfg->subgroup, .format = format,
         .dispatches = 2, .sentinel = SENTINEL, .refill_between_dispatches = 1,
+        .sampler_linear = cfg->sampler_linear,
     };
     if (!source) {
         fprintf(stderr, "spdgen: error: --selftest: out of memory\n");

@@ -58,6 +58,7 @@ struct spdrt_context {
     int full_subgroups;             /* computeFullSubgroups enabled */
     int hung;                       /* a submission timed out: the device is still busy */
     uint32_t validation_messages;
+    VkSampler linear_sampler;       /* binding 4 of --sampler linear shaders, made on first use */
     /* The last SPD pipeline and what it was built from. Tests and benchmarks run one shader
      * on many sizes, and building a pipeline costs more than a small run. */
     spdrt_spd_pipeline_cache spd_cache;

@@ -56,8 +56,32 @@ spdrt_result spdrt__subgroup_plan(spdrt_context *ctx, uint32_t s, uint32_t local
     return SPDRT_OK;
 }
 
+/* The sampler of --sampler linear shaders (binding 4): linear filtering, clamp to edge,
+ * normalized coordinates, made once per context and built into every SPD layout as an
+ * immutable sampler, so shaders that do not declare it are unaffected. */
+static spdrt_result linear_sampler(spdrt_context *ctx, VkSampler *out) {
+    VkSamplerCreateInfo sci;
+    VkResult r;
+    if (!ctx->linear_sampler) {
+        memset(&sci, 0, sizeof sci);
+        sci.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO;
+        sci.magFilter = sci.minFilter = VK_FILTER_LINEAR;
+        sci.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+        sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+        sci.maxLod = 0.0f;
+        r = vkCreateSampler(ctx->device, &sci, NULL, &ctx->linear_sampler);
+        if (r != VK_SUCCESS) {
+            ctx->linear_sampler = VK_NULL_HANDLE;
+            return spdrt__vk_error(ctx, "vkCreateSampler", r);
+        }
+    }
+    *out = ctx->linear_sampler;
+    return SPDRT_OK;
+}
+
 static spdrt_result create_layout(spdrt_context *ctx, uint32_t mips_bound, spdrt_pipeline *p) {
-    VkDescriptorSetLayoutBinding b[4];
+    VkDescriptorSetLayoutBinding b[5];
+    VkSampler sampler;
     VkDescriptorSetLayoutCreateInfo lci;
     VkPushConstantRange pc;
     VkPipelineLayoutCreateInfo plci;
@@ -66,6 +90,9 @@ static spdrt_result create_layout(spdrt_context *ctx, uint32_t mips_bound, spdrt
         VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
         VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
     uint32_t i;
+    spdrt_result res = linear_sampler(ctx, &sampler);
+    if (res != SPDRT_OK)
+        return res;
     memset(b, 0, sizeof b);
     for (i = 0; i < 4; i++) {
         b[i].binding = i;
@@ -73,9 +100,14 @@ static spdrt_result create_layout(spdrt_context *ctx, uint32_t mips_bound, spdrt
         b[i].descriptorCount = i == 1 ? mips_bound : 1;
         b[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
     }
+    b[4].binding = 4;
+    b[4].descriptorType = VK_DESCRIPTOR_TYPE_SAMPLER;
+    b[4].descriptorCount = 1;
+    b[4].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    b[4].pImmutableSamplers = &sampler;
     memset(&lci, 0, sizeof lci);
     lci.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
-    lci.bindingCount = 4;
+    lci.bindingCount = 5;
     lci.pBindings = b;
     r = vkCreateDescriptorSetLayout(ctx->device, &lci, NULL, &p->set_layout);
     if (r != VK_SUCCESS)
@@ -96,7 +128,7 @@ static spdrt_result create_layout(spdrt_context *ctx, uint32_t mips_bound, spdrt
 }
 
 static spdrt_result create_set(spdrt_context *ctx, uint32_t mips_bound, spdrt_pipeline *p) {
-    VkDescriptorPoolSize sizes[3];
+    VkDescriptorPoolSize sizes[4];
     VkDescriptorPoolCreateInfo pci;
     VkDescriptorSetAllocateInfo ai;
     VkResult r;
@@ -108,10 +140,12 @@ static spdrt_result create_set(spdrt_context *ctx, uint32_t mips_bound, spdrt_pi
     sizes[1].descriptorCount = mips_bound * SPDRT_MAX_PASSES;
     sizes[2].type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     sizes[2].descriptorCount = 2 * SPDRT_MAX_PASSES;
+    sizes[3].type = VK_DESCRIPTOR_TYPE_SAMPLER;
+    sizes[3].descriptorCount = SPDRT_MAX_PASSES;
     memset(&pci, 0, sizeof pci);
     pci.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
     pci.maxSets = SPDRT_MAX_PASSES;
-    pci.poolSizeCount = 3;
+    pci.poolSizeCount = 4;
     pci.pPoolSizes = sizes;
     r = vkCreateDescriptorPool(ctx->device, &pci, NULL, &p->pool);
     if (r != VK_SUCCESS)

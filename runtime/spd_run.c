@@ -61,6 +61,11 @@ static spdrt_result check_params(spdrt_context *ctx, const uint32_t *spirv,
     if (p->mips_bound == 0)
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
                             "spdrt_spd_run: mips_bound must be at least 1");
+    /* A bilinear fetch is the 2x2 mean only where no clamping or odd edge is involved. */
+    if (p->sampler_linear && ((p->width & (p->width - 1)) || (p->height & (p->height - 1))))
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
+                            "spdrt_spd_run: a --sampler linear shader needs power-of-two sides "
+                            "(got %ux%u)", p->width, p->height);
     /* Beyond 12 levels the last workgroup keeps one level-12 texel per 4096x4096 region in
      * shared memory, sized for 16384x16384. */
     if (spdrt_spd_mip_count(p->width, p->height, p->mips_bound) > 12 &&

@@ -96,6 +96,8 @@ typedef struct {
     spdrt_format format;            /* the shader's --format */
     uint32_t dispatches;            /* back-to-back dispatches to record (>= 1) */
     float sentinel;                 /* every level is filled with this before dispatching */
+    int sampler_linear;             /* the shader was generated with --sampler linear: the
+                                       source must be a power of two in both sides */
     int refill_between_dispatches;  /* fill the levels with the sentinel again before every
                                        dispatch after the first: each must rewrite every texel,
                                        and its tail must run with no host counter reset */

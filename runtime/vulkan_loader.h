@@ -49,6 +49,7 @@
     X(vkCreatePipelineLayout) \
     X(vkCreateQueryPool) \
     X(vkCreateShaderModule) \
+    X(vkCreateSampler) \
     X(vkDestroyBuffer) \
     X(vkDestroyCommandPool) \
     X(vkDestroyDescriptorPool) \
@@ -62,6 +63,7 @@
     X(vkDestroyPipelineLayout) \
     X(vkDestroyQueryPool) \
     X(vkDestroyShaderModule) \
+    X(vkDestroySampler) \
     X(vkDeviceWaitIdle) \
     X(vkEndCommandBuffer) \
     X(vkEnumerateDeviceExtensionProperties) \
@@ -129,6 +131,8 @@ SPDRT_VULKAN_FUNCTIONS(SPDRT_DECLARE)
 #define vkCreatePipelineLayout spdrt__vkCreatePipelineLayout
 #define vkCreateQueryPool spdrt__vkCreateQueryPool
 #define vkCreateShaderModule spdrt__vkCreateShaderModule
+#define vkDestroySampler spdrt__vkDestroySampler
+#define vkCreateSampler spdrt__vkCreateSampler
 #define vkDestroyBuffer spdrt__vkDestroyBuffer
 #define vkDestroyCommandPool spdrt__vkDestroyCommandPool
 #define vkDestroyDescriptorPool spdrt__vkDestroyDescriptorPool

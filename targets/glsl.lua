@@ -58,6 +58,9 @@ function glsl.declarations(ctx)
         string.format("layout(set = 0, binding = 1, %s) uniform writeonly %simage%s dst_mips[%d];",
             image_format(ctx), u, dim, cfg.mips),
     }
+    if cfg.sampler_linear then
+        lines[#lines + 1] = "layout(set = 0, binding = 4) uniform sampler src_sampler;"
+    end
     if cfg.mips > 6 then
         lines[#lines + 1] = "layout(set = 0, binding = 2, std430) buffer SpdCounters { uint counters[]; };"
         -- coherent: the last workgroup reads values other workgroups wrote in this dispatch.
@@ -87,6 +90,13 @@ function glsl.load_source(ctx, x, y)
     local coord = ctx.cfg.array and string.format("ivec3(%s, %s, slice)", x, y)
         or string.format("ivec2(%s, %s)", x, y)
     return string.format("texelFetch(src_level0, %s, 0)%s", coord, SWIZZLE[ctx.source_channels])
+end
+
+-- A bilinear fetch of level 0 at normalized coordinates uv (--sampler linear).
+function glsl.sample_source(ctx, uv)
+    local where = ctx.cfg.array and string.format("sampler2DArray(src_level0, src_sampler), vec3(%s, float(slice))", uv)
+        or string.format("sampler2D(src_level0, src_sampler), %s", uv)
+    return string.format("textureLod(%s, 0.0f)%s", where, SWIZZLE[ctx.source_channels])
 end
 
 function glsl.store_mip(ctx, level, coord, v)

@@ -19,6 +19,7 @@ local SWIZZLE = { ".r", ".rg", nil, "" }
 -- D3D registers: t0 for the source, u0..u(mips-1) for the mips, then the two buffers.
 local function register_of(ctx, b)
     if b.binding == 0 then return "t0" end
+    if b.binding == 4 then return "s0" end
     if b.binding == 1 then return "u0" end
     return "u" .. (ctx.cfg.mips + b.binding - 2)
 end
@@ -38,6 +39,9 @@ function hlsl.declarations(ctx)
             ctx.uint and "uint4" or "float4"),
         string.format("[[vk::binding(1, 0)]] RW%s<%s> dst_mips[%d] : register(u0);", dim, ELEMENT[cfg.format], cfg.mips),
     }
+    if cfg.sampler_linear then
+        lines[#lines + 1] = "[[vk::binding(4, 0)]] SamplerState src_sampler : register(s0);"
+    end
     if cfg.mips > 6 then
         lines[#lines + 1] = string.format("[[vk::binding(2, 0)]] RWStructuredBuffer<uint> counters : register(%s);",
             register_of(ctx, { binding = 2 }))
@@ -71,6 +75,12 @@ function hlsl.load_source(ctx, x, y)
     local coord = ctx.cfg.array and string.format("int4(%s, %s, slice, 0)", x, y)
         or string.format("int3(%s, %s, 0)", x, y)
     return string.format("src_level0.Load(%s)%s", coord, SWIZZLE[ctx.source_channels])
+end
+
+-- A bilinear fetch of level 0 at normalized coordinates uv (--sampler linear).
+function hlsl.sample_source(ctx, uv)
+    local where = ctx.cfg.array and string.format("float3(%s, float(slice))", uv) or uv
+    return string.format("src_level0.SampleLevel(src_sampler, %s, 0)%s", where, SWIZZLE[ctx.source_channels])
 end
 
 function hlsl.store_mip(ctx, level, coord, v)

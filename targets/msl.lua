@@ -9,7 +9,8 @@ local msl = {
     params_label = "[[buffer(2)]]",
 }
 
-local LABELS = { [0] = "[[texture(0)]]", [1] = "[[texture(1)]]", [2] = "[[buffer(0)]]", [3] = "[[buffer(1)]]" }
+local LABELS = { [0] = "[[texture(0)]]", [1] = "[[texture(1)]]", [2] = "[[buffer(0)]]", [3] = "[[buffer(1)]]",
+                 [4] = "[[sampler(0)]]" }
 local SWIZZLE = { ".r", ".rg", nil, "" }
 
 function msl.binding_label(ctx, b) return LABELS[b.binding] end
@@ -30,7 +31,8 @@ function msl.entry_open(ctx)
     local tex = cfg.array and "texture2d_array" or "texture2d"
     local scalar = ctx.uint and "uint" or "float"
     local args = {
-        string.format("%s<%s, access::read> src_level0 [[texture(0)]]", tex, scalar),
+        string.format("%s<%s, access::%s> src_level0 [[texture(0)]]", tex, scalar,
+            cfg.sampler_linear and "sample" or "read"),
         string.format("array<%s<%s, access::write>, %d> dst_mips [[texture(1)]]", tex, scalar, cfg.mips),
     }
     if cfg.mips > 6 then
@@ -39,6 +41,7 @@ function msl.entry_open(ctx)
         -- wrote in this dispatch. Before 3.2 Metal has no device-scope coherence.
         args[#args + 1] = string.format("coherent(device) device %s* level6 [[buffer(1)]]", ctx.value_type)
     end
+    if cfg.sampler_linear then args[#args + 1] = "sampler src_sampler [[sampler(0)]]" end
     args[#args + 1] = "constant SpdParams& params [[buffer(2)]]"
     args[#args + 1] = "uint t [[thread_index_in_threadgroup]]"
     args[#args + 1] = "uint3 group [[threadgroup_position_in_grid]]"
@@ -59,6 +62,12 @@ end
 function msl.load_source(ctx, x, y)
     local args = ctx.cfg.array and string.format("uint2(%s, %s), slice", x, y) or string.format("uint2(%s, %s)", x, y)
     return string.format("src_level0.read(%s)%s", args, SWIZZLE[ctx.source_channels])
+end
+
+-- A bilinear fetch of level 0 at normalized coordinates uv (--sampler linear).
+function msl.sample_source(ctx, uv)
+    local where = ctx.cfg.array and (uv .. ", slice") or uv
+    return string.format("src_level0.sample(src_sampler, %s, level(0.0f))%s", where, SWIZZLE[ctx.source_channels])
 end
 
 function msl.store_mip(ctx, level, coord, v)

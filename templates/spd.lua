@@ -172,15 +172,28 @@ local function emit_pass(c, ctx, pass)
     c:line("$uint2 size_out = max($uint2(1u, 1u), src_size >> %s);", u(base + 1))
     c:blank()
     c:comment(string.format("Level %d: this invocation reads the 4x4 block of level %d under its " ..
-        "level-%d texel, clamping coordinates to the level's edge so nothing outside it is read.",
-        base + 1, base, base + 2))
+        "level-%d texel%s.", base + 1, base, base + 2, pass.sample and "" or
+        ", clamping coordinates to the level's edge so nothing outside it is read"))
     c:line("$uint2 corner = %sp * 4u;", pass.origin(TILE))
-    c:line("$uint2 edge = size_in - $uint2(1u, 1u);")
-    local function plus(i) return i == 0 and "" or (" + " .. u(i)) end
-    for i = 0, 3 do c:line("uint x%d = min(corner.x%s, edge.x);", i, plus(i)) end
-    for i = 0, 3 do c:line("uint y%d = min(corner.y%s, edge.y);", i, plus(i)) end
+    if not pass.sample then
+        c:line("$uint2 edge = size_in - $uint2(1u, 1u);")
+        local function plus(i) return i == 0 and "" or (" + " .. u(i)) end
+        for i = 0, 3 do c:line("uint x%d = min(corner.x%s, edge.x);", i, plus(i)) end
+        for i = 0, 3 do c:line("uint y%d = min(corner.y%s, edge.y);", i, plus(i)) end
+    end
     local L = pass.load
-    for _, q in ipairs({ { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
+    if pass.sample then
+        -- One bilinear fetch at the shared corner of each 2x2 block: the filter's weights are
+        -- exactly 1/4 there, so it returns the block's mean (power-of-two sources).
+        c:comment(string.format("--sampler linear: each 2x2 block of level %d is one bilinear fetch " ..
+            "at its centre, where the filter weighs the four texels 1/4 each.", base))
+        c:line("$float2 inv_size = $float2(1.0f, 1.0f) / $float2(size_in);")
+        for _, q in ipairs({ { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
+            c:line("$value q%d%d = %s;", q[1], q[2], pass.sample(
+                string.format("$float2(corner + $uint2(%s, %s)) * inv_size", u(2 * q[1] + 1), u(2 * q[2] + 1))))
+        end
+    end
+    for _, q in ipairs(pass.sample and {} or { { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
         local x, y = 2 * q[1], 2 * q[2]
         call_lines(string.format("%s q%d%d = spd_reduce(", ctx.value_type, q[1], q[2]),
             { L("x" .. x, "y" .. y), L("x" .. (x + 1), "y" .. y), L("x" .. x, "y" .. (y + 1)),
@@ -329,6 +342,12 @@ local function make_context(cfg, dialect)
               doc = string.format("levels 1..%d, write-only, %s; element i is level i+1", cfg.mips, cfg.format) },
         },
     }
+    if cfg.sampler_linear then
+        local b = ctx.contract.bindings
+        b[#b + 1] = { binding = 4, name = "src_sampler", kind = "sampler",
+            doc = "linear filtering, clamp to edge, normalized coordinates (--sampler linear; "
+                .. "power-of-two sources only)" }
+    end
     if cfg.mips > 6 then
         local b = ctx.contract.bindings
         b[#b + 1] = { binding = 2, name = "counters", kind = "storage buffer",
@@ -336,6 +355,7 @@ local function make_context(cfg, dialect)
         b[#b + 1] = { binding = 3, name = "level6", kind = "storage buffer",
             doc = string.format("%d bytes per 64x64 tile per slice: the level-6 hand-off", value_bytes) }
     end
+    table.sort(ctx.contract.bindings, function(a, b) return a.binding < b.binding end)
     return ctx
 end
 
@@ -472,6 +492,7 @@ local function emit_main(c, ctx)
             base = 0, size = "src_size",
             origin = function(n) return n == 1 and "tile + " or string.format("tile * %s + ", u(n)) end,
             load = function(x, y) return source_value(ctx, D.load_source(ctx, x, y)) end,
+            sample = cfg.sampler_linear and function(uv) return D.sample_source(ctx, uv) end or nil,
         })
     end)
     if cfg.mips > 6 then

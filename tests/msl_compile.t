@@ -15,8 +15,9 @@ if ! command -v "${CLANGXX:-clang++}" >/dev/null 2>&1; then
     exit 0
 fi
 
-for op in min max mean test-order; do
-    unit="$WORK/all_$op.metal"
+for op in min max mean test-order "mean --sampler linear"; do
+    name=$(echo "$op" | tr -d ' -')
+    unit="$WORK/all_$name.metal"
     echo '#include <metal_stdlib>' >"$unit"
     n=0 failed=0
     for sg in 0 4 8 16 32 64; do
@@ -24,7 +25,8 @@ for op in min max mean test-order; do
             for array in "" --array; do
                 for mips in 1 3 7 12; do
                     n=$((n + 1))
-                    f="$WORK/${op}_${sg}_${format}${array}_$mips.metal"
+                    f="$WORK/${name}_${sg}_${format}${array}_$mips.metal"
+                    # shellcheck disable=SC2086 # $op may carry --sampler linear
                     "$SPDGEN" --spd --target msl --op $op --subgroup $sg --format $format \
                         $array --mips $mips -o "$f" || failed=$((failed + 1))
                     printf 'namespace config%d {\n#include "%s"\n}\n' $n "$f" >>"$unit"

@@ -18,6 +18,7 @@ expect_usage_error "--size zero" "--size 0x64" --spd --selftest --size 0x64
 expect_usage_error "--size layers without --array" "layers need --array" --spd --selftest --size 8x8x2
 expect_usage_error "--size beyond --max-size" "--size 5000x10" --spd --selftest --size 5000x10
 expect_usage_error "--seed not a number" "--seed x" --spd --selftest --seed x
+expect_usage_error "--sampler linear --size not a power of two" "--size 1920x1080" --spd --sampler linear --selftest --size 1920x1080
 
 for target in glsl hlsl msl spirv; do
     "$SPDGEN" --spd --op max --format r32f --subgroup 8 --target $target --selftest --size 300x170 \

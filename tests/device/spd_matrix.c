@@ -47,6 +47,7 @@ static const struct { const char *name; spdrt_format format; } formats[] = {
 };
 
 static uint32_t mips_bound = 12; /* the --mips of the shader under test */
+static int sampler_linear;       /* the shader under test was made with --sampler linear */
 static int quiet;                /* sweep mode: report failures only, summarized by the caller */
 static int quiet_failures;
 
@@ -114,7 +115,7 @@ static void run_case_with(spdrt_context *ctx, const uint32_t *spirv, size_t word
     spdrt_spd_params params = {
         .width = w, .height = h, .layers = layers, .is_array = array, .mips_bound = mips_bound,
         .subgroup = (uint32_t)subgroup, .format = format, .dispatches = 2, .sentinel = SENTINEL,
-        .refill_between_dispatches = 1,
+        .refill_between_dispatches = 1, .sampler_linear = sampler_linear,
     };
     spdrt_spd_levels gpu = {0}, ref = {0};
     uint32_t mips = spdrt_spd_mip_count(w, h, mips_bound);
@@ -439,6 +440,47 @@ int main(int argc, char **argv)
         }
     }
     run_srgb_known_value(ctx, target);
+
+    /* --sampler linear: level 1 by one bilinear fetch per 2x2 block, for mean on power-of-two
+     * sources, within the same bound of the reference as the load path; other sizes are
+     * refused by the runtime. */
+    {
+        static const struct { const char *format; int subgroup, array; } lin[] = {
+            {"rgba32f", 8, 0}, {"r32f", 0, 1}, {"rgba16f", 4, 0},
+        };
+        static const struct { uint32_t w, h; } pot[] = {{2, 2}, {64, 64}, {1, 256}, {512, 1}, {1024, 256}};
+        for (size_t m = 0; m < sizeof lin / sizeof *lin; m++) {
+            char label[128];
+            spdrt_format format;
+            size_t words;
+            spdrt_format_by_name(lin[m].format, &format);
+            snprintf(label, sizeof label, "%s mean --sampler linear --subgroup %d %s%s", target,
+                     lin[m].subgroup, lin[m].format, lin[m].array ? " 8 layers" : "");
+            uint32_t *spirv = generate_with(target, "mean", lin[m].subgroup, lin[m].format,
+                                            lin[m].array, "--sampler linear", &words);
+            if (!spirv) {
+                ok(0, "%s: spdgen failed", label);
+                continue;
+            }
+            sampler_linear = 1;
+            for (size_t z = 0; z < sizeof pot / sizeof *pot; z++)
+                run_case(ctx, spirv, words, label, SPD_OP_MEAN, format, lin[m].subgroup,
+                         lin[m].array, pot[z].w, pot[z].h);
+            if (m == 0) {
+                float texel[4 * 3 * 2] = {0};
+                spdrt_spd_params params = {.width = 3, .height = 2, .layers = 1, .mips_bound = 12,
+                                           .subgroup = 8, .format = format, .dispatches = 1,
+                                           .sampler_linear = 1};
+                spdrt_spd_levels out = {0};
+                spdrt_result r = spdrt_spd_run(ctx, spirv, words, &params, texel, &out);
+                ok(r == SPDRT_ERROR_ARGUMENT && strstr(spdrt_last_error(ctx), "power-of-two"),
+                   "%s: a 3x2 source is refused (%s)", label, spdrt_last_error(ctx));
+                spdrt_spd_levels_free(&out);
+            }
+            sampler_linear = 0;
+            free(spirv);
+        }
+    }
 
     /* The largest size the 12-level chain covers, once per target. */
     {
