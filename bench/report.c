@@ -235,8 +235,9 @@ static void spd_rows(const bench_report *r, FILE *out) {
             const char *blit_mark = op->blit_linear ? "" : " †";
             for (v = 0; v < op->variant_count; v++) {
                 const bench_variant *x = &op->variants[v];
-                fprintf(out, "| %ux%u | %s | %s | `--subgroup %u`%s |", gr->width, gr->height,
+                fprintf(out, "| %ux%u | %s | %s | `--subgroup %u%s`%s |", gr->width, gr->height,
                         spdrt__format_name(gr->format), bench_op_name(op->op), x->subgroup,
+                        x->sampler_linear ? " --sampler linear" : "",
                         x->best ? " **best**" : "");
                 cell_us(out, &x->time, "");
                 cell_gbps(out, gr->bytes, &x->time);
@@ -303,7 +304,8 @@ static void notes(const bench_report *r, FILE *out) {
             char labels[BENCH_MAX_VARIANTS][32];
             uint32_t n = 0, i;
             for (v = 0; v < op->variant_count; v++) {
-                snprintf(labels[v], sizeof labels[v], "--subgroup %u", op->variants[v].subgroup);
+                snprintf(labels[v], sizeof labels[v], "--subgroup %u%s", op->variants[v].subgroup,
+                         op->variants[v].sampler_linear ? " --sampler linear" : "");
                 all[n] = &op->variants[v].check, times[n] = &op->variants[v].time;
                 names[n++] = labels[v];
             }
@@ -406,8 +408,9 @@ static void json_op(FILE *out, const bench_group *gr, const bench_op_result *op)
     fprintf(out, "{\"op\": \"%s\", \"variants\": [", bench_op_name(op->op));
     for (v = 0; v < op->variant_count; v++) {
         const bench_variant *x = &op->variants[v];
-        fprintf(out, "%s\n        {\"subgroup\": %u, \"best\": %s, \"spdgen\": ", v ? "," : "",
-                x->subgroup, x->best ? "true" : "false");
+        fprintf(out, "%s\n        {\"subgroup\": %u, \"sampler_linear\": %s, \"best\": %s, \"spdgen\": ",
+                v ? "," : "", x->subgroup, x->sampler_linear ? "true" : "false",
+                x->best ? "true" : "false");
         json_string(out, x->command);
         fprintf(out, ", ");
         json_timing(out, "time", &x->time, gr->bytes, &gr->floor);

@@ -46,6 +46,7 @@ typedef struct {
 
 typedef struct {
     uint32_t subgroup;    /* spdgen --subgroup */
+    int sampler_linear;   /* spdgen --sampler linear (mean, power-of-two sizes) */
     char command[256];    /* the spdgen arguments that made the shader */
     bench_timing time;
     bench_check check;

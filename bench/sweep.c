@@ -169,17 +169,23 @@ static void spd_variants(bench_sweep *s, bench_workload *wl, const bench_chain *
     const bench_sample *checked[BENCH_MAX_VARIANTS];
     bench_check *checks[BENCH_MAX_VARIANTS];
     uint32_t v, n = 0;
+    /* For mean on power-of-two sizes of float formats one more variant: --sampler linear at
+     * the last (device-sized) subgroup. spdgen refuses it for rgba8. */
+    int pot = !(g->width & (g->width - 1)) && !(g->height & (g->height - 1));
+    uint32_t count = s->subgroup_count +
+                     (op->op == SPD_OP_MEAN && pot && g->format != SPDRT_RGBA8 ? 1 : 0);
     memset(samples, 0, sizeof samples);
-    for (v = 0; v < s->subgroup_count; v++) {
+    for (v = 0; v < count && op->variant_count < BENCH_MAX_VARIANTS; v++) {
         bench_variant *x = &op->variants[op->variant_count++];
         bench_spd_kernel k;
         uint32_t *spv = NULL;
         size_t words = 0;
         char err[512];
         spdrt_result res;
-        x->subgroup = s->subgroups[v];
+        x->sampler_linear = v >= s->subgroup_count;
+        x->subgroup = s->subgroups[x->sampler_linear ? s->subgroup_count - 1 : v];
         if (bench_spdgen_spd(&s->spdgen, bench_op_name(op->op), format_arg(g->format),
-                             x->subgroup, g->max_size, g->levels, &spv, &words, x->command,
+                             x->subgroup, x->sampler_linear, g->max_size, g->levels, &spv, &words, x->command,
                              sizeof x->command, err, sizeof err) != 0) {
             x->time.status = BENCH_FAILED;
             snprintf(x->time.note, sizeof x->time.note, "%.250s", err);

@@ -31,6 +31,7 @@ void bench_spdgen_close(bench_spdgen *g);
  * and returns the module (free with free()). `command` receives the arguments, for the
  * report. spdgen's own messages go to stderr. 0, or -1 with err set. */
 int bench_spdgen_spd(bench_spdgen *g, const char *op, const char *format, uint32_t subgroup,
+                     int sampler_linear,
                      const char *max_size, uint32_t mips, uint32_t **words, size_t *count,
                      char *command, size_t command_size, char *err, size_t err_size);
 
