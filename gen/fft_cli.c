@@ -269,9 +269,6 @@ int sg_fft_cli_check(sg_config *cfg)
     if (f->real && f->order == SG_FFT_ORDER_NATIVE)
         return usage_error("--order native: not with --real (the half spectra are unpacked in "
                            "natural order)");
-    if (f->real && f->storage == SG_FFT_STORAGE_F16 && f->direction == SG_FFT_INVERSE)
-        return usage_error("--storage f16: not with --real --direction inverse yet (two "
-                           "invocations would share each 32-bit word of the real output)");
     if (!f->batch) f->batch = 4;
     return SG_EXIT_OK;
 }

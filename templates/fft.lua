@@ -158,6 +158,8 @@ local function make_context(cfg, dialect)
     local dif = forward or f.order == "natural"
     local p = fft_plan.build(g, {
         dif = dif, natural = dif and f.order == "natural", real_unpack = f.real and forward,
+        -- Real rows of halves: two samples share a uint, so one invocation writes both.
+        pair_output = f.real and not forward and f.storage == "f16",
     })
     local slots = p.shared_slots
     for _, s in ipairs(p.steps) do
@@ -413,7 +415,8 @@ local function emit_exchange(c, ctx, step)
     local sw_call = step.slots > 32 and function(e) return "fft_swizzle(" .. e .. ")" end or function(e) return e end
     local ways = math.max(conflict_ways(A, addr_of), conflict_ways(B, addr_of))
     local purpose = step.what == "reorder" and "into natural order" or step.what == "return"
-        and "back to the load layout" or "to bring the next butterflies' partners together"
+        and "back to the load layout" or step.what == "pair"
+        and "so samples f and f + 1 meet in one invocation" or "to bring the next butterflies' partners together"
     local rounds = step.rounds == 1 and string.format("One round of %d slots", step.slots) or
         string.format("%d rounds of %d slots, each moving the elements with one value of index " ..
             "bits {%s}", step.rounds, step.slots, table.concat(step.fixed, ","))
@@ -453,8 +456,9 @@ end
 -- lower lane sends its upper register and the upper lane its lower one.
 local function emit_lane_swap(c, ctx, step)
     c:comment(string.format("Lane bit %d trades places with register bit %d (index bits %d and %d) " ..
-        "by shuffles, so the reorder below keeps every register bit and runs in small rounds.",
-        step.lane, step.reg, step.from.thr[step.lane + 1], step.from.reg[step.reg + 1]))
+        "by shuffles, %s.", step.lane, step.reg, step.from.thr[step.lane + 1], step.from.reg[step.reg + 1],
+        step.why == "pair" and "so samples f and f + 1 (one uint of halves) meet in one invocation"
+        or "so the reorder below keeps every register bit and runs in small rounds"))
     c:block("", function()
         c:line("bool upper = (t & %s) != 0u;", u(1 << step.lane))
         for k0 = 0, ctx.registers - 1 do
@@ -588,6 +592,20 @@ local function emit_store(c, ctx, step)
     local function f_of(k) return plus(ft, register_part(L, k, map)) end
     local order = f.order == "natural" and "natural order" or
         (ctx.dif and "native order: element j holds frequency bitreverse(j)" or "natural order")
+    if f.real and ctx.dst_storage == "f16" then
+        c:comment("Store: x = Re z and y = Im z, two real rows of halves; register bit 0 holds " ..
+            "output bit 0, so samples f and f + 1 (one uint) are in this invocation.")
+        c:line("uint x_out = 2u * fft * params.out_stride;")
+        c:line("uint y_out = x_out + params.out_stride;")
+        for k = 0, ctx.registers - 1, 2 do
+            local even, odd = reg_name(k), reg_name(k + 1)
+            for _, part in ipairs({ { "x_out", "x" }, { "y_out", "y" } }) do
+                c:line("dst[(%s + %s) >> 1u] = %s;", part[1], f_of(k), ctx.dialect.pack_half2(
+                    scaled(ctx, string.format("$float2(%s.%s, %s.%s)", even, part[2], odd, part[2]))))
+            end
+        end
+        return
+    end
     if f.real then
         c:comment("Store: x = Re z and y = Im z, two real rows.")
         c:line("uint x_out = 2u * fft * params.out_stride;")

@@ -153,7 +153,8 @@ local function plan_exchange(g, A, B, what)
 end
 
 -- The plan: { steps = {...}, shared_slots = n, final = layout }. g holds n, e, w, s, cb and
--- budget (shared-memory slots, one complex each); opts: dif (bool), natural (bool), real.
+-- budget (shared-memory slots, one complex each); opts: dif, natural, real_unpack (bools),
+-- pair_output (frequencies f and f + 1 in one invocation, for outputs of 16-bit halves).
 function plan.build(g, opts)
     local steps, time, done_at = {}, 0, {}
     local L = load_layout(g)
@@ -210,6 +211,25 @@ function plan.build(g, opts)
                 end
             end
             exchange_to(natural_output_layout(g, L), "reorder")
+            if opts.pair_output then
+                -- Frequencies f and f + 1 (f even) into one invocation: output bit 0 (index
+                -- bit n-1) goes to register bit 0, from a thread bit by a shuffle when it is
+                -- a lane bit, else through shared memory, or from another register bit.
+                local kind, pos = plan.where(L, g.n - 1)
+                local T = copy_layout(L)
+                if kind == "thr" then
+                    T.thr[pos + 1], T.reg[1] = L.reg[1], L.thr[pos + 1]
+                    if pos < g.s then
+                        add({ kind = "lane_swap", lane = pos, reg = 0, from = L, to = T, why = "pair" })
+                        L = T
+                    else
+                        exchange_to(T, "pair")
+                    end
+                elseif pos ~= 0 then
+                    T.reg[pos + 1], T.reg[1] = L.reg[1], L.reg[pos + 1]
+                    exchange_to(T, "pair")
+                end
+            end
         end
     else
         for x = 0, g.s - 1 do

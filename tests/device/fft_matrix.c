@@ -127,6 +127,9 @@ static void options(void)
         {.n = 1024, .ept = 4, .wg = 256, .subgroup = 8, .f16 = 1},
         {.n = 2048, .ept = 8, .wg = 256, .f16 = 1, .inverse = 1, .native = 1},
         {.n = 512, .ept = 4, .wg = 128, .f16 = 1, .real = 1},
+        {.n = 512, .ept = 4, .wg = 128, .subgroup = 8, .f16 = 1, .real = 1, .inverse = 1},
+        {.n = 64, .ept = 2, .wg = 32, .f16 = 1, .real = 1, .inverse = 1},
+        {.n = 16, .ept = 16, .wg = 1, .f16 = 1, .real = 1, .inverse = 1},
         {.n = 1024, .ept = 4, .wg = 256, .subgroup = 8, .lut = 1},
         {.n = 4096, .ept = 16, .wg = 256, .subgroup = 4, .lut = 1, .inverse = 1},
     };
