@@ -1,0 +1,93 @@
+-- fft_expr.lua: the index arithmetic the FFT template writes into shaders: where an
+-- element's index bits come from (an invocation's t, a register number), shared-memory
+-- addresses and their bank swizzle, and small expression helpers. No dialect here.
+local fft_plan = require("templates.fft_plan")
+
+local log2 = fft_plan.log2
+local function u(n) return string.format("%du", n) end
+
+-- The expression that places bits of t where `map` says: map(index bit) gives the
+-- destination bit, or nil to drop it. Consecutive runs become one mask and shift.
+local function thread_part(L, map)
+    local terms = {}
+    local q = 0
+    local w = #L.thr
+    while q < w do
+        local d = map(L.thr[q + 1])
+        if d == nil then
+            q = q + 1
+        else
+            local len = 1
+            while q + len < w and map(L.thr[q + len + 1]) == d + len do len = len + 1 end
+            local mask = ((1 << len) - 1) << q
+            local expr = (q == 0 and len == w) and "t" or string.format("(t & %s)", u(mask))
+            if d > q then expr = string.format("(%s << %s)", expr, u(d - q))
+            elseif d < q then expr = string.format("(%s >> %s)", expr, u(q - d)) end
+            terms[#terms + 1] = expr
+            q = q + len
+        end
+    end
+    if #terms == 0 then return nil end
+    local text = table.concat(terms, " | ")
+    if #terms == 1 then text = text:gsub("^%((.*)%)$", "%1") end
+    return text
+end
+
+-- The register part: sum over the set bits of register number k of 1 << map(bit).
+local function register_part(L, k, map)
+    local v = 0
+    for i, b in ipairs(L.reg) do
+        if (k >> (i - 1)) & 1 == 1 then
+            local d = map(b)
+            if d then v = v | (1 << d) end
+        end
+    end
+    return v
+end
+
+-- XOR-folds the 5-bit groups of a shared address above bit 4 into its low 5 bits (the bank
+-- on 32-bank hardware). A bijection; every power-of-two stride lands in 32 distinct banks.
+local function swizzle(a)
+    local fold, x = 0, a >> 5
+    while x > 0 do fold, x = fold ~ (x & 31), x >> 5 end
+    return a ~ fold
+end
+
+-- Bank conflicts of one access: the lanes of a 32-wide subgroup (thread bits 0..4) land in
+-- banks spanned by their address bits modulo 5 (swizzle); returns the worst "ways".
+local function conflict_ways(L, addr_of)
+    local lanes = math.min(5, #L.thr)
+    local seen, distinct = {}, 0
+    for q = 1, lanes do
+        local bank_bit = addr_of[L.thr[q]] % 5
+        if not seen[bank_bit] then seen[bank_bit], distinct = true, distinct + 1 end
+    end
+    return 1 << (lanes - distinct)
+end
+
+local function reg_name(k) return "v" .. k end
+
+-- expr + constant, with expr parenthesized unless it is a name ("<<" and "|" bind more
+-- loosely than "+").
+local function plus(expr, constant)
+    local grouped = expr:match("^[%w_]+$") and expr or "(" .. expr .. ")"
+    if constant == 0 then return grouped end
+    return string.format("%s + %s", grouped, u(constant))
+end
+-- A plus() result as a factor of a product.
+local function factor(expr) return expr:find(" %+ ") and "(" .. expr .. ")" or expr end
+
+-- Index bit b of the element as a bit of j (nil for column bits).
+local function j_bit(ctx) return function(b) if b < ctx.g.n then return b end end end
+
+-- A four-step pass's FFTs per transform: pass 1 runs N2 FFTs of N1 points (the columns of
+-- the transform read as an N1 x N2 matrix), pass 2 N1 FFTs of N2 points.
+local function n_total_columns(f)
+    return f.pass.n_total // f.n
+end
+
+return {
+    u = u, log2 = log2, thread_part = thread_part, register_part = register_part, swizzle = swizzle,
+    conflict_ways = conflict_ways, reg_name = reg_name, plus = plus, factor = factor, j_bit = j_bit,
+    n_total_columns = n_total_columns,
+}

@@ -1,0 +1,281 @@
+-- fft_io.lua: how the FFT reads and writes its buffers: element addresses for rows,
+-- columns and the four-step passes, fp32 or half storage, real rows (the packing of two
+-- real rows per FFT and its unpacking into half spectra), the norm's scale.
+local twiddle = require("templates.fft_twiddle")
+local X = require("templates.fft_expr")
+
+local u, log2, plus, factor, reg_name = X.u, X.log2, X.plus, X.factor, X.reg_name
+local thread_part, register_part, j_bit = X.thread_part, X.register_part, X.j_bit
+local n_total_columns = X.n_total_columns
+
+local io = {}
+
+-- How column FFTs address their buffers: access(col, j) is the index of element j of FFT
+-- (column) col, for the input and the output. --stride: col + j * stride. Four-step passes
+-- (N = N1 x N2, transform b at b * stride): pass 1 reads column col mod N2 of transform
+-- col / N2 (element j at j * N2) and writes it as the contiguous scratch row col; pass 2
+-- reads column col mod N1 of the scratch (element j at j * N1) and writes frequency
+-- (col mod N1) + N1 j, which is the same place in the output.
+local function column_access(f)
+    if not f.pass then
+        return function(col, j) return string.format("%s + %s * params.in_stride", col, j) end,
+               function(col, j) return string.format("%s + %s * params.out_stride", col, j) end
+    end
+    local cols = n_total_columns(f)
+    local n_total = f.pass.n_total
+    local function group(col) return col:find(" ") and "(" .. col .. ")" or col end
+    local function split(col, batch_stride, elem_step, j)
+        return string.format("(%s >> %s) * %s + (%s & %s) + %s * %s", group(col), u(log2(cols)),
+            batch_stride, group(col), u(cols - 1), j, u(elem_step))
+    end
+    if f.pass.index == 1 then
+        return function(col, j) return split(col, "params.in_stride", cols, j) end,
+               function(col, j) return string.format("%s * %s + %s", group(col), u(f.n), j) end
+    end
+    return function(col, j) return split(col, u(n_total), cols, j) end,
+           function(col, j) return split(col, "params.out_stride", cols, j) end
+end
+
+local function load_complex(ctx, index)
+    if ctx.src_storage == "f16" then return ctx.dialect.unpack_half2("src[" .. index .. "]") end
+    return "src[" .. index .. "]"
+end
+
+local function store_complex(ctx, index, v)
+    if ctx.dst_storage == "f16" then return string.format("dst[%s] = %s;", index, ctx.dialect.pack_half2(v)) end
+    return string.format("dst[%s] = %s;", index, v)
+end
+
+-- A real sample of an input row (f16: half j & 1 of word j >> 1).
+local function load_real(ctx, base, j)
+    if ctx.f.storage == "f16" then
+        return string.format("%s[(%s + %s) & 1u]", ctx.dialect.unpack_half2(
+            string.format("src[(%s + %s) >> 1u]", base, j)), base, j)
+    end
+    return string.format("src[%s + %s]", base, j)
+end
+
+local function scaled(ctx, v)
+    if ctx.scale == 1 then return v end
+    return string.format("%s * %s", v, twiddle.literal(ctx.scale))
+end
+
+-- The column a register belongs to (--stride), as "col0 + c".
+local function column_of(ctx, L, k)
+    local n = ctx.g.n
+    local col = register_part(L, k, function(b) if b >= n then return b - n end end)
+    return col == 0 and "col0" or string.format("col0 + %s", u(col))
+end
+
+local function emit_load(c, ctx, step)
+    local f, g, L = ctx.f, ctx.g, step.layout
+    local jt = thread_part(L, j_bit(ctx)) or "0u"
+    local function j_of(k) return plus(jt, register_part(L, k, j_bit(ctx))) end
+    if f.real and not ctx.forward then
+        c:comment(string.format("Load: Z[f] = X[f] + i Y[f] for f = k * %d + t, from the half spectra: " ..
+            "X[f] for f < N/2, conj(X[N - f]) above (Hermitian symmetry of a real row's spectrum), and " ..
+            "the real X[0], X[N/2] from the packed element 0.", f.wg))
+        c:line("uint x_in = 2u * fft * params.in_stride;")
+        c:line("uint y_in = x_in + params.in_stride;")
+        local half = f.n // 2
+        for k = 0, ctx.registers - 1 do
+            local fc = register_part(L, k, j_bit(ctx))
+            c:block("", function()
+                if fc < half then
+                    c:line("$float2 x = %s;", load_complex(ctx, "x_in + " .. j_of(k)))
+                    c:line("$float2 y = %s;", load_complex(ctx, "y_in + " .. j_of(k)))
+                    if fc == 0 then
+                        c:comment("f = 0 (t = 0): X[0] and Y[0] are the real parts of the packed element.")
+                        c:line("x = t == 0u ? $float2(x.x, 0.0f) : x;")
+                        c:line("y = t == 0u ? $float2(y.x, 0.0f) : y;")
+                    end
+                else
+                    local mirror = string.format("(%s - %s) & %s", u(f.n - fc), plus(jt, 0), u(half - 1))
+                    c:line("uint m = %s;", mirror)
+                    c:line("$float2 x = %s;", load_complex(ctx, "x_in + m"))
+                    c:line("$float2 y = %s;", load_complex(ctx, "y_in + m"))
+                    if fc == half then
+                        c:comment("f = N/2 (t = 0): the real X[N/2], Y[N/2] are packed in element 0's y.")
+                        c:line("x = t == 0u ? $float2(x.y, 0.0f) : $float2(x.x, -x.y);")
+                        c:line("y = t == 0u ? $float2(y.y, 0.0f) : $float2(y.x, -y.y);")
+                    else
+                        c:line("x = $float2(x.x, -x.y);")
+                        c:line("y = $float2(y.x, -y.y);")
+                    end
+                end
+                c:line("%s = $float2(x.x - y.y, x.y + y.x);", reg_name(k))
+            end)
+        end
+        return
+    end
+    if f.real then
+        c:comment(string.format("Load: z[j] = x[j] + i y[j], two real rows packed in one complex " ..
+            "FFT; register k holds j = k * %d + t (consecutive invocations read consecutive samples).", f.wg))
+        c:line("uint x_in = 2u * fft * params.in_stride;")
+        c:line("uint y_in = x_in + params.in_stride;")
+        for k = 0, ctx.registers - 1 do
+            c:line("%s = $float2(%s, %s);", reg_name(k), load_real(ctx, "x_in", j_of(k)), load_real(ctx, "y_in", j_of(k)))
+        end
+        return
+    end
+    if ctx.columns > 1 or f.strided or f.pass then
+        c:comment(string.format("Load: register k holds element j = (k mod %d) * %d + t of column " ..
+            "col0 + k / %d; an invocation reads its %d columns side by side. Columns past count " ..
+            "read as zero and are not stored.", f.ept, f.wg, f.ept, ctx.columns))
+        for k = 0, ctx.registers - 1 do
+            local col = column_of(ctx, L, k)
+            c:line("%s = $float2(0.0f, 0.0f);", reg_name(k))
+            c:line("if (%s < params.count) %s = %s;", col, reg_name(k),
+                load_complex(ctx, ctx.access_in(col, factor(j_of(k)))))
+        end
+        return
+    end
+    c:comment(string.format("Load: register k holds element j = k * %d + t (consecutive " ..
+        "invocations read consecutive elements).", f.wg))
+    c:line("uint in_base = fft * params.in_stride;")
+    for k = 0, ctx.registers - 1 do
+        c:line("%s = %s;", reg_name(k), load_complex(ctx, "in_base + " .. j_of(k)))
+    end
+end
+
+-- Output index of register k: natural order (the frequency) or the DIF position (native).
+local function output_map(ctx)
+    local n = ctx.g.n
+    if ctx.dif and ctx.f.order == "natural" then
+        return function(b) if b < n then return n - 1 - b end end
+    end
+    return function(b) if b < n then return b end end
+end
+
+local function emit_store(c, ctx, step)
+    local f, L = ctx.f, step.layout
+    local map = output_map(ctx)
+    local ft = thread_part(L, map) or "0u"
+    local function f_of(k) return plus(ft, register_part(L, k, map)) end
+    local order = f.order == "natural" and "natural order" or
+        (ctx.dif and "native order: element j holds frequency bitreverse(j)" or "natural order")
+    if f.real and ctx.dst_storage == "f16" then
+        c:comment("Store: x = Re z and y = Im z, two real rows of halves; register bit 0 holds " ..
+            "output bit 0, so samples f and f + 1 (one uint) are in this invocation.")
+        c:line("uint x_out = 2u * fft * params.out_stride;")
+        c:line("uint y_out = x_out + params.out_stride;")
+        for k = 0, ctx.registers - 1, 2 do
+            local even, odd = reg_name(k), reg_name(k + 1)
+            for _, part in ipairs({ { "x_out", "x" }, { "y_out", "y" } }) do
+                c:line("dst[(%s + %s) >> 1u] = %s;", part[1], f_of(k), ctx.dialect.pack_half2(
+                    scaled(ctx, string.format("$float2(%s.%s, %s.%s)", even, part[2], odd, part[2]))))
+            end
+        end
+        return
+    end
+    if f.real then
+        c:comment("Store: x = Re z and y = Im z, two real rows.")
+        c:line("uint x_out = 2u * fft * params.out_stride;")
+        c:line("uint y_out = x_out + params.out_stride;")
+        for k = 0, ctx.registers - 1 do
+            local v = scaled(ctx, reg_name(k))
+            c:line("dst[x_out + %s] = (%s).x;", f_of(k), v)
+            c:line("dst[y_out + %s] = (%s).y;", f_of(k), v)
+        end
+        return
+    end
+    if ctx.columns > 1 or f.strided or f.pass then
+        local four_step = f.pass and f.pass.index == 1
+        if four_step then
+            local cols = n_total_columns(f)
+            c:comment(string.format("The four-step twiddle: output k of column c times w^((c mod %d) k), " ..
+                "w = exp(%s2 pi i / %d). Then store, %s; columns past count are not written.", cols,
+                ctx.forward and "-" or "+", f.pass.n_total, order))
+        else
+            c:comment("Store, " .. order .. "; columns past count are not written.")
+        end
+        for k = 0, ctx.registers - 1 do
+            local col = column_of(ctx, L, k)
+            local v = scaled(ctx, reg_name(k))
+            if four_step then
+                v = string.format("fft_mul(%s, fft_twiddle_total((%s & %s) * %s))", v,
+                    col:find(" ") and "(" .. col .. ")" or col, u(n_total_columns(f) - 1), factor(f_of(k)))
+            end
+            c:line("if (%s < params.count) %s", col, store_complex(ctx, ctx.access_out(col, factor(f_of(k))), v))
+        end
+        return
+    end
+    c:comment("Store, " .. order .. ".")
+    c:line("uint out_base = fft * params.out_stride;")
+    for k = 0, ctx.registers - 1 do
+        c:line(store_complex(ctx, "out_base + " .. f_of(k), scaled(ctx, reg_name(k))))
+    end
+end
+
+-- Two real rows from one complex spectrum: X[f] = (Z[f] + conj Z[N-f]) / 2 and
+-- Y[f] = (Z[f] - conj Z[N-f]) / 2i. Z[N-f] is held by invocation W - t (t = 0: this one).
+local function emit_real_unpack(c, ctx, step)
+    local D, f, L = ctx.dialect, ctx.f, step.layout
+    local map = output_map(ctx)
+    local W, N = f.wg, f.n
+    local by_freq = {}
+    for k = 0, ctx.registers - 1 do by_freq[register_part(L, k, map)] = k end
+    local lower = {}
+    for k = 0, ctx.registers - 1 do
+        if register_part(L, k, map) < N // 2 then lower[#lower + 1] = k end
+    end
+    table.sort(lower, function(a, b) return register_part(L, a, map) < register_part(L, b, map) end)
+    c:comment(string.format("Unpack two real rows: X[f] = (Z[f] + conj Z[N-f]) / 2 and Y[f] = " ..
+        "(Z[f] - conj Z[N-f]) / 2i for f < N/2. Z[N-f] sits in invocation W - t (for t = 0 in this " ..
+        "invocation): the upper registers go through shared memory, %d per round of %d slots.",
+        step.per_round, step.slots))
+    -- partner register of lower register k: frequency N - W - fk (held by invocation W - t).
+    local partner = {}
+    for _, k in ipairs(lower) do
+        local fk = register_part(L, k, map)
+        partner[k] = { other = by_freq[(N - W - fk) % N], own = by_freq[(N - fk) % N] }
+    end
+    c:line("uint mirror = (%s - t) & %s;", u(W), u(W - 1))
+    for i = 1, #lower, step.per_round do
+        if ctx.shared_used then c:line(D.barrier()) end
+        for j = i, math.min(#lower, i + step.per_round - 1) do
+            local slot = (j - i) * W
+            local k = lower[j]
+            local o = reg_name(partner[k].other)
+            c:line("fft_re[%st] = %s.x; fft_im[%st] = %s.y;", slot > 0 and (u(slot) .. " + ") or "", o,
+                slot > 0 and (u(slot) .. " + ") or "", o)
+        end
+        c:line(D.barrier())
+        for j = i, math.min(#lower, i + step.per_round - 1) do
+            local slot = (j - i) * W
+            local k = lower[j]
+            local at = slot > 0 and (u(slot) .. " + mirror") or "mirror"
+            c:line("$float2 p%d = t == 0u ? %s : $float2(fft_re[%s], fft_im[%s]);", k,
+                reg_name(partner[k].own), at, at)
+        end
+        ctx.shared_used = true
+    end
+    c:line("uint x_out = 2u * fft * params.out_stride;")
+    c:line("uint y_out = x_out + params.out_stride;")
+    local half_scale = twiddle.literal(0.5 * ctx.scale)
+    local ft = thread_part(L, map) or "0u"
+    for _, k in ipairs(lower) do
+        local fk = register_part(L, k, map)
+        local at = plus(ft, fk)
+        c:block("", function()
+            c:line("$float2 z = %s;", reg_name(k))
+            c:line("$float2 zc = $float2(p%d.x, -p%d.y);", k, k)
+            c:line("$float2 x = (z + zc) * %s;", half_scale)
+            c:line("$float2 y = $float2(z.y - zc.y, zc.x - z.x) * %s;", half_scale)
+            if fk == 0 then
+                local nyq = reg_name(by_freq[N // 2])
+                c:comment("f = 0 (t = 0): X[0] and Y[0] are real; pack X[N/2], Y[N/2] (also real) in y.")
+                c:line("x = t == 0u ? $float2(z.x, %s.x) * %s : x;", nyq, twiddle.literal(ctx.scale))
+                c:line("y = t == 0u ? $float2(z.y, %s.y) * %s : y;", nyq, twiddle.literal(ctx.scale))
+            end
+            c:line(store_complex(ctx, "x_out + " .. at, "x"))
+            c:line(store_complex(ctx, "y_out + " .. at, "y"))
+        end)
+    end
+end
+
+io.column_access = column_access
+io.load = emit_load
+io.store = emit_store
+io.real_unpack = emit_real_unpack
+return io

@@ -1,0 +1,205 @@
+-- fft_steps.lua: the FFT's butterfly and exchange steps, spelled for the target: stages in
+-- registers, stages across lanes by shuffles, register renaming, shared-memory exchanges in
+-- rounds, and lane/register swaps. templates/fft_plan.lua says which steps; ctx (made by
+-- templates/fft.lua) carries the dialect, the configuration and the plan.
+local fft_plan = require("templates.fft_plan")
+local twiddle = require("templates.fft_twiddle")
+local X = require("templates.fft_expr")
+
+local u, reg_name = X.u, X.reg_name
+local thread_part, register_part = X.thread_part, X.register_part
+local swizzle, conflict_ways = X.swizzle, X.conflict_ways
+
+local steps = {}
+
+-- The twiddle for a runtime exponent expression.
+local function twiddle_expr(ctx, k)
+    if not ctx.lut then return string.format("fft_twiddle(%s)", k) end
+    return ctx.forward and string.format("twiddle_lut[%s]", k) or string.format("fft_conj(twiddle_lut[%s])", k)
+end
+
+-- Stage on bit b in registers: pairs (k0, k1) of registers differing in b's register bit.
+local function emit_stage(c, ctx, step)
+    local g, L, b = ctx.g, step.layout, step.bit
+    local _, r = fft_plan.where(L, b)
+    local shift = g.n - 1 - b
+    -- The twiddle exponent is (j mod 2^b) << shift: the invocation's part once per stage,
+    -- the register's part a constant.
+    local low = function(x) if x < b then return x end end
+    local runtime = thread_part(L, low)
+    c:comment(string.format("Butterflies on bit %d (partners %d apart), in registers.", b, 1 << b))
+    local base = nil
+    if runtime then
+        base = "e" .. b
+        c:line("uint %s = %s;", base, shift > 0 and string.format("(%s) << %s", runtime, u(shift)) or runtime)
+    end
+    for k0 = 0, ctx.registers - 1 do
+        if (k0 >> r) & 1 == 0 then
+            local k1 = k0 | (1 << r)
+            local a, bb = reg_name(k0), reg_name(k1)
+            local kconst = (register_part(L, k0, low)) << shift
+            local function times_w(v)
+                if base then
+                    return string.format("fft_mul(%s, %s)", v, twiddle_expr(ctx,
+                        kconst > 0 and string.format("%s + %s", base, u(kconst)) or base))
+                end
+                return twiddle.times_constant(v, kconst, 1 << g.n, ctx.sign, "$float2")
+            end
+            if ctx.dif then
+                local d = times_w("d")
+                if d then
+                    c:line("{ $float2 d = %s - %s; %s += %s; %s = %s; }", a, bb, a, bb, bb, d)
+                else
+                    c:line("{ $float2 d = %s - %s; %s += %s; %s = d; }", a, bb, a, bb, bb)
+                end
+            else
+                local p = times_w(bb)
+                if p then
+                    c:line("{ $float2 p = %s; %s = %s - p; %s += p; }", p, bb, a, a)
+                else
+                    c:line("{ $float2 p = %s; %s = %s - p; %s += p; }", bb, bb, a, a)
+                end
+            end
+        end
+    end
+end
+
+local function shuffle(ctx, v, lane_bit)
+    local D = ctx.dialect
+    if ctx.subgroup == 4 then return D.quad_swap(v, 1 << lane_bit) end
+    return D.shuffle_xor(v, u(1 << lane_bit))
+end
+
+-- Stage on lane bit b: partners sit in lanes 2^b apart; each lane keeps its index bits and
+-- computes its own half of the butterfly from its value and its partner's.
+local function emit_shuffle_stage(c, ctx, step)
+    local g, b = ctx.g, step.bit
+    local shift = g.n - 1 - b
+    c:comment(string.format("Butterflies on bit %d (partners %d apart): in lanes %d apart of one " ..
+        "subgroup, traded by %s. Each lane computes its own half: the lower %s.", b, 1 << b, 1 << b,
+        ctx.subgroup == 4 and "quad swaps" or "XOR shuffles",
+        ctx.dif and "the sum, the upper (lower - upper) x w" or "lower + w x upper, the upper lower - w x upper"))
+    c:block("", function()
+        c:line("bool upper = (t & %s) != 0u;", u(1 << b))
+        local has_tw = b > 0
+        if has_tw then
+            local k = string.format("(t & %s) << %s", u((1 << b) - 1), u(shift))
+            if ctx.dif then
+                c:line("$float2 w = upper ? %s : $float2(1.0f, 0.0f);", twiddle_expr(ctx, k))
+            else
+                c:line("$float2 w = %s;", twiddle_expr(ctx, k))
+            end
+        end
+        for k = 0, ctx.registers - 1 do
+            local v = reg_name(k)
+            c:line("%s o%d = %s;", "$float2", k, shuffle(ctx, v, b))
+            if ctx.dif then
+                local sum = string.format("upper ? o%d - %s : %s + o%d", k, v, v, k)
+                c:line(has_tw and "%s = fft_mul(%s, w);" or "%s = %s;", v, sum)
+            else
+                c:line(has_tw and "{ $float2 p = fft_mul(upper ? %s : o%d, w); %s = upper ? o%d - p : %s + p; }"
+                    or "{ $float2 p = upper ? %s : o%d; %s = upper ? o%d - p : %s + p; }", v, k, v, k, v)
+            end
+        end
+    end)
+end
+
+-- Register renaming: the same invocations hold the same elements in other registers.
+local function emit_permute(c, ctx, step)
+    local A, B = step.from, step.to
+    local all = function(x) return x end
+    local moves = {}
+    for kb = 0, ctx.registers - 1 do
+        local want = register_part(B, kb, all)
+        for ka = 0, ctx.registers - 1 do
+            if register_part(A, ka, all) == want and ka ~= kb then moves[#moves + 1] = { from = ka, to = kb } end
+        end
+    end
+    if #moves == 0 then return end
+    c:comment("Registers renamed: each invocation already holds the elements of the next layout.")
+    c:block("", function()
+        for _, m in ipairs(moves) do c:line("$float2 r%d = %s;", m.from, reg_name(m.from)) end
+        for _, m in ipairs(moves) do c:line("%s = r%d;", reg_name(m.to), m.from) end
+    end)
+end
+
+local function layout_text(L)
+    local r, t = {}, {}
+    for i = #L.reg, 1, -1 do r[#r + 1] = tostring(L.reg[i]) end
+    for q = #L.thr, 1, -1 do t[#t + 1] = tostring(L.thr[q]) end
+    return string.format("registers hold index bits {%s}, invocations {%s}", table.concat(r, ","),
+        #t > 0 and table.concat(t, ",") or "")
+end
+
+-- A shared-memory exchange, in rounds; every round writes and reads the same registers.
+local function emit_exchange(c, ctx, step)
+    local D = ctx.dialect
+    local A, B, addr_of = step.from, step.to, step.addr_of
+    local map = function(b) return addr_of[b] end
+    local sw = step.slots > 32 and swizzle or function(a) return a end
+    local sw_call = step.slots > 32 and function(e) return "fft_swizzle(" .. e .. ")" end or function(e) return e end
+    local ways = math.max(conflict_ways(A, addr_of), conflict_ways(B, addr_of))
+    local purpose = step.what == "reorder" and "into natural order" or step.what == "return"
+        and "back to the load layout" or step.what == "pair"
+        and "so samples f and f + 1 meet in one invocation" or "to bring the next butterflies' partners together"
+    local rounds = step.rounds == 1 and string.format("One round of %d slots", step.slots) or
+        string.format("%d rounds of %d slots, each moving the elements with one value of index " ..
+            "bits {%s}", step.rounds, step.slots, table.concat(step.fixed, ","))
+    c:comment(string.format("Exchange through shared memory %s: from %s to %s. %s; %s.", purpose,
+        layout_text(A), layout_text(B), rounds, ways == 1 and "no bank conflicts" or
+        string.format("up to %d-way bank conflicts", ways)))
+    c:block("", function()
+        c:line("uint wa = %s;", sw_call(thread_part(A, map) or "0u"))
+        c:line("uint ra = %s;", sw_call(thread_part(B, map) or "0u"))
+        for round = 0, step.rounds - 1 do
+            -- Registers of this round: those whose fixed bits spell `round`.
+            local regs = {}
+            for k = 0, ctx.registers - 1 do
+                local ok = true
+                for i, fb in ipairs(step.fixed) do
+                    local _, pos = fft_plan.where(A, fb)
+                    if ((k >> pos) & 1) ~= ((round >> (i - 1)) & 1) then ok = false end
+                end
+                if ok then regs[#regs + 1] = k end
+            end
+            if ctx.shared_used then c:line(D.barrier()) end
+            for _, k in ipairs(regs) do
+                local a = sw(register_part(A, k, map))
+                c:line("fft_re[wa ^ %s] = %s.x; fft_im[wa ^ %s] = %s.y;", u(a), reg_name(k), u(a), reg_name(k))
+            end
+            c:line(D.barrier())
+            for _, k in ipairs(regs) do
+                local a = sw(register_part(B, k, map))
+                c:line("%s = $float2(fft_re[ra ^ %s], fft_im[ra ^ %s]);", reg_name(k), u(a), u(a))
+            end
+            ctx.shared_used = true
+        end
+    end)
+end
+
+-- Lane bit q and register bit r trade places: in each pair of registers differing in r the
+-- lower lane sends its upper register and the upper lane its lower one.
+local function emit_lane_swap(c, ctx, step)
+    c:comment(string.format("Lane bit %d trades places with register bit %d (index bits %d and %d) " ..
+        "by shuffles, %s.", step.lane, step.reg, step.from.thr[step.lane + 1], step.from.reg[step.reg + 1],
+        step.why == "pair" and "so samples f and f + 1 (one uint of halves) meet in one invocation"
+        or "so the reorder below keeps every register bit and runs in small rounds"))
+    c:block("", function()
+        c:line("bool upper = (t & %s) != 0u;", u(1 << step.lane))
+        for k0 = 0, ctx.registers - 1 do
+            if (k0 >> step.reg) & 1 == 0 then
+                local k1 = k0 | (1 << step.reg)
+                local a, b = reg_name(k0), reg_name(k1)
+                c:line("{ $float2 o = %s; %s = upper ? o : %s; %s = upper ? %s : o; }",
+                    shuffle(ctx, string.format("upper ? %s : %s", a, b), step.lane), a, a, b, b)
+            end
+        end
+    end)
+end
+
+steps.stage = emit_stage
+steps.shuffle_stage = emit_shuffle_stage
+steps.permute = emit_permute
+steps.exchange = emit_exchange
+steps.lane_swap = emit_lane_swap
+return steps
