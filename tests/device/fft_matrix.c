@@ -85,12 +85,13 @@ static void sizes(void)
     }
 }
 
-/* Every E in {2, 4, 8, 16} and workgroup sizes 2..1024, each with subgroups 0, 4 and 8. */
+/* Every E in {2, 4, 8, 16} and every workgroup size 2..1024 (with sizes()), each with
+ * subgroups 0, 4 and 8 where they fit. */
 static void shapes(void)
 {
     static const struct { uint32_t n, ept; } s[] = {
         {16, 8}, {64, 16}, {256, 4}, {1024, 8}, {4096, 16}, {16384, 16}, {2048, 2},
-        {512, 4}, {8192, 8},
+        {512, 4}, {8192, 8}, {64, 4},
     };
     static const uint32_t sgs[] = {0, 4, 8};
     for (size_t i = 0; i < sizeof s / sizeof *s; i++)
