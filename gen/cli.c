@@ -296,6 +296,8 @@ static int check_combination(sg_config *cfg, int kernels, const char *spd_only_f
         if (spd_only_flag) return usage_error("%s: only for --spd", spd_only_flag);
         if ((rc = sg_fft_cli_check(cfg)) != SG_EXIT_OK) return rc;
     } else {
+        const char *stray = sg_fft_cli_stray_option(cfg);
+        if (stray) return usage_error("%s: only for --fft", stray);
         if (cfg->wg != 256)
             return usage_error("--wg %d: --spd supports only 256 (a 64x64 tile, 4x4 texels per "
                                "invocation)", cfg->wg);

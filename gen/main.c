@@ -18,6 +18,8 @@ static const char *source_name(const sg_config *cfg, sv_lang lang)
 {
     if (strcmp(cfg->output, "-") != 0 && cfg->target != SG_TARGET_SPIRV && cfg->target != SG_TARGET_MSL)
         return cfg->output;
+    /* e.g. spd.comp, fft.hlsl */
+    if (cfg->kernel == SG_KERNEL_FFT) return lang == SV_LANG_HLSL ? "fft.hlsl" : "fft.comp";
     return lang == SV_LANG_HLSL ? "spd.hlsl" : "spd.comp";
 }
 

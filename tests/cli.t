@@ -36,6 +36,7 @@ expect_usage_error "--sampler linear with --op max" "--sampler linear" --spd --o
 expect_usage_error "--sampler linear with srgb-mean (would average encoded values)" "--sampler linear" --spd --op srgb-mean --format rgba8 --sampler linear
 expect_usage_error "--sampler unknown" "--sampler nearest" --spd --sampler nearest
 expect_usage_error "--sampler linear on rgba8" "--sampler linear" --spd --format rgba8 --sampler linear
+expect_usage_error "an FFT option with --spd" "--ept" --spd --ept 4
 expect_usage_error "--wg 100" "--wg 100" --spd --wg 100
 expect_usage_error "--subgroup 3" "--subgroup 3" --spd --subgroup 3
 expect_usage_error "--op median" "--op median" --spd --op median
