@@ -117,7 +117,7 @@ static const char usage_text[] =
     "  spdgen --fft 1024 --real --subgroup 8 --selftest\n"
     "  spdgen --fft 262144 --subgroup 32 --target spirv -o fft.spv   # two passes + plan\n";
 
-static int usage_error(const char *fmt, ...)
+int sg_usage_error(const char *fmt, ...)
 {
     va_list ap;
     fputs("spdgen: error: ", stderr);
@@ -129,6 +129,8 @@ static int usage_error(const char *fmt, ...)
 }
 
 /* "a | b | c" for error messages. */
+#define usage_error sg_usage_error
+
 static const char *list_of(const char *const *names)
 {
     static char buf[256];

@@ -55,6 +55,9 @@ typedef struct {
 /* Exit codes. */
 enum { SG_EXIT_OK = 0, SG_EXIT_FAILURE = 1, SG_EXIT_USAGE = 2 };
 
+/* Prints "spdgen: error: <message>" as one line on stderr; returns SG_EXIT_USAGE. */
+int sg_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Parses and checks argv. Returns SG_EXIT_OK with *cfg filled; SG_EXIT_USAGE after printing a
  * one-line error; or -1 when --help/--version was printed (exit 0). */
 int sg_cli_parse(int argc, char **argv, sg_config *cfg);

@@ -23,16 +23,7 @@ static const char *const valued_options[] = {"--fft", "--ept", "--max-wg", "--di
                                              "--order", "--storage", "--twiddles", "--batch", NULL};
 static const char *const flag_options[] = {"--stride", "--real", NULL};
 
-static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("spdgen: error: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return SG_EXIT_USAGE;
-}
+#define usage_error sg_usage_error
 
 static int index_of(const char *const *names, const char *value)
 {

@@ -168,21 +168,9 @@ static char *plan_header(const sg_config *cfg, const pass_output *o)
 
 static char *depfile_text(const sg_config *cfg, const char *target, const pass_output *o)
 {
-    const char *deps[64];
-    int n = 0;
-    char self[4096];
-    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (len > 0) {
-        self[len] = '\0';
-        deps[n++] = self;
-    }
-    for (int p = 0; p < PASSES; p++)
-        for (int i = 0; i < o[p].text.dep_count && n < 63; i++) {
-            int seen = 0;
-            for (int j = 0; j < n; j++) seen |= strcmp(deps[j], o[p].text.deps[i]) == 0;
-            if (!seen) deps[n++] = o[p].text.deps[i];
-        }
-    return sg_depfile_text(cfg->dep_target ? cfg->dep_target : target, deps, n);
+    const sg_generated *made[PASSES];
+    for (int p = 0; p < PASSES; p++) made[p] = &o[p].text;
+    return sg_generated_depfile(cfg->dep_target ? cfg->dep_target : target, made, PASSES);
 }
 
 int sg_fft_multipass_run(const sg_config *cfg)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -17,6 +18,7 @@
 #include "embedded.h"
 #include "fft_cli.h"
 #include "lua_host.h"
+#include "output.h"
 
 typedef struct {
     const sg_config *cfg;
@@ -247,4 +249,23 @@ void sg_generated_free(sg_generated *g)
     for (int i = 0; i < g->dep_count; i++) free(g->deps[i]);
     free(g->deps);
     memset(g, 0, sizeof *g);
+}
+
+char *sg_generated_depfile(const char *target, const sg_generated *const *list, int count)
+{
+    const char *deps[64];
+    int n = 0;
+    char self[4096];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len > 0) {
+        self[len] = '\0';
+        deps[n++] = self;
+    }
+    for (int g = 0; g < count; g++)
+        for (int i = 0; list[g] && i < list[g]->dep_count && n < 63; i++) {
+            int seen = 0;
+            for (int j = 0; j < n; j++) seen |= strcmp(deps[j], list[g]->deps[i]) == 0;
+            if (!seen) deps[n++] = list[g]->deps[i];
+        }
+    return sg_depfile_text(target, deps, n);
 }

@@ -21,4 +21,8 @@ typedef struct {
 int sg_generate(const sg_config *cfg, const char *dialect, int want_header, sg_generated *out);
 void sg_generated_free(sg_generated *g);
 
+/* The depfile text for `target`: spdgen itself (the embedded templates are part of it) and
+ * every template the generations in `list` read from --template-dir, once each. */
+char *sg_generated_depfile(const char *target, const sg_generated *const *list, int count);
+
 #endif

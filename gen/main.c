@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "config.h"
 #include "fft_multipass.h"
@@ -36,27 +35,6 @@ static int validate(const sg_config *cfg, const sg_generated *g, sv_lang lang, s
         return SG_EXIT_FAILURE;
     }
     return 0;
-}
-
-/* The depfile lists spdgen itself (the embedded templates are part of it) and every
- * template read from --template-dir. */
-static char *make_depfile(const sg_config *cfg, const sg_generated *g, const sg_generated *twin)
-{
-    const char *deps[64];
-    int n = 0;
-    char self[4096];
-    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (len > 0) {
-        self[len] = '\0';
-        deps[n++] = self;
-    }
-    for (int i = 0; i < g->dep_count && n < 63; i++) deps[n++] = g->deps[i];
-    for (int i = 0; twin && i < twin->dep_count && n < 63; i++) {
-        int seen = 0;
-        for (int j = 0; j < n; j++) seen |= strcmp(deps[j], twin->deps[i]) == 0;
-        if (!seen) deps[n++] = twin->deps[i];
-    }
-    return sg_depfile_text(cfg->dep_target ? cfg->dep_target : cfg->output, deps, n);
 }
 
 int main(int argc, char **argv)
@@ -112,7 +90,8 @@ int main(int argc, char **argv)
             snprintf(default_path, sizeof default_path, "%s.d", cfg.output);
             path = default_path;
         }
-        depfile = make_depfile(&cfg, &g, cfg.target == SG_TARGET_MSL ? &twin : NULL);
+        const sg_generated *made[2] = {&g, cfg.target == SG_TARGET_MSL ? &twin : NULL};
+        depfile = sg_generated_depfile(cfg.dep_target ? cfg.dep_target : cfg.output, made, 2);
         if (!depfile || sg_output_stage(&outputs, path, depfile, strlen(depfile))) goto done;
     }
     rc = sg_output_commit(&outputs) ? SG_EXIT_FAILURE : SG_EXIT_OK;

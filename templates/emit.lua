@@ -66,8 +66,10 @@ function emit:block(header, body)
     self:line("}")
 end
 
+-- The finished text. Blocks opened with an empty header (a bare scope) leave " {" on
+-- their line; write them as "{".
 function emit:text()
-    return table.concat(self.lines, "\n") .. "\n"
+    return (table.concat(self.lines, "\n") .. "\n"):gsub("\n(%s*) {\n", "\n%1{\n")
 end
 
 return emit

@@ -347,8 +347,7 @@ function fft.generate(cfg, dialect)
     c:blank()
     emit_helpers(c, ctx)
     emit_main(c, ctx)
-    local text = c:text():gsub("\n(%s*) {\n", "\n%1{\n")
-    return text, ctx.contract
+    return c:text(), ctx.contract
 end
 
 return fft

@@ -562,9 +562,7 @@ function spd.generate(cfg, dialect)
     c:blank()
     emit_helpers(c, ctx)
     emit_main(c, ctx)
-    -- `{` blocks open with an empty header; drop the leading space they leave.
-    local text = c:text():gsub("\n(%s*) {\n", "\n%1{\n")
-    return text, ctx.contract
+    return c:text(), ctx.contract
 end
 
 return spd
