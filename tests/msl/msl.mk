@@ -1,4 +1,5 @@
-# Builds the MSL CPU executor and the programs tests/msl_exec.t and tests/msl_spd.t run:
+# Builds the MSL CPU executor and the programs tests/msl_exec.t, tests/msl_spd.t and
+# tests/msl_fft.t run:
 #
 #   make -f tests/msl/msl.mk B=DIR SPDGEN_BUILD=DIR TARGET...
 #
@@ -11,6 +12,12 @@
 #   B/spd/CONFIG/glsl.spv, hlsl.spv   the same configuration's SPIR-V (parity checks)
 #   DIR/spd_msl                   for any DIR holding kernel.metal and contract.h (the
 #                                 .t writes mutants of a configuration that way)
+#   B/fft/CONFIG/fft_msl          the FFT harness for one configuration, CONFIG being
+#                                 spdgen's --fft flags without dashes, words joined by _
+#                                 (e.g. fft_1024_ept_4_wg_256_subgroup_8_direction_forward):
+#                                 spdgen's MSL and contract header for it, the kernel bound
+#                                 by attribute (exec/unit.cpp), the contract (fft/contract.cpp)
+#   DIR/fft_msl                   likewise for any DIR holding an FFT kernel.metal and contract.h
 # Everything is rebuilt when spdgen, the shim or the executor changes (depfiles).
 M := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 ROOT := $(M)/../..
@@ -90,5 +97,29 @@ $(B)/spd/spd_msl.o: $(M)/spd/spd_msl.cpp
 	$(CLANGXX) -o $@ $*/unit.o $*/contract.o $(B)/spd/spd_msl.o $(EXEC_OBJ) $(LIBSPDRT) -ldl -lm
 
 .PRECIOUS: %/kernel.attrs.h %/unit.o %/contract.o $(B)/spd/%/kernel.metal $(B)/spd/%/contract.h
+
+# ---- FFT configurations ------------------------------------------------------------------
+# CONFIG -> spdgen arguments: the words that are FFT flag names get their dashes back.
+FFT_FLAG_NAMES := fft ept wg subgroup direction order storage real stride twiddles norm
+fft_args = $(foreach w,$(subst _, ,$(1)),$(if $(filter $(FFT_FLAG_NAMES),$(w)),--$(w),$(w)))
+
+$(B)/fft/%/kernel.metal $(B)/fft/%/contract.h: $(SPDGEN)
+	@mkdir -p $(@D)
+	$(SPDGEN) $(call fft_args,$*) --target msl -o $(@D)/kernel.metal --emit-header $(@D)/contract.h
+
+$(B)/fft/fft_msl.o: $(M)/fft/fft_msl.cpp
+	@mkdir -p $(@D)
+	$(CLANGXX) $(MSL_CXXFLAGS) -c $< -o $@
+
+# Any directory with an FFT kernel.metal and contract.h: bind, compile, link.
+%/fft_unit.o: %/kernel.metal %/kernel.attrs.h $(M)/exec/unit.cpp
+	$(CLANGXX) $(MSL_CXXFLAGS) -DMSL_UNIT=fft_kernel -DMSL_KERNEL_SOURCE='"$(abspath $<)"' \
+		-DMSL_KERNEL_ATTRS='"$(abspath $*/kernel.attrs.h)"' -c $(M)/exec/unit.cpp -o $@
+%/fft_contract.o: %/contract.h $(M)/fft/contract.cpp
+	$(CLANGXX) $(MSL_CXXFLAGS) -DFFT_CONTRACT_HEADER='"$(abspath $<)"' -c $(M)/fft/contract.cpp -o $@
+%/fft_msl: %/fft_unit.o %/fft_contract.o $(B)/fft/fft_msl.o $(EXEC_OBJ) $(LIBSPDRT)
+	$(CLANGXX) -o $@ $*/fft_unit.o $*/fft_contract.o $(B)/fft/fft_msl.o $(EXEC_OBJ) $(LIBSPDRT) -ldl -lm
+
+.PRECIOUS: %/fft_unit.o %/fft_contract.o $(B)/fft/%/kernel.metal $(B)/fft/%/contract.h
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,450 @@
+// fft_msl: runs one FFT configuration's MSL on the CPU executor and checks it against the
+// double-precision reference, as tests/device/fft_matrix.c checks GLSL and HLSL on the
+// Vulkan device.
+//
+//   fft_msl --config "FLAGS" --count C --runs W:ORDER:PAD[,W:ORDER:PAD...] [--label TEXT]
+//
+// FLAGS are the spdgen flags the configuration was generated with (--fft N --ept E ...);
+// linked per configuration with its kernel unit (fft_kernel, bound by attribute:
+// exec/unit.cpp) and its contract (fft_this_contract: contract.cpp, from the header spdgen
+// wrote). First one TAP line for the contract: the header must state what the flags asked
+// for, its grid and element sizes must be the README's, its fft_native_index the runtime's,
+// its shared memory what the kernel declares, its fft_fill_twiddles (--twiddles lut, the
+// table the host binds at buffer(3)) exp(-2 pi i k / N) rounded to float. Then one dispatch per W:ORDER:PAD, each with
+// C FFTs (rows, pairs of real rows or columns) on fresh random data in [-1, 1]
+// (tests/device/fft_common.h's generator): SIMD-group width W (>= FFT_SUBGROUP_SIZE),
+// threadgroups and fibers in ORDER (forward, reverse, shuffled), and strides PAD elements
+// longer than packed (0: packed, as fft_matrix runs; PAD > 0 leaves gaps). For each:
+//  - the input buffer's gaps and the output buffer are filled with NaN (all bits set, a
+//    NaN as float and as half), as libspdrt fills the output; every buffer has a guard
+//    band of NaN before and after it;
+//  - the output elements the contract names are compared with runtime/fft_ref.c by the
+//    runtime's metric (spdrt_fft_compare), within the bounds of tests/device/fft_matrix.c
+//    (spdrt_fft.h: relative L2 4e-7, max|err| / max|ref| 2e-6; f16 storage 1e-3, 2e-3),
+//    and none may be non-finite (never written);
+//  - the gaps and guard bands of the output must still hold the fill, and the input buffer
+//    (read-only in the contract) must be unchanged, guards included;
+//  - the executor's errors (barrier or SIMD-group function reached by part of the group,
+//    binding errors) fail the run.
+// f16 storage: the host converts with the runtime's own conversions (runtime/format.c), as
+// spdrt_fft_run does, and the reference rounds the input to half as for the device tests.
+// Prints one unnumbered TAP line per check ("ok - ..." / "not ok - ...") with the measured
+// errors, for the calling .t to number. Exit status 0 whatever the results; 2 on usage
+// errors.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "contract.h"
+#include "executor.h"
+#include "spdrt_fft.h"
+
+// runtime/internal.h (not includable here: it pulls in the Vulkan loader): the half
+// conversions libspdrt uses for --storage f16 (runtime/format.c).
+extern "C" uint16_t spdrt__float_to_half(float f);
+extern "C" float spdrt__half_to_float(uint16_t h);
+
+// The threadgroup memory the kernel declares (shim/keywords.h puts it in this section).
+extern "C" char __start_msl_threadgroup[] __attribute__((weak));
+extern "C" char __stop_msl_threadgroup[] __attribute__((weak));
+
+extern const msl_exec::bound_kernel fft_kernel;
+
+namespace {
+
+// What the flags asked for (spdgen's defaults where a flag is absent).
+struct flags {
+  uint32_t n = 0, ept = 0, wg = 0, subgroup = 0;
+  int inverse = 0, native = 0, real = 0, strided = 0, f16 = 0, lut = 0;
+  spdrt_fft_norm norm = SPDRT_FFT_NORM_INVERSE;
+};
+
+struct run_spec {
+  unsigned width;
+  msl_exec::order ord;
+  uint32_t pad;
+};
+
+struct options {
+  std::string config, label;
+  flags f;
+  uint32_t count = 0;
+  std::vector<run_spec> runs;
+};
+
+[[noreturn]] void usage(const std::string& why) {
+  std::fprintf(stderr, "fft_msl: %s\n", why.c_str());
+  std::exit(2);
+}
+
+flags parse_flags(const std::string& text) {
+  std::vector<std::string> w;
+  for (size_t i = 0; i < text.size();) {
+    size_t j = text.find(' ', i);
+    if (j == std::string::npos) j = text.size();
+    if (j > i) w.push_back(text.substr(i, j - i));
+    i = j + 1;
+  }
+  flags f;
+  for (size_t i = 0; i < w.size(); ++i) {
+    const std::string& a = w[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= w.size()) usage("--config: " + a + " needs a value");
+      return w[++i];
+    };
+    auto number = [&]() { return uint32_t(std::strtoul(value().c_str(), nullptr, 10)); };
+    if (a == "--fft") f.n = number();
+    else if (a == "--ept") f.ept = number();
+    else if (a == "--wg") f.wg = number();
+    else if (a == "--subgroup") f.subgroup = number();
+    else if (a == "--direction") f.inverse = value() == "inverse";
+    else if (a == "--order") f.native = value() == "native";
+    else if (a == "--storage") f.f16 = value() == "f16";
+    else if (a == "--twiddles") f.lut = value() == "lut";
+    else if (a == "--real") f.real = 1;
+    else if (a == "--stride") f.strided = 1;
+    else if (a == "--norm") {
+      std::string v = value();
+      if (v == "inverse") f.norm = SPDRT_FFT_NORM_INVERSE;
+      else if (v == "none") f.norm = SPDRT_FFT_NORM_NONE;
+      else if (v == "unitary") f.norm = SPDRT_FFT_NORM_UNITARY;
+      else usage("--config: --norm " + v);
+    } else {
+      usage("--config: unknown flag " + a);
+    }
+  }
+  if (!f.n) usage("--config needs --fft N");
+  return f;
+}
+
+options parse(int argc, char** argv) {
+  options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) usage(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--config") {
+      o.config = value();
+      o.f = parse_flags(o.config);
+    } else if (a == "--label") {
+      o.label = value();
+    } else if (a == "--count") {
+      o.count = uint32_t(std::strtoul(value().c_str(), nullptr, 10));
+    } else if (a == "--runs") {
+      std::string v = value();
+      for (size_t p = 0; p < v.size();) {
+        size_t q = v.find(',', p);
+        if (q == std::string::npos) q = v.size();
+        std::string item = v.substr(p, q - p);
+        unsigned width, pad;
+        char order[16];
+        if (std::sscanf(item.c_str(), "%u:%15[a-z]:%u", &width, order, &pad) != 3)
+          usage("--runs " + item + ": WIDTH:ORDER:PAD");
+        run_spec r{width, msl_exec::order::forward, pad};
+        if (!std::strcmp(order, "reverse")) r.ord = msl_exec::order::reverse;
+        else if (!std::strcmp(order, "shuffled")) r.ord = msl_exec::order::shuffled;
+        else if (std::strcmp(order, "forward")) usage("--runs " + item + ": forward, reverse or shuffled");
+        o.runs.push_back(r);
+        p = q + 1;
+      }
+    } else {
+      usage("unknown argument " + a);
+    }
+  }
+  if (o.config.empty() || !o.count || o.runs.empty()) usage("--config, --count and --runs are required");
+  if (o.label.empty()) o.label = "msl " + o.config;
+  return o;
+}
+
+void tap(bool ok, const std::string& text) {
+  std::printf("%sok - %s\n", ok ? "" : "not ", text.c_str());
+  std::fflush(stdout);
+}
+void diag(const std::string& text) { std::printf("# %s\n", text.c_str()); }
+
+// Uniform values in [-1, 1) from tests/device/fft_common.h's xorshift generator (that
+// header is C and cannot be included from C++): the same seed gives the same data.
+void fft_random(float* data, size_t count, uint32_t seed) {
+  uint32_t s = seed * 2654435761u + 0x9e3779b9u;
+  for (size_t i = 0; i < count; i++) {
+    s ^= s << 13;
+    s ^= s >> 17;
+    s ^= s << 5;
+    data[i] = float(double(s >> 8) / 8388608.0 - 1.0);
+  }
+}
+
+double expected_scale(const flags& f) {
+  if (f.norm == SPDRT_FFT_NORM_UNITARY) return 1.0 / std::sqrt(double(f.n));
+  if (f.norm == SPDRT_FFT_NORM_INVERSE && f.inverse) return 1.0 / double(f.n);
+  return 1.0;
+}
+
+// The contract header against the flags, the README's rules and the runtime: "" or the
+// first disagreement.
+std::string check_contract(const fft_contract& c, const flags& f) {
+  auto num = [](const char* what, uint64_t got, uint64_t want) {
+    return got == want ? std::string()
+                       : std::string(what) + " is " + std::to_string(got) + ", expected " + std::to_string(want);
+  };
+  uint32_t complex_bytes = f.f16 ? 4 : 8; // float2, or a uint of two halves
+  // Real samples: a float, or two halves in a uint.
+  uint32_t src_bytes = f.real && !f.inverse ? 4 : complex_bytes;
+  uint32_t dst_bytes = f.real && f.inverse ? 4 : complex_bytes;
+  uint32_t columns = !f.strided ? 1 : c.ept <= 4 ? 4 : c.ept == 8 ? 2 : 1;
+  std::string e;
+  if (e.empty()) e = num("FFT_N", c.n, f.n);
+  if (e.empty() && f.ept) e = num("FFT_ELEMENTS_PER_INVOCATION", c.ept, f.ept);
+  if (e.empty() && f.wg) e = num("FFT_WORKGROUP_SIZE_X", c.threads[0], f.wg);
+  if (e.empty()) e = num("E x W", uint64_t(c.ept) * c.threads[0], c.n);
+  if (e.empty()) e = num("FFT_WORKGROUP_SIZE_Y x Z", uint64_t(c.threads[1]) * c.threads[2], 1);
+  if (e.empty()) e = num("FFT_SUBGROUP_SIZE", c.subgroup, f.subgroup);
+  if (e.empty()) e = num("FFT_INVERSE", c.inverse, f.inverse);
+  if (e.empty()) e = num("FFT_NATIVE_ORDER", c.native, f.native);
+  if (e.empty()) e = num("FFT_REAL", c.real, f.real);
+  if (e.empty()) e = num("FFT_STRIDED", c.strided, f.strided);
+  if (e.empty()) e = num("FFT_F16", c.f16, f.f16);
+  if (e.empty()) e = num("FFT_TWIDDLE_LUT", c.lut, f.lut);
+  if (e.empty()) e = num("FFT_COLUMNS_PER_WORKGROUP", c.columns, columns);
+  if (e.empty()) e = num("FFT_SRC_ELEMENT_BYTES", c.src_element_bytes, src_bytes);
+  if (e.empty()) e = num("FFT_DST_ELEMENT_BYTES", c.dst_element_bytes, dst_bytes);
+  if (e.empty()) e = num("sizeof(FftPushConstants)", c.params_bytes, 16);
+  if (e.empty()) e = num("[[max_total_threads_per_threadgroup]]", fft_kernel.max_total_threads, c.threads[0]);
+  for (uint32_t count = 1; count <= 64 && e.empty(); ++count)
+    e = num(("FFT_GRID_X(" + std::to_string(count) + ")").c_str(), c.grid(count), (count + columns - 1) / columns);
+  for (uint32_t k = 0; k < c.n && e.empty(); ++k)
+    e = num(("fft_native_index(" + std::to_string(k) + ")").c_str(), c.native_index(k), spdrt_fft_native_index(k, c.n));
+  if (e.empty()) {
+    double scale = std::strtod(c.scale, nullptr), want = expected_scale(f);
+    if (!(std::fabs(scale - want) <= 1e-7 * want)) e = std::string("FFT_SCALE is ") + c.scale + ", expected " + std::to_string(want);
+  }
+  if (e.empty()) {
+    size_t declared = __start_msl_threadgroup ? size_t(__stop_msl_threadgroup - __start_msl_threadgroup) : 0;
+    e = num("the kernel's threadgroup memory (bytes)", declared, c.shared_bytes);
+  }
+  if (e.empty() && c.shared_bytes > 32768) e = "FFT_SHARED_MEMORY_BYTES above 32 KB";
+  if (e.empty() && bool(c.fill_twiddles) != bool(c.lut)) e = "fft_fill_twiddles present without --twiddles lut, or missing";
+  if (e.empty() && c.lut) { // the table the host fills: exp(-2 pi i k / N), rounded to float
+    std::vector<float> table(c.n);
+    c.fill_twiddles(table.data());
+    for (uint32_t k = 0; k < c.n / 2 && e.empty(); ++k) {
+      double angle = 6.28318530717958647692528676655900577 * double(k) / double(c.n);
+      if (table[2 * k] != float(std::cos(angle)) || table[2 * k + 1] != float(-std::sin(angle)))
+        e = "fft_fill_twiddles: entry " + std::to_string(k) + " is not exp(-2 pi i k / N) rounded to float";
+    }
+  }
+  return e;
+}
+
+// Which floats of a buffer the contract names, as the host sees the buffer (one float per
+// float, or per half with f16 storage): `lines` rows (or columns) of `per_line` values,
+// complex (two floats) or real, line l at l * stride (rows) or element j of column l at
+// l + j * stride, in values.
+std::vector<char> layout(size_t floats, bool columns, uint32_t lines, uint32_t per_line, uint32_t stride,
+                         bool complex_values) {
+  std::vector<char> used(floats, 0);
+  size_t width = complex_values ? 2 : 1;
+  for (uint32_t l = 0; l < lines; ++l)
+    for (uint32_t j = 0; j < per_line; ++j) {
+      size_t at = columns ? size_t(l) + size_t(j) * stride : size_t(l) * stride + j;
+      for (size_t k = 0; k < width; ++k)
+        if (at * width + k < floats) used[at * width + k] = 1;
+    }
+  return used;
+}
+
+// A buffer with a guard band before and after it, everything filled with `fill` bytes;
+// data() is 16-byte aligned.
+struct guarded {
+  static constexpr size_t guard = 256;
+  std::vector<uint64_t> store;
+  size_t bytes;
+  guarded(size_t b, unsigned char fill) : store((b + 2 * guard + 7) / 8 + 1), bytes(b) {
+    std::memset(store.data(), fill, store.size() * 8);
+  }
+  unsigned char* data() { return reinterpret_cast<unsigned char*>(store.data()) + guard; }
+  const unsigned char* data() const { return reinterpret_cast<const unsigned char*>(store.data()) + guard; }
+  // Bytes of the guard bands that no longer hold `fill`.
+  size_t guards_changed(unsigned char fill) const {
+    const unsigned char* all = reinterpret_cast<const unsigned char*>(store.data());
+    size_t changed = 0;
+    for (size_t i = 0; i < store.size() * 8; ++i)
+      if ((i < guard || i >= guard + bytes) && all[i] != fill) ++changed;
+    return changed;
+  }
+};
+
+// The runtime's configuration of what the contract states, with the flags' norm (the
+// header states only its scale, checked against the norm in check_contract).
+spdrt_fft_config config_of(const fft_contract& c, const flags& f) {
+  spdrt_fft_config cfg{};
+  cfg.n = c.n;
+  cfg.wg = c.threads[0];
+  cfg.subgroup = c.subgroup;
+  cfg.columns = c.columns;
+  cfg.shared_bytes = c.shared_bytes;
+  cfg.inverse = c.inverse;
+  cfg.native = c.native;
+  cfg.real = c.real;
+  cfg.strided = c.strided;
+  cfg.f16 = c.f16;
+  cfg.lut = c.lut;
+  cfg.norm = f.norm;
+  return cfg;
+}
+
+std::string sci(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.2e", v);
+  return b;
+}
+
+// One dispatch of `count` FFTs under schedule r; one TAP line.
+void run_one(const fft_contract& c, const options& o, size_t index, const run_spec& r) {
+  spdrt_fft_config cfg = config_of(c, o.f);
+  spdrt_fft_params p{};
+  p.count = o.count;
+  p.dispatches = 1;
+  uint32_t packed_in, packed_out;
+  spdrt_fft_strides(&cfg, &p, &packed_in, &packed_out);
+  p.in_stride = packed_in + r.pad;
+  p.out_stride = packed_out + r.pad;
+  std::string name = o.label + " x " + std::to_string(o.count) + ", simd " + std::to_string(r.width) + " " +
+                     msl_exec::order_name(r.ord) + ", strides " + std::to_string(p.in_stride) + "/" +
+                     std::to_string(p.out_stride) + (r.pad ? " (padded)" : " (packed)");
+  size_t in_n = spdrt_fft_input_floats(&cfg, &p), out_n = spdrt_fft_output_floats(&cfg, &p);
+  size_t scalar = c.f16 ? 2 : 4;
+
+  // Which floats the contract names in each buffer.
+  bool columns = c.strided;
+  uint32_t lines = c.real ? 2 * o.count : o.count;
+  std::vector<char> in_used = layout(in_n, columns, lines, c.real && !c.inverse ? c.n : c.real ? c.n / 2 : c.n,
+                                     p.in_stride, !(c.real && !c.inverse));
+  std::vector<char> out_used = layout(out_n, columns, lines, c.real && c.inverse ? c.n : c.real ? c.n / 2 : c.n,
+                                      p.out_stride, !(c.real && c.inverse));
+
+  // Random data where the contract reads, NaN in the gaps.
+  std::vector<float> in(in_n);
+  fft_random(in.data(), in_n, c.n + 7 * c.threads[0] + 13 * c.subgroup + 101 * uint32_t(index));
+  for (size_t i = 0; i < in_n; ++i)
+    if (!in_used[i]) in[i] = std::nanf("");
+  std::vector<double> ref(out_n), nan_ref(out_n);
+  std::vector<float> nans(in_n, std::nanf(""));
+  std::string problem;
+  if (spdrt_fft_reference(&cfg, &p, in.data(), ref.data()) != 0 ||
+      spdrt_fft_reference(&cfg, &p, nans.data(), nan_ref.data()) != 0) {
+    tap(false, name + ": the reference failed");
+    return;
+  }
+  // The harness's layout must be the reference's: from a NaN input, exactly the elements
+  // the reference writes are NaN.
+  for (size_t i = 0; i < out_n && problem.empty(); ++i)
+    if (bool(std::isnan(nan_ref[i])) != bool(out_used[i]))
+      problem = "the harness's output layout disagrees with the reference at float " + std::to_string(i);
+
+  guarded src(in_n * scalar, 0xff), dst(out_n * scalar, 0xff), lut(c.lut ? size_t(c.n / 2) * 8 : 0, 0xff);
+  for (size_t i = 0; i < in_n; ++i) {
+    if (c.f16) {
+      uint16_t h = spdrt__float_to_half(in[i]);
+      std::memcpy(src.data() + 2 * i, &h, 2);
+    } else {
+      std::memcpy(src.data() + 4 * i, &in[i], 4);
+    }
+  }
+  const std::vector<uint64_t> src_before = src.store;
+  if (c.lut) c.fill_twiddles(reinterpret_cast<float*>(lut.data())); // the header's filler
+  alignas(16) unsigned char params[64] = {};
+  c.params(p.count, p.in_stride, p.out_stride, params);
+  msl_exec::resources res;
+  res.bind_buffer(0, src.data(), src.bytes);
+  res.bind_buffer(1, dst.data(), dst.bytes);
+  res.bind_buffer(2, params, c.params_bytes);
+  if (c.lut) res.bind_buffer(3, lut.data(), lut.bytes);
+
+  msl_exec::dispatch_params d;
+  d.groups = metal::uint3{c.grid(p.count), 1, 1};
+  d.threads = metal::uint3{c.threads[0], c.threads[1], c.threads[2]};
+  d.simd_width = r.width;
+  d.ord = r.ord;
+  d.seed = uint32_t(c.n * 7919u + index);
+  auto start = std::chrono::steady_clock::now();
+  std::string error = problem.empty() ? msl_exec::dispatch(fft_kernel, res, d) : std::string();
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!error.empty()) problem = error;
+
+  // The output: the named floats against the reference; the rest must hold the fill.
+  std::vector<float> got;
+  std::vector<double> want;
+  size_t gaps_written = 0;
+  for (size_t i = 0; i < out_n; ++i) {
+    float v;
+    bool untouched;
+    if (c.f16) {
+      uint16_t h;
+      std::memcpy(&h, dst.data() + 2 * i, 2);
+      v = spdrt__half_to_float(h);
+      untouched = h == 0xffffu;
+    } else {
+      uint32_t bits;
+      std::memcpy(&bits, dst.data() + 4 * i, 4);
+      std::memcpy(&v, &bits, 4);
+      untouched = bits == 0xffffffffu;
+    }
+    if (out_used[i]) {
+      got.push_back(v);
+      want.push_back(ref[i]);
+    } else if (!untouched) {
+      ++gaps_written;
+    }
+  }
+  spdrt_fft_error e{};
+  spdrt_fft_compare(got.data(), want.data(), got.size(), !(c.real && c.inverse), &e);
+  double l2_bound = c.f16 ? SPDRT_FFT_BOUND_F16_REL_L2 : SPDRT_FFT_BOUND_REL_L2;
+  double max_bound = c.f16 ? SPDRT_FFT_BOUND_F16_MAX_REL : SPDRT_FFT_BOUND_MAX_REL;
+  // Every problem of a run that dispatched, not only the first.
+  auto add = [&](const std::string& p) { problem += (problem.empty() ? "" : "; ") + p; };
+  if (error.empty() && problem.empty()) {
+    if (e.non_finite)
+      add(std::to_string(e.non_finite) + " output values are not finite (never written, or poison read)");
+    if (gaps_written)
+      add(std::to_string(gaps_written) + " output values written outside the elements the contract names");
+    if (size_t n = dst.guards_changed(0xff)) add(std::to_string(n) + " bytes written past the ends of the output buffer");
+    if (src.store != src_before) add("the input buffer (read-only) was written");
+    if (!(e.rel_l2 <= l2_bound && e.max_rel <= max_bound)) add("error above the bounds; max |err| " + sci(e.max_abs));
+  }
+  char bounds[200];
+  std::snprintf(bounds, sizeof bounds, "rel L2 %.2e (<= %.0e), max %.2e (<= %.0e)%s; %.2f s", e.rel_l2, l2_bound,
+                e.max_rel, max_bound, e.non_finite ? " over the finite values" : "", seconds);
+  tap(problem.empty(), name + ": " + bounds);
+  if (!problem.empty()) diag(problem);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  options o = parse(argc, argv);
+  const fft_contract& c = fft_this_contract;
+  for (const run_spec& r : o.runs) {
+    if (r.width < c.subgroup || r.width < 1 || r.width > 64)
+      usage("--runs: SIMD-group width " + std::to_string(r.width) + " (the kernel needs >= " +
+            std::to_string(c.subgroup) + ", the executor <= 64)");
+    if (c.f16 && c.real && r.pad % 2) usage("--runs: f16 real rows need an even stride (PAD " + std::to_string(r.pad) + ")");
+  }
+  std::string contract = check_contract(c, o.f);
+  tap(contract.empty(), o.label + ": the contract header states the flags, the README's grid and element sizes, "
+                                  "the runtime's native order and the kernel's threadgroup memory (" +
+                            std::to_string(c.shared_bytes) + " bytes)");
+  if (!contract.empty()) {
+    diag(contract);
+    return 0;
+  }
+  for (size_t i = 0; i < o.runs.size(); ++i) run_one(c, o, i, o.runs[i]);
+  return 0;
+}
