@@ -20,7 +20,10 @@ function fft_header.render(cfg, k)
     line("#define %sELEMENTS_PER_INVOCATION %d", P, k.ept)
     line("#define %sINVERSE %d /* 0: X[f] = sum x[j] exp(-2 pi i j f / N); 1: exp(+...) */", P,
         k.direction == "inverse" and 1 or 0)
-    line("#define %sSCALE %.17gf /* --norm %s: applied to every output value */", P, k.scale, k.norm)
+    -- %.17g prints 1 for 1.0, and "1f" is not a C literal: keep a decimal point.
+    local scale = string.format("%.17g", k.scale)
+    if not scale:find("[.eE]") then scale = scale .. ".0" end
+    line("#define %sSCALE %sf /* --norm %s: applied to every output value */", P, scale, k.norm)
     line("#define %sNATIVE_ORDER %d /* 1: the %s is in bit-reversed order (fft_native_index) */", P,
         k.order == "native" and 1 or 0, k.direction == "inverse" and "input" or "output")
     line("#define %sREAL %d /* two real rows per FFT, half spectra with X[0], X[N/2] packed */", P, k.real and 1 or 0)

@@ -151,7 +151,8 @@ int main(void)
     static float table[FFT_N];
     int bad = FFT_N != 1024 || FFT_ELEMENTS_PER_INVOCATION != 4 || FFT_WORKGROUP_SIZE_X != 256 ||
               FFT_SUBGROUP_SIZE != 8 || FFT_STRIDED != 1 || FFT_TWIDDLE_LUT != 1 ||
-              FFT_GRID_X(FFT_COLUMNS_PER_WORKGROUP * 3 + 1) != 4 || sizeof(FftPushConstants) != 16;
+              FFT_GRID_X(FFT_COLUMNS_PER_WORKGROUP * 3 + 1) != 4 || sizeof(FftPushConstants) != 16 ||
+              FFT_SCALE != 1.0f; /* forward, --norm inverse: no scaling; must be a C literal */
     for (uint32_t k = 0; k < FFT_N; k++)
         bad |= fft_native_index(fft_native_index(k)) != k || (k < FFT_N && fft_native_index(k) >= FFT_N);
     bad |= fft_native_index(1) != FFT_N / 2;
