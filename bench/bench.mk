@@ -2,14 +2,20 @@
 # Makefile after its own rules (it uses BUILD, CC, CFLAGS, WARN, SPDGEN and LIBSPDRT).
 #
 #   build/bench/spd_bench       the SPD benchmark; runs spdgen (build/spdgen) for its shaders
+#   build/bench/fft_bench       the FFT benchmark (bench/fft_*.c); the same harness and floor
 #   build/bench/copy.spv        the floor: a vec4 copy kernel (also the SPD-shaped floor)
 #   build/bench/scrub.spv       the harness's cache scrub and GPU heat (bench/gpu.h)
 #   build/bench/level_*.spv     the per-level baseline, one per (op, format)
 # The program loads its .spv files from its own directory.
 
 BENCH_DIR     := $(BUILD)/bench
-BENCH_C       := $(sort $(wildcard bench/*.c))
+BENCH_FFT_C   := $(sort $(wildcard bench/fft_*.c))
+BENCH_C       := $(filter-out $(BENCH_FFT_C),$(sort $(wildcard bench/*.c)))
 BENCH_OBJ     := $(BENCH_C:bench/%.c=$(BENCH_DIR)/%.o)
+# fft_bench: its own files plus the SPD benchmark's harness (gpu.c), floor kernel (kernels.c,
+# which needs workload.c and source.c) and spdgen runner (tools.c).
+BENCH_FFT_OBJ := $(BENCH_FFT_C:bench/%.c=$(BENCH_DIR)/%.o) \
+                 $(addprefix $(BENCH_DIR)/,gpu.o kernels.o workload.o source.o tools.o)
 BENCH_FORMATS := rgba8 rgba16f r32f rgba32f
 BENCH_SPV     := $(BENCH_DIR)/copy.spv $(BENCH_DIR)/scrub.spv \
                  $(foreach f,$(BENCH_FORMATS),$(BENCH_DIR)/level_mean_$(f).spv $(BENCH_DIR)/level_max_$(f).spv)
@@ -19,12 +25,14 @@ GLSLANG       ?= glslangValidator
 BENCH_GLSL    := $(GLSLANG) -V --target-env vulkan1.1
 
 .PHONY: bench
-bench: $(SPDGEN) $(BENCH_DIR)/spd_bench $(BENCH_SPV)
+bench: $(SPDGEN) $(BENCH_DIR)/spd_bench $(BENCH_DIR)/fft_bench $(BENCH_SPV)
 
 $(BENCH_DIR)/%.o: bench/%.c | $(BENCH_DIR)
 	$(CC) -std=c11 $(CFLAGS) $(WARN) -Iruntime -Ibench -MMD -c $< -o $@
 $(BENCH_DIR)/spd_bench: $(BENCH_OBJ) $(LIBSPDRT)
 	$(CC) $(CFLAGS) -o $@ $(BENCH_OBJ) $(LIBSPDRT) $(BENCH_LIBS)
+$(BENCH_DIR)/fft_bench: $(BENCH_FFT_OBJ) $(LIBSPDRT)
+	$(CC) $(CFLAGS) -o $@ $(BENCH_FFT_OBJ) $(LIBSPDRT) $(BENCH_LIBS)
 
 $(BENCH_DIR)/copy.spv: bench/shaders/copy.comp | $(BENCH_DIR)
 	$(BENCH_GLSL) -o $@ $<

@@ -97,6 +97,10 @@ static int run(char *const *argv, const char *stdout_path, char *err, size_t err
     return WEXITSTATUS(status);
 }
 
+int bench_run_program(char *const *argv, const char *stdout_path, char *err, size_t err_size) {
+    return run(argv, stdout_path, err, err_size);
+}
+
 static int executable(const char *path) {
     struct stat st;
     return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;

@@ -27,6 +27,10 @@ int bench_spdgen_open(bench_spdgen *g, const char *explicit_path, const char *ex
                       char *err, size_t err_size);
 void bench_spdgen_close(bench_spdgen *g);
 
+/* Runs argv (argv[0] = the program's path; NULL-terminated), its stdout to `stdout_path` if
+ * given. Returns its exit status, or -1 with err set when it could not run or was killed. */
+int bench_run_program(char *const *argv, const char *stdout_path, char *err, size_t err_size);
+
 /* Runs `spdgen --spd --op OP --format F --subgroup S --max-size M --mips L --target spirv`
  * and returns the module (free with free()). `command` receives the arguments, for the
  * report. spdgen's own messages go to stderr. 0, or -1 with err set. */

@@ -1,0 +1,890 @@
+/* fft_bench.c: the FFT benchmark (issue 5, FFT part). See bench/README.md, "The FFT
+ * benchmark", and fft_bench.h.
+ *
+ * For every group (a 1D size N, batched to --batch-mib of input per transform; the 2D
+ * 1024 x 2048 transform, complex and with real input): the floor (a compute copy of the
+ * group's input bytes), every variant spdgen makes for it, then the floor again. Everything
+ * is timed with bench/gpu.c's harness and every variant's output is checked in the same run;
+ * the exit status is 0 only if every check passed. The table goes to stdout, progress to
+ * stderr. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fft_bench.h"
+#include "kernels.h"
+
+static const uint32_t default_sizes[] = {64, 256, 1024, 4096, 8192, 16384, 32768, 65536};
+/* --quick: one size of each kind (tiny rows; E 2 x W 512; E 16 x W 1024, the largest single
+ * dispatch; a four-step plan) on a small batch, small enough for lavapipe. */
+static const uint32_t quick_sizes[] = {64, 1024, 16384, 65536};
+
+/* ---- command line -------------------------------------------------------------------- */
+
+static void help(void) {
+    printf("usage: fft_bench [options]\n\n"
+           "Times spdgen's FFT (batched 1D complex fp32 forward transforms, and a 1024x2048 2D\n"
+           "transform, complex and with real input) against a compute-copy floor of the same\n"
+           "bytes on the Vulkan device, checks every run's output against the double\n"
+           "reference, prints a markdown table. Exit 0 only if every check passed.\n\n"
+           "  --sizes LIST      1D lengths N, powers of two 64..1048576, comma-separated\n"
+           "                    (default 64,256,1024,4096,8192,16384,32768,65536)\n"
+           "  --batch-mib N     input per 1D transform: batch = N MiB / 8N rows (default 512)\n"
+           "  --subgroups LIST  spdgen --subgroup values for the default E and W (default: 0,\n"
+           "                    4 and the device's size)\n"
+           "  --sweep N         (E, W) alternatives per N, or --max-wg ones for four-step\n"
+           "                    plans, at the device's subgroup size (default 3)\n"
+           "  --no-2d           leave out the 2D transforms\n"
+           "  --sample-rows N   1D rows compared with the double reference per size (at most;\n"
+           "                    default 64; every row gets the energy check)\n"
+           "  --reps N          timed repetitions, each with cold caches; median reported\n"
+           "                    (default 19)\n"
+           "  --warmup N        untimed repetitions first (default 3)\n"
+           "  --b2b N           also time N runs back to back, no scrub, barrier between;\n"
+           "                    reported per run (default 10; 0 = off)\n"
+           "  --scrub-mib N     compute pass over an N MiB buffer before each repetition to\n"
+           "                    evict the caches (default 256; 0 = off: warm caches)\n"
+           "  --scrub-mode M    read (default) or write\n"
+           "  --heat-ms N       GPU work before each measurement so clocks are up (default 200;\n"
+           "                    0 = off); 5x as long once at start\n"
+           "  --seed N          the input's seed (default 1)\n"
+           "  --quick           smoke run: N = 64, 1024, 16384, 65536 with 4 MiB per transform,\n"
+           "                    subgroups 0 and the device's, 1 alternative, 3 reps, 1 warm-up,\n"
+           "                    2 back to back, 8 MiB scrub, 10 ms heat (explicit options win)\n"
+           "  --json FILE       write every figure as JSON\n"
+           "  --markdown FILE   write the table to FILE as well\n"
+           "  --spdgen PATH     the spdgen binary (default: $SPDGEN_BUILD/spdgen, else\n"
+           "                    ../spdgen or ./spdgen next to this program)\n"
+           "  --device NAME     Vulkan device: index or name substring (else $SPDGEN_DEVICE)\n"
+           "  --validate        run under the Khronos validation layer with synchronization\n"
+           "                    validation (slow; for checking the benchmark itself)\n"
+           "  --help\n");
+}
+
+static int usage(const char *flag, const char *value, const char *allowed) {
+    fprintf(stderr, "fft_bench: error: %s %s: %s (see --help)\n", flag, value ? value : "",
+            allowed);
+    return 2;
+}
+
+static int parse_u32(const char *s, uint32_t *out) {
+    char *end;
+    unsigned long v;
+    if (!s || !*s || *s == '-')
+        return -1;
+    v = strtoul(s, &end, 10);
+    if (*end || v > 0xffffffffu)
+        return -1;
+    *out = (uint32_t)v;
+    return 0;
+}
+
+/* Comma-separated unsigned values into out[]; each must pass ok(). */
+static int parse_list(const char *list, uint32_t *out, uint32_t max, uint32_t *count,
+                      int (*ok)(uint32_t)) {
+    char buf[512], *tok, *save = NULL;
+    uint32_t v;
+    if (strlen(list) >= sizeof buf)
+        return -1;
+    snprintf(buf, sizeof buf, "%s", list);
+    *count = 0;
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (*count == max || parse_u32(tok, &v) || !ok(v))
+            return -1;
+        out[(*count)++] = v;
+    }
+    return *count ? 0 : -1;
+}
+
+static int ok_size(uint32_t n) { return n >= 64 && n <= (1u << 20) && !(n & (n - 1)); }
+static int ok_subgroup(uint32_t s) {
+    return s == 0 || s == 4 || s == 8 || s == 16 || s == 32 || s == 64;
+}
+
+/* 0: run; 1: --help was printed (exit 0); 2: usage error, printed (exit 2). */
+static int parse_options(int argc, char **argv, fft_options *o) {
+    int i, reps_set = 0, warmup_set = 0, scrub_set = 0, b2b_set = 0, heat_set = 0;
+    int batch_set = 0, sweep_set = 0;
+    uint32_t v;
+    memset(o, 0, sizeof *o);
+    o->two_d = 1;
+    o->seed = 1;
+    o->sample_rows = 64;
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            help();
+            return 1;
+        } else if (!strcmp(a, "--quick")) {
+            o->quick = 1;
+        } else if (!strcmp(a, "--validate")) {
+            o->validation = 1;
+        } else if (!strcmp(a, "--no-2d")) {
+            o->two_d = 0;
+        } else if (!val) {
+            return usage(a, NULL, "unknown option, or its value is missing");
+        } else {
+            i++;
+            if (!strcmp(a, "--sizes")) {
+                if (parse_list(val, o->sizes, FFT_BENCH_MAX_SIZES, &o->size_count, ok_size))
+                    return usage(a, val, "powers of two 64..1048576, at most 24, comma-separated");
+            } else if (!strcmp(a, "--subgroups")) {
+                if (parse_list(val, o->subgroups, FFT_BENCH_MAX_SUBGROUPS, &o->subgroup_count,
+                               ok_subgroup))
+                    return usage(a, val, "0, 4, 8, 16, 32, 64, at most 6, comma-separated");
+            } else if (!strcmp(a, "--batch-mib")) {
+                if (parse_u32(val, &o->batch_mib) || o->batch_mib == 0 || o->batch_mib > 4096)
+                    return usage(a, val, "1..4096");
+                batch_set = 1;
+            } else if (!strcmp(a, "--sweep")) {
+                if (parse_u32(val, &o->sweep) || o->sweep > 3)
+                    return usage(a, val, "0..3");
+                sweep_set = 1;
+            } else if (!strcmp(a, "--sample-rows")) {
+                if (parse_u32(val, &o->sample_rows) || o->sample_rows == 0 ||
+                    o->sample_rows > 4096)
+                    return usage(a, val, "1..4096");
+            } else if (!strcmp(a, "--reps")) {
+                if (parse_u32(val, &o->reps) || o->reps == 0 || o->reps > 10000)
+                    return usage(a, val, "1..10000");
+                reps_set = 1;
+            } else if (!strcmp(a, "--warmup")) {
+                if (parse_u32(val, &o->warmup) || o->warmup > 10000)
+                    return usage(a, val, "0..10000");
+                warmup_set = 1;
+            } else if (!strcmp(a, "--b2b")) {
+                if (parse_u32(val, &o->b2b) || o->b2b > 10000)
+                    return usage(a, val, "0..10000");
+                b2b_set = 1;
+            } else if (!strcmp(a, "--heat-ms")) {
+                if (parse_u32(val, &o->heat_ms) || o->heat_ms > 10000)
+                    return usage(a, val, "0..10000");
+                heat_set = 1;
+            } else if (!strcmp(a, "--scrub-mode")) {
+                if (!strcmp(val, "read"))
+                    o->scrub_write = 0;
+                else if (!strcmp(val, "write"))
+                    o->scrub_write = 1;
+                else
+                    return usage(a, val, "read or write");
+            } else if (!strcmp(a, "--scrub-mib")) {
+                if (parse_u32(val, &v) || v > 4096)
+                    return usage(a, val, "0..4096");
+                o->scrub_bytes = (uint64_t)v << 20;
+                scrub_set = 1;
+            } else if (!strcmp(a, "--seed")) {
+                if (parse_u32(val, &v))
+                    return usage(a, val, "an unsigned 32-bit number");
+                o->seed = v;
+            } else if (!strcmp(a, "--json")) {
+                o->json_path = val;
+            } else if (!strcmp(a, "--markdown")) {
+                o->markdown_path = val;
+            } else if (!strcmp(a, "--spdgen")) {
+                o->spdgen_path = val;
+            } else if (!strcmp(a, "--device")) {
+                o->device = val;
+            } else {
+                return usage(a, val, "unknown option");
+            }
+        }
+    }
+    if (o->size_count == 0) {
+        const uint32_t *s = o->quick ? quick_sizes : default_sizes;
+        uint32_t n = o->quick ? sizeof quick_sizes / sizeof quick_sizes[0]
+                              : sizeof default_sizes / sizeof default_sizes[0];
+        for (o->size_count = 0; o->size_count < n; o->size_count++)
+            o->sizes[o->size_count] = s[o->size_count];
+    }
+    if (!batch_set)
+        o->batch_mib = o->quick ? 4 : 512;
+    if (!sweep_set)
+        o->sweep = o->quick ? 1 : 3;
+    if (!reps_set)
+        o->reps = o->quick ? 3 : 19;
+    if (!warmup_set)
+        o->warmup = o->quick ? 1 : 3;
+    if (!scrub_set)
+        o->scrub_bytes = (uint64_t)(o->quick ? 8 : 256) << 20;
+    if (!b2b_set)
+        o->b2b = o->quick ? 2 : 10;
+    if (!heat_set)
+        o->heat_ms = o->quick ? 10 : 200;
+    return 0;
+}
+
+/* ---- the run's state ------------------------------------------------------------------ */
+
+typedef struct {
+    spdrt_context *ctx;
+    const fft_options *opt;
+    bench_gpu gpu;
+    bench_spdgen spdgen;
+    uint32_t subgroups[FFT_BENCH_MAX_SUBGROUPS], subgroup_count;
+    uint32_t device_subgroup;   /* the device's size where spdgen knows it (8..64), else 0 */
+    spdrt_buffer src, scratch, dst, readback;
+    uint32_t *copy_spv;         /* the floor's kernel */
+    size_t copy_words;
+} fft_sweep;
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void outcome(bench_timing *t, spdrt_context *ctx, spdrt_result res, const char *what) {
+    t->status = res == SPDRT_ERROR_UNSUPPORTED ? BENCH_SKIPPED : BENCH_FAILED;
+    snprintf(t->note, sizeof t->note, "%s%s%.200s", what ? what : "", what ? ": " : "",
+             spdrt_last_error(ctx));
+}
+
+/* ---- groups and variants ------------------------------------------------------------- */
+
+static void add_variant(fft_group *g, const fft_request *rows, const fft_request *cols,
+                        int is_default) {
+    fft_variant *v;
+    if (g->variant_count == FFT_BENCH_MAX_VARIANTS)
+        return;
+    v = &g->variants[g->variant_count++];
+    v->req[0] = *rows;
+    v->requests = 1;
+    if (cols)
+        v->req[1] = *cols, v->requests = 2;
+    v->is_default = is_default;
+}
+
+/* The subgroup of an alternative: the device's size, or the workgroup where it is smaller
+ * (one partial subgroup whose shuffles stay within W lanes), or quads. */
+static uint32_t alternative_subgroup(const fft_sweep *s, uint32_t wg) {
+    uint32_t sg = s->device_subgroup < wg ? s->device_subgroup : wg;
+    if (sg < 8)
+        sg = wg >= 4 ? 4 : 0;
+    return sg;
+}
+
+static uint32_t log2u(uint32_t v) {
+    uint32_t l = 0;
+    while (v > 1)
+        v >>= 1, l++;
+    return l;
+}
+
+static void plan_variants(const fft_sweep *s, fft_group *g) {
+    const uint32_t limit = s->ctx->limits.maxComputeWorkGroupInvocations;
+    fft_request r, c;
+    uint32_t i, added = 0;
+    memset(&r, 0, sizeof r);
+    memset(&c, 0, sizeof c);
+    if (g->kind != FFT_GROUP_1D) {
+        r.n = g->n, r.real = g->kind == FFT_GROUP_2D_REAL;
+        c.n = g->rows, c.strided = 1;
+        for (i = 0; i < s->subgroup_count; i++) {
+            r.subgroup = c.subgroup = s->subgroups[i];
+            add_variant(g, &r, &c, s->subgroups[i] == 0);
+        }
+        return;
+    }
+    r.n = g->n;
+    if (g->n <= FFT_BENCH_SINGLE_MAX) {
+        /* Nabla's rule (README, "E and W"): E = 2 while N/2 fits 1024 invocations. */
+        uint32_t wg_default = g->n / 2 < 1024 ? g->n / 2 : 1024, e;
+        for (i = 0; i < s->subgroup_count; i++)
+            if (s->subgroups[i] <= wg_default) {
+                r.subgroup = s->subgroups[i];
+                add_variant(g, &r, NULL, s->subgroups[i] == 0);
+            }
+        for (e = 2; e <= 16 && added < s->opt->sweep; e *= 2) {
+            uint32_t wg = g->n / e;
+            if (wg == wg_default || wg > 1024 || wg > limit || wg == 0)
+                continue;
+            r.ept = e, r.wg = wg, r.subgroup = alternative_subgroup(s, wg);
+            add_variant(g, &r, NULL, 0);
+            added++;
+        }
+    } else {
+        /* A four-step plan: E and W per pass follow from --max-wg, which must still hold
+         * the longer pass, N1 = 2^ceil(log2 N / 2), in one dispatch (16 x W). */
+        uint32_t n1 = 1u << ((log2u(g->n) + 1) / 2), mw;
+        for (i = 0; i < s->subgroup_count; i++) {
+            r.subgroup = s->subgroups[i];
+            add_variant(g, &r, NULL, s->subgroups[i] == 0);
+        }
+        for (mw = 64; mw >= 16 && added < s->opt->sweep; mw /= 2) {
+            if (16 * mw < n1)
+                continue;
+            r.max_wg = mw, r.subgroup = alternative_subgroup(s, mw);
+            add_variant(g, &r, NULL, 0);
+            added++;
+        }
+    }
+}
+
+static void make_groups(const fft_sweep *s, fft_report *rep) {
+    const fft_options *o = s->opt;
+    uint64_t range = s->ctx->limits.maxStorageBufferRange;
+    uint32_t max_groups = s->ctx->limits.maxComputeWorkGroupCount[0], i;
+    for (i = 0; i < o->size_count; i++) {
+        fft_group *g = &rep->groups[rep->group_count++];
+        uint64_t row = 8ull * o->sizes[i], batch = ((uint64_t)o->batch_mib << 20) / row;
+        memset(g, 0, sizeof *g);
+        g->kind = FFT_GROUP_1D;
+        g->n = o->sizes[i];
+        if (batch == 0)
+            batch = 1;
+        /* Each buffer is bound whole: at most maxStorageBufferRange bytes. One row per
+         * workgroup: at most maxComputeWorkGroupCount[0] rows. */
+        if (batch * row > range) {
+            batch = range / row;
+            snprintf(g->batch_note, sizeof g->batch_note, "batch cut to %llu rows (%llu MiB): "
+                     "the device binds at most %llu bytes per storage buffer",
+                     (unsigned long long)batch, (unsigned long long)(batch * row >> 20),
+                     (unsigned long long)range);
+        }
+        if (batch > max_groups) {
+            batch = max_groups;
+            snprintf(g->batch_note, sizeof g->batch_note, "batch cut to %llu rows: the device "
+                     "dispatches at most %u workgroups", (unsigned long long)batch, max_groups);
+        }
+        g->batch = (uint32_t)batch;
+        g->in_bytes = g->out_bytes = g->copy_bytes = batch * row;
+        g->bytes = g->in_bytes + g->out_bytes;
+        plan_variants(s, g);
+    }
+    for (i = 0; o->two_d && i < 2; i++) {
+        fft_group *g = &rep->groups[rep->group_count++];
+        memset(g, 0, sizeof *g);
+        g->kind = i ? FFT_GROUP_2D_REAL : FFT_GROUP_2D;
+        g->n = FFT_BENCH_2D_COLS;
+        g->rows = FFT_BENCH_2D_ROWS;
+        g->batch = 1;
+        g->in_bytes = (uint64_t)g->rows * g->n * (i ? 4 : 8);
+        g->out_bytes = g->in_bytes; /* complex: the same; real: half spectra, N/2 complex */
+        g->copy_bytes = g->in_bytes;
+        g->bytes = g->in_bytes + g->out_bytes;
+        plan_variants(s, g);
+    }
+}
+
+/* ---- buffers -------------------------------------------------------------------------- */
+
+static void record_upload(VkCommandBuffer cb, void *user) {
+    spdrt_buffer *const *b = user; /* staging, src */
+    VkBufferCopy region;
+    memset(&region, 0, sizeof region);
+    region.size = b[1]->size;
+    vkCmdCopyBuffer(cb, b[0]->buffer, b[1]->buffer, 1, &region);
+    /* The other buffers hold data too before anything reads them. */
+}
+
+static void record_clear(VkCommandBuffer cb, void *user) {
+    fft_sweep *s = user;
+    vkCmdFillBuffer(cb, s->scratch.buffer, 0, VK_WHOLE_SIZE, 0);
+    vkCmdFillBuffer(cb, s->dst.buffer, 0, VK_WHOLE_SIZE, 0);
+}
+
+/* src, scratch and dst of the largest group's bytes, the input stream uploaded into src,
+ * and the host buffer outputs are read back into. */
+static spdrt_result create_buffers(fft_sweep *s, const fft_report *rep) {
+    const VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                     VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                     VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    uint64_t size = 0;
+    uint32_t g;
+    spdrt_buffer staging;
+    spdrt_result res;
+    for (g = 0; g < rep->group_count; g++) {
+        if (rep->groups[g].in_bytes > size)
+            size = rep->groups[g].in_bytes;
+        if (rep->groups[g].out_bytes > size)
+            size = rep->groups[g].out_bytes;
+    }
+    res = spdrt__buffer_create(s->ctx, size, usage, 0, &s->src);
+    if (res == SPDRT_OK)
+        res = spdrt__buffer_create(s->ctx, size, usage, 0, &s->scratch);
+    if (res == SPDRT_OK)
+        res = spdrt__buffer_create(s->ctx, size, usage, 0, &s->dst);
+    if (res == SPDRT_OK)
+        res = spdrt__buffer_create(s->ctx, size, VK_BUFFER_USAGE_TRANSFER_DST_BIT, 1,
+                                   &s->readback);
+    if (res != SPDRT_OK)
+        return res;
+    res = spdrt__buffer_create(s->ctx, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 1, &staging);
+    if (res != SPDRT_OK)
+        return res;
+    fft_input_fill(s->opt->seed, staging.map, 0, size / 4);
+    {
+        spdrt_buffer *pair[2] = {&staging, &s->src};
+        res = bench_submit(s->ctx, record_upload, pair);
+    }
+    if (res == SPDRT_OK)
+        res = bench_submit(s->ctx, record_clear, s);
+    if (!s->ctx->hung)
+        spdrt__buffer_destroy(s->ctx, &staging);
+    return res;
+}
+
+static void destroy_buffers(fft_sweep *s) {
+    if (s->ctx->hung)
+        return;
+    spdrt__buffer_destroy(s->ctx, &s->src);
+    spdrt__buffer_destroy(s->ctx, &s->scratch);
+    spdrt__buffer_destroy(s->ctx, &s->dst);
+    spdrt__buffer_destroy(s->ctx, &s->readback);
+}
+
+/* ---- the floor ------------------------------------------------------------------------ */
+
+static void record_floor_poison(VkCommandBuffer cb, void *user) {
+    const fft_sweep *s = user;
+    vkCmdFillBuffer(cb, s->dst.buffer, 0, VK_WHOLE_SIZE, 0xdeadbeefu);
+}
+
+/* copy.comp from src to dst, copy_bytes of each (kernels.c's floor with the benchmark's own
+ * buffers as the workload's): poison, time, check 16 places of the copy. */
+static void floor_run(fft_sweep *s, const fft_group *g, bench_timing *t, double *samples) {
+    bench_workload wl;
+    bench_copy_kernel ck;
+    char err[512];
+    spdrt_result res;
+    memset(&wl, 0, sizeof wl);
+    wl.ctx = s->ctx;
+    wl.copy_src = s->src;
+    wl.copy_dst = s->dst;
+    wl.copy_bytes = g->copy_bytes;
+    res = bench_copy_kernel_create(&wl, s->copy_spv, s->copy_words, g->copy_bytes,
+                                   g->copy_bytes, &ck);
+    if (res == SPDRT_OK)
+        res = bench_submit(s->ctx, record_floor_poison, s);
+    if (res == SPDRT_OK) {
+        bench_work w = {NULL, bench_copy_kernel_record, NULL, &ck};
+        res = bench_time(&s->gpu, &w, t, samples);
+        if (res == SPDRT_OK && bench_copy_kernel_check(&ck, err, sizeof err) != 0) {
+            t->status = BENCH_FAILED;
+            snprintf(t->note, sizeof t->note, "%.250s", err);
+        }
+    }
+    if (res != SPDRT_OK)
+        outcome(t, s->ctx, res, "floor");
+    bench_copy_kernel_destroy(&ck);
+}
+
+/* The floor's two runs pooled: the median of all their repetitions, the mean of their
+ * back-to-back figures (as bench/sweep.c pools the SPD floor). */
+static void pool_floor(const fft_sweep *s, fft_group *g, double *first, double *last) {
+    const bench_timing *runs[2] = {&g->floor_first, &g->floor_last};
+    uint32_t reps = s->gpu.cfg.reps, n = 0, i, b2b = 0;
+    double *all = malloc(2 * (size_t)reps * sizeof *all), b2b_sum = 0.0;
+    memset(&g->floor, 0, sizeof g->floor);
+    for (i = 0; i < 2; i++)
+        if (runs[i]->status == BENCH_FAILED && g->floor.status != BENCH_FAILED) {
+            g->floor.status = BENCH_FAILED;
+            snprintf(g->floor.note, sizeof g->floor.note, "%s run: %.200s",
+                     i ? "last" : "first", runs[i]->note);
+        }
+    if (g->floor.status == BENCH_FAILED || !all) {
+        if (!all) {
+            g->floor.status = BENCH_FAILED;
+            snprintf(g->floor.note, sizeof g->floor.note, "out of memory");
+        }
+        free(all);
+        return;
+    }
+    for (i = 0; i < 2; i++) {
+        if (runs[i]->status != BENCH_OK)
+            continue;
+        memcpy(all + n, i ? last : first, reps * sizeof *all);
+        n += reps;
+        if (runs[i]->b2b_runs) {
+            b2b_sum += runs[i]->b2b_us;
+            b2b++;
+        }
+    }
+    if (n) {
+        g->floor.status = BENCH_OK;
+        bench_sort_samples(all, n);
+        bench_timing_from_samples(&g->floor, all, n);
+        if (b2b) {
+            g->floor.b2b_us = b2b_sum / b2b;
+            g->floor.b2b_runs = g->floor_first.b2b_runs;
+        }
+    } else {
+        g->floor.status = g->floor_first.status;
+        snprintf(g->floor.note, sizeof g->floor.note, "%s", g->floor_first.note);
+    }
+    free(all);
+}
+
+/* ---- a variant ------------------------------------------------------------------------ */
+
+static void record_poison(VkCommandBuffer cb, void *user) {
+    const fft_sweep *s = user;
+    /* NaN in fp32: an element the variant never writes reads back as NaN. */
+    vkCmdFillBuffer(cb, s->dst.buffer, 0, VK_WHOLE_SIZE, 0xffffffffu);
+    vkCmdFillBuffer(cb, s->scratch.buffer, 0, VK_WHOLE_SIZE, 0xffffffffu);
+}
+
+typedef struct {
+    const fft_sweep *s;
+    uint64_t bytes;
+} readback_job;
+
+static void record_readback(VkCommandBuffer cb, void *user) {
+    const readback_job *j = user;
+    VkBufferCopy region;
+    memset(&region, 0, sizeof region);
+    region.size = j->bytes;
+    vkCmdCopyBuffer(cb, j->s->dst.buffer, j->s->readback.buffer, 1, &region);
+}
+
+/* The runtime's own plan path on two transforms: spdrt_fft_plan_load reads the plan file
+ * spdgen wrote, spdrt_fft_plan_run runs it (its own buffers, NaN-filled output), against
+ * spdrt_fft_reference. Shows that the benchmark records what the runtime records. */
+static void runtime_plan_check(fft_sweep *s, const fft_shader *sh, fft_check *c) {
+    spdrt_fft_plan *plan = NULL;
+    spdrt_fft_params p;
+    uint32_t n = sh->whole.n;
+    size_t floats;
+    float *in = NULL, *out = NULL;
+    double *ref = NULL;
+    spdrt_fft_error e;
+    spdrt_result res;
+    memset(c, 0, sizeof *c);
+    c->bound_rel_l2 = SPDRT_FFT_BOUND_REL_L2;
+    c->bound_max_rel = SPDRT_FFT_BOUND_MAX_REL;
+    c->rows_compared = 2;
+    c->values = 2 * (uint64_t)n;
+    snprintf(c->what, sizeof c->what, "spdrt_fft_plan_load + spdrt_fft_plan_run of the plan "
+             "file, 2 transforms, against the double reference");
+    memset(&p, 0, sizeof p);
+    p.count = 2;
+    res = spdrt_fft_plan_load(s->ctx, sh->plan_path, &plan);
+    if (res != SPDRT_OK) {
+        c->status = res == SPDRT_ERROR_UNSUPPORTED ? BENCH_SKIPPED : BENCH_FAILED;
+        snprintf(c->first, sizeof c->first, "%.250s", spdrt_last_error(s->ctx));
+        return;
+    }
+    floats = spdrt_fft_input_floats(spdrt_fft_plan_config(plan), &p);
+    in = malloc(floats * sizeof *in);
+    out = malloc(floats * sizeof *out);
+    ref = malloc(floats * sizeof *ref);
+    if (!in || !out || !ref) {
+        c->status = BENCH_FAILED;
+        snprintf(c->first, sizeof c->first, "out of memory");
+    } else {
+        fft_input_fill(s->opt->seed, in, 0, floats);
+        res = spdrt_fft_plan_run(s->ctx, plan, &p, in, out, NULL);
+        if (res != SPDRT_OK) {
+            c->status = res == SPDRT_ERROR_UNSUPPORTED ? BENCH_SKIPPED : BENCH_FAILED;
+            snprintf(c->first, sizeof c->first, "%.250s", spdrt_last_error(s->ctx));
+        } else if (spdrt_fft_reference(spdrt_fft_plan_config(plan), &p, in, ref) != 0) {
+            c->status = BENCH_FAILED;
+            snprintf(c->first, sizeof c->first, "out of memory");
+        } else {
+            spdrt_fft_compare(out, ref, floats, 1, &e);
+            c->rel_l2 = e.rel_l2, c->max_rel = e.max_rel, c->non_finite = e.non_finite;
+            c->status = e.non_finite == 0 && e.rel_l2 <= c->bound_rel_l2 &&
+                                e.max_rel <= c->bound_max_rel
+                            ? BENCH_OK : BENCH_FAILED;
+            if (c->status == BENCH_FAILED)
+                snprintf(c->first, sizeof c->first, "relative L2 %.3g, max %.3g, %zu values not "
+                         "finite", e.rel_l2, e.max_rel, e.non_finite);
+        }
+    }
+    free(in), free(out), free(ref);
+    spdrt_fft_plan_destroy(s->ctx, plan);
+}
+
+static void measure_variant(fft_sweep *s, const fft_group *g, fft_variant *v,
+                            const fft_reference_1d *ref1, const double *ref2) {
+    fft_shader sh[2];
+    fft_kernel k;
+    char err[512], shape[2][120];
+    uint32_t i;
+    spdrt_result res = SPDRT_OK;
+    memset(sh, 0, sizeof sh);
+    memset(&k, 0, sizeof k);
+    k.ctx = s->ctx;
+    v->command[0] = '\0';
+    for (i = 0; i < v->requests; i++) {
+        size_t used = strlen(v->command);
+        if (i)
+            snprintf(v->command + used, sizeof v->command - used, " + ");
+        if (fft_generate(&s->spdgen, &v->req[i], i ? "cols" : "fft", &sh[i], v->command,
+                         sizeof v->command, err, sizeof err) != 0) {
+            v->time.status = BENCH_FAILED;
+            snprintf(v->time.note, sizeof v->time.note, "%.250s", err);
+            goto done;
+        }
+        fft_shader_shape(&sh[i], shape[i], sizeof shape[i]);
+    }
+    v->plan = sh[0].plan;
+    if (v->requests == 2)
+        snprintf(v->shape, sizeof v->shape, "rows %s; columns %s", shape[0], shape[1]);
+    else
+        snprintf(v->shape, sizeof v->shape, "%s", shape[0]);
+    if (g->kind == FFT_GROUP_1D) {
+        res = fft_kernel_add(&k, &sh[0], &s->src, &s->scratch, &s->dst, g->batch, 0, 0);
+    } else {
+        /* Rows (pairs of real rows with --real) into the scratch, then its columns. */
+        int real = g->kind == FFT_GROUP_2D_REAL;
+        uint32_t width = real ? g->n / 2 : g->n; /* complex values per row after the rows */
+        res = fft_kernel_add(&k, &sh[0], &s->src, NULL, &s->scratch,
+                             real ? g->rows / 2 : g->rows, 0, 0);
+        if (res == SPDRT_OK)
+            res = fft_kernel_add(&k, &sh[1], &s->scratch, NULL, &s->dst, width, 0, 0);
+    }
+    if (res != SPDRT_OK) {
+        outcome(&v->time, s->ctx, res, "pipeline");
+        goto done;
+    }
+    res = bench_submit(s->ctx, record_poison, s);
+    if (res == SPDRT_OK) {
+        bench_work w = {NULL, fft_kernel_record, NULL, &k};
+        res = bench_time(&s->gpu, &w, &v->time, NULL);
+    }
+    if (res == SPDRT_OK) {
+        readback_job j = {s, g->out_bytes};
+        res = bench_submit(s->ctx, record_readback, &j);
+    }
+    if (res != SPDRT_OK) {
+        outcome(&v->time, s->ctx, res, NULL);
+        goto done;
+    }
+    if (g->kind == FFT_GROUP_1D)
+        fft_check_1d(ref1, s->readback.map, &v->check);
+    else if (ref2)
+        fft_check_2d(ref2, s->readback.map, g->out_bytes / 8, &v->check);
+    else {
+        v->check.status = BENCH_FAILED;
+        snprintf(v->check.first, sizeof v->check.first, "out of memory for the reference");
+    }
+    if (v->plan)
+        runtime_plan_check(s, &sh[0], &v->runtime_check);
+done:
+    fft_kernel_destroy(&k);
+    for (i = 0; i < 2; i++)
+        fft_shader_free(&sh[i]);
+}
+
+static const char *group_name(const fft_group *g, char *buf, size_t size) {
+    if (g->kind == FFT_GROUP_1D)
+        snprintf(buf, size, "N = %u x %u", g->n, g->batch);
+    else
+        snprintf(buf, size, "2D %ux%u%s", g->rows, g->n,
+                 g->kind == FFT_GROUP_2D_REAL ? " real" : "");
+    return buf;
+}
+
+/* The floor, every variant, the floor again. -1 if the device hung. */
+static int run_group(fft_sweep *s, fft_group *g) {
+    fft_reference_1d ref1;
+    double *ref2 = NULL, *first, *last;
+    uint32_t v;
+    memset(&ref1, 0, sizeof ref1);
+    first = calloc(s->gpu.cfg.reps, sizeof *first);
+    last = calloc(s->gpu.cfg.reps, sizeof *last);
+    if (!first || !last) {
+        snprintf(g->error, sizeof g->error, "out of memory");
+        free(first), free(last);
+        return 0;
+    }
+    if (g->kind == FFT_GROUP_1D) {
+        if (fft_reference_1d_make(s->opt->seed, g->n, g->batch, s->opt->sample_rows, &ref1))
+            snprintf(g->error, sizeof g->error, "out of memory for the reference");
+    } else {
+        ref2 = fft_reference_2d(s->opt->seed, g->rows, g->n, g->kind == FFT_GROUP_2D_REAL);
+        if (!ref2)
+            snprintf(g->error, sizeof g->error, "out of memory for the reference");
+    }
+    if (!g->error[0]) {
+        floor_run(s, g, &g->floor_first, first);
+        for (v = 0; v < g->variant_count && !s->ctx->hung; v++)
+            measure_variant(s, g, &g->variants[v], &ref1, ref2);
+        if (!s->ctx->hung)
+            floor_run(s, g, &g->floor_last, last);
+        pool_floor(s, g, first, last);
+    }
+    if (s->ctx->hung)
+        snprintf(g->error, sizeof g->error, "the device stopped responding: %.200s",
+                 spdrt_last_error(s->ctx));
+    fft_reference_1d_free(&ref1);
+    free(ref2);
+    free(first);
+    free(last);
+    return s->ctx->hung ? -1 : 0;
+}
+
+/* ---- main ----------------------------------------------------------------------------- */
+
+static void describe_device(spdrt_context *ctx, const fft_options *o, fft_report *r) {
+    const spdrt_device_info *d = spdrt_device(ctx);
+    VkPhysicalDeviceProperties props;
+    time_t t = time(NULL);
+    struct tm tm;
+    vkGetPhysicalDeviceProperties(ctx->physical, &props);
+    snprintf(r->device, sizeof r->device, "%s", d->name);
+    snprintf(r->driver, sizeof r->driver, "%s", d->driver);
+    snprintf(r->api_version, sizeof r->api_version, "%u.%u.%u",
+             VK_API_VERSION_MAJOR(d->api_version), VK_API_VERSION_MINOR(d->api_version),
+             VK_API_VERSION_PATCH(d->api_version));
+    gmtime_r(&t, &tm);
+    strftime(r->date, sizeof r->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    r->vendor_id = d->vendor_id;
+    r->device_id = d->device_id;
+    r->subgroup_size = d->subgroup_size;
+    r->timestamp_period_ns = d->timestamp_period_ns;
+    r->cpu_device = props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    r->warmup = o->warmup;
+    r->reps = o->reps;
+    r->b2b_runs = o->b2b;
+    r->scrub_bytes = o->scrub_bytes;
+    r->scrub_write = o->scrub_write;
+    r->heat_ms = o->heat_ms;
+    r->batch_mib = o->batch_mib;
+    r->quick = o->quick;
+    r->validation = o->validation;
+}
+
+/* 0, 4 and the device's own size (--quick: 0 and the device's size). */
+static void choose_subgroups(const fft_options *o, fft_sweep *s) {
+    uint32_t d = spdrt_device(s->ctx)->subgroup_size, i;
+    s->device_subgroup = d >= 8 && d <= 64 && !(d & (d - 1)) ? d : 0;
+    if (o->subgroup_count) {
+        for (i = 0; i < o->subgroup_count; i++)
+            s->subgroups[i] = o->subgroups[i];
+        s->subgroup_count = o->subgroup_count;
+        return;
+    }
+    s->subgroups[s->subgroup_count++] = 0;
+    if (!o->quick)
+        s->subgroups[s->subgroup_count++] = 4;
+    if (s->device_subgroup)
+        s->subgroups[s->subgroup_count++] = s->device_subgroup;
+}
+
+static int write_file(const char *path, const fft_report *r,
+                      void (*writer)(const fft_report *, FILE *)) {
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        return -1;
+    }
+    writer(r, f);
+    if (fclose(f) != 0) {
+        perror(path);
+        return -1;
+    }
+    return 0;
+}
+
+static void sweep_all(fft_sweep *s, fft_report *r) {
+    double start = now_s();
+    uint32_t g;
+    char name[64];
+    for (g = 0; g < r->group_count; g++) {
+        double t0 = now_s();
+        fprintf(stderr, "fft_bench: [%u/%u] %s, %u variant(s) ...", g + 1, r->group_count,
+                group_name(&r->groups[g], name, sizeof name), r->groups[g].variant_count);
+        fflush(stderr);
+        if (run_group(s, &r->groups[g]) != 0) {
+            fprintf(stderr, " device hung\n");
+            snprintf(r->error, sizeof r->error, "stopped at %s: the device hung", name);
+            r->group_count = g + 1;
+            break;
+        }
+        fprintf(stderr, " %.1f s (total %.1f s)\n", now_s() - t0, now_s() - start);
+    }
+    r->seconds = now_s() - start;
+}
+
+int main(int argc, char **argv) {
+    fft_options o;
+    fft_report r;
+    fft_sweep s;
+    spdrt_options ro;
+    spdrt_context *ctx = NULL;
+    char err[1024], exe_dir[BENCH_PATH_MAX], path[BENCH_PATH_MAX + 32];
+    uint32_t failures;
+    int rc = parse_options(argc, argv, &o);
+    if (rc)
+        return rc == 1 ? 0 : 2;
+    memset(&r, 0, sizeof r);
+    memset(&s, 0, sizeof s);
+    if (bench_exe_dir(argv[0], exe_dir, sizeof exe_dir) != 0) {
+        fprintf(stderr, "fft_bench: cannot tell where this program lives\n");
+        return 1;
+    }
+    memset(&ro, 0, sizeof ro);
+    ro.validation = o.validation;
+    ro.device = o.device;
+    if (spdrt_create(&ro, &ctx, err, sizeof err) != SPDRT_OK) {
+        fprintf(stderr, "fft_bench: %s\n", err);
+        return 1;
+    }
+    describe_device(ctx, &o, &r);
+    fprintf(stderr, "fft_bench: %s (%s), Vulkan %s, subgroup %u%s\n", r.device, r.driver,
+            r.api_version, r.subgroup_size,
+            r.cpu_device ? "; a CPU implementation: smoke run, not GPU figures" : "");
+    if (r.cpu_device && !o.quick)
+        fprintf(stderr, "fft_bench: warning: the full sweep on a CPU implementation takes a "
+                "long time; --quick is the smoke run\n");
+    s.ctx = ctx;
+    s.opt = &o;
+    choose_subgroups(&o, &s);
+    r.groups = calloc(o.size_count + 2, sizeof *r.groups);
+    snprintf(path, sizeof path, "%s/copy.spv", exe_dir);
+    if (!r.groups) {
+        snprintf(r.error, sizeof r.error, "out of memory");
+    } else if (!(s.copy_spv = bench_read_spirv(path, &s.copy_words, err, sizeof err))) {
+        snprintf(r.error, sizeof r.error, "%.200s (run make bench)", err);
+    } else if (bench_spdgen_open(&s.spdgen, o.spdgen_path, exe_dir, err, sizeof err) != 0) {
+        snprintf(r.error, sizeof r.error, "%.250s", err);
+    } else {
+        bench_gpu_config gc;
+        snprintf(r.spdgen_version, sizeof r.spdgen_version, "%s", s.spdgen.version);
+        make_groups(&s, &r);
+        memset(&gc, 0, sizeof gc);
+        gc.warmup = o.warmup, gc.reps = o.reps, gc.b2b = o.b2b;
+        gc.scrub_bytes = o.scrub_bytes, gc.scrub_write = o.scrub_write;
+        gc.heat_ms = o.heat_ms;
+        if (create_buffers(&s, &r) != SPDRT_OK) {
+            snprintf(r.error, sizeof r.error, "buffers: %.230s", spdrt_last_error(ctx));
+        } else if (bench_gpu_init(&s.gpu, ctx, &gc, exe_dir) != SPDRT_OK) {
+            snprintf(r.error, sizeof r.error, "%.250s", spdrt_last_error(ctx));
+        } else {
+            r.heat_passes = s.gpu.heat_passes;
+            r.heat_pass_us = s.gpu.heat_pass_us;
+            r.heat_bytes = s.gpu.scrub.size;
+            if (o.heat_ms)
+                fprintf(stderr, "fft_bench: heat: %u read passes over %llu MiB per measurement "
+                        "(%.1f us each, %.1f GB/s read, with the GPU busy)\n", r.heat_passes,
+                        (unsigned long long)(r.heat_bytes >> 20), r.heat_pass_us,
+                        (double)r.heat_bytes / (r.heat_pass_us * 1e3));
+            sweep_all(&s, &r);
+        }
+        if (!ctx->hung)
+            bench_gpu_release(&s.gpu);
+        destroy_buffers(&s);
+        bench_spdgen_close(&s.spdgen);
+    }
+    free(s.copy_spv);
+    if (o.validation && spdrt_validation_messages(ctx) && !r.error[0])
+        snprintf(r.error, sizeof r.error, "the validation layer reported %u message(s) "
+                 "(printed above)", spdrt_validation_messages(ctx));
+
+    fft_report_mark_best(&r);
+    fft_report_markdown(&r, stdout);
+    failures = fft_report_failures(&r);
+    if (o.markdown_path && write_file(o.markdown_path, &r, fft_report_markdown) != 0)
+        failures++;
+    if (o.json_path && write_file(o.json_path, &r, fft_report_json) != 0)
+        failures++;
+    free(r.groups);
+    spdrt_destroy(ctx);
+    if (failures)
+        fprintf(stderr, "fft_bench: %u failure(s); see the notes under the table\n", failures);
+    return failures ? 1 : 0;
+}
