@@ -83,7 +83,7 @@ demo: deps
 
 # The whole suite (TAP, run by prove). Tests find the binaries through SPDGEN_BUILD.
 test: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all bench
 	SPDGEN_BUILD=$(abspath $(BUILD)) prove -j2 tests/*.t $(TESTS)
 
 install: $(SPDGEN) $(LIBSPDRT)

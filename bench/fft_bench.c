@@ -471,52 +471,6 @@ static void floor_run(fft_sweep *s, const fft_group *g, bench_timing *t, double 
     bench_copy_kernel_destroy(&ck);
 }
 
-/* The floor's two runs pooled: the median of all their repetitions, the mean of their
- * back-to-back figures (as bench/sweep.c pools the SPD floor). */
-static void pool_floor(const fft_sweep *s, fft_group *g, double *first, double *last) {
-    const bench_timing *runs[2] = {&g->floor_first, &g->floor_last};
-    uint32_t reps = s->gpu.cfg.reps, n = 0, i, b2b = 0;
-    double *all = malloc(2 * (size_t)reps * sizeof *all), b2b_sum = 0.0;
-    memset(&g->floor, 0, sizeof g->floor);
-    for (i = 0; i < 2; i++)
-        if (runs[i]->status == BENCH_FAILED && g->floor.status != BENCH_FAILED) {
-            g->floor.status = BENCH_FAILED;
-            snprintf(g->floor.note, sizeof g->floor.note, "%s run: %.200s",
-                     i ? "last" : "first", runs[i]->note);
-        }
-    if (g->floor.status == BENCH_FAILED || !all) {
-        if (!all) {
-            g->floor.status = BENCH_FAILED;
-            snprintf(g->floor.note, sizeof g->floor.note, "out of memory");
-        }
-        free(all);
-        return;
-    }
-    for (i = 0; i < 2; i++) {
-        if (runs[i]->status != BENCH_OK)
-            continue;
-        memcpy(all + n, i ? last : first, reps * sizeof *all);
-        n += reps;
-        if (runs[i]->b2b_runs) {
-            b2b_sum += runs[i]->b2b_us;
-            b2b++;
-        }
-    }
-    if (n) {
-        g->floor.status = BENCH_OK;
-        bench_sort_samples(all, n);
-        bench_timing_from_samples(&g->floor, all, n);
-        if (b2b) {
-            g->floor.b2b_us = b2b_sum / b2b;
-            g->floor.b2b_runs = g->floor_first.b2b_runs;
-        }
-    } else {
-        g->floor.status = g->floor_first.status;
-        snprintf(g->floor.note, sizeof g->floor.note, "%s", g->floor_first.note);
-    }
-    free(all);
-}
-
 /* ---- a variant ------------------------------------------------------------------------ */
 
 static void record_poison(VkCommandBuffer cb, void *user) {
@@ -705,7 +659,7 @@ static int run_group(fft_sweep *s, fft_group *g) {
             measure_variant(s, g, &g->variants[v], &ref1, ref2);
         if (!s->ctx->hung)
             floor_run(s, g, &g->floor_last, last);
-        pool_floor(s, g, first, last);
+        bench_pool_floor(s->gpu.cfg.reps, &g->floor_first, &g->floor_last, first, last, &g->floor);
     }
     if (s->ctx->hung)
         snprintf(g->error, sizeof g->error, "the device stopped responding: %.200s",

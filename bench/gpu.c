@@ -516,3 +516,52 @@ void bench_pipeline_destroy(spdrt_context *ctx, bench_pipeline *p) {
     free(p->sets);
     memset(p, 0, sizeof *p);
 }
+
+/* The floor's two runs, first and last in a group, pooled into *floor: the median of all
+ * their repetitions (first_samples / last_samples, `reps` each), the mean of their
+ * back-to-back figures. A failed run fails the floor. */
+void bench_pool_floor(uint32_t reps, const bench_timing *first_run, const bench_timing *last_run,
+                      const double *first_samples, const double *last_samples,
+                      bench_timing *floor) {
+    const bench_timing *runs[2] = {first_run, last_run};
+    uint32_t n = 0, i, b2b = 0;
+    double *all = malloc(2 * (size_t)reps * sizeof *all), b2b_sum = 0.0;
+    memset(floor, 0, sizeof *floor);
+    for (i = 0; i < 2; i++)
+        if (runs[i]->status == BENCH_FAILED && floor->status != BENCH_FAILED) {
+            floor->status = BENCH_FAILED;
+            snprintf(floor->note, sizeof floor->note, "%s run: %.200s",
+                     i ? "last" : "first", runs[i]->note);
+        }
+    if (floor->status == BENCH_FAILED || !all) {
+        if (!all) {
+            floor->status = BENCH_FAILED;
+            snprintf(floor->note, sizeof floor->note, "out of memory");
+        }
+        free(all);
+        return;
+    }
+    for (i = 0; i < 2; i++) {
+        if (runs[i]->status != BENCH_OK)
+            continue;
+        memcpy(all + n, i ? last_samples : first_samples, reps * sizeof *all);
+        n += reps;
+        if (runs[i]->b2b_runs) {
+            b2b_sum += runs[i]->b2b_us;
+            b2b++;
+        }
+    }
+    if (n) {
+        floor->status = BENCH_OK;
+        bench_sort_samples(all, n);
+        bench_timing_from_samples(floor, all, n);
+        if (b2b) {
+            floor->b2b_us = b2b_sum / b2b;
+            floor->b2b_runs = first_run->b2b_runs;
+        }
+    } else {
+        floor->status = first_run->status;
+        snprintf(floor->note, sizeof floor->note, "%s", first_run->note);
+    }
+    free(all);
+}

@@ -90,6 +90,10 @@ spdrt_result bench_time(bench_gpu *g, const bench_work *w, bench_timing *out, do
 
 /* Median, fastest and slowest of n sorted samples into t. */
 void bench_timing_from_samples(bench_timing *t, const double *sorted, uint32_t n);
+/* Pools a group's two floor runs (first and last) into one timing. */
+void bench_pool_floor(uint32_t reps, const bench_timing *first_run, const bench_timing *last_run,
+                      const double *first_samples, const double *last_samples,
+                      bench_timing *floor);
 void bench_sort_samples(double *v, uint32_t n);
 
 /* One command buffer: a full barrier, fn, a barrier that makes every write visible to the

@@ -113,52 +113,6 @@ static void floor_run(bench_sweep *s, bench_workload *wl, uint64_t read_bytes,
     free(spv);
 }
 
-/* The floor's two runs, first and last in the group, pooled: the median of all their
- * repetitions, the mean of their back-to-back figures. A failed run fails the floor. */
-static void pool_floor(bench_sweep *s, bench_group *g, double *first, double *last) {
-    const bench_timing *runs[2] = {&g->floor_first, &g->floor_last};
-    uint32_t reps = s->gpu.cfg.reps, n = 0, i, b2b = 0;
-    double *all = malloc(2 * (size_t)reps * sizeof *all), b2b_sum = 0.0;
-    memset(&g->floor, 0, sizeof g->floor);
-    for (i = 0; i < 2; i++)
-        if (runs[i]->status == BENCH_FAILED && g->floor.status != BENCH_FAILED) {
-            g->floor.status = BENCH_FAILED;
-            snprintf(g->floor.note, sizeof g->floor.note, "%s run: %.200s",
-                     i ? "last" : "first", runs[i]->note);
-        }
-    if (g->floor.status == BENCH_FAILED || !all) {
-        if (!all) {
-            g->floor.status = BENCH_FAILED;
-            snprintf(g->floor.note, sizeof g->floor.note, "out of memory");
-        }
-        free(all);
-        return;
-    }
-    for (i = 0; i < 2; i++) {
-        if (runs[i]->status != BENCH_OK)
-            continue;
-        memcpy(all + n, i ? last : first, reps * sizeof *all);
-        n += reps;
-        if (runs[i]->b2b_runs) {
-            b2b_sum += runs[i]->b2b_us;
-            b2b++;
-        }
-    }
-    if (n) {
-        g->floor.status = BENCH_OK;
-        bench_sort_samples(all, n);
-        bench_timing_from_samples(&g->floor, all, n);
-        if (b2b) {
-            g->floor.b2b_us = b2b_sum / b2b;
-            g->floor.b2b_runs = g->floor_first.b2b_runs;
-        }
-    } else {
-        g->floor.status = g->floor_first.status;
-        snprintf(g->floor.note, sizeof g->floor.note, "%s", g->floor_first.note);
-    }
-    free(all);
-}
-
 static void copy_buffer(bench_sweep *s, bench_workload *wl, bench_group *g) {
     measure(s, wl, bench_copy_buffer_record, wl, &g->copy_buffer, NULL);
 }
@@ -318,7 +272,7 @@ int bench_sweep_group(bench_sweep *s, uint32_t width, uint32_t height, spdrt_for
     }
     if (!s->ctx->hung)
         floor_run(s, &wl, wl.copy_bytes, wl.copy_bytes, &g->floor_last, last);
-    pool_floor(s, g, first, last);
+    bench_pool_floor(s->gpu.cfg.reps, &g->floor_first, &g->floor_last, first, last, &g->floor);
     free(first);
     free(last);
     if (s->ctx->hung)
