@@ -105,7 +105,7 @@ static int ok_subgroup(uint32_t s) {
 
 /* 0: run; 1: --help was printed (exit 0); 2: usage error, printed (exit 2). */
 static int parse_options(int argc, char **argv, fft_options *o) {
-    int i, reps_set = 0, warmup_set = 0, scrub_set = 0, b2b_set = 0, heat_set = 0;
+    int i;
     int batch_set = 0, sweep_set = 0;
     uint32_t v;
     memset(o, 0, sizeof *o);
@@ -126,7 +126,13 @@ static int parse_options(int argc, char **argv, fft_options *o) {
         } else if (!val) {
             return usage(a, NULL, "unknown option, or its value is missing");
         } else {
+            const char *allowed = NULL;
+            int timing = bench_timing_option(&o->timing, a, val, &allowed);
             i++;
+            if (timing < 0)
+                return usage(a, val, allowed);
+            if (timing > 0)
+                continue;
             if (!strcmp(a, "--sizes")) {
                 if (parse_list(val, o->sizes, FFT_BENCH_MAX_SIZES, &o->size_count, ok_size))
                     return usage(a, val, "powers of two 64..1048576, at most 24, comma-separated");
@@ -146,34 +152,6 @@ static int parse_options(int argc, char **argv, fft_options *o) {
                 if (parse_u32(val, &o->sample_rows) || o->sample_rows == 0 ||
                     o->sample_rows > 4096)
                     return usage(a, val, "1..4096");
-            } else if (!strcmp(a, "--reps")) {
-                if (parse_u32(val, &o->reps) || o->reps == 0 || o->reps > 10000)
-                    return usage(a, val, "1..10000");
-                reps_set = 1;
-            } else if (!strcmp(a, "--warmup")) {
-                if (parse_u32(val, &o->warmup) || o->warmup > 10000)
-                    return usage(a, val, "0..10000");
-                warmup_set = 1;
-            } else if (!strcmp(a, "--b2b")) {
-                if (parse_u32(val, &o->b2b) || o->b2b > 10000)
-                    return usage(a, val, "0..10000");
-                b2b_set = 1;
-            } else if (!strcmp(a, "--heat-ms")) {
-                if (parse_u32(val, &o->heat_ms) || o->heat_ms > 10000)
-                    return usage(a, val, "0..10000");
-                heat_set = 1;
-            } else if (!strcmp(a, "--scrub-mode")) {
-                if (!strcmp(val, "read"))
-                    o->scrub_write = 0;
-                else if (!strcmp(val, "write"))
-                    o->scrub_write = 1;
-                else
-                    return usage(a, val, "read or write");
-            } else if (!strcmp(a, "--scrub-mib")) {
-                if (parse_u32(val, &v) || v > 4096)
-                    return usage(a, val, "0..4096");
-                o->scrub_bytes = (uint64_t)v << 20;
-                scrub_set = 1;
             } else if (!strcmp(a, "--seed")) {
                 if (parse_u32(val, &v))
                     return usage(a, val, "an unsigned 32-bit number");
@@ -202,16 +180,8 @@ static int parse_options(int argc, char **argv, fft_options *o) {
         o->batch_mib = o->quick ? 4 : 512;
     if (!sweep_set)
         o->sweep = o->quick ? 1 : 3;
-    if (!reps_set)
-        o->reps = o->quick ? 3 : 19;
-    if (!warmup_set)
-        o->warmup = o->quick ? 1 : 3;
-    if (!scrub_set)
-        o->scrub_bytes = (uint64_t)(o->quick ? 8 : 256) << 20;
-    if (!b2b_set)
-        o->b2b = o->quick ? 2 : 10;
-    if (!heat_set)
-        o->heat_ms = o->quick ? 10 : 200;
+    bench_timing_defaults(&o->timing, o->quick ? (bench_timing_options){.reps = 3, .warmup = 1, .b2b = 2, .heat_ms = 10, .scrub_bytes = (uint64_t)8 << 20}
+                                               : (bench_timing_options){.reps = 19, .warmup = 3, .b2b = 10, .heat_ms = 200, .scrub_bytes = (uint64_t)256 << 20});
     return 0;
 }
 
@@ -691,12 +661,12 @@ static void describe_device(spdrt_context *ctx, const fft_options *o, fft_report
     r->subgroup_size = d->subgroup_size;
     r->timestamp_period_ns = d->timestamp_period_ns;
     r->cpu_device = props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
-    r->warmup = o->warmup;
-    r->reps = o->reps;
-    r->b2b_runs = o->b2b;
-    r->scrub_bytes = o->scrub_bytes;
-    r->scrub_write = o->scrub_write;
-    r->heat_ms = o->heat_ms;
+    r->warmup = o->timing.warmup;
+    r->reps = o->timing.reps;
+    r->b2b_runs = o->timing.b2b;
+    r->scrub_bytes = o->timing.scrub_bytes;
+    r->scrub_write = o->timing.scrub_write;
+    r->heat_ms = o->timing.heat_ms;
     r->batch_mib = o->batch_mib;
     r->quick = o->quick;
     r->validation = o->validation;
@@ -801,9 +771,9 @@ int main(int argc, char **argv) {
         snprintf(r.spdgen_version, sizeof r.spdgen_version, "%s", s.spdgen.version);
         make_groups(&s, &r);
         memset(&gc, 0, sizeof gc);
-        gc.warmup = o.warmup, gc.reps = o.reps, gc.b2b = o.b2b;
-        gc.scrub_bytes = o.scrub_bytes, gc.scrub_write = o.scrub_write;
-        gc.heat_ms = o.heat_ms;
+        gc.warmup = o.timing.warmup, gc.reps = o.timing.reps, gc.b2b = o.timing.b2b;
+        gc.scrub_bytes = o.timing.scrub_bytes, gc.scrub_write = o.timing.scrub_write;
+        gc.heat_ms = o.timing.heat_ms;
         if (create_buffers(&s, &r) != SPDRT_OK) {
             snprintf(r.error, sizeof r.error, "buffers: %.230s", spdrt_last_error(ctx));
         } else if (bench_gpu_init(&s.gpu, ctx, &gc, exe_dir) != SPDRT_OK) {
@@ -812,7 +782,7 @@ int main(int argc, char **argv) {
             r.heat_passes = s.gpu.heat_passes;
             r.heat_pass_us = s.gpu.heat_pass_us;
             r.heat_bytes = s.gpu.scrub.size;
-            if (o.heat_ms)
+            if (o.timing.heat_ms)
                 fprintf(stderr, "fft_bench: heat: %u read passes over %llu MiB per measurement "
                         "(%.1f us each, %.1f GB/s read, with the GPU busy)\n", r.heat_passes,
                         (unsigned long long)(r.heat_bytes >> 20), r.heat_pass_us,

@@ -20,6 +20,7 @@
 #include "gpu.h"
 #include "spdrt_fft.h"
 #include "tools.h"
+#include "timing_options.h"
 
 #define FFT_BENCH_MAX_SIZES 24u
 #define FFT_BENCH_MAX_VARIANTS 8u
@@ -94,10 +95,7 @@ typedef struct {
     uint32_t batch_mib;              /* input per 1D transform */
     uint32_t sample_rows;            /* most rows per 1D group against the reference */
     int two_d;
-    uint32_t warmup, reps, b2b;
-    uint64_t scrub_bytes;
-    int scrub_write;
-    uint32_t heat_ms;
+    bench_timing_options timing;     /* --reps, --warmup, --b2b, --heat-ms, --scrub-* */
     uint64_t seed;
     int quick, validation;
     const char *json_path, *markdown_path, *spdgen_path, *device;

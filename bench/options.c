@@ -132,8 +132,7 @@ static int add_subgroup(const char *t, bench_options *o) {
 }
 
 int bench_options_parse(int argc, char **argv, bench_options *o) {
-    int i, reps_set = 0, warmup_set = 0, scrub_set = 0, b2b_set = 0, heat_set = 0;
-    uint32_t v;
+    int i;
     memset(o, 0, sizeof *o);
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -147,7 +146,13 @@ int bench_options_parse(int argc, char **argv, bench_options *o) {
         } else if (!val) {
             return usage(a, NULL, "unknown option, or its value is missing");
         } else {
+            const char *allowed = NULL;
+            int timing = bench_timing_option(&o->timing, a, val, &allowed);
             i++;
+            if (timing < 0)
+                return usage(a, val, allowed);
+            if (timing > 0)
+                continue;
             if (!strcmp(a, "--sizes")) {
                 if (each(val, add_size, o))
                     return usage(a, val, "WxH or N, comma-separated, each side 1..65536");
@@ -160,34 +165,6 @@ int bench_options_parse(int argc, char **argv, bench_options *o) {
             } else if (!strcmp(a, "--subgroups")) {
                 if (each(val, add_subgroup, o))
                     return usage(a, val, "0, 4, 8, 16, 32, 64, at most 6, comma-separated");
-            } else if (!strcmp(a, "--reps")) {
-                if (parse_u32(val, &o->reps) || o->reps == 0 || o->reps > 10000)
-                    return usage(a, val, "1..10000");
-                reps_set = 1;
-            } else if (!strcmp(a, "--warmup")) {
-                if (parse_u32(val, &o->warmup) || o->warmup > 10000)
-                    return usage(a, val, "0..10000");
-                warmup_set = 1;
-            } else if (!strcmp(a, "--b2b")) {
-                if (parse_u32(val, &o->b2b) || o->b2b > 10000)
-                    return usage(a, val, "0..10000");
-                b2b_set = 1;
-            } else if (!strcmp(a, "--heat-ms")) {
-                if (parse_u32(val, &o->heat_ms) || o->heat_ms > 10000)
-                    return usage(a, val, "0..10000");
-                heat_set = 1;
-            } else if (!strcmp(a, "--scrub-mode")) {
-                if (!strcmp(val, "read"))
-                    o->scrub_write = 0;
-                else if (!strcmp(val, "write"))
-                    o->scrub_write = 1;
-                else
-                    return usage(a, val, "read or write");
-            } else if (!strcmp(a, "--scrub-mib")) {
-                if (parse_u32(val, &v) || v > 4096)
-                    return usage(a, val, "0..4096");
-                o->scrub_bytes = (uint64_t)v << 20;
-                scrub_set = 1;
             } else if (!strcmp(a, "--json")) {
                 o->json_path = val;
             } else if (!strcmp(a, "--markdown")) {
@@ -213,15 +190,7 @@ int bench_options_parse(int argc, char **argv, bench_options *o) {
         each("rgba8,rgba16f,r32f", add_format, o);
     if (o->op_count == 0)
         each("mean,max", add_op, o);
-    if (!reps_set)
-        o->reps = o->quick ? 5 : 31;
-    if (!warmup_set)
-        o->warmup = o->quick ? 1 : 5;
-    if (!scrub_set)
-        o->scrub_bytes = (uint64_t)(o->quick ? 8 : 256) << 20;
-    if (!b2b_set)
-        o->b2b = o->quick ? 3 : 20;
-    if (!heat_set)
-        o->heat_ms = o->quick ? 10 : 200;
+    bench_timing_defaults(&o->timing, o->quick ? (bench_timing_options){.reps = 5, .warmup = 1, .b2b = 3, .heat_ms = 10, .scrub_bytes = (uint64_t)8 << 20}
+                                               : (bench_timing_options){.reps = 31, .warmup = 5, .b2b = 20, .heat_ms = 200, .scrub_bytes = (uint64_t)256 << 20});
     return 0;
 }

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "results.h"
+#include "timing_options.h"
 
 #define BENCH_MAX_SIZES 32u
 
@@ -17,10 +18,7 @@ typedef struct {
     uint32_t op_count;
     uint32_t subgroups[BENCH_MAX_VARIANTS]; /* empty: 0, 4 and the device's own size */
     uint32_t subgroup_count;
-    uint32_t warmup, reps, b2b;
-    uint64_t scrub_bytes;
-    int scrub_write;
-    uint32_t heat_ms;
+    bench_timing_options timing;     /* --reps, --warmup, --b2b, --heat-ms, --scrub-* */
     int quick, validation;
     const char *json_path, *markdown_path, *spdgen_path, *device;
 } bench_options;

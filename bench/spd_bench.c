@@ -39,12 +39,12 @@ static void describe_device(spdrt_context *ctx, const bench_options *o, bench_re
     r->subgroup_size = d->subgroup_size;
     r->timestamp_period_ns = d->timestamp_period_ns;
     r->cpu_device = props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
-    r->warmup = o->warmup;
-    r->reps = o->reps;
-    r->b2b_runs = o->b2b;
-    r->scrub_bytes = o->scrub_bytes;
-    r->scrub_write = o->scrub_write;
-    r->heat_ms = o->heat_ms;
+    r->warmup = o->timing.warmup;
+    r->reps = o->timing.reps;
+    r->b2b_runs = o->timing.b2b;
+    r->scrub_bytes = o->timing.scrub_bytes;
+    r->scrub_write = o->timing.scrub_write;
+    r->heat_ms = o->timing.heat_ms;
     r->quick = o->quick;
     r->validation = o->validation;
 }
@@ -155,16 +155,16 @@ int main(int argc, char **argv) {
         snprintf(r.spdgen_version, sizeof r.spdgen_version, "%s", s.spdgen.version);
         bench_gpu_config gc;
         memset(&gc, 0, sizeof gc);
-        gc.warmup = o.warmup, gc.reps = o.reps, gc.b2b = o.b2b;
-        gc.scrub_bytes = o.scrub_bytes, gc.scrub_write = o.scrub_write;
-        gc.heat_ms = o.heat_ms;
+        gc.warmup = o.timing.warmup, gc.reps = o.timing.reps, gc.b2b = o.timing.b2b;
+        gc.scrub_bytes = o.timing.scrub_bytes, gc.scrub_write = o.timing.scrub_write;
+        gc.heat_ms = o.timing.heat_ms;
         if (bench_gpu_init(&s.gpu, ctx, &gc, exe_dir) != SPDRT_OK) {
             snprintf(r.error, sizeof r.error, "%s", spdrt_last_error(ctx));
         } else {
             r.heat_passes = s.gpu.heat_passes;
             r.heat_pass_us = s.gpu.heat_pass_us;
             r.heat_bytes = s.gpu.scrub.size;
-            if (o.heat_ms)
+            if (o.timing.heat_ms)
                 fprintf(stderr, "spd_bench: heat: %u read passes over %llu MiB per measurement "
                         "(%.1f us each, %.1f GB/s read, with the GPU busy)\n", r.heat_passes,
                         (unsigned long long)(r.heat_bytes >> 20), r.heat_pass_us,
