@@ -39,9 +39,12 @@ for op in min max mean; do
     done
 done
 order_configs="test-order_0_rgba32f_2d test-order_4_rgba32f_2d test-order_8_rgba32f_2d"
+# Later formats and ops the shim can hold (32-bit float textures only: it does not quantize,
+# so rgba16f, rgba8 and r32ui stay with the Vulkan tests): depth min/max pyramids and rg32f.
+more_configs="minmax_8_rg32f_2d minmax_0_rg32f_array minmax_4_rg32f_2d max_8_rg32f_array mean_4_rg32f_2d"
 
 targets=""
-for c in $configs $order_configs; do
+for c in $configs $order_configs $more_configs; do
     targets="$targets $MSL_BUILD/spd/$c/spd_msl"
     case $c in
     min_* | max_*) targets="$targets $MSL_BUILD/spd/$c/glsl.spv $MSL_BUILD/spd/$c/hlsl.spv" ;;
@@ -82,6 +85,9 @@ for c in $configs; do
 done
 for c in $order_configs; do
     run "$c" 512x256 300x1000
+done
+for c in $more_configs; do
+    run "$c" 2x2 65x65 127x33 1x300 1000x1000 5x300 260x3
 done
 run max_8_r32f_2d 4096x4096
 

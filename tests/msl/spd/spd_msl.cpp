@@ -67,12 +67,8 @@ options parse(int argc, char** argv) {
     };
     if (a == "--op") {
       std::string v = value();
-      static const struct { const char* name; spd_op op; } ops[] = {
-          {"min", SPD_OP_MIN}, {"max", SPD_OP_MAX}, {"mean", SPD_OP_MEAN}, {"test-order", SPD_OP_TEST_ORDER}};
-      bool found = false;
-      for (const auto& e : ops)
-        if (v == e.name) o.op = e.op, found = true;
-      if (!found) usage("--op " + v + ": min, max, mean or test-order");
+      // The runtime knows every --op spdgen does.
+      if (spd_ref_op_by_name(v.c_str(), &o.op) != 0) usage("--op " + v + ": an spdgen --spd op");
     } else if (a == "--format") {
       std::string v = value();
       // The shim's textures hold float4 and do not convert pixel formats: 32-bit floats only.
