@@ -33,12 +33,24 @@ local function emit_stage(c, ctx, step)
         base = "e" .. b
         c:line("uint %s = %s;", base, shift > 0 and string.format("(%s) << %s", runtime, u(shift)) or runtime)
     end
+    -- Computed twiddles: w^(base + kconst) = w^base x w^kconst, so the polynomial runs once
+    -- per stage and each butterfly multiplies by a compile-time constant (the polynomial
+    -- costs ~25 instructions, the product 4; the extra rounding is about one ulp).
+    local w_base = nil
+    if base and not ctx.lut then
+        w_base = "w" .. b
+        c:line("$float2 %s = %s;", w_base, twiddle_expr(ctx, base))
+    end
     for k0 = 0, ctx.registers - 1 do
         if (k0 >> r) & 1 == 0 then
             local k1 = k0 | (1 << r)
             local a, bb = reg_name(k0), reg_name(k1)
             local kconst = (register_part(L, k0, low)) << shift
             local function times_w(v)
+                if w_base then
+                    local w = twiddle.times_constant(w_base, kconst, 1 << g.n, ctx.sign, "$float2") or w_base
+                    return string.format("fft_mul(%s, %s)", v, w)
+                end
                 if base then
                     return string.format("fft_mul(%s, %s)", v, twiddle_expr(ctx,
                         kconst > 0 and string.format("%s + %s", base, u(kconst)) or base))
