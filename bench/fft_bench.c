@@ -272,6 +272,12 @@ static void plan_variants(const fft_sweep *s, fft_group *g) {
                 continue;
             r.ept = e, r.wg = wg, r.subgroup = alternative_subgroup(s, wg);
             add_variant(g, &r, NULL, 0);
+            /* The same shape with shared memory only: shuffles cost two instructions per
+             * complex value per stage, a shared-memory round one store and one load. */
+            if (r.subgroup != 0) {
+                r.subgroup = 0;
+                add_variant(g, &r, NULL, 0);
+            }
             added++;
         }
     } else {

@@ -23,7 +23,7 @@
 #include "timing_options.h"
 
 #define FFT_BENCH_MAX_SIZES 24u
-#define FFT_BENCH_MAX_VARIANTS 8u
+#define FFT_BENCH_MAX_VARIANTS 12u
 #define FFT_BENCH_MAX_SUBGROUPS 6u
 #define FFT_BENCH_2D_ROWS 1024u  /* the 2D transform: 1024 rows of 2048 complex values */
 #define FFT_BENCH_2D_COLS 2048u
