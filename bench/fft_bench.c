@@ -259,8 +259,10 @@ static void plan_variants(const fft_sweep *s, fft_group *g) {
     }
     r.n = g->n;
     if (g->n <= FFT_BENCH_SINGLE_MAX) {
-        /* Nabla's rule (README, "E and W"): E = 2 while N/2 fits 1024 invocations. */
-        uint32_t wg_default = g->n / 2 < 1024 ? g->n / 2 : 1024, e;
+        /* spdgen's default shape (README, "E and W"; gen/fft_cli.c default_shape): E = 16
+         * while W = N/16 >= 32, else W = 32 (N/2 below N = 64); the sweep skips it. */
+        uint32_t warp = g->n / 2 < 32 ? g->n / 2 : 32;
+        uint32_t wg_default = g->n / 16 > warp ? g->n / 16 : warp, e;
         for (i = 0; i < s->subgroup_count; i++)
             if (s->subgroups[i] <= wg_default) {
                 r.subgroup = s->subgroups[i];

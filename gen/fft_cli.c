@@ -150,15 +150,24 @@ static void working_pairs(const sg_fft_params *f, char *buf, size_t size)
     }
 }
 
-/* Nabla's rule for one FFT of n points: E = 2 while n/2 fits --max-wg, else W = --max-wg. */
-static void nabla_shape(long n, int max_wg, int *ept, int *wg)
+/* The default shape of one FFT of n points, from the H200 measurements in
+ * bench/FFT_RESULTS.md: as many elements per invocation as registers hold (E = 16: four
+ * butterfly stages per exchange, and 16 loads in flight per invocation) while the
+ * workgroup keeps at least 32 invocations (one full warp; E = 8 x W = 32 is the fastest
+ * N = 256), and never more than --max-wg invocations. Nabla's rule (E = 2 until the
+ * workgroup is full) was 1.5-2.2x slower for N >= 256 on the H200. */
+static void default_shape(long n, int max_wg, int *ept, int *wg)
 {
-    *ept = n / 2 <= max_wg ? 2 : (int)(n / max_wg);
-    *wg = (int)(n / *ept);
+    long w = n / SG_FFT_MAX_EPT;
+    long warp = n / 2 < 32 ? n / 2 : 32;
+    if (w < warp) w = warp;
+    if (w > max_wg) w = max_wg;
+    *wg = (int)w;
+    *ept = (int)(n / w);
 }
 
 /* N beyond one dispatch: the four-step plan, N = N1 x N2 with N1 = 2^ceil(log2(N) / 2),
- * each pass shaped by Nabla's rule. The passes pick their own E and W, so --ept and --wg
+ * each pass shaped by default_shape(). The passes pick their own E and W, so --ept and --wg
  * cannot be given; the options that need the whole spectrum in one workgroup are refused. */
 static int plan_passes(sg_config *cfg, long single_max)
 {
@@ -189,13 +198,13 @@ static int plan_passes(sg_config *cfg, long single_max)
     f->passes = 2;
     f->pass_n[0] = n1;
     f->pass_n[1] = n2;
-    for (int p = 0; p < 2; p++) nabla_shape(f->pass_n[p], f->max_wg, &f->pass_ept[p], &f->pass_wg[p]);
+    for (int p = 0; p < 2; p++) default_shape(f->pass_n[p], f->max_wg, &f->pass_ept[p], &f->pass_wg[p]);
     f->ept = f->pass_ept[0];
     cfg->wg = f->pass_wg[0] < f->pass_wg[1] ? f->pass_wg[0] : f->pass_wg[1]; /* for --subgroup */
     return SG_EXIT_OK;
 }
 
-/* E and W from N (Nabla's rule when neither is given: keep E = 2 while W fits --max-wg). */
+/* E and W from N (default_shape() when neither is given). */
 static int derive_shape(sg_config *cfg)
 {
     sg_fft_params *f = &cfg->fft;
@@ -228,9 +237,7 @@ static int derive_shape(sg_config *cfg)
                                "%d; use --ept %ld..%d", f->ept, f->n, f->ept, cfg->wg,
                                f->max_wg, f->n / f->max_wg, SG_FFT_MAX_EPT);
     } else {
-        /* Nabla's rule: two elements per invocation until the workgroup is full, then more
-         * elements per invocation ("virtual threads"). */
-        nabla_shape(f->n, f->max_wg, &f->ept, &cfg->wg);
+        default_shape(f->n, f->max_wg, &f->ept, &cfg->wg);
     }
     if (f->passes) return SG_EXIT_OK;
     if (!is_pow2(cfg->wg))

@@ -1,6 +1,6 @@
 #!/bin/sh
 # spdgen --fft's command line: every usage error (exit 2, one line naming the flag), the
-# E/W derivation (Nabla's rule), determinism for every target, the regenerate command, the
+# E/W derivation (the default shape), determinism for every target, the regenerate command, the
 # contract header, and --selftest (pass, and fail on a deliberately wrong template).
 # Asserts on exit codes, the rule's numbers and properties of the output, never on text
 # pasted from a previous run.
@@ -57,20 +57,22 @@ EOF2
 [ $good -eq 0 ] && [ "$n" -ge 3 ]
 ok $? "the E x W != N message lists $n working --ept/--wg pairs, each accepted"
 
-# Nabla's rule: E = 2 while N/2 <= --max-wg, else W = --max-wg; one given, the other follows.
+# The default shape: E = 16 while W = N/16 keeps >= 32 invocations (else W = 32, or N/2
+# below N = 64), W <= --max-wg; one of E and W given, the other follows.
 shape() { # ARGS... -> "E W" read from the regenerate command
     "$SPDGEN" "$@" -o "$WORK/s.comp" &&
         sed -n 's|^//   spdgen .*--ept \([0-9]*\) --wg \([0-9]*\) .*|\1 \2|p' "$WORK/s.comp" | head -1
 }
 rule_ok=0
-for n in 4 64 2048 4096 16384; do
-    if [ $n -le 2048 ]; then want="2 $((n / 2))"; else want="$((n / 1024)) 1024"; fi
-    [ "$(shape --fft $n)" = "$want" ] || { rule_ok=1; diag "--fft $n: $(shape --fft $n), want $want"; }
+for case in "4 2 2" "32 2 16" "64 2 32" "128 4 32" "256 8 32" "512 16 32" "1024 16 64" "2048 16 128" "16384 16 1024"; do
+    set -- $case
+    [ "$(shape --fft $1)" = "$2 $3" ] || { rule_ok=1; diag "--fft $1: $(shape --fft $1), want $2 $3"; }
 done
 [ "$(shape --fft 4096 --max-wg 256)" = "16 256" ] || rule_ok=1
+[ "$(shape --fft 256 --max-wg 16)" = "16 16" ] || rule_ok=1
 [ "$(shape --fft 2048 --wg 512)" = "4 512" ] || rule_ok=1
 [ "$(shape --fft 2048 --ept 8)" = "8 256" ] || rule_ok=1
-ok $rule_ok "E/W derivation: E = 2 up to N = 2 x --max-wg, then W = --max-wg; one given, the other follows"
+ok $rule_ok "E/W derivation: E = 16 with W >= 32 (or N/2), W <= --max-wg; one given, the other follows"
 
 # Beyond one dispatch (N > 16 x --max-wg): a four-step plan of two shaders and a plan file.
 expect_usage_error "a plan to stdout" "--fft 65536" --fft 65536
