@@ -268,6 +268,13 @@ static void plan_variants(const fft_sweep *s, fft_group *g) {
                 r.subgroup = s->subgroups[i];
                 add_variant(g, &r, NULL, s->subgroups[i] == 0);
             }
+        /* Short rows: the default shape with several rows per workgroup, so each invocation
+         * holds 16 values (loads in flight) although the FFT itself needs fewer. */
+        if (g->n / wg_default < 16) {
+            r.rows_per_wg = 16 / (g->n / wg_default), r.subgroup = 0;
+            add_variant(g, &r, NULL, 0);
+            r.rows_per_wg = 0;
+        }
         for (e = 2; e <= 16 && added < s->opt->sweep; e *= 2) {
             uint32_t wg = g->n / e;
             if (wg == wg_default || wg > 1024 || wg > limit || wg == 0)

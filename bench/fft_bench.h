@@ -52,10 +52,11 @@ typedef struct {
 /* What to ask spdgen for. */
 typedef struct {
     uint32_t n;
-    uint32_t ept, wg;                /* 0, 0: spdgen derives them (Nabla's rule) */
+    uint32_t ept, wg;                /* 0, 0: spdgen derives them (its default shape) */
     uint32_t subgroup;
     uint32_t max_wg;                 /* 0: spdgen's default (1024) */
     int strided, real;
+    uint32_t rows_per_wg;            /* 0: not given (one row per workgroup) */
 } fft_request;
 
 typedef struct {

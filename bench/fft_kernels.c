@@ -128,7 +128,7 @@ static int read_plan(const fft_request *r, const char *dir, const char *path, ff
 
 int fft_generate(bench_spdgen *g, const fft_request *r, const char *name, fft_shader *out,
                  char *command, size_t command_size, char *err, size_t err_size) {
-    char n[16], ept[16], wg[16], sub[16], max_wg[16];
+    char n[16], ept[16], wg[16], sub[16], max_wg[16], rows[16];
     char *spv = out->files[0], *header = out->files[1];
     char *argv[24];
     int a = 0, i, status;
@@ -146,6 +146,7 @@ int fft_generate(bench_spdgen *g, const fft_request *r, const char *name, fft_sh
     snprintf(wg, sizeof wg, "%u", r->wg);
     snprintf(sub, sizeof sub, "%u", r->subgroup);
     snprintf(max_wg, sizeof max_wg, "%u", r->max_wg);
+    snprintf(rows, sizeof rows, "%u", r->rows_per_wg);
     argv[a++] = g->path, argv[a++] = "--fft", argv[a++] = n;
     if (r->ept)
         argv[a++] = "--ept", argv[a++] = ept;
@@ -158,6 +159,8 @@ int fft_generate(bench_spdgen *g, const fft_request *r, const char *name, fft_sh
         argv[a++] = "--stride";
     if (r->real)
         argv[a++] = "--real";
+    if (r->rows_per_wg)
+        argv[a++] = "--rows-per-wg", argv[a++] = rows;
     /* The report's command: the arguments so far, spdgen's path shown as "spdgen". */
     for (i = 0; i < a; i++)
         used += (size_t)snprintf(command + used, used < command_size ? command_size - used : 0,
@@ -196,16 +199,18 @@ void fft_shader_free(fft_shader *s) {
 }
 
 void fft_shader_shape(const fft_shader *s, char *out, size_t size) {
-    if (!s->plan)
-        snprintf(out, size, "E %u x W %u, S %u%s", s->ept[0], s->config[0].wg,
-                 s->config[0].subgroup,
-                 !s->config[0].strided ? ""
-                 : s->config[0].columns == 4 ? ", 4 columns per workgroup"
-                 : s->config[0].columns == 2 ? ", 2 columns per workgroup" : "");
-    else
+    char per_wg[48] = "";
+    if (s->plan) {
         snprintf(out, size, "plan %u x %u: E %u x W %u, then E %u x W %u; S %u",
                  s->config[0].n, s->config[1].n, s->ept[0], s->config[0].wg, s->ept[1],
                  s->config[1].wg, s->config[0].subgroup);
+        return;
+    }
+    if (s->config[0].columns > 1)
+        snprintf(per_wg, sizeof per_wg, ", %u %s per workgroup", s->config[0].columns,
+                 s->config[0].strided ? "columns" : "rows");
+    snprintf(out, size, "E %u x W %u, S %u%s", s->ept[0], s->config[0].wg, s->config[0].subgroup,
+             per_wg);
 }
 
 /* ---- pipelines and dispatches -------------------------------------------------------- */

@@ -20,7 +20,8 @@ static const char *const twiddle_kinds[] = {"device", "lut", NULL};
 
 /* Options with a value, then flags. --wg and --subgroup are cli.c's (shared with --spd). */
 static const char *const valued_options[] = {"--fft", "--ept", "--max-wg", "--direction", "--norm",
-                                             "--order", "--storage", "--twiddles", "--batch", NULL};
+                                             "--order", "--storage", "--twiddles", "--batch",
+                                             "--rows-per-wg", NULL};
 static const char *const flag_options[] = {"--stride", "--real", NULL};
 
 #define usage_error sg_usage_error
@@ -109,6 +110,13 @@ int sg_fft_cli_option(sg_config *cfg, const char *flag, const char *value)
             return usage_error("--max-wg %s: must be a power of two 1..1024 (the largest "
                                "workgroup the device runs)", value);
         f->max_wg = (int)v;
+    } else if (!strcmp(flag, "--rows-per-wg")) {
+        v = parse_count(value);
+        if (!is_pow2(v) || v > SG_FFT_MAX_EPT / 2)
+            return usage_error("--rows-per-wg %s: must be a power of two 1..%d (rows per "
+                               "workgroup, --ept x rows <= %d registers)", value,
+                               SG_FFT_MAX_EPT / 2, SG_FFT_MAX_EPT);
+        f->rows_per_wg = (int)v;
     } else if (!strcmp(flag, "--batch")) {
         v = parse_count(value);
         if (v < 1 || v > 65535)
@@ -268,6 +276,18 @@ int sg_fft_cli_check(sg_config *cfg)
         return usage_error("--order native: not with --real (the half spectra are unpacked in "
                            "natural order)");
     if (!f->batch) f->batch = 4;
+    if (!f->rows_per_wg) f->rows_per_wg = 1;
+    if (f->rows_per_wg > 1) {
+        const char *clash = f->strided ? "--stride (it has its own columns per workgroup)"
+                            : f->real ? "--real" : f->passes ? "a four-step plan" : NULL;
+        if (clash)
+            return usage_error("--rows-per-wg %d: not with %s; it is for complex rows in one "
+                               "dispatch", f->rows_per_wg, clash);
+        if (f->ept * f->rows_per_wg > SG_FFT_MAX_EPT)
+            return usage_error("--rows-per-wg %d: --ept %d x %d rows is more than %d values in "
+                               "registers; use --rows-per-wg %d or less", f->rows_per_wg, f->ept,
+                               f->rows_per_wg, SG_FFT_MAX_EPT, SG_FFT_MAX_EPT / f->ept);
+    }
     return SG_EXIT_OK;
 }
 
@@ -280,16 +300,17 @@ void sg_fft_cli_command(const sg_config *cfg, char *buf, size_t size)
 {
     const sg_fft_params *f = &cfg->fft;
     static const char *const lang_names[] = {"glsl", "hlsl"};
-    char shape[64];
+    char shape[64], rows_flag[32] = "";
+    if (f->rows_per_wg > 1) snprintf(rows_flag, sizeof rows_flag, " --rows-per-wg %d", f->rows_per_wg);
     /* A four-step plan's passes follow from N and --max-wg; one dispatch names E and W. */
     if (f->passes) snprintf(shape, sizeof shape, "--max-wg %d", f->max_wg);
     else snprintf(shape, sizeof shape, "--ept %d --wg %d", f->ept, cfg->wg);
     snprintf(buf, size,
              "spdgen --fft %ld %s --subgroup %d --direction %s --norm %s --order %s "
-             "--storage %s%s%s --twiddles %s --target %s%s%s%s%s",
+             "--storage %s%s%s%s --twiddles %s --target %s%s%s%s%s",
              f->n, shape, cfg->subgroup, directions[f->direction], norms[f->norm],
              orders[f->order], storages[f->storage], f->strided ? " --stride" : "",
-             f->real ? " --real" : "", twiddle_kinds[f->twiddles], sg_target_name(cfg->target),
+             f->real ? " --real" : "", rows_flag, twiddle_kinds[f->twiddles], sg_target_name(cfg->target),
              cfg->target == SG_TARGET_SPIRV ? " --spirv-from " : "",
              cfg->target == SG_TARGET_SPIRV ? lang_names[cfg->spirv_from] : "",
              cfg->env != SV_ENV_VULKAN_1_1 ? " --target-env " : "",
@@ -325,6 +346,7 @@ void sg_fft_push_fields(struct lua_State *L, const sg_config *cfg)
     lua_setfield(L, -2, "strided");
     lua_pushboolean(L, f->real);
     lua_setfield(L, -2, "real");
+    set_integer(L, "rows_per_wg", f->rows_per_wg);
     if (f->pass) { /* one pass of a four-step plan: cfg.fft.pass = { index, count, n_total } */
         lua_createtable(L, 0, 3);
         set_integer(L, "index", f->pass);

@@ -28,6 +28,7 @@ typedef struct {
     sg_fft_twiddles twiddles;   /* --twiddles */
     int strided;                /* --stride: FFTs along columns (elements row_stride apart) */
     int real;                   /* --real: two real rows per complex FFT */
+    int rows_per_wg;            /* --rows-per-wg R: consecutive rows per workgroup (0 = 1) */
     int batch;                  /* --batch: rows (FFTs) run by --selftest */
     const char *first_option;   /* the first FFT-only option seen, for errors with --spd */
 

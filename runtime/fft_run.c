@@ -19,9 +19,9 @@ static spdrt_result check_config(spdrt_context *ctx, const spdrt_fft_config *c)
     if (c->wg == 0 || (c->wg & (c->wg - 1)) || c->wg > c->n / 2)
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
                             "fft: workgroup size %u is not a power of two <= N/2", c->wg);
-    if (c->strided && (c->columns == 0 || (c->columns & (c->columns - 1))))
+    if (c->columns & (c->columns - 1))
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
-                            "fft: columns per workgroup %u is not a power of two", c->columns);
+                            "fft: FFTs per workgroup %u is not a power of two", c->columns);
     if (c->real && (c->strided || c->n < 8))
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "fft: --real needs rows and N >= 8");
     if (c->wg > lim->maxComputeWorkGroupInvocations || c->wg > lim->maxComputeWorkGroupSize[0])
@@ -149,7 +149,7 @@ spdrt_result spdrt_fft_pipeline_create(spdrt_context *ctx, const uint32_t *spirv
     spdrt_fft_pipeline *fp = calloc(1, sizeof *fp);
     if (!fp) return spdrt__error(ctx, SPDRT_ERROR_OUT_OF_MEMORY, "out of memory");
     fp->config = *config;
-    if (!fp->config.strided) fp->config.columns = 1;
+    if (!fp->config.columns) fp->config.columns = 1;
     fp->bindings = config->lut ? 3 : 2;
     res = subgroup_needs(ctx, config, &required, &full);
     if (res == SPDRT_OK) res = create_layout(ctx, fp);

@@ -6,7 +6,7 @@
  *   binding 1  dst, write-only storage buffer: the output (a different buffer)
  *   binding 2  twiddle_lut (only with --twiddles lut): N/2 float2, exp(-2 pi i k / N)
  *   push constants (16 bytes): uint count, in_stride, out_stride, unused
- *   local size W x 1 x 1; grid (count, 1, 1), or ceil(count / columns) with --stride
+ *   local size W x 1 x 1; grid (count, 1, 1), or ceil(count / columns) with --stride or --rows-per-wg
  * Elements: complex = float2 (x, y), or with --storage f16 one uint holding two IEEE halves
  * (x low); real samples (--real) = float, or with f16 halves two per uint. Layouts:
  *   rows (default)  FFT b is row b: element j at b * in_stride + j (strides in elements)
@@ -33,7 +33,9 @@ typedef struct {
     uint32_t n;             /* --fft N */
     uint32_t wg;            /* --wg W: the local size */
     uint32_t subgroup;      /* --subgroup S: 0, or the subgroup size the shuffles assume */
-    uint32_t columns;       /* columns per workgroup with --stride (the contract's), else 1 */
+    uint32_t columns;       /* FFTs per workgroup, the contract's COLUMNS_PER_WORKGROUP:
+                               neighbouring columns (--stride), consecutive rows
+                               (--rows-per-wg); 0 = 1 */
     uint32_t shared_bytes;  /* the contract's shared memory */
     int inverse;            /* --direction inverse */
     int native;             /* --order native */

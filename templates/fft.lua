@@ -30,7 +30,7 @@ local column_access = io.column_access
 -- invocation loads C of them side by side (32 bytes for C = 4) while keeping E x C <= 16
 -- values in registers.
 local function columns_per_workgroup(f)
-    if not f.strided and not f.pass then return 1 end
+    if not f.strided and not f.pass then return f.rows_per_wg or 1 end
     return math.max(1, math.min(4, 16 // f.ept))
 end
 
@@ -252,7 +252,8 @@ local function emit_header_comment(c, ctx)
     for _, p in ipairs(k.push_constants) do pcs[#pcs + 1] = p.name end
     c:line("//   %s, FftParams params: uint %s (16 bytes)", D.params_label, table.concat(pcs, ", "))
     c:line("//   workgroup %dx1x1, dispatch (%s, 1, 1): %s", f.wg, k.grid[1],
-        ctx.columns > 1 and string.format("%d neighbouring columns per workgroup", ctx.columns) or "one FFT per workgroup")
+        ctx.columns > 1 and string.format("%d neighbouring %s per workgroup", ctx.columns,
+            (f.strided or f.pass) and "columns" or "rows") or "one FFT per workgroup")
     hanging(c, "//   ", string.format("shared memory %d bytes; %s", k.shared_bytes, ctx.subgroup >= 8 and
         string.format("needs full subgroups of %d invocations (Vulkan: requiredSubgroupSize = %d and " ..
             "full subgroups; larger subgroups also work)", ctx.subgroup, ctx.subgroup)

@@ -17,13 +17,17 @@ local io = {}
 -- reads column col mod N1 of the scratch (element j at j * N1) and writes frequency
 -- (col mod N1) + N1 j, which is the same place in the output.
 local function column_access(f)
+    local function group(col) return col:find(" ") and "(" .. col .. ")" or col end
+    if not f.strided and not f.pass then -- --rows-per-wg: "column" col is row col
+        return function(col, j) return string.format("%s * params.in_stride + %s", group(col), j) end,
+               function(col, j) return string.format("%s * params.out_stride + %s", group(col), j) end
+    end
     if not f.pass then
         return function(col, j) return string.format("%s + %s * params.in_stride", col, j) end,
                function(col, j) return string.format("%s + %s * params.out_stride", col, j) end
     end
     local cols = n_total_columns(f)
     local n_total = f.pass.n_total
-    local function group(col) return col:find(" ") and "(" .. col .. ")" or col end
     local function split(col, batch_stride, elem_step, j)
         return string.format("(%s >> %s) * %s + (%s & %s) + %s * %s", group(col), u(log2(cols)),
             batch_stride, group(col), u(cols - 1), j, u(elem_step))
@@ -119,9 +123,13 @@ local function emit_load(c, ctx, step)
         return
     end
     if ctx.columns > 1 or f.strided or f.pass then
-        c:comment(string.format("Load: register k holds element j = (k mod %d) * %d + t of column " ..
-            "col0 + k / %d; an invocation reads its %d columns side by side. Columns past count " ..
-            "read as zero and are not stored.", f.ept, f.wg, f.ept, ctx.columns))
+        local rows = not f.strided and not f.pass
+        c:comment(string.format("Load: register k holds element j = (k mod %d) * %d + t of %s " ..
+            "col0 + k / %d; %s. %s past count read as zero and are not stored.", f.ept, f.wg,
+            rows and "row" or "column", f.ept, rows and string.format("each workgroup runs %d " ..
+            "consecutive rows (--rows-per-wg), so every invocation has %d loads in flight", ctx.columns,
+            ctx.registers) or string.format("an invocation reads its %d columns side by side", ctx.columns),
+            rows and "Rows" or "Columns"))
         for k = 0, ctx.registers - 1 do
             local col = column_of(ctx, L, k)
             c:line("%s = $float2(0.0f, 0.0f);", reg_name(k))
@@ -187,7 +195,7 @@ local function emit_store(c, ctx, step)
                 "w = exp(%s2 pi i / %d). Then store, %s; columns past count are not written.", cols,
                 ctx.forward and "-" or "+", f.pass.n_total, order))
         else
-            c:comment("Store, " .. order .. "; columns past count are not written.")
+            c:comment("Store, " .. order .. (f.strided and "; columns" or "; rows") .. " past count are not written.")
         end
         for k = 0, ctx.registers - 1 do
             local col = column_of(ctx, L, k)

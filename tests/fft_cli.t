@@ -40,6 +40,11 @@ expect_usage_error "unknown --twiddles" "--twiddles table" --fft 64 --twiddles t
 expect_usage_error "--real with native order" "--order native" --fft 64 --real --order native
 expect_usage_error "an SPD flag with --fft" "--op" --fft 64 --op max
 expect_usage_error "--batch 0" "--batch 0" --fft 64 --batch 0
+expect_usage_error "--rows-per-wg 3" "--rows-per-wg 3" --fft 64 --rows-per-wg 3
+expect_usage_error "--rows-per-wg 16" "--rows-per-wg 16" --fft 64 --rows-per-wg 16
+expect_usage_error "--rows-per-wg beyond 16 registers" "--rows-per-wg 4" --fft 256 --ept 8 --rows-per-wg 4
+expect_usage_error "--rows-per-wg with --stride" "--rows-per-wg 2" --fft 256 --stride --rows-per-wg 2
+expect_usage_error "--rows-per-wg with --real" "--rows-per-wg 2" --fft 256 --ept 4 --real --rows-per-wg 2
 expect_usage_error "--ept without a value" "--ept" --fft 64 --ept
 
 # The message for inconsistent E and W lists pairs that work: each must be accepted.

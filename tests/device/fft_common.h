@@ -20,6 +20,7 @@ typedef struct {
     uint32_t n, ept, wg, subgroup;
     int inverse, native, real, strided, f16, lut;
     const char *norm; /* NULL = default (inverse) */
+    uint32_t rows;    /* --rows-per-wg (0 = not given) */
 } fft_case;
 
 /* Accuracy bars: spdrt_fft.h's (README). */
@@ -30,11 +31,13 @@ typedef struct {
 
 static inline void fft_case_flags(const fft_case *c, char *buf, size_t size)
 {
+    char rows[32] = "";
+    if (c->rows) snprintf(rows, sizeof rows, " --rows-per-wg %u", c->rows);
     snprintf(buf, size, "--fft %u --ept %u --wg %u --subgroup %u --direction %s%s%s%s%s%s%s%s%s",
              c->n, c->ept, c->wg, c->subgroup, c->inverse ? "inverse" : "forward",
              c->native ? " --order native" : "", c->real ? " --real" : "",
              c->strided ? " --stride" : "", c->f16 ? " --storage f16" : "",
-             c->lut ? " --twiddles lut" : "", c->norm ? " --norm " : "", c->norm ? c->norm : "", "");
+             c->lut ? " --twiddles lut" : "", c->norm ? " --norm " : "", c->norm ? c->norm : "", rows);
 }
 
 static inline uint32_t *read_words(const char *path, size_t *words)

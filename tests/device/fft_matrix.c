@@ -106,7 +106,7 @@ static void shapes(void)
     run_case(&w2, 4);
 }
 
-/* Orders, norms, real signals, columns, f16 storage and the twiddle table. */
+/* Orders, norms, real signals, columns, rows per workgroup, f16 storage and the twiddle table. */
 static void options(void)
 {
     static const fft_case cases[] = {
@@ -125,6 +125,10 @@ static void options(void)
         {.n = 256, .ept = 4, .wg = 64, .subgroup = 8, .strided = 1},
         {.n = 1024, .ept = 16, .wg = 64, .subgroup = 4, .strided = 1, .inverse = 1},
         {.n = 64, .ept = 2, .wg = 32, .strided = 1, .native = 1},
+        {.n = 64, .ept = 2, .wg = 32, .rows = 8},
+        {.n = 128, .ept = 4, .wg = 32, .subgroup = 8, .rows = 4, .inverse = 1},
+        {.n = 256, .ept = 8, .wg = 32, .subgroup = 4, .rows = 2, .native = 1},
+        {.n = 16, .ept = 2, .wg = 8, .rows = 8, .f16 = 1, .inverse = 1},
         {.n = 1024, .ept = 4, .wg = 256, .subgroup = 8, .f16 = 1},
         {.n = 2048, .ept = 8, .wg = 256, .f16 = 1, .inverse = 1, .native = 1},
         {.n = 512, .ept = 4, .wg = 128, .f16 = 1, .real = 1},
@@ -136,7 +140,7 @@ static void options(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         uint32_t count = cases[i].n <= 1024 ? 6 : 2;
-        if (cases[i].strided) count = 9; /* a partial last group of columns */
+        if (cases[i].strided || cases[i].rows) count = 9; /* a partial last group */
         run_case(&cases[i], count);
     }
 }
