@@ -268,10 +268,10 @@ static void plan_variants(const fft_sweep *s, fft_group *g) {
                 r.subgroup = s->subgroups[i];
                 add_variant(g, &r, NULL, s->subgroups[i] == 0);
             }
-        /* Short rows: the default shape with several rows per workgroup, so each invocation
-         * holds 16 values (loads in flight) although the FFT itself needs fewer. */
-        if (g->n / wg_default < 16) {
-            r.rows_per_wg = 16 / (g->n / wg_default), r.subgroup = 0;
+        /* Rows per workgroup: spdgen's default gives N <= 128 (E <= 4) 16/E rows; time the
+         * other choice too (one row there, two rows at E = 8). */
+        if (g->n / wg_default <= 8) {
+            r.rows_per_wg = g->n / wg_default <= 4 ? 1 : 2, r.subgroup = 0;
             add_variant(g, &r, NULL, 0);
             r.rows_per_wg = 0;
         }

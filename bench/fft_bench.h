@@ -56,7 +56,7 @@ typedef struct {
     uint32_t subgroup;
     uint32_t max_wg;                 /* 0: spdgen's default (1024) */
     int strided, real;
-    uint32_t rows_per_wg;            /* 0: not given (one row per workgroup) */
+    uint32_t rows_per_wg;            /* --rows-per-wg; 0: not given (spdgen's default) */
 } fft_request;
 
 typedef struct {

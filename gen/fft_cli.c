@@ -257,6 +257,18 @@ static int derive_shape(sg_config *cfg)
     return SG_EXIT_OK;
 }
 
+/* Rows per workgroup when --rows-per-wg is not given: for short complex rows in the default
+ * shape (E <= 4, i.e. N <= 128), enough rows that each invocation holds 16 values. On the
+ * H200 that made N = 64 1.63x faster (2 loads in flight per invocation become 16); at
+ * N = 256 (E = 8) two rows were 8% slower, so larger E keep one row. */
+static int default_rows_per_wg(const sg_config *cfg)
+{
+    const sg_fft_params *f = &cfg->fft;
+    if (f->strided || f->real || f->passes || f->ept_given || cfg->wg_given || f->ept > 4)
+        return 1;
+    return SG_FFT_MAX_EPT / f->ept;
+}
+
 int sg_fft_cli_check(sg_config *cfg)
 {
     sg_fft_params *f = &cfg->fft;
@@ -276,7 +288,7 @@ int sg_fft_cli_check(sg_config *cfg)
         return usage_error("--order native: not with --real (the half spectra are unpacked in "
                            "natural order)");
     if (!f->batch) f->batch = 4;
-    if (!f->rows_per_wg) f->rows_per_wg = 1;
+    if (!f->rows_per_wg) f->rows_per_wg = default_rows_per_wg(cfg);
     if (f->rows_per_wg > 1) {
         const char *clash = f->strided ? "--stride (it has its own columns per workgroup)"
                             : f->real ? "--real" : f->passes ? "a four-step plan" : NULL;

@@ -77,7 +77,12 @@ done
 [ "$(shape --fft 256 --max-wg 16)" = "16 16" ] || rule_ok=1
 [ "$(shape --fft 2048 --wg 512)" = "4 512" ] || rule_ok=1
 [ "$(shape --fft 2048 --ept 8)" = "8 256" ] || rule_ok=1
-ok $rule_ok "E/W derivation: E = 16 with W >= 32 (or N/2), W <= --max-wg; one given, the other follows"
+# Rows per workgroup: 16/E for the default shape at E <= 4, else 1 (not named in the command).
+rows() { "$SPDGEN" "$@" | sed -n 's|^//   spdgen .*--rows-per-wg \([0-9]*\).*|\1|p' | head -1; }
+[ "$(rows --fft 64)" = "8" ] && [ "$(rows --fft 128)" = "4" ] && [ "$(rows --fft 8)" = "8" ] &&
+    [ "$(rows --fft 256)" = "" ] && [ "$(rows --fft 64 --ept 2)" = "" ] &&
+    [ "$(rows --fft 64 --real)" = "" ] && [ "$(rows --fft 64 --stride)" = "" ] || rule_ok=1
+ok $rule_ok "E/W derivation: E = 16 with W >= 32 (or N/2), W <= --max-wg, 16/E rows per workgroup at E <= 4; one given, the other follows"
 
 # Beyond one dispatch (N > 16 x --max-wg): a four-step plan of two shaders and a plan file.
 expect_usage_error "a plan to stdout" "--fft 65536" --fft 65536
