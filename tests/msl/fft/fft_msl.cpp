@@ -61,6 +61,7 @@ namespace {
 struct flags {
   uint32_t n = 0, ept = 0, wg = 0, subgroup = 0;
   int inverse = 0, native = 0, real = 0, strided = 0, f16 = 0, lut = 0;
+  uint32_t rows = 0; // --rows-per-wg (0: not given; the configurations name --ept and --wg, so 1)
   spdrt_fft_norm norm = SPDRT_FFT_NORM_INVERSE;
 };
 
@@ -108,6 +109,7 @@ flags parse_flags(const std::string& text) {
     else if (a == "--twiddles") f.lut = value() == "lut";
     else if (a == "--real") f.real = 1;
     else if (a == "--stride") f.strided = 1;
+    else if (a == "--rows-per-wg") f.rows = number();
     else if (a == "--norm") {
       std::string v = value();
       if (v == "inverse") f.norm = SPDRT_FFT_NORM_INVERSE;
@@ -198,7 +200,7 @@ std::string check_contract(const fft_contract& c, const flags& f) {
   // Real samples: a float, or two halves in a uint.
   uint32_t src_bytes = f.real && !f.inverse ? 4 : complex_bytes;
   uint32_t dst_bytes = f.real && f.inverse ? 4 : complex_bytes;
-  uint32_t columns = !f.strided ? 1 : c.ept <= 4 ? 4 : c.ept == 8 ? 2 : 1;
+  uint32_t columns = f.strided ? (c.ept <= 4 ? 4 : c.ept == 8 ? 2 : 1) : f.rows ? f.rows : 1;
   std::string e;
   if (e.empty()) e = num("FFT_N", c.n, f.n);
   if (e.empty() && f.ept) e = num("FFT_ELEMENTS_PER_INVOCATION", c.ept, f.ept);
