@@ -67,7 +67,7 @@ $(LIBSPDRT): $(RT_OBJ)
 
 $(BUILD)/t/%.t: tests/%.c tests/tap.h $(LIBSPDRT) | $(BUILD)/t
 	$(CC) -std=c11 $(CFLAGS) $(WARN) -Iruntime -Itests -o $@ $< $(LIBSPDRT) -ldl -lm
-$(BUILD)/tests/%: tests/device/%.c tests/tap.h $(LIBSPDRT) | $(BUILD)/tests
+$(BUILD)/tests/%: tests/device/%.c $(wildcard tests/device/*.h) tests/tap.h $(LIBSPDRT) | $(BUILD)/tests
 	$(CC) -std=c11 $(CFLAGS) $(WARN) -Iruntime -Itests -o $@ $< $(LIBSPDRT) -ldl -lm
 $(BUILD)/examples/%: examples/%.c $(LIBSPDRT) | $(BUILD)/examples
 	$(CC) -std=c11 $(CFLAGS) $(WARN) -Iruntime -o $@ $< $(LIBSPDRT) -ldl -lm

@@ -13,6 +13,29 @@ uint32_t spdrt_spd_mip_count(uint32_t width, uint32_t height, uint32_t mips_boun
     return log2 < mips_bound ? log2 : mips_bound;
 }
 
+#define SPD_TILE 64u /* level texels per workgroup tile side */
+
+int spdrt_spd_update_tiles(uint32_t width, uint32_t height, spdrt_rect rect, uint32_t base,
+                           spdrt_rect *tiles) {
+    uint32_t bw, bh, x0, y0, x1, y1;
+    if (rect.width == 0 || rect.height == 0 || rect.x >= width || rect.y >= height ||
+        rect.width > width - rect.x || rect.height > height - rect.y || base > 31)
+        return -1;
+    bw = width >> base ? width >> base : 1;
+    bh = height >> base ? height >> base : 1;
+    /* A rectangle inside a dropped odd row/column changes no texel of level `base`; the
+     * clamp then names the edge texel, whose tile is recomputed for nothing, harmlessly. */
+    x0 = rect.x >> base, x1 = (rect.x + rect.width - 1) >> base;
+    y0 = rect.y >> base, y1 = (rect.y + rect.height - 1) >> base;
+    x0 = x0 < bw ? x0 : bw - 1, x1 = x1 < bw ? x1 : bw - 1;
+    y0 = y0 < bh ? y0 : bh - 1, y1 = y1 < bh ? y1 : bh - 1;
+    tiles->x = x0 / SPD_TILE;
+    tiles->y = y0 / SPD_TILE;
+    tiles->width = x1 / SPD_TILE - tiles->x + 1;
+    tiles->height = y1 / SPD_TILE - tiles->y + 1;
+    return 0;
+}
+
 void spdrt_spd_levels_free(spdrt_spd_levels *levels) {
     size_t k;
     if (!levels)

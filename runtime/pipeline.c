@@ -7,7 +7,7 @@
 
 #define SPIRV_MAGIC 0x07230203u
 #define SPD_LOCAL_SIZE 256u   /* the contract's local size, 256x1x1 */
-#define SPD_PUSH_BYTES 16u
+#define SPD_PUSH_BYTES 32u  /* the contract's block: templates/spd_push.lua */
 
 /* Decides how the pipeline meets the shader's --subgroup S (the minimum subgroup size its
  * code assumes): *required = S when the device can be told to use exactly S, and *full

@@ -16,7 +16,10 @@ typedef struct {
     const spdrt_pipeline *pipe; /* owned by the context's cache */
     spdrt_image image;
     VkImageView views[MAX_LEVELS];  /* [k] = level k */
-    spdrt_buffer upload, readback, counters, level6;
+    spdrt_buffer upload, update, readback, counters, level6;
+    /* Pass p's level-6 hand-off is its own range of the buffer, so an update's pass finds
+     * the values of its tiles that it does not dispatch as that pass left them. */
+    VkDeviceSize level6_offset[SPDRT_MAX_PASSES + 1];
     VkQueryPool timestamps;
 } spd_resources;
 
@@ -29,6 +32,7 @@ static void release(spdrt_context *ctx, spd_resources *rs) {
     spdrt__buffer_destroy(ctx, &rs->level6);
     spdrt__buffer_destroy(ctx, &rs->counters);
     spdrt__buffer_destroy(ctx, &rs->readback);
+    spdrt__buffer_destroy(ctx, &rs->update);
     spdrt__buffer_destroy(ctx, &rs->upload);
     for (k = 0; k < MAX_LEVELS; k++)
         if (rs->views[k])
@@ -68,6 +72,14 @@ static spdrt_result check_params(spdrt_context *ctx, const uint32_t *spirv,
                             "(got %ux%u)", p->width, p->height);
     /* Beyond 12 levels the last workgroup keeps one level-12 texel per 4096x4096 region in
      * shared memory, sized for 16384x16384. */
+    if (p->update_source) {
+        spdrt_rect tiles;
+        if (spdrt_spd_update_tiles(p->width, p->height, p->update, 0, &tiles) != 0)
+            return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
+                                "spdrt_spd_run: update rectangle (%u, %u) %ux%u is empty or "
+                                "not inside the %ux%u source", p->update.x, p->update.y,
+                                p->update.width, p->update.height, p->width, p->height);
+    }
     if (spdrt_spd_mip_count(p->width, p->height, p->mips_bound) > 12 &&
         (p->width > 16384 || p->height > 16384))
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
@@ -81,11 +93,31 @@ static uint64_t level_bytes(const spdrt_spd_levels *out, uint32_t k, uint32_t te
     return (uint64_t)out->width[k] * out->height[k] * out->layers * texel;
 }
 
+static uint32_t pass_count(const spdrt_spd_params *p, const spdrt_spd_levels *out);
+
+/* The level-6 hand-off ranges, one per pass: a value per tile of the pass's source level per
+ * layer, each range aligned for a storage-buffer descriptor. Returns the buffer's size. */
+static uint64_t level6_ranges(spdrt_context *ctx, const spdrt_spd_params *p,
+                              const spdrt_spd_levels *out, spd_resources *rs) {
+    uint64_t align = ctx->limits.minStorageBufferOffsetAlignment, offset = 0;
+    uint32_t pass, passes = pass_count(p, out);
+    if (align == 0)
+        align = 1;
+    for (pass = 0; pass < passes; pass++) {
+        uint32_t base = pass * p->mips_bound;
+        uint64_t bytes = (uint64_t)p->layers * ((out->width[base] + SPD_TILE - 1) / SPD_TILE) *
+                         ((out->height[base] + SPD_TILE - 1) / SPD_TILE) *
+                         spdrt_format_channels(p->format) * 4;
+        rs->level6_offset[pass] = offset;
+        offset += (bytes + align - 1) / align * align;
+    }
+    rs->level6_offset[passes] = offset;
+    return offset;
+}
+
 static spdrt_result create_resources(spdrt_context *ctx, const spdrt_spd_params *p,
                                      const spdrt_spd_levels *out, spd_resources *rs) {
     uint32_t texel = spdrt__format_texel_size(p->format), k;
-    uint32_t tiles_x = (p->width + SPD_TILE - 1) / SPD_TILE;
-    uint32_t tiles_y = (p->height + SPD_TILE - 1) / SPD_TILE;
     uint64_t readback = 0, level6;
     spdrt_result res;
     VkImageUsageFlags usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
@@ -100,11 +132,12 @@ static spdrt_result create_resources(spdrt_context *ctx, const spdrt_spd_params 
 
     for (k = 1; k <= out->mip_count; k++)
         readback += level_bytes(out, k, texel);
-    level6 = (uint64_t)p->layers * tiles_x * tiles_y * spdrt_format_channels(p->format) * 4;
-    if (level6 < 16)
-        level6 = 16;
+    level6 = level6_ranges(ctx, p, out, rs);
     res = spdrt__buffer_create(ctx, level_bytes(out, 0, texel), VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                1, &rs->upload);
+    if (res == SPDRT_OK && p->update_source)
+        res = spdrt__buffer_create(ctx, level_bytes(out, 0, texel),
+                                   VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 1, &rs->update);
     if (res == SPDRT_OK)
         res = spdrt__buffer_create(ctx, readback, VK_BUFFER_USAGE_TRANSFER_DST_BIT, 1,
                                    &rs->readback);
@@ -152,7 +185,8 @@ static void write_descriptors(spdrt_context *ctx, const spdrt_spd_params *p, uin
         mips[i].imageLayout = VK_IMAGE_LAYOUT_GENERAL;
     }
     bufs[0].buffer = rs->counters.buffer, bufs[0].offset = 0, bufs[0].range = VK_WHOLE_SIZE;
-    bufs[1].buffer = rs->level6.buffer, bufs[1].offset = 0, bufs[1].range = VK_WHOLE_SIZE;
+    bufs[1].buffer = rs->level6.buffer, bufs[1].offset = rs->level6_offset[pass];
+    bufs[1].range = rs->level6_offset[pass + 1] - rs->level6_offset[pass];
     memset(w, 0, sizeof w);
     for (i = 0; i < 4; i++) {
         w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
@@ -218,14 +252,26 @@ static uint32_t pass_count(const spdrt_spd_params *p, const spdrt_spd_levels *ou
     return (out->mip_count + p->mips_bound - 1) / p->mips_bound;
 }
 
+/* update NULL: the whole chain. Otherwise only the tiles over the changed rectangle, in
+ * every pass (mapped to the pass's source level by spdrt_spd_update_tiles). */
 static void record_passes(VkCommandBuffer cb, const spdrt_spd_params *p,
                           const spdrt_spd_levels *out, spd_resources *rs,
-                          const VkMemoryBarrier *between) {
+                          const VkMemoryBarrier *between, const spdrt_rect *update) {
     uint32_t pass, passes = pass_count(p, out);
     for (pass = 0; pass < passes; pass++) {
         uint32_t base = pass * p->mips_bound, left = out->mip_count - base;
-        uint32_t push[4] = {out->width[base], out->height[base],
-                            left < p->mips_bound ? left : p->mips_bound, 0};
+        /* src_width, src_height, mip_count, tile_count, tile_offset_x/y, unused0/1 */
+        uint32_t push[8] = {out->width[base], out->height[base],
+                            left < p->mips_bound ? left : p->mips_bound, 0, 0, 0, 0, 0};
+        spdrt_rect tiles = {0, 0, (push[0] + SPD_TILE - 1) / SPD_TILE,
+                            (push[1] + SPD_TILE - 1) / SPD_TILE};
+        if (update) {
+            /* check_params accepted the rectangle, so every pass maps it. */
+            spdrt_spd_update_tiles(p->width, p->height, *update, base, &tiles);
+            push[3] = tiles.width * tiles.height;
+            push[4] = tiles.x;
+            push[5] = tiles.y;
+        }
         if (pass > 0)
             vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, between, 0, NULL,
@@ -234,9 +280,52 @@ static void record_passes(VkCommandBuffer cb, const spdrt_spd_params *p,
                                 &rs->pipe->pass_sets[pass], 0, NULL);
         vkCmdPushConstants(cb, rs->pipe->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push,
                            push);
-        vkCmdDispatch(cb, (push[0] + SPD_TILE - 1) / SPD_TILE, (push[1] + SPD_TILE - 1) / SPD_TILE,
-                      p->layers);
+        vkCmdDispatch(cb, tiles.width, tiles.height, p->layers);
     }
+}
+
+/* The update: the changed rectangle of level 0 from its staging buffer (every layer),
+ * optionally the sentinel in every level, then the passes over the rectangle's tiles only
+ * (timed instead of the full dispatches). */
+static void record_update(VkCommandBuffer cb, const spdrt_spd_params *p,
+                          const spdrt_spd_levels *out, spd_resources *rs,
+                          const VkClearColorValue *sentinel, const VkImageSubresourceRange *levels,
+                          const VkMemoryBarrier *between) {
+    uint32_t texel = spdrt__format_texel_size(p->format);
+    const spdrt_rect *r = &p->update;
+    VkBufferImageCopy copy;
+    const VkAccessFlags shader_rw = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    /* The full dispatches read level 0 and wrote the others: both before the transfers. */
+    image_barrier(cb, &rs->image, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, shader_rw,
+                  VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                  VK_ACCESS_TRANSFER_WRITE_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+    memset(&copy, 0, sizeof copy);
+    copy.bufferOffset = ((VkDeviceSize)r->y * p->width + r->x) * texel;
+    copy.bufferRowLength = p->width;
+    copy.bufferImageHeight = p->height;
+    copy.imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+    copy.imageSubresource.layerCount = p->layers;
+    copy.imageOffset.x = (int32_t)r->x;
+    copy.imageOffset.y = (int32_t)r->y;
+    copy.imageExtent.width = r->width;
+    copy.imageExtent.height = r->height;
+    copy.imageExtent.depth = 1;
+    vkCmdCopyBufferToImage(cb, rs->update.buffer, rs->image.image,
+                           VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &copy);
+    if (p->refill_before_update)
+        vkCmdClearColorImage(cb, rs->image.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, sentinel,
+                             1, levels);
+    image_barrier(cb, &rs->image, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                  VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                  shader_rw, VK_IMAGE_LAYOUT_GENERAL);
+    /* The counters and the hand-off buffer: the last full dispatch's writes before these. */
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, between, 0, NULL, 0, NULL);
+    if (rs->timestamps)
+        vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, rs->timestamps, 0);
+    record_passes(cb, p, out, rs, between, &p->update);
+    if (rs->timestamps)
+        vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, rs->timestamps, 1);
 }
 
 static void record(VkCommandBuffer cb, const spdrt_spd_params *p, const spdrt_spd_levels *out,
@@ -322,12 +411,14 @@ static void record(VkCommandBuffer cb, const spdrt_spd_params *p, const spdrt_sp
         }
         /* Timestamps at the compute stage: the first one waits for the earlier dispatches
          * to finish, so only the last dispatch is measured. */
-        if (last && rs->timestamps)
+        if (last && !p->update_source && rs->timestamps)
             vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, rs->timestamps, 0);
-        record_passes(cb, p, out, rs, &between);
-        if (last && rs->timestamps)
+        record_passes(cb, p, out, rs, &between, NULL);
+        if (last && !p->update_source && rs->timestamps)
             vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, rs->timestamps, 1);
     }
+    if (p->update_source)
+        record_update(cb, p, out, rs, &sentinel, &levels, &between);
 
     /* Compute -> transfer, then every produced level into the readback buffer, then make
      * the copies visible to the host that maps it. */
@@ -427,6 +518,11 @@ spdrt_result spdrt_spd_run(spdrt_context *ctx, const uint32_t *spirv, size_t spi
                                 ctx->limits.maxComputeWorkGroupCount[1],
                                 ctx->limits.maxComputeWorkGroupCount[2]);
 
+    if (params->layers > ctx->limits.maxImageArrayLayers)
+        return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED,
+                            "%u layers exceed the device's maxImageArrayLayers (%u)",
+                            params->layers, ctx->limits.maxImageArrayLayers);
+
     memset(&rs, 0, sizeof rs);
     mips = calloc(params->mips_bound, sizeof *mips);
     if (!mips)
@@ -442,6 +538,9 @@ spdrt_result spdrt_spd_run(spdrt_context *ctx, const uint32_t *spirv, size_t spi
     n = (size_t)params->width * params->height * params->layers;
     for (i = 0; i < n; i++)
         spdrt__texel_pack(params->format, source + 4 * i, (unsigned char *)rs.upload.map + i * texel);
+    for (i = 0; params->update_source && i < n; i++)
+        spdrt__texel_pack(params->format, params->update_source + 4 * i,
+                          (unsigned char *)rs.update.map + i * texel);
     for (k = 0; k < pass_count(params, out); k++)
         write_descriptors(ctx, params, k, out->mip_count, &rs, mips);
 

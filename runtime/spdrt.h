@@ -68,9 +68,17 @@ uint32_t spdrt_validation_messages(const spdrt_context *ctx);
  *              resets its slice's counter, so back-to-back dispatches need no host reset
  *   binding 3  storage buffer, the level-6 hand-off: channels x float per 64x64 tile,
  *              [layer][tile_y][tile_x], read by the last workgroup of each layer
- *   push constants (16 bytes): uint src_width, src_height, mip_count, unused
- *   local size 256x1x1; grid (ceil(w/64), ceil(h/64), layers)
+ *   push constants (32 bytes): uint src_width, src_height, mip_count, tile_count,
+ *              tile_offset_x, tile_offset_y, unused0, unused1
+ *   local size 256x1x1; grid (ceil(w/64), ceil(h/64), layers), tile_count = 0 and
+ *   tile_offset = 0; an update of a changed rectangle dispatches only the tiles over it
+ *   (spdrt_spd_update_tiles) with tile_offset its first tile and tile_count their number
  *   mip_count = min(mips_bound, floor(log2(max(w, h)))); 0 means there is nothing to do. */
+
+/* A rectangle of texels (or of tiles): first column x, first row y, width x height. */
+typedef struct {
+    uint32_t x, y, width, height;
+} spdrt_rect;
 
 /* Storage formats. r32ui holds integers: pass them as floats (exact below 2^24). */
 typedef enum {
@@ -101,6 +109,17 @@ typedef struct {
     int refill_between_dispatches;  /* fill the levels with the sentinel again before every
                                        dispatch after the first: each must rewrite every texel,
                                        and its tail must run with no host counter reset */
+    /* Sub-rectangle update (optional). When update_source is not NULL, after the
+     * `dispatches` full runs the texels of level 0 inside `update` (every layer) are
+     * replaced by update_source's (laid out as source; only the rectangle is read), and one
+     * more dispatch per pass covers only the tiles over it (spdrt_spd_update_tiles); the
+     * levels read back are then those of the changed source. The other tiles' texels and
+     * level-6 hand-off values are the full runs'. */
+    const float *update_source;
+    spdrt_rect update;
+    int refill_before_update;       /* fill the levels with the sentinel before the update:
+                                       only the tiles it covers are rewritten (a test of the
+                                       footprint; the result is then not the full chain) */
 } spdrt_spd_params;
 
 /* Levels read back after an SPD run, all converted to RGBA float. */
@@ -125,6 +144,18 @@ void spdrt_spd_levels_free(spdrt_spd_levels *levels);
 /* mip_count for a source size and a shader's --mips (the contract above); with passes, the
  * levels of the whole chain for mips_total. */
 uint32_t spdrt_spd_mip_count(uint32_t width, uint32_t height, uint32_t mips_bound);
+
+/* The one mapping from a changed rectangle of level 0 to the workgroups an update dispatches,
+ * for the pass that reads level `base` (p x mips_bound for pass p; 0 for one pass). Level
+ * `base` texel (i, j) reduces exactly the 2^base x 2^base block of level 0 at (i, j) x
+ * 2^base (the last odd row/column of a level is dropped, a one-texel edge repeats itself),
+ * so the texels over the rectangle are its corners shifted right by `base`, clamped to the
+ * level; the update dispatches the 64x64 tiles over those. Writes the first tile and the
+ * tile counts to *tiles (grid = tiles->width x tiles->height x layers, tile_offset =
+ * (tiles->x, tiles->y), tile_count = width x height). Returns 0, or -1 for an empty
+ * rectangle or one not inside the width x height source. */
+int spdrt_spd_update_tiles(uint32_t width, uint32_t height, spdrt_rect rect, uint32_t base,
+                           spdrt_rect *tiles);
 
 #ifdef __cplusplus
 }

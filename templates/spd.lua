@@ -19,6 +19,7 @@
 -- (2x, 2y+1), (2x+1, 2y+1), reading a one-texel-wide level's edge instead of past it, so the
 -- last odd row/column is dropped (SPD's rule) and a constant image stays constant.
 local emit = require("templates.emit")
+local spd_push = require("templates.spd_push")
 
 local spd = {}
 
@@ -268,8 +269,12 @@ local function emit_handoff(c, ctx)
     local slice = cfg.array and "slice" or "0u"
     c:line("if (mip_count < 7u) return;")
     c:line("$uint2 tiles = (src_size + $uint2(63u, 63u)) >> 6u;")
-    c:line("uint tile_count = tiles.x * tiles.y;")
-    c:line("uint level6_base = %s;", cfg.array and "slice * tile_count" or "0u")
+    c:line("uint slice_tiles = tiles.x * tiles.y;")
+    c:line("uint level6_base = %s;", cfg.array and "slice * slice_tiles" or "0u")
+    c:comment("An update dispatches only the tiles over a changed rectangle (params.tile_count " ..
+        "per slice, 0 = all): the others' level-6 texels are still in the buffer from the " ..
+        "dispatch before, so the last arrival of this dispatch reduces the whole slice.")
+    c:line("uint arrivals = params.tile_count != 0u ? params.tile_count : slice_tiles;")
     c:block("if (t == 0u)", function()
         c:line("level6[level6_base + tile.y * tiles.x + tile.x] = v;")
         c:comment("Release: make this tile's level-6 texel visible device-wide before the " ..
@@ -278,7 +283,7 @@ local function emit_handoff(c, ctx)
         c:line(D.device_fence())
         c:line("uint arrived;")
         c:line(D.atomic_add("arrived", string.format("counters[%s]", slice), "1u"))
-        c:line("lds_is_last = arrived == tile_count - 1u ? 1u : 0u;")
+        c:line("lds_is_last = arrived == arrivals - 1u ? 1u : 0u;")
     end)
     c:line(D.barrier())
     c:line("if (lds_is_last == 0u) return;")
@@ -306,9 +311,7 @@ local function make_context(cfg, dialect)
         srgb = op.srgb or false,
         shared = shared_arrays(steps, cfg.mips),
         uses_lane = false,
-        -- The push-constant block, in declaration order (16 bytes; the contract below).
-        params = { { type = "uint2", name = "src_size" }, { type = "uint", name = "mip_count" },
-                   { type = "uint", name = "unused" } },
+        params = spd_push.params(), -- the push-constant block (templates/spd_push.lua)
     }
     for _, s in ipairs(steps) do
         if s.kind == "shuffle" then ctx.uses_lane = true end
@@ -326,14 +329,8 @@ local function make_context(cfg, dialect)
         subgroup = cfg.subgroup, array = cfg.array,
         shared_bytes = shared_bytes,
         level6_bytes_per_tile = value_bytes,
-        push_constants = {
-            { name = "src_width", type = "uint", offset = 0, doc = "width of level 0" },
-            { name = "src_height", type = "uint", offset = 4, doc = "height of level 0" },
-            { name = "mip_count", type = "uint", offset = 8,
-              doc = string.format("levels to write: min(%d, floor(log2(max(w, h)))), >= 1", cfg.mips) },
-            { name = "unused", type = "uint", offset = 12, doc = "padding to 16 bytes" },
-        },
-        push_constant_bytes = 16,
+        push_constants = spd_push.contract(cfg.mips),
+        push_constant_bytes = spd_push.BYTES,
         bindings = {
             { binding = 0, name = "src_level0", kind = "sampled image",
               doc = string.format("level 0 of the source, %s, read with texel fetches (no sampler)",
@@ -381,10 +378,10 @@ local function emit_header_comment(c, ctx)
         c:line("//   %-18s %s%s: %s", ctx.dialect.binding_label(ctx, b),
             b.name, b.count and ("[" .. b.count .. "]") or "", b.doc)
     end
-    local pcs = {}
-    for _, p in ipairs(k.push_constants) do pcs[#pcs + 1] = p.name end
-    c:line("//   %-18s uint %s (16 bytes)", ctx.dialect.params_label, table.concat(pcs, ", "))
+    c:line("//   %-18s %s (%d bytes)", ctx.dialect.params_label, spd_push.names(), k.push_constant_bytes)
     c:line("//   workgroup %dx1x1, dispatch (%s, %s, %s)", WORKGROUP, k.grid[1], k.grid[2], k.grid[3])
+    c:line("//   update of a changed rectangle: dispatch only the %dx%d tiles over it, tile_offset the", TILE, TILE)
+    c:line("//   first, tile_count how many per slice (0 = all); the other tiles' levels stay as they are")
     c:line("//   shared memory %d bytes%s", k.shared_bytes,
         cfg.subgroup >= 8 and string.format("; needs subgroups of at least %d invocations, full, with shuffles", cfg.subgroup)
         or cfg.subgroup == 4 and "; needs quad operations in compute" or "; no subgroup operations")
@@ -478,7 +475,9 @@ local function emit_main(c, ctx)
     c:line(D.entry_open(ctx))
     c.depth = c.depth + 1
     for _, line in ipairs(D.entry_prologue(ctx)) do c:line(line) end
-    c:line("$uint2 tile = group.xy;")
+    c:comment("tile_offset is 0 for a whole-image dispatch; an update starts at the first tile " ..
+        "over its rectangle.")
+    c:line("$uint2 tile = group.xy + params.tile_offset;")
     if cfg.array then c:line("uint slice = group.z;") end
     c:line("$uint2 src_size = params.src_size;")
     if cfg.mips > 1 then c:line("uint mip_count = params.mip_count;") end

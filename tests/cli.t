@@ -156,13 +156,47 @@ cat >"$WORK/use.c" <<'EOC'
 #include <stdio.h>
 int main(void)
 {
-    SpdPushConstants pc = {4096, 2048, spd_mip_count(4096, 2048), 0};
+    SpdPushConstants pc = {4096, 2048, spd_mip_count(4096, 2048), 0, 0, 0, 0, 0};
     printf("%d %u %u %u %u\n", SPD_WORKGROUP_SIZE_X, SPD_GRID_X(4096u), SPD_GRID_Y(2048u),
            pc.mip_count, (unsigned)sizeof pc);
     return 0;
 }
 EOC
-cc -std=c11 -Wall -Werror -I"$WORK" -o "$WORK/use" "$WORK/use.c" && [ "$("$WORK/use")" = "256 64 32 12 16" ]
+cc -std=c11 -Wall -Werror -I"$WORK" -o "$WORK/use" "$WORK/use.c" && [ "$("$WORK/use")" = "256 64 32 12 32" ]
 ok $? "--emit-header: the contract header compiles; grid and mip count follow the contract"
+
+# spd_update_dispatch: the tiles over a rectangle, worked out by hand for a 4096x2048
+# source (64x32 tiles): a texel at (100, 70) is tile (1, 1); (4000..4095, 2000..2047)
+# spans tiles 62..63 of row 31; in pass 1 of --max-mips-per-pass 6 (level 6, 64x32) the
+# same rectangle is texels 62..63 x 31 of tile (0, 0), with 6 levels left; an empty or
+# outside rectangle is refused.
+"$SPDGEN" --spd --mips 12 --max-mips-per-pass 6 -o "$WORK/u.comp" --emit-header "$WORK/update.h"
+cat >"$WORK/update.c" <<'EOC'
+#include "update.h"
+#include <stdio.h>
+static void show(uint32_t x, uint32_t y, uint32_t w, uint32_t h, uint32_t base)
+{
+    SpdPushConstants pc;
+    uint32_t grid[2];
+    if (spd_update_dispatch(4096, 2048, x, y, w, h, base, &pc, grid) != 0) {
+        printf("refused\n");
+        return;
+    }
+    printf("%ux%u %u %u,%u %u %u %ux%u\n", pc.src_width, pc.src_height, pc.mip_count,
+           pc.tile_offset_x, pc.tile_offset_y, pc.tile_count, pc.unused0, grid[0], grid[1]);
+}
+int main(void)
+{
+    show(100, 70, 1, 1, 0);
+    show(4000, 2000, 96, 48, 0);
+    show(4000, 2000, 96, 48, 6);
+    show(0, 0, 0, 1, 0);
+    show(4000, 0, 97, 1, 0);
+    return 0;
+}
+EOC
+cc -std=c11 -Wall -Werror -I"$WORK" -o "$WORK/update" "$WORK/update.c" &&
+    [ "$("$WORK/update" | tr '\n' ';')" = "4096x2048 6 1,1 1 0 1x1;4096x2048 6 62,31 2 0 2x1;64x32 6 0,0 1 0 1x1;refused;refused;" ]
+ok $? "--emit-header: spd_update_dispatch maps a rectangle to the tiles over it in each pass"
 
 done_testing

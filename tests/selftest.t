@@ -16,6 +16,7 @@ expect_usage_error "--seed without --selftest" "--seed" --spd --seed 3
 expect_usage_error "--size malformed" "--size 64" --spd --selftest --size 64
 expect_usage_error "--size zero" "--size 0x64" --spd --selftest --size 0x64
 expect_usage_error "--size layers without --array" "layers need --array" --spd --selftest --size 8x8x2
+expect_usage_error "--size beyond 2048 layers" "--size 8x8x2049" --spd --array --selftest --size 8x8x2049
 expect_usage_error "--size beyond --max-size" "--size 5000x10" --spd --selftest --size 5000x10
 expect_usage_error "--seed not a number" "--seed x" --spd --selftest --seed x
 expect_usage_error "--sampler linear --size not a power of two" "--size 1920x1080" --spd --sampler linear --selftest --size 1920x1080
@@ -34,6 +35,9 @@ ok $? "--target msl --selftest says it runs the GLSL twin"
 "$SPDGEN" --spd --array --op mean --subgroup 4 --selftest --size 130x67x4 --seed 9 >"$WORK/out"
 [ $? -eq 0 ] && grep -q "130x67 x 4 layer(s), seed 9" "$WORK/out"
 ok $? "--array --selftest with --size WxHxLAYERS and --seed"
+"$SPDGEN" --spd --array --op max --format r32f --subgroup 8 --selftest --size 130x3x2048 >"$WORK/out"
+[ $? -eq 0 ] && grep -q "130x3 x 2048 layer(s)" "$WORK/out" && grep -q "^selftest passed: 7 levels" "$WORK/out"
+ok $? "--array --selftest with 2048 layers (the most --size allows): 7 levels bit-exact"
 
 # A shader that reduces the 2x2 block in the wrong order must fail its selftest.
 mkdir -p "$WORK/broken/templates"

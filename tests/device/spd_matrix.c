@@ -11,7 +11,10 @@
  * a host reset of the counters, with the levels refilled in between, so the second tail must
  * run (the shader reset its counter) and every texel must be written again.
  *
- * usage: spd_matrix glsl|hlsl [quick]   prints TAP. */
+ * Mode "sizes": every size 1..130 squared and the large ones, 64 and 2048 layers, passes.
+ * Mode "update": sub-rectangle updates (spd_update.h).
+ *
+ * usage: spd_matrix glsl|hlsl [sizes|update]   prints TAP. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -280,22 +283,23 @@ static void run_srgb_known_value(spdrt_context *ctx, const char *target)
     free(spirv);
 }
 
-/* 64 layers, each a different constant: every level of layer l must be layer l's constant,
- * so each slice's counter and hand-off are its own (FidelityFX SPD assumed 6 slices). */
-static void run_layers(spdrt_context *ctx, const char *target)
+/* Layers, each a different constant: every level of layer l must be layer l's constant,
+ * so each slice's counter and hand-off are its own (FidelityFX SPD assumed 6 slices). Run
+ * with 64 layers, and with 2048 (the most the CLI and most devices allow) at a size that
+ * still has a tail (7 levels from 3 tiles per layer). */
+static void run_layers(spdrt_context *ctx, const char *target, uint32_t w, uint32_t h, uint32_t layers)
 {
-    const uint32_t w = 300, h = 260, layers = 64;
     size_t words;
     uint32_t *spirv = generate(target, "max", 8, "r32f", 1, &words);
     float *source = malloc((size_t)w * h * layers * 4 * sizeof *source);
     if (!spirv || !source) {
-        ok(0, "64 layers: spdgen failed or out of memory");
+        ok(0, "%u layers: spdgen failed or out of memory", layers);
         free(spirv);
         free(source);
         return;
     }
     for (uint32_t l = 0; l < layers; l++)
-        for (size_t i = 0; i < (size_t)w * h * 4; i++) source[(size_t)l * w * h * 4 + i] = (float)(l + 1) / 128.0f;
+        for (size_t i = 0; i < (size_t)w * h * 4; i++) source[(size_t)l * w * h * 4 + i] = (float)(l + 1) / 4096.0f;
     spdrt_spd_params params = {
         .width = w, .height = h, .layers = layers, .is_array = 1, .mips_bound = 12, .subgroup = 8,
         .format = SPDRT_R32F, .dispatches = 2, .sentinel = SENTINEL, .refill_between_dispatches = 1,
@@ -303,31 +307,34 @@ static void run_layers(spdrt_context *ctx, const char *target)
     spdrt_spd_levels gpu = {0};
     size_t wrong = 0;
     if (spdrt_spd_run(ctx, spirv, words, &params, source, &gpu) != SPDRT_OK) {
-        ok(0, "%s 64 layers: runtime error: %s", target, spdrt_last_error(ctx));
+        ok(0, "%s %u layers: runtime error: %s", target, layers, spdrt_last_error(ctx));
     } else {
         for (uint32_t k = 1; k <= gpu.mip_count; k++)
             for (uint32_t l = 0; l < layers; l++) {
                 size_t n = (size_t)gpu.width[k] * gpu.height[k];
                 for (size_t i = 0; i < n; i++)
-                    wrong += gpu.level[k][((size_t)l * n + i) * 4] != (float)(l + 1) / 128.0f;
+                    wrong += gpu.level[k][((size_t)l * n + i) * 4] != (float)(l + 1) / 4096.0f;
             }
-        ok(wrong == 0, "%s max --array, 64 layers of distinct constants %ux%u: every level of "
-            "every layer is its constant (%zu wrong)", target, w, h, wrong);
+        ok(wrong == 0, "%s max --array, %u layers of distinct constants %ux%u: every level of "
+            "every layer is its constant (%zu wrong)", target, layers, w, h, wrong);
     }
     spdrt_spd_levels_free(&gpu);
     free(source);
     free(spirv);
 }
 
+#include "spd_update.h"
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || (strcmp(argv[1], "glsl") && strcmp(argv[1], "hlsl")) ||
-        (argc > 2 && strcmp(argv[2], "sizes"))) {
-        fprintf(stderr, "usage: spd_matrix glsl|hlsl [sizes]\n");
+        (argc > 2 && strcmp(argv[2], "sizes") && strcmp(argv[2], "update"))) {
+        fprintf(stderr, "usage: spd_matrix glsl|hlsl [sizes|update]\n");
         return 2;
     }
     const char *target = argv[1];
-    int sizes_only = argc > 2;
+    int sizes_only = argc > 2 && !strcmp(argv[2], "sizes");
+    int update_only = argc > 2 && !strcmp(argv[2], "update");
     char err[512];
     spdrt_context *ctx;
     spdrt_options options = {.validation = 1};
@@ -340,8 +347,13 @@ int main(int argc, char **argv)
     if (dev->subgroup_size > 8 && dev->subgroup_size <= 64) subgroups[subgroup_count++] = (int)dev->subgroup_size;
     if (sizes_only) {
         run_sizes(ctx, target);
-        run_layers(ctx, target);
+        run_layers(ctx, target, 300, 260, 64);
+        run_layers(ctx, target, 130, 3, 2048);
         run_passes(ctx, target);
+        goto finish;
+    }
+    if (update_only) {
+        run_updates(ctx, target);
         goto finish;
     }
 
