@@ -39,6 +39,11 @@ void params(uint32_t width, uint32_t height, void* out) {
   p->mip_count = spd_mip_count(width, height);
 }
 
+int update(uint32_t width, uint32_t height, uint32_t x, uint32_t y, uint32_t w, uint32_t h, void* out,
+           uint32_t grid[2]) {
+  return spd_update_dispatch(width, height, x, y, w, h, 0, static_cast<SpdPushConstants*>(out), grid);
+}
+
 } // namespace
 
 extern const spd_contract spd_this_contract = {
@@ -52,4 +57,5 @@ extern const spd_contract spd_this_contract = {
     level6_bytes,
     sizeof(SpdPushConstants),
     params,
+    update,
 };

@@ -18,6 +18,9 @@ struct spd_contract {
   size_t (*level6_bytes)(uint32_t width, uint32_t height, uint32_t layers);
   size_t params_bytes;                         // sizeof(SpdPushConstants)
   void (*params)(uint32_t width, uint32_t height, void* out); // fills SpdPushConstants
+  // spd_update_dispatch: SpdPushConstants and grid (x, y) of an update of a rectangle
+  int (*update)(uint32_t width, uint32_t height, uint32_t x, uint32_t y, uint32_t w, uint32_t h,
+                void* out, uint32_t grid[2]);
 };
 
 extern const spd_contract spd_this_contract;
