@@ -47,11 +47,16 @@ static const char usage_text[] =
     "                        32-bit float format, one bilinear fetch per 2x2 block (power-of-\n"
     "                        two sources only; binds a linear clamp-to-edge sampler)\n"
     "  --max-mips-per-pass K split the chain into dispatches of K levels each (1..--mips),\n"
-    "                        for engines that bind fewer storage images; K <= 6 needs no\n"
-    "                        atomic counter\n"
+    "                        for engines that bind fewer storage images; K <= log2(--tile)\n"
+    "                        needs no atomic counter\n"
     "  --format F            storage format of the mips: r16f | rg16f | rgba16f | r32f |\n"
     "                        rg32f | rgba32f (default) | rgba8 | r32ui (integers: min, max)\n"
-    "  --wg N                workgroup size: 256 (the only valid value)\n"
+    "  --tile T              one workgroup reduces a TxT tile by log2(T) levels: 2, 4, 8, 16,\n"
+    "                        32, 64 (default 64). Below 64 a hierarchy of counters (one per\n"
+    "                        block of TxT workgroups per stage) finishes the chain\n"
+    "  --wg N                invocations per workgroup: each reads a BxB block, B = 2 or 4, so\n"
+    "                        N = (T/B)^2, at most 256 (default the largest): --tile 64: 256;\n"
+    "                        32: 256, 64; 16: 64, 16; 8: 16, 4; 4: 4, 1; 2: 1\n"
     "  --subgroup S          0 = shared memory only; 4 = quad operations; 8, 16, 32, 64 =\n"
     "                        subgroup shuffles for a subgroup of at least S (default 0)\n"
     "  --array               texture arrays / cube faces: one dispatch for all slices,\n"
@@ -169,6 +174,32 @@ static int parse_uint(const char *s, long *out)
 const char *sg_target_name(sg_target target) { return target_names[target]; }
 const char *sg_env_name(sv_env env) { return env_names[env]; }
 
+/* The workgroup sizes a tile admits, largest first: each invocation reads a B x B block of
+ * the tile, B = 2 or 4 (B <= T), so N = (T/B)^2, at most 256 invocations. Returns the count. */
+static int tile_workgroups(int tile, int out[2])
+{
+    int n = 0;
+    for (int b = 2; b <= 4; b *= 2)
+        if (b <= tile && (tile / b) * (tile / b) <= 256) out[n++] = (tile / b) * (tile / b);
+    return n;
+}
+
+/* --wg against --tile; without --wg the largest workgroup the tile admits. */
+static int check_tile_wg(sg_config *cfg)
+{
+    int sizes[2] = {0, 0}, n = tile_workgroups(cfg->tile, sizes);
+    if (!cfg->wg_given) cfg->wg = sizes[0];
+    for (int i = 0; i < n; i++)
+        if (cfg->wg == sizes[i]) return SG_EXIT_OK;
+    if (n == 1)
+        return usage_error("--wg %d: --tile %d takes only --wg %d (each invocation reads a BxB "
+                           "block, B = 2 or 4: N = (T/B)^2, at most 256)", cfg->wg, cfg->tile,
+                           sizes[0]);
+    return usage_error("--wg %d: --tile %d takes --wg %d or %d (each invocation reads a BxB "
+                       "block, B = 2 or 4: N = (T/B)^2, at most 256)", cfg->wg, cfg->tile,
+                       sizes[0], sizes[1]);
+}
+
 static void set_defaults(sg_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
@@ -176,6 +207,7 @@ static void set_defaults(sg_config *cfg)
     cfg->mips = 12;
     cfg->max_width = cfg->max_height = 4096;
     cfg->format = "rgba32f";
+    cfg->tile = 64;
     cfg->wg = 256;
     cfg->subgroup = 0;
     cfg->target = SG_TARGET_GLSL;
@@ -190,13 +222,15 @@ static void set_defaults(sg_config *cfg)
  * output paths excluded (they do not change the output). Deterministic by construction. */
 static void build_command(sg_config *cfg)
 {
-    char passes[40] = "";
+    char passes[40] = "", tile[24] = "";
     if (cfg->max_mips_per_pass && cfg->max_mips_per_pass < cfg->mips)
         snprintf(passes, sizeof passes, " --max-mips-per-pass %d", cfg->max_mips_per_pass);
+    if (cfg->tile != 64) /* the default stays out, so 64x64 shaders keep their text */
+        snprintf(tile, sizeof tile, " --tile %d", cfg->tile);
     snprintf(cfg->command, sizeof cfg->command,
-             "spdgen --spd --op %s --mips %d%s --max-size %s --format %s%s --wg %d --subgroup %d%s --target %s%s%s%s%s",
+             "spdgen --spd --op %s --mips %d%s --max-size %s --format %s%s%s --wg %d --subgroup %d%s --target %s%s%s%s%s",
              cfg->op, cfg->mips, passes, cfg->max_size, cfg->format,
-             cfg->sampler_linear ? " --sampler linear" : "", cfg->wg, cfg->subgroup,
+             cfg->sampler_linear ? " --sampler linear" : "", tile, cfg->wg, cfg->subgroup,
              cfg->array ? " --array" : "", target_names[cfg->target],
              cfg->target == SG_TARGET_SPIRV ? " --spirv-from " : "",
              cfg->target == SG_TARGET_SPIRV ? lang_names[cfg->spirv_from] : "",
@@ -305,9 +339,7 @@ static int check_combination(sg_config *cfg, int kernels, const char *spd_only_f
     } else {
         const char *stray = sg_fft_cli_stray_option(cfg);
         if (stray) return usage_error("%s: only for --fft", stray);
-        if (cfg->wg != 256)
-            return usage_error("--wg %d: --spd supports only 256 (a 64x64 tile, 4x4 texels per "
-                               "invocation)", cfg->wg);
+        if ((rc = check_tile_wg(cfg)) != SG_EXIT_OK) return rc;
         if ((rc = check_mips(cfg)) != SG_EXIT_OK) return rc;
         if ((rc = check_op_format(cfg)) != SG_EXIT_OK) return rc;
     }
@@ -382,7 +414,8 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
         static const char *const valued[] = {
             "--op", "--mips", "--max-size", "--format", "--wg", "--subgroup", "--target",
             "--spirv-from", "--target-env", "-o", "-MF", "-MT", "--emit-header",
-            "--template-dir", "--size", "--seed", "--max-mips-per-pass", "--sampler", NULL};
+            "--template-dir", "--size", "--seed", "--max-mips-per-pass", "--sampler", "--tile",
+            NULL};
         int fft_takes_value = 0;
         if (sg_fft_cli_is_option(flag, &fft_takes_value)) {
             if (fft_takes_value && !value) {
@@ -413,7 +446,7 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
         long n;
         int k;
         static const char *const spd_only[] = {"--op", "--mips", "--max-size", "--format",
-                                               "--max-mips-per-pass", "--sampler", NULL};
+                                               "--max-mips-per-pass", "--sampler", "--tile", NULL};
         if (index_of(spd_only, flag) >= 0 && !spd_only_flag) spd_only_flag = spd_only[index_of(spd_only, flag)];
         if (!strcmp(flag, "--op")) {
             if (index_of(spd_ops, value) < 0)
@@ -425,6 +458,11 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
                                    "--max-size 4096x4096 allows 1..12)", value);
             cfg->mips = (int)n;
             cfg->mips_given = 1;
+        } else if (!strcmp(flag, "--tile")) {
+            if (parse_uint(value, &n) || n < 2 || n > 64 || (n & (n - 1)))
+                return usage_error("--tile %s: must be 2, 4, 8, 16, 32 or 64 (T = 2^M: one "
+                                   "workgroup reduces a TxT tile by M levels)", value);
+            cfg->tile = (int)n;
         } else if (!strcmp(flag, "--sampler")) {
             if (strcmp(value, "load") && strcmp(value, "linear"))
                 return usage_error("--sampler %s: must be load | linear", value);
@@ -464,7 +502,7 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
             cfg->format = spd_formats[k];
         } else if (!strcmp(flag, "--wg")) {
             if (parse_uint(value, &n) || n < 1 || n > 1 << 20)
-                return usage_error("--wg %s: must be a workgroup size (--spd: 256)", value);
+                return usage_error("--wg %s: must be a workgroup size (--spd: (T/B)^2 for --tile T, B = 2 or 4)", value);
             cfg->wg = (int)n;
             cfg->wg_given = 1;
         } else if (!strcmp(flag, "--subgroup")) {

@@ -22,7 +22,8 @@ typedef struct {
     int max_mips_per_pass; /* --max-mips-per-pass K: levels per dispatch (0: all in one) */
     int sampler_linear;  /* --sampler linear: level 1 by one bilinear fetch per 2x2 (mean) */
     const char *format;  /* r32f | rgba32f | rgba16f | rgba8 */
-    int wg;              /* workgroup size (--spd: 256) */
+    int tile;            /* --tile T: one workgroup reduces a T x T tile by log2(T) levels */
+    int wg;              /* workgroup size (--spd: one of spd_tile_workgroups(tile)) */
     int wg_given;        /* --wg was on the command line */
     int subgroup;        /* 0, 4, 8, 16, 32, 64 */
     int array;           /* texture arrays: one dispatch for all slices */

@@ -88,7 +88,8 @@ int sg_selftest(const sg_config *cfg, const sv_spirv *module)
     spdrt_spd_levels gpu = {0}, ref = {0};
     spdrt_spd_params params = {
         .width = w, .height = h, .layers = layers, .is_array = cfg->array,
-        .mips_bound = (uint32_t)cfg->mips, .subgroup = (uint32_t)cfg->subgroup, .format = format,
+        .mips_bound = (uint32_t)cfg->mips, .subgroup = (uint32_t)cfg->subgroup,
+        .tile = (uint32_t)cfg->tile, .format = format,
         .dispatches = 2, .sentinel = SENTINEL, .refill_between_dispatches = 1,
         .sampler_linear = cfg->sampler_linear,
     };

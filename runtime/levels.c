@@ -36,6 +36,33 @@ int spdrt_spd_update_tiles(uint32_t width, uint32_t height, spdrt_rect rect, uin
     return 0;
 }
 
+/* Results (or counters) of one stage per slice: grid_k = ceil(size / 2^shift) per axis. */
+static uint64_t grid_units(uint32_t width, uint32_t height, uint32_t shift) {
+    uint64_t round = (1ull << shift) - 1;
+    return ((width + round) >> shift) * ((height + round) >> shift);
+}
+
+void spdrt_spd_buffer_bytes(uint32_t tile, uint32_t mips_bound, uint32_t width, uint32_t height,
+                            uint32_t layers, uint32_t channels, uint64_t *counter_bytes,
+                            uint64_t *handoff_bytes) {
+    uint32_t m = 0, stages, k;
+    uint64_t results = 0, counters = 0;
+    if (tile == 0 || tile == 64) {  /* one counter per slice, one level-6 texel per tile */
+        *counter_bytes = (uint64_t)layers * 4;
+        *handoff_bytes = (uint64_t)layers * grid_units(width, height, 6) * channels * 4;
+        return;
+    }
+    while ((1u << m) < tile)
+        m++;
+    stages = (mips_bound + m - 1) / m;
+    for (k = 1; k < stages; k++)  /* the results of stages 0..stages-2: grid_1..grid_{S-1} */
+        results += grid_units(width, height, k * m);
+    for (k = 2; k <= stages; k++)  /* a counter per unit of stages 1..S-1: grid_2..grid_S */
+        counters += grid_units(width, height, k * m);
+    *counter_bytes = (uint64_t)layers * counters * 4;
+    *handoff_bytes = (uint64_t)layers * results * channels * 4;
+}
+
 void spdrt_spd_levels_free(spdrt_spd_levels *levels) {
     size_t k;
     if (!levels)

@@ -6,7 +6,7 @@
 #include "internal.h"
 
 #define SPIRV_MAGIC 0x07230203u
-#define SPD_LOCAL_SIZE 256u   /* the contract's local size, 256x1x1 */
+#define SPD_LOCAL_SIZE 256u   /* the local size of --tile 64 shaders, 256x1x1 */
 #define SPD_PUSH_BYTES 32u  /* the contract's block: templates/spd_push.lua */
 
 /* Decides how the pipeline meets the shader's --subgroup S (the minimum subgroup size its
@@ -35,7 +35,9 @@ spdrt_result spdrt__subgroup_plan(spdrt_context *ctx, uint32_t s, uint32_t local
         return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED,
                             "the shader uses subgroup shuffles (--subgroup %u) but \"%s\" does "
                             "not support them", s, info->name);
-    *full = ctx->full_subgroups;
+    /* A workgroup smaller than S is one partial subgroup (its exchanges stay within it);
+     * full subgroups would require a multiple of S invocations. */
+    *full = ctx->full_subgroups && local_size % s == 0;
     if (s >= 8 && ctx->size_control && info->min_subgroup_size <= s &&
         s <= info->max_subgroup_size &&
         local_size / s <= ctx->max_workgroup_subgroups) {
@@ -203,6 +205,27 @@ spdrt_result spdrt__compute_pipeline_create(spdrt_context *ctx, const uint32_t *
     return SPDRT_OK;
 }
 
+/* The LocalSize x of the module's entry point (OpExecutionMode LocalSize, or LocalSizeId
+ * with a constant, as SPIR-V 1.6 states it); SPD_LOCAL_SIZE when neither is found. SPD
+ * shaders of other tiles than 64 have 1..256 invocations (--wg). */
+static uint32_t local_size_x(const uint32_t *spirv, size_t words) {
+    size_t i, len;
+    uint32_t id = 0;
+    for (i = 5; i < words; i += len) {
+        uint32_t op = spirv[i] & 0xffffu;
+        len = spirv[i] >> 16;
+        if (len == 0 || i + len > words)
+            break;
+        if (op == 16 && len >= 4 && spirv[i + 2] == 17)  /* OpExecutionMode LocalSize */
+            return spirv[i + 3];
+        if (op == 331 && len >= 4 && spirv[i + 2] == 38)  /* OpExecutionModeId LocalSizeId */
+            id = spirv[i + 3];
+        if (op == 43 && len >= 4 && id && spirv[i + 2] == id)  /* OpConstant of that id */
+            return spirv[i + 3];
+    }
+    return SPD_LOCAL_SIZE;
+}
+
 spdrt_result spdrt__spd_pipeline_create(spdrt_context *ctx, const uint32_t *spirv,
                                         size_t spirv_words, uint32_t mips_bound,
                                         uint32_t subgroup, spdrt_pipeline *out) {
@@ -221,7 +244,7 @@ spdrt_result spdrt__spd_pipeline_create(spdrt_context *ctx, const uint32_t *spir
         return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED,
                             "the shader binds %u storage images; the device allows %u per stage",
                             mips_bound, ctx->limits.maxPerStageDescriptorStorageImages);
-    res = spdrt__subgroup_plan(ctx, subgroup, SPD_LOCAL_SIZE, &required, &full);
+    res = spdrt__subgroup_plan(ctx, subgroup, local_size_x(spirv, spirv_words), &required, &full);
     if (res == SPDRT_OK)
         res = create_layout(ctx, mips_bound, out);
     if (res == SPDRT_OK)

@@ -9,7 +9,8 @@
 
 #include "internal.h"
 
-#define SPD_TILE 64u  /* each workgroup reduces a 64x64 tile of level 0 */
+/* Each workgroup reduces a T x T tile of level 0 (--tile; 64 unless the params say). */
+static uint32_t tile_of(const spdrt_spd_params *p) { return p->tile ? p->tile : 64u; }
 #define MAX_LEVELS 16u  /* spdrt_spd_levels holds levels 0..15 */
 
 typedef struct {
@@ -65,6 +66,9 @@ static spdrt_result check_params(spdrt_context *ctx, const uint32_t *spirv,
     if (p->mips_bound == 0)
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
                             "spdrt_spd_run: mips_bound must be at least 1");
+    if (tile_of(p) < 2 || tile_of(p) > 64 || (tile_of(p) & (tile_of(p) - 1)))
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
+                            "spdrt_spd_run: tile %u is not 2, 4, 8, 16, 32 or 64", p->tile);
     /* A bilinear fetch is the 2x2 mean only where no clamping or odd edge is involved. */
     if (p->sampler_linear && ((p->width & (p->width - 1)) || (p->height & (p->height - 1))))
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
@@ -72,6 +76,11 @@ static spdrt_result check_params(spdrt_context *ctx, const uint32_t *spirv,
                             "(got %ux%u)", p->width, p->height);
     /* Beyond 12 levels the last workgroup keeps one level-12 texel per 4096x4096 region in
      * shared memory, sized for 16384x16384. */
+    if (p->update_source && tile_of(p) != 64)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
+                            "spdrt_spd_run: a sub-rectangle update needs a --tile 64 shader (got "
+                            "--tile %u: its hierarchy of counters counts every tile of a block, "
+                            "so each dispatch must cover the whole grid)", p->tile);
     if (p->update_source) {
         spdrt_rect tiles;
         if (spdrt_spd_update_tiles(p->width, p->height, p->update, 0, &tiles) != 0)
@@ -95,19 +104,28 @@ static uint64_t level_bytes(const spdrt_spd_levels *out, uint32_t k, uint32_t te
 
 static uint32_t pass_count(const spdrt_spd_params *p, const spdrt_spd_levels *out);
 
-/* The level-6 hand-off ranges, one per pass: a value per tile of the pass's source level per
- * layer, each range aligned for a storage-buffer descriptor. Returns the buffer's size. */
+/* The hand-off ranges, one per pass: what spdrt_spd_buffer_bytes gives for the pass's source
+ * level (--tile 64: a level-6 value per tile per layer), each range aligned for a
+ * storage-buffer descriptor and at least 16 bytes. The counters are shared by the passes
+ * (each dispatch leaves them zero): *counters, the largest pass's. Returns the buffer's size. */
 static uint64_t level6_ranges(spdrt_context *ctx, const spdrt_spd_params *p,
-                              const spdrt_spd_levels *out, spd_resources *rs) {
+                              const spdrt_spd_levels *out, spd_resources *rs,
+                              uint64_t *counters) {
     uint64_t align = ctx->limits.minStorageBufferOffsetAlignment, offset = 0;
     uint32_t pass, passes = pass_count(p, out);
     if (align == 0)
         align = 1;
+    *counters = 16;
     for (pass = 0; pass < passes; pass++) {
         uint32_t base = pass * p->mips_bound;
-        uint64_t bytes = (uint64_t)p->layers * ((out->width[base] + SPD_TILE - 1) / SPD_TILE) *
-                         ((out->height[base] + SPD_TILE - 1) / SPD_TILE) *
-                         spdrt_format_channels(p->format) * 4;
+        uint64_t bytes, counter_bytes;
+        spdrt_spd_buffer_bytes(tile_of(p), p->mips_bound, out->width[base], out->height[base],
+                               p->layers, spdrt_format_channels(p->format), &counter_bytes,
+                               &bytes);
+        if (bytes < 16)
+            bytes = 16;
+        if (counter_bytes > *counters)
+            *counters = counter_bytes;
         rs->level6_offset[pass] = offset;
         offset += (bytes + align - 1) / align * align;
     }
@@ -118,7 +136,7 @@ static uint64_t level6_ranges(spdrt_context *ctx, const spdrt_spd_params *p,
 static spdrt_result create_resources(spdrt_context *ctx, const spdrt_spd_params *p,
                                      const spdrt_spd_levels *out, spd_resources *rs) {
     uint32_t texel = spdrt__format_texel_size(p->format), k;
-    uint64_t readback = 0, level6;
+    uint64_t readback = 0, level6, counters;
     spdrt_result res;
     VkImageUsageFlags usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
                               VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
@@ -132,7 +150,7 @@ static spdrt_result create_resources(spdrt_context *ctx, const spdrt_spd_params 
 
     for (k = 1; k <= out->mip_count; k++)
         readback += level_bytes(out, k, texel);
-    level6 = level6_ranges(ctx, p, out, rs);
+    level6 = level6_ranges(ctx, p, out, rs, &counters);
     res = spdrt__buffer_create(ctx, level_bytes(out, 0, texel), VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                1, &rs->upload);
     if (res == SPDRT_OK && p->update_source)
@@ -142,7 +160,7 @@ static spdrt_result create_resources(spdrt_context *ctx, const spdrt_spd_params 
         res = spdrt__buffer_create(ctx, readback, VK_BUFFER_USAGE_TRANSFER_DST_BIT, 1,
                                    &rs->readback);
     if (res == SPDRT_OK)
-        res = spdrt__buffer_create(ctx, (VkDeviceSize)p->layers * sizeof(uint32_t),
+        res = spdrt__buffer_create(ctx, counters,
                                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                                        VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                    0, &rs->counters);
@@ -263,10 +281,10 @@ static void record_passes(VkCommandBuffer cb, const spdrt_spd_params *p,
         /* src_width, src_height, mip_count, tile_count, tile_offset_x/y, unused0/1 */
         uint32_t push[8] = {out->width[base], out->height[base],
                             left < p->mips_bound ? left : p->mips_bound, 0, 0, 0, 0, 0};
-        spdrt_rect tiles = {0, 0, (push[0] + SPD_TILE - 1) / SPD_TILE,
-                            (push[1] + SPD_TILE - 1) / SPD_TILE};
+        spdrt_rect tiles = {0, 0, (push[0] + tile_of(p) - 1) / tile_of(p),
+                            (push[1] + tile_of(p) - 1) / tile_of(p)};
         if (update) {
-            /* check_params accepted the rectangle, so every pass maps it. */
+            /* check_params accepted the rectangle (and --tile 64), so every pass maps it. */
             spdrt_spd_update_tiles(p->width, p->height, *update, base, &tiles);
             push[3] = tiles.width * tiles.height;
             push[4] = tiles.x;
@@ -506,8 +524,8 @@ spdrt_result spdrt_spd_run(spdrt_context *ctx, const uint32_t *spirv, size_t spi
     }
     if (out->mip_count == 0)  /* a 1x1 source: nothing to reduce */
         return SPDRT_OK;
-    grid[0] = (params->width + SPD_TILE - 1) / SPD_TILE;
-    grid[1] = (params->height + SPD_TILE - 1) / SPD_TILE;
+    grid[0] = (params->width + tile_of(params) - 1) / tile_of(params);
+    grid[1] = (params->height + tile_of(params) - 1) / tile_of(params);
     grid[2] = params->layers;
     for (k = 0; k < 3; k++)
         if (grid[k] > ctx->limits.maxComputeWorkGroupCount[k])

@@ -68,11 +68,14 @@ uint32_t spdrt_validation_messages(const spdrt_context *ctx);
  *              resets its slice's counter, so back-to-back dispatches need no host reset
  *   binding 3  storage buffer, the level-6 hand-off: channels x float per 64x64 tile,
  *              [layer][tile_y][tile_x], read by the last workgroup of each layer
+ *   (--tile T < 64: a counter per block of each stage and the results of each stage,
+ *   sized by spdrt_spd_buffer_bytes)
  *   push constants (32 bytes): uint src_width, src_height, mip_count, tile_count,
  *              tile_offset_x, tile_offset_y, unused0, unused1
- *   local size 256x1x1; grid (ceil(w/64), ceil(h/64), layers), tile_count = 0 and
- *   tile_offset = 0; an update of a changed rectangle dispatches only the tiles over it
- *   (spdrt_spd_update_tiles) with tile_offset its first tile and tile_count their number
+ *   local size 256x1x1 (--tile 64; else --wg); grid (ceil(w/T), ceil(h/T), layers),
+ *   tile_count = 0 and tile_offset = 0; with --tile 64 an update of a changed rectangle
+ *   dispatches only the tiles over it (spdrt_spd_update_tiles) with tile_offset its first
+ *   tile and tile_count their number (smaller tiles: no updates, every dispatch is whole)
  *   mip_count = min(mips_bound, floor(log2(max(w, h)))); 0 means there is nothing to do. */
 
 /* A rectangle of texels (or of tiles): first column x, first row y, width x height. */
@@ -101,6 +104,8 @@ typedef struct {
                                        p x mips_bound as its source (--max-mips-per-pass);
                                        0 = mips_bound, one pass */
     uint32_t subgroup;              /* the shader's --subgroup (0, 4, 8, ...): minimum size */
+    uint32_t tile;                  /* the shader's --tile (2..64; 0 = 64): the grid is
+                                       ceil(w/tile) x ceil(h/tile) x layers */
     spdrt_format format;            /* the shader's --format */
     uint32_t dispatches;            /* back-to-back dispatches to record (>= 1) */
     float sentinel;                 /* every level is filled with this before dispatching */
@@ -114,7 +119,8 @@ typedef struct {
      * replaced by update_source's (laid out as source; only the rectangle is read), and one
      * more dispatch per pass covers only the tiles over it (spdrt_spd_update_tiles); the
      * levels read back are then those of the changed source. The other tiles' texels and
-     * level-6 hand-off values are the full runs'. */
+     * level-6 hand-off values are the full runs'. --tile 64 shaders only: spdrt_spd_run
+     * refuses an update with another tile (the hierarchy counts every tile of a block). */
     const float *update_source;
     spdrt_rect update;
     int refill_before_update;       /* fill the levels with the sentinel before the update:
@@ -150,12 +156,22 @@ uint32_t spdrt_spd_mip_count(uint32_t width, uint32_t height, uint32_t mips_boun
  * `base` texel (i, j) reduces exactly the 2^base x 2^base block of level 0 at (i, j) x
  * 2^base (the last odd row/column of a level is dropped, a one-texel edge repeats itself),
  * so the texels over the rectangle are its corners shifted right by `base`, clamped to the
- * level; the update dispatches the 64x64 tiles over those. Writes the first tile and the
+ * level; the update dispatches the 64x64 tiles over those (--tile 64 only: the
+ * hierarchy of smaller tiles counts every unit of a block). Writes the first tile and the
  * tile counts to *tiles (grid = tiles->width x tiles->height x layers, tile_offset =
  * (tiles->x, tiles->y), tile_count = width x height). Returns 0, or -1 for an empty
  * rectangle or one not inside the width x height source. */
 int spdrt_spd_update_tiles(uint32_t width, uint32_t height, spdrt_rect rect, uint32_t base,
                            spdrt_rect *tiles);
+
+/* Bytes of the counter buffer (binding 2) and the hand-off buffer (binding 3) an SPD shader
+ * of --tile `tile` (0 = 64) and --mips `mips_bound` needs for a source: --tile 64, a counter
+ * per slice and one value per 64x64 tile; smaller tiles, per slice the results of every
+ * stage but the last and a counter per unit of every stage but the first (see the emitted
+ * contract). `channels` = spdrt_format_channels of the format. */
+void spdrt_spd_buffer_bytes(uint32_t tile, uint32_t mips_bound, uint32_t width, uint32_t height,
+                            uint32_t layers, uint32_t channels, uint64_t *counter_bytes,
+                            uint64_t *handoff_bytes);
 
 #ifdef __cplusplus
 }

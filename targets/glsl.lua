@@ -44,7 +44,7 @@ function glsl.preamble(ctx)
         end
     end
     lines[#lines + 1] = ""
-    lines[#lines + 1] = "layout(local_size_x = 256, local_size_y = 1, local_size_z = 1) in;"
+    lines[#lines + 1] = string.format("layout(local_size_x = %d, local_size_y = 1, local_size_z = 1) in;", ctx.shape.wg)
     return table.concat(lines, "\n")
 end
 
@@ -61,11 +61,12 @@ function glsl.declarations(ctx)
     if cfg.sampler_linear then
         lines[#lines + 1] = "layout(set = 0, binding = 4) uniform sampler src_sampler;"
     end
-    if cfg.mips > 6 then
+    if ctx.handoff then
         lines[#lines + 1] = "layout(set = 0, binding = 2, std430) buffer SpdCounters { uint counters[]; };"
         -- coherent: the last workgroup reads values other workgroups wrote in this dispatch.
         lines[#lines + 1] = string.format(
-            "layout(set = 0, binding = 3, std430) coherent buffer SpdLevel6 { %s level6[]; };", value)
+            "layout(set = 0, binding = 3, std430) coherent buffer %s { %s %s[]; };", ctx.handoff.block, value,
+            ctx.handoff.name)
     end
     lines[#lines + 1] = "layout(push_constant) uniform SpdParams {"
     for _, f in ipairs(ctx.params) do lines[#lines + 1] = string.format("    %s %s;", glsl.types[f.type], f.name) end
@@ -74,7 +75,7 @@ function glsl.declarations(ctx)
     for _, a in ipairs(ctx.shared) do
         lines[#lines + 1] = string.format("shared %s %s[%d];", value, a.name, a.count)
     end
-    if cfg.mips > 6 then lines[#lines + 1] = "shared uint lds_is_last;" end
+    if ctx.handoff then lines[#lines + 1] = "shared uint lds_is_last;" end
     return table.concat(lines, "\n")
 end
 

@@ -28,7 +28,7 @@ function hlsl.binding_label(ctx, b)
     return string.format("binding %d / %s", b.binding, register_of(ctx, b))
 end
 
-function hlsl.preamble(ctx) return "// Entry point: main, [numthreads(256, 1, 1)]." end
+function hlsl.preamble(ctx) return string.format("// Entry point: main, [numthreads(%d, 1, 1)].", ctx.shape.wg) end
 
 function hlsl.declarations(ctx)
     local cfg = ctx.cfg
@@ -42,13 +42,13 @@ function hlsl.declarations(ctx)
     if cfg.sampler_linear then
         lines[#lines + 1] = "[[vk::binding(4, 0)]] SamplerState src_sampler : register(s0);"
     end
-    if cfg.mips > 6 then
+    if ctx.handoff then
         lines[#lines + 1] = string.format("[[vk::binding(2, 0)]] RWStructuredBuffer<uint> counters : register(%s);",
             register_of(ctx, { binding = 2 }))
         -- globallycoherent: the last workgroup reads values other workgroups wrote.
         lines[#lines + 1] = string.format(
-            "[[vk::binding(3, 0)]] globallycoherent RWStructuredBuffer<%s> level6 : register(%s);",
-            value, register_of(ctx, { binding = 3 }))
+            "[[vk::binding(3, 0)]] globallycoherent RWStructuredBuffer<%s> %s : register(%s);",
+            value, ctx.handoff.name, register_of(ctx, { binding = 3 }))
     end
     lines[#lines + 1] = "struct SpdParams {"
     for _, f in ipairs(ctx.params) do lines[#lines + 1] = string.format("    %s %s;", hlsl.types[f.type], f.name) end
@@ -59,12 +59,13 @@ function hlsl.declarations(ctx)
     for _, a in ipairs(ctx.shared) do
         lines[#lines + 1] = string.format("groupshared %s %s[%d];", value, a.name, a.count)
     end
-    if cfg.mips > 6 then lines[#lines + 1] = "groupshared uint lds_is_last;" end
+    if ctx.handoff then lines[#lines + 1] = "groupshared uint lds_is_last;" end
     return table.concat(lines, "\n")
 end
 
 function hlsl.entry_open(ctx)
-    return "[numthreads(256, 1, 1)]\nvoid main(uint t : SV_GroupIndex, uint3 group : SV_GroupID) {"
+    return string.format("[numthreads(%d, 1, 1)]\nvoid main(uint t : SV_GroupIndex, uint3 group : SV_GroupID) {",
+        ctx.shape.wg)
 end
 
 function hlsl.entry_prologue(ctx)

@@ -35,18 +35,19 @@ function msl.entry_open(ctx)
             cfg.sampler_linear and "sample" or "read"),
         string.format("array<%s<%s, access::write>, %d> dst_mips [[texture(1)]]", tex, scalar, cfg.mips),
     }
-    if cfg.mips > 6 then
+    if ctx.handoff then
         args[#args + 1] = "device atomic_uint* counters [[buffer(0)]]"
         -- coherent(device) (MSL 3.2): the last threadgroup reads values other threadgroups
         -- wrote in this dispatch. Before 3.2 Metal has no device-scope coherence.
-        args[#args + 1] = string.format("coherent(device) device %s* level6 [[buffer(1)]]", ctx.value_type)
+        args[#args + 1] = string.format("coherent(device) device %s* %s [[buffer(1)]]", ctx.value_type,
+            ctx.handoff.name)
     end
     if cfg.sampler_linear then args[#args + 1] = "sampler src_sampler [[sampler(0)]]" end
     args[#args + 1] = "constant SpdParams& params [[buffer(2)]]"
     args[#args + 1] = "uint t [[thread_index_in_threadgroup]]"
     args[#args + 1] = "uint3 group [[threadgroup_position_in_grid]]"
     if ctx.uses_lane then args[#args + 1] = "uint lane [[thread_index_in_simdgroup]]" end
-    return "[[max_total_threads_per_threadgroup(256)]]\nkernel void spd_main(\n    " ..
+    return string.format("[[max_total_threads_per_threadgroup(%d)]]\nkernel void spd_main(\n    ", ctx.shape.wg) ..
         table.concat(args, ",\n    ") .. ")\n{"
 end
 
@@ -55,7 +56,7 @@ function msl.entry_prologue(ctx)
     for _, a in ipairs(ctx.shared) do
         lines[#lines + 1] = string.format("threadgroup %s %s[%d];", ctx.value_type, a.name, a.count)
     end
-    if ctx.cfg.mips > 6 then lines[#lines + 1] = "threadgroup uint lds_is_last;" end
+    if ctx.handoff then lines[#lines + 1] = "threadgroup uint lds_is_last;" end
     return lines
 end
 

@@ -20,6 +20,8 @@
 -- last odd row/column is dropped (SPD's rule) and a constant image stays constant.
 local emit = require("templates.emit")
 local spd_push = require("templates.spd_push")
+local tile = require("templates.spd_tile")
+local hierarchy = require("templates.spd_hierarchy")
 
 local spd = {}
 
@@ -50,76 +52,9 @@ local FORMATS = {
     rgba8 = { channels = 4 }, r32ui = { channels = 1, uint = true },
 }
 
-local WORKGROUP = 256
-local TILE = 64
 local MAX_SIZE = 16384                           -- the largest source (14 levels)
 local MAX_REGIONS = (MAX_SIZE // 4096) * (MAX_SIZE // 4096) -- 64x64 regions of level 6
-
--- How level j (3..6) of a pass is formed from the 2x2 blocks of level j-1. Each step
--- records where the level-(j-1) values sit: every `spacing`-th invocation holds one, for
--- the first `count` texels in Morton order. A subgroup step gathers the 4 values from
--- lanes `spacing` apart (possible while 4 x spacing <= subgroup size); a shared-memory step
--- stores them and lets the first count/4 invocations read 4 consecutive entries, which
--- leaves one value per invocation again (spacing 1).
-local function plan_steps(subgroup)
-    local steps, spacing, count = {}, 1, WORKGROUP
-    local shared_steps = 0
-    for j = 3, 6 do
-        local step = { level = j, spacing = spacing, count = count }
-        if subgroup >= 4 and 4 * spacing <= subgroup then
-            step.kind = subgroup == 4 and "quad" or "shuffle"
-            spacing = spacing * 4
-        else
-            step.kind = "shared"
-            step.buffer = shared_steps % 2 -- ping-pong: a write never races the last read
-            shared_steps = shared_steps + 1
-            spacing = 1
-        end
-        count = count // 4
-        steps[#steps + 1] = step
-    end
-    return steps
-end
-
--- Shared memory: the two ping-pong exchange arrays sized for their largest step, and with
--- more than 12 levels the level-12 texels of the tail's regions (4x4 at 16384x16384).
-local function shared_arrays(steps, mips)
-    local size = { [0] = 0, [1] = 0 }
-    for _, s in ipairs(steps) do
-        if s.kind == "shared" then size[s.buffer] = math.max(size[s.buffer], s.count) end
-    end
-    local arrays = {}
-    for b = 0, 1 do
-        if size[b] > 0 then arrays[#arrays + 1] = { name = b == 0 and "lds_a" or "lds_b", count = size[b] } end
-    end
-    if mips > 12 then arrays[#arrays + 1] = { name = "lds_level12", count = MAX_REGIONS } end
-    return arrays
-end
-
-local function log2(n)
-    local k = 0
-    while n > 1 do n, k = n // 2, k + 1 end
-    return k
-end
-
--- "t" for `uint` literals and masks.
-local function u(n) return string.format("%du", n) end
-
--- Condition under which invocation t holds a value: every spacing-th, first `count` texels.
-local function holder_condition(spacing, count)
-    local parts = {}
-    if spacing > 1 then parts[#parts + 1] = string.format("(t & %s) == 0u", u(spacing - 1)) end
-    if count * spacing < WORKGROUP then
-        parts[#parts + 1] = spacing > 1 and string.format("(t >> %s) < %s", u(log2(spacing)), u(count))
-            or string.format("t < %s", u(count))
-    end
-    return #parts > 0 and table.concat(parts, " && ") or nil
-end
-
--- The Morton index of the texel invocation t holds.
-local function texel_index(spacing)
-    return spacing > 1 and string.format("t >> %s", u(log2(spacing))) or "t"
-end
+local u, log2 = tile.u, tile.log2
 
 -- Level 0 as the reduction starts from it: a depth sample becomes its (min, max) pair,
 -- sRGB code values become linear light.
@@ -143,7 +78,7 @@ end
 local function emit_pass(c, ctx, pass)
     local D, cfg = ctx.dialect, ctx.cfg
     local base = pass.base
-    local last = math.min(base + 6, cfg.mips)
+    local last = math.min(base + ctx.shape.levels, cfg.mips)
 
     -- Declares texel<level> = coord and stores value there when inside the level (and, with
     -- a holder condition, only from the invocations that hold a value).
@@ -172,15 +107,22 @@ local function emit_pass(c, ctx, pass)
     c:line("$uint2 size_in = %s;", pass.size)
     c:line("$uint2 size_out = max($uint2(1u, 1u), src_size >> %s);", u(base + 1))
     c:blank()
-    c:comment(string.format("Level %d: this invocation reads the 4x4 block of level %d under its " ..
-        "level-%d texel%s.", base + 1, base, base + 2, pass.sample and "" or
+    local T, B = ctx.shape.tile, ctx.shape.block
+    -- Where this invocation's texel of a level with n texels per region side lies: the
+    -- region's corner plus p (times scale). A one-invocation workgroup owns the whole tile.
+    local function at(n, scale)
+        if ctx.shape.wg == 1 then return (pass.origin(n):gsub(" %+ $", "")) end
+        return pass.origin(n) .. "p" .. (scale and (" * " .. u(scale)) or "")
+    end
+    c:comment(string.format("Level %d: this invocation reads the %dx%d block of level %d under its " ..
+        "level-%d texel%s.", base + 1, B, B, base, base + ctx.shape.register_levels, pass.sample and "" or
         ", clamping coordinates to the level's edge so nothing outside it is read"))
-    c:line("$uint2 corner = %sp * 4u;", pass.origin(TILE))
+    c:line("$uint2 corner = %s;", at(T, B))
     if not pass.sample then
         c:line("$uint2 edge = size_in - $uint2(1u, 1u);")
         local function plus(i) return i == 0 and "" or (" + " .. u(i)) end
-        for i = 0, 3 do c:line("uint x%d = min(corner.x%s, edge.x);", i, plus(i)) end
-        for i = 0, 3 do c:line("uint y%d = min(corner.y%s, edge.y);", i, plus(i)) end
+        for i = 0, B - 1 do c:line("uint x%d = min(corner.x%s, edge.x);", i, plus(i)) end
+        for i = 0, B - 1 do c:line("uint y%d = min(corner.y%s, edge.y);", i, plus(i)) end
     end
     local L = pass.load
     if pass.sample then
@@ -189,36 +131,48 @@ local function emit_pass(c, ctx, pass)
         c:comment(string.format("--sampler linear: each 2x2 block of level %d is one bilinear fetch " ..
             "at its centre, where the filter weighs the four texels 1/4 each.", base))
         c:line("$float2 inv_size = $float2(1.0f, 1.0f) / $float2(size_in);")
-        for _, q in ipairs({ { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
-            c:line("$value q%d%d = %s;", q[1], q[2], pass.sample(
-                string.format("$float2(corner + $uint2(%s, %s)) * inv_size", u(2 * q[1] + 1), u(2 * q[2] + 1))))
+    end
+    local function sample(qx, qy)
+        return pass.sample(string.format("$float2(corner + $uint2(%s, %s)) * inv_size", u(2 * qx + 1), u(2 * qy + 1)))
+    end
+    if B == 2 then
+        if pass.sample then
+            c:line("v = %s;", sample(0, 0))
+        else
+            call_lines("v = spd_reduce(", { L("x0", "y0"), L("x1", "y0"), L("x0", "y1"), L("x1", "y1") }, ");")
         end
+        store(base + 1, at(T // 2), "v")
     end
-    for _, q in ipairs(pass.sample and {} or { { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
-        local x, y = 2 * q[1], 2 * q[2]
-        call_lines(string.format("%s q%d%d = spd_reduce(", ctx.value_type, q[1], q[2]),
-            { L("x" .. x, "y" .. y), L("x" .. (x + 1), "y" .. y), L("x" .. x, "y" .. (y + 1)),
-              L("x" .. (x + 1), "y" .. (y + 1)) }, ");")
-    end
-    c:line("$uint2 level%d_corner = %sp * 2u;", base + 1, pass.origin(TILE // 2))
-    for _, q in ipairs({ { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
-        local coord = string.format("level%d_corner + $uint2(%s, %s)", base + 1, u(q[1]), u(q[2]))
-        c:line("if (spd_inside(%s, size_out)) %s", coord,
-            D.store_mip(ctx, base + 1, coord, stored_value(ctx, string.format("q%d%d", q[1], q[2]))))
-    end
-    if last < base + 2 then return end
+    if B == 4 then
+        for _, q in ipairs(pass.sample and { { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } } or {}) do
+            c:line("$value q%d%d = %s;", q[1], q[2], sample(q[1], q[2]))
+        end
+        for _, q in ipairs(pass.sample and {} or { { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
+            local x, y = 2 * q[1], 2 * q[2]
+            call_lines(string.format("%s q%d%d = spd_reduce(", ctx.value_type, q[1], q[2]),
+                { L("x" .. x, "y" .. y), L("x" .. (x + 1), "y" .. y), L("x" .. x, "y" .. (y + 1)),
+                  L("x" .. (x + 1), "y" .. (y + 1)) }, ");")
+        end
+        c:line("$uint2 level%d_corner = %s;", base + 1, at(T // 2, 2))
+        for _, q in ipairs({ { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
+            local coord = string.format("level%d_corner + $uint2(%s, %s)", base + 1, u(q[1]), u(q[2]))
+            c:line("if (spd_inside(%s, size_out)) %s", coord,
+                D.store_mip(ctx, base + 1, coord, stored_value(ctx, string.format("q%d%d", q[1], q[2]))))
+        end
+        if last < base + 2 then return end
 
-    next_level(base + 2)
-    c:comment(string.format("Level %d: the four level-%d texels just made are this invocation's 2x2 block.",
-        base + 2, base + 1))
-    c:line("v = spd_reduce_level(q00, q10, q01, q11, size_in);")
-    store(base + 2, string.format("%sp", pass.origin(TILE // 4)), "v")
+        next_level(base + 2)
+        c:comment(string.format("Level %d: the four level-%d texels just made are this invocation's 2x2 block.",
+            base + 2, base + 1))
+        c:line("v = spd_reduce_level(q00, q10, q01, q11, size_in);")
+        store(base + 2, at(T // 4), "v")
+    end
 
     for _, s in ipairs(ctx.steps) do
         local level = base + s.level
         if level > last then break end
         next_level(level)
-        local region = TILE >> s.level -- texels per region side at this level
+        local region = T >> s.level -- texels per region side at this level
         local out_spacing, out_count = 1, s.count // 4
         if s.kind == "shared" then
             c:comment(string.format("Level %d: each 2x2 block of level %d spans %d invocations, " ..
@@ -226,8 +180,8 @@ local function emit_pass(c, ctx, pass)
                 4 * s.spacing, out_count == 1 and "invocation 0 reduces the 4 entries"
                     or string.format("invocations 0..%d reduce 4 consecutive entries each", out_count - 1)))
             local array = s.buffer == 0 and "lds_a" or "lds_b"
-            local cond = holder_condition(s.spacing, s.count)
-            local write = string.format("%s[%s] = v;", array, texel_index(s.spacing))
+            local cond = tile.holder_condition(ctx.shape, s.spacing, s.count)
+            local write = string.format("%s[%s] = v;", array, tile.texel_index(s.spacing))
             c:line(cond and ("if (" .. cond .. ") " .. write) or write)
             c:line(D.barrier())
             c:block(out_count == 1 and "if (t == 0u)" or string.format("if (t < %s)", u(out_count)), function()
@@ -256,8 +210,8 @@ local function emit_pass(c, ctx, pass)
                 lanes[5] = "size_in"
                 call_lines("v = spd_reduce_level(", lanes, ");")
             end
-            store(level, string.format("%sspd_morton_xy(%s)", pass.origin(region), texel_index(out_spacing)),
-                "v", holder_condition(out_spacing, out_count))
+            store(level, string.format("%sspd_morton_xy(%s)", pass.origin(region), tile.texel_index(out_spacing)),
+                "v", tile.holder_condition(ctx.shape, out_spacing, out_count))
         end
     end
 end
@@ -299,17 +253,27 @@ end
 local function make_context(cfg, dialect)
     local format, op = FORMATS[cfg.format], OPS[cfg.op]
     local channels = format.channels
+    local shape = tile.shape(cfg.tile, cfg.wg)
     -- Only the steps of levels that exist at this --mips (the tail repeats a subset of them).
     local steps = {}
-    for _, s in ipairs(plan_steps(cfg.subgroup)) do
+    for _, s in ipairs(tile.plan_steps(shape, cfg.subgroup)) do
         if s.level <= cfg.mips then steps[#steps + 1] = s end
     end
+    -- Levels beyond one tile: the 64x64 shape loops over level-6 regions in the last
+    -- workgroup (and keeps level 12 in shared memory beyond 12 levels); smaller tiles climb
+    -- a hierarchy of counters (templates/spd_hierarchy.lua).
+    local loop = shape.tile == 64
+    local extra = {}
+    if loop and cfg.mips > 12 then extra[1] = { name = "lds_level12", count = MAX_REGIONS } end
     local ctx = {
-        cfg = cfg, dialect = dialect, channels = channels, steps = steps,
+        cfg = cfg, dialect = dialect, channels = channels, steps = steps, shape = shape, loop = loop,
         uint = format.uint or false,                         -- r32ui: integer values
         source_channels = op.source_channels or channels,    -- channels read from level 0
         srgb = op.srgb or false,
-        shared = shared_arrays(steps, cfg.mips),
+        shared = tile.shared_arrays(steps, extra),
+        -- The counter and hand-off buffers, when levels continue past one tile.
+        handoff = cfg.mips > shape.levels and (loop and { name = "level6", block = "SpdLevel6" }
+            or { name = "handoff", block = "SpdHandoff" }) or nil,
         uses_lane = false,
         params = spd_push.params(), -- the push-constant block (templates/spd_push.lua)
     }
@@ -322,8 +286,11 @@ local function make_context(cfg, dialect)
     ctx.contract = {
         kernel = "spd",
         entry = dialect.entry_name,
-        workgroup = { WORKGROUP, 1, 1 },
-        grid = { "(src_width + 63) / 64", "(src_height + 63) / 64", cfg.array and "layers" or "1" },
+        workgroup = { shape.wg, 1, 1 },
+        tile = shape.tile, tile_levels = shape.levels, hierarchy = not loop,
+        stages = hierarchy.stages({ cfg = cfg, shape = shape }),
+        grid = { string.format("(src_width + %d) / %d", shape.tile - 1, shape.tile),
+                 string.format("(src_height + %d) / %d", shape.tile - 1, shape.tile), cfg.array and "layers" or "1" },
         mips = cfg.mips, format = cfg.format, channels = channels, op = cfg.op,
         total_mips = cfg.total_mips, passes = (cfg.total_mips + cfg.mips - 1) // cfg.mips,
         subgroup = cfg.subgroup, array = cfg.array,
@@ -345,12 +312,13 @@ local function make_context(cfg, dialect)
             doc = "linear filtering, clamp to edge, normalized coordinates (--sampler linear; "
                 .. "power-of-two sources only)" }
     end
-    if cfg.mips > 6 then
+    if ctx.handoff then
         local b = ctx.contract.bindings
-        b[#b + 1] = { binding = 2, name = "counters", kind = "storage buffer",
-            doc = "uint per slice, zero before the first dispatch; the shader resets it" }
-        b[#b + 1] = { binding = 3, name = "level6", kind = "storage buffer",
-            doc = string.format("%d bytes per 64x64 tile per slice: the level-6 hand-off", value_bytes) }
+        local counters_doc, handoff_doc = "uint per slice, zero before the first dispatch; the shader resets it",
+            string.format("%d bytes per 64x64 tile per slice: the level-6 hand-off", value_bytes)
+        if not loop then counters_doc, handoff_doc = hierarchy.buffer_docs(ctx, value_bytes) end
+        b[#b + 1] = { binding = 2, name = "counters", kind = "storage buffer", doc = counters_doc }
+        b[#b + 1] = { binding = 3, name = ctx.handoff.name, kind = "storage buffer", doc = handoff_doc }
     end
     table.sort(ctx.contract.bindings, function(a, b) return a.binding < b.binding end)
     return ctx
@@ -379,27 +347,49 @@ local function emit_header_comment(c, ctx)
             b.name, b.count and ("[" .. b.count .. "]") or "", b.doc)
     end
     c:line("//   %-18s %s (%d bytes)", ctx.dialect.params_label, spd_push.names(), k.push_constant_bytes)
-    c:line("//   workgroup %dx1x1, dispatch (%s, %s, %s)", WORKGROUP, k.grid[1], k.grid[2], k.grid[3])
-    c:line("//   update of a changed rectangle: dispatch only the %dx%d tiles over it, tile_offset the", TILE, TILE)
-    c:line("//   first, tile_count how many per slice (0 = all); the other tiles' levels stay as they are")
-    c:line("//   shared memory %d bytes%s", k.shared_bytes,
-        cfg.subgroup >= 8 and string.format("; needs subgroups of at least %d invocations, full, with shuffles", cfg.subgroup)
-        or cfg.subgroup == 4 and "; needs quad operations in compute" or "; no subgroup operations")
+    local shape = ctx.shape
+    c:line("//   workgroup %dx1x1, dispatch (%s, %s, %s)", shape.wg, k.grid[1], k.grid[2], k.grid[3])
+    if ctx.loop then
+        c:line("//   update of a changed rectangle: dispatch only the %dx%d tiles over it, tile_offset the", shape.tile, shape.tile)
+        c:line("//   first, tile_count how many per slice (0 = all); the other tiles' levels stay as they are")
+    else
+        c:line("//   tile_count and tile_offset must be 0 (not read): the hierarchy's counters count every")
+        c:line("//   unit of a block, so every dispatch covers the whole grid; updates need --tile 64")
+    end
+    local needs = cfg.subgroup == 4 and "; needs quad operations in compute" or "; no subgroup operations"
+    if cfg.subgroup >= 8 and cfg.subgroup <= shape.wg then
+        needs = string.format("; needs subgroups of at least %d invocations, full, with shuffles", cfg.subgroup)
+    elseif cfg.subgroup >= 8 then
+        needs = string.format("; needs the workgroup's %d invocations in one subgroup, with shuffles", shape.wg)
+    end
+    c:line("//   shared memory %d bytes%s", k.shared_bytes, needs)
     if cfg.subgroup >= 4 then
         c:line("//   assumes each subgroup is consecutive invocations of the workgroup (lane = t % size),")
         c:line("//   as 1D workgroups are laid out by every known Vulkan, D3D and Metal implementation")
     end
-    if cfg.mips > 6 then
+    if ctx.handoff then
         c:line("//   sources up to %s (all %d levels in this one dispatch)", cfg.max_size, cfg.mips)
     end
     c:line("//")
-    c:comment("Strategy: each workgroup reduces one 64x64 tile of level 0 to levels 1..6. " ..
-        "Invocation t owns texel morton(t) of level 2: it reads the 4x4 block of level 0 " ..
-        "beneath it and makes levels 1 and 2 in registers. Levels 3..6 combine 2x2 blocks " ..
-        "held by other invocations: " .. ctx.strategy .. "." ..
-        (cfg.mips > 6 and " Each workgroup then publishes its level-6 texel and increments " ..
-            "its slice's counter; the last to arrive reduces level 6 to the remaining levels " ..
-            "with the same code." or ""))
+    local t, m, r, b = shape.tile, shape.levels, shape.register_levels, shape.block
+    local registers = r == 1 and "level 1" or string.format("levels 1 and %d", r)
+    local owns = shape.wg == 1 and string.format("Its one invocation reads the whole tile and makes %s in " ..
+            "registers.", registers)
+        or string.format("Invocation t owns texel morton(t) of level %d: it reads the %dx%d block of level 0 " ..
+            "beneath it and makes %s in registers. Levels %d..%d combine 2x2 blocks held by other " ..
+            "invocations: %s.", r, b, b, registers, r + 1, m, ctx.strategy)
+    local tail = ""
+    if ctx.handoff and ctx.loop then
+        tail = " Each workgroup then publishes its level-6 texel and increments its slice's counter; " ..
+            "the last to arrive reduces level 6 to the remaining levels with the same code."
+    elseif ctx.handoff then
+        tail = string.format(" Each workgroup then publishes its level-%d texel and increments its " ..
+            "block's counter; the last of each %dx%d block of tiles reduces their level-%d texels to " ..
+            "levels %d..%d with the same code, and so on up a hierarchy of counters to the last level.",
+            m, t, t, m, m + 1, 2 * m)
+    end
+    c:comment(string.format("Strategy: each workgroup reduces one %dx%d tile of level 0 to levels 1..%d. ", t, t, m) ..
+        owns .. tail)
     c:blank()
 end
 
@@ -457,13 +447,15 @@ local function emit_helpers(c, ctx)
         end)
         c:blank()
     end
-    c:comment("Morton order: bits 0, 2, 4, 6 of i give x, bits 1, 3, 5, 7 give y.")
-    c:block("$uint2 spd_morton_xy(uint i)", function()
-        c:line("uint x = (i & 1u) | ((i >> 1u) & 2u) | ((i >> 2u) & 4u) | ((i >> 3u) & 8u);")
-        c:line("uint y = ((i >> 1u) & 1u) | ((i >> 2u) & 2u) | ((i >> 3u) & 4u) | ((i >> 4u) & 8u);")
-        c:line("return $uint2(x, y);")
-    end)
-    c:blank()
+    if ctx.shape.wg > 1 then
+        local what, lines = tile.morton_lines(ctx.shape)
+        c:comment(what)
+        c:block("$uint2 spd_morton_xy(uint i)", function()
+            for _, line in ipairs(lines) do c:line(line) end
+            c:line("return $uint2(x, y);")
+        end)
+        c:blank()
+    end
     c:block("bool spd_inside($uint2 coord, $uint2 size)", function()
         c:line("return coord.x < size.x && coord.y < size.y;")
     end)
@@ -475,17 +467,24 @@ local function emit_main(c, ctx)
     c:line(D.entry_open(ctx))
     c.depth = c.depth + 1
     for _, line in ipairs(D.entry_prologue(ctx)) do c:line(line) end
-    c:comment("tile_offset is 0 for a whole-image dispatch; an update starts at the first tile " ..
-        "over its rectangle.")
-    c:line("$uint2 tile = group.xy + params.tile_offset;")
+    if ctx.loop then
+        c:comment("tile_offset is 0 for a whole-image dispatch; an update starts at the first tile " ..
+            "over its rectangle.")
+        c:line("$uint2 tile = group.xy + params.tile_offset;")
+    else
+        c:comment("Every dispatch covers the whole grid: tile_offset and tile_count are not read " ..
+            "(a partial dispatch would leave the hierarchy's block counters short; updates need --tile 64).")
+        c:line("$uint2 tile = group.xy;")
+    end
     if cfg.array then c:line("uint slice = group.z;") end
     c:line("$uint2 src_size = params.src_size;")
     if cfg.mips > 1 then c:line("uint mip_count = params.mip_count;") end
-    c:line("$uint2 p = spd_morton_xy(t);")
-    if cfg.mips > 1 then c:line("$value v;") end
+    local shape = ctx.shape
+    if shape.wg > 1 then c:line("$uint2 p = spd_morton_xy(t);") end
+    if cfg.mips > 1 or shape.block == 2 then c:line("$value v;") end
     c:blank()
-    c:comment(string.format("Phase 1: this workgroup's 64x64 tile of level 0 -> levels 1..%d.",
-        math.min(6, cfg.mips)))
+    c:comment(string.format("Phase 1: this workgroup's %dx%d tile of level 0 -> levels 1..%d.",
+        shape.tile, shape.tile, math.min(shape.levels, cfg.mips)))
     c:block("", function()
         emit_pass(c, ctx, {
             base = 0, size = "src_size",
@@ -494,7 +493,8 @@ local function emit_main(c, ctx)
             sample = cfg.sampler_linear and function(uv) return D.sample_source(ctx, uv) end or nil,
         })
     end)
-    if cfg.mips > 6 then
+    if ctx.handoff and not ctx.loop then hierarchy.emit(c, ctx, emit_pass) end
+    if ctx.handoff and ctx.loop then
         c:blank()
         c:comment("Phase 2: hand-off. Only the last workgroup of this slice continues.")
         emit_handoff(c, ctx)
@@ -526,7 +526,7 @@ local function emit_main(c, ctx)
             end)
         end)
     end
-    if cfg.mips > 12 then
+    if ctx.loop and cfg.mips > 12 then
         c:blank()
         c:comment(string.format("Phase 4: levels 13..%d from the regions' level-12 texels (at " ..
             "most 4x4, in shared memory).", cfg.mips))

@@ -1,0 +1,131 @@
+-- spd_hierarchy.lua: how a chain continues past the tiles when --tile T < 64, in the same
+-- dispatch: a hierarchy of counters.
+--
+-- Stage 0 is the tiles: every workgroup reduces its T x T tile by M = log2(T) levels. Stage s
+-- reduces blocks of T x T results of stage s-1 (level s*M -> (s+1)*M) with the same pass
+-- code. Each stage-(s-1) unit publishes its result in the hand-off buffer, then increments
+-- its block's counter (release fence -> atomic -> acquire fence, as the 64x64 tail does);
+-- the last to arrive in a block runs that block's stage s. A loop over regions in the last
+-- workgroup (the 64x64 shape) would leave a workgroup of 1..16 invocations with up to
+-- 8192x8192 texels to reduce at 16384x16384; the hierarchy keeps every stage's work spread
+-- over as many workgroups as it has blocks.
+--
+-- Units per axis of stage s (s >= 0) are grid_{s+1} = ceil(size / T^(s+1)); per slice the
+-- hand-off buffer holds stage 0's results, then stage 1's, ..., and the counter buffer one
+-- counter per unit of stage 1, then of stage 2, ... (runtime/levels.c and the C header
+-- compute the same sizes).
+local tile = require("templates.spd_tile")
+local u = tile.u
+
+local hierarchy = {}
+
+-- Stages the shader has: enough for --mips levels, M per stage.
+function hierarchy.stages(ctx)
+    local m = ctx.shape.levels
+    return (ctx.cfg.mips + m - 1) // m
+end
+
+-- "a.x * a.y + b.x * b.y" over grid_first..grid_last.
+local function units(first, last)
+    local terms = {}
+    for k = first, last do terms[#terms + 1] = string.format("grid%d.x * grid%d.y", k, k) end
+    return table.concat(terms, " + ")
+end
+
+-- The grids and buffer offsets every hand-off uses.
+local function emit_layout(c, ctx, stages)
+    local m, cfg = ctx.shape.levels, ctx.cfg
+    c:comment("Units per axis of each stage: stage s has grid{s+1} (tiles, then blocks of " ..
+        string.format("%dx%d tiles, ...). Per slice the hand-off buffer holds each stage's ", ctx.shape.tile,
+            ctx.shape.tile) .. "results in turn, the counter buffer one counter per unit of stages 1, 2, ...")
+    for k = 1, stages do
+        local span = (1 << (k * m)) - 1
+        c:line("$uint2 grid%d = (src_size + $uint2(%s, %s)) >> %s;", k, u(span), u(span), u(k * m))
+    end
+    c:line("uint results0 = %s;", cfg.array and string.format("slice * (%s)", units(1, stages - 1)) or "0u")
+    for s = 1, stages - 2 do
+        c:line("uint results%d = results%d + grid%d.x * grid%d.y;", s, s - 1, s, s)
+    end
+    c:line("uint counters1 = %s;", cfg.array and string.format("slice * (%s)", units(2, stages)) or "0u")
+    for s = 2, stages - 1 do
+        c:line("uint counters%d = counters%d + grid%d.x * grid%d.y;", s, s - 1, s, s)
+    end
+    c:line("$uint2 unit = tile;")
+end
+
+-- Hand-off into stage s: publish this unit's result, count arrivals in its block, and let
+-- only the block's last unit go on.
+local function emit_handoff(c, ctx, s)
+    local D, m, t = ctx.dialect, ctx.shape.levels, ctx.shape.tile
+    c:block("", function()
+        c:line("$uint2 block = unit >> %s;", u(m))
+        c:line("$uint2 members = min(grid%d - (block << %s), $uint2(%s, %s));", s, u(m), u(t), u(t))
+        c:line("uint counter = counters%d + block.y * grid%d.x + block.x;", s, s + 1)
+        if s > 1 then
+            c:comment("Invocations may still be reading lds_is_last from the previous hand-off.")
+            c:line(D.barrier())
+        end
+        c:block("if (t == 0u)", function()
+            c:line("handoff[results%d + unit.y * grid%d.x + unit.x] = v;", s - 1, s)
+            c:comment(string.format("Release: make this level-%d texel visible device-wide before the " ..
+                "counter announces it (FidelityFX SPD issue #13).", s * m))
+            c:line(D.device_fence())
+            c:line("uint arrived;")
+            c:line(D.atomic_add("arrived", "counters[counter]", "1u"))
+            c:line("lds_is_last = arrived == members.x * members.y - 1u ? 1u : 0u;")
+        end)
+        c:line(D.barrier())
+        c:line("if (lds_is_last == 0u) return;")
+        c:comment("Acquire: order this block's reads after the counter, which every other unit " ..
+            "of the block incremented after its release.")
+        c:line(D.device_fence())
+        c:comment("Reset the counter for the next dispatch; nothing else touches it in this one.")
+        c:line("if (t == 0u) %s", D.atomic_reset("counters[counter]"))
+        c:line("unit = block;")
+    end)
+end
+
+-- Phases 2 and 3 for T < 64: emit_pass is spd.lua's pass emitter.
+function hierarchy.emit(c, ctx, emit_pass)
+    local m, t, cfg = ctx.shape.levels, ctx.shape.tile, ctx.cfg
+    local stages = hierarchy.stages(ctx)
+    c:blank()
+    c:comment(string.format("Phase 2: a hierarchy of counters finishes the chain in this dispatch. " ..
+        "Stage s reduces a block of %dx%d results of stage s-1 (level %d*s -> %d*(s+1)) with the " ..
+        "same code as phase 1, run by the last unit of the block to finish; each block has a " ..
+        "counter per slice. A loop in one last workgroup was not chosen: with %d invocations " ..
+        "it would reduce up to (16384/%d)^2 texels alone.", t, t, m, m, ctx.shape.wg, t))
+    c:line("if (mip_count < %s) return;", u(m + 1))
+    emit_layout(c, ctx, stages)
+    for s = 1, stages - 1 do
+        c:blank()
+        if s > 1 then c:line("if (mip_count < %s) return;", u(s * m + 1)) end
+        c:comment(string.format("Hand-off to stage %d: only the last unit of each %dx%d block continues.",
+            s, t, t))
+        emit_handoff(c, ctx, s)
+        c:comment(string.format("Stage %d: this block's level-%d texels (from the hand-off buffer) -> " ..
+            "levels %d..%d.", s, s * m, s * m + 1, math.min((s + 1) * m, cfg.mips)))
+        c:block("", function()
+            emit_pass(c, ctx, {
+                base = s * m, size = string.format("max($uint2(1u, 1u), src_size >> %s)", u(s * m)),
+                origin = function(n) return n == 1 and "unit + " or string.format("unit * %s + ", u(n)) end,
+                load = function(x, y)
+                    return string.format("handoff[results%d + %s * grid%d.x + %s]", s - 1, y, s, x)
+                end,
+            })
+        end)
+    end
+end
+
+-- Contract text: the buffers' sizes per stage.
+function hierarchy.buffer_docs(ctx, value_bytes)
+    local t = ctx.shape.tile
+    return "uint per slice per block of each stage s >= 1 (sum over s = 1.." .. (hierarchy.stages(ctx) - 1) ..
+            " of ceil(w/T^(s+1)) x ceil(h/T^(s+1)), T = " .. t .. "), zero before the first dispatch; " ..
+            "the shader resets each",
+        string.format("%d bytes per result of stages 0..%d per slice (sum over s of ceil(w/T^(s+1)) " ..
+            "x ceil(h/T^(s+1)), T = %d): the hand-off between stages", value_bytes,
+            hierarchy.stages(ctx) - 2, t)
+end
+
+return hierarchy
