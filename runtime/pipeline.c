@@ -35,15 +35,16 @@ spdrt_result spdrt__subgroup_plan(spdrt_context *ctx, uint32_t s, uint32_t local
         return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED,
                             "the shader uses subgroup shuffles (--subgroup %u) but \"%s\" does "
                             "not support them", s, info->name);
-    /* A workgroup smaller than S is one partial subgroup (its exchanges stay within it);
-     * full subgroups would require a multiple of S invocations. */
-    *full = ctx->full_subgroups && local_size % s == 0;
+    /* Full subgroups need a multiple of the subgroup size in invocations; a smaller
+     * workgroup (--tile below 64) is one partial subgroup, its exchanges within it. */
     if (s >= 8 && ctx->size_control && info->min_subgroup_size <= s &&
         s <= info->max_subgroup_size &&
         local_size / s <= ctx->max_workgroup_subgroups) {
         *required = s;
+        *full = ctx->full_subgroups && local_size % s == 0;
         return SPDRT_OK;
     }
+    *full = ctx->full_subgroups && local_size % info->subgroup_size == 0;
     /* Otherwise the device picks: every size it may pick must be at least S. With size
      * control that is any size in [min, max]; without it, the one subgroupSize. */
     if (s > info->max_subgroup_size)

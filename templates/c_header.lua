@@ -2,6 +2,35 @@
 -- engine binds and dispatches the vendored shader from the same numbers spdgen used.
 local c_header = {}
 
+-- --tile T < 64: the buffers of the hierarchy of counters, as templates/spd_hierarchy.lua
+-- lays them out (and runtime/levels.c sizes them).
+local function hierarchy_sizes(line, P, contract)
+    local m, stages = contract.tile_levels, contract.stages
+    line("/* Bytes of the counter buffer (binding 2) and the hand-off buffer (binding 3): stage s")
+    line(" * (0..%d) has grid_{s+1} units, grid_k = ceil(size / %d^k) per axis; per slice the", stages - 1, contract.tile)
+    line(" * hand-off buffer holds the results of stages 0..%d, the counter buffer a counter per", stages - 2)
+    line(" * unit of stages 1..%d. */", stages - 1)
+    line("static inline uint64_t spd_grid_units(uint32_t w, uint32_t h, uint32_t k)")
+    line("{")
+    line("    uint64_t round = (1ull << (k * %du)) - 1u;", m)
+    line("    return ((w + round) >> (k * %du)) * ((h + round) >> (k * %du));", m, m)
+    line("}")
+    line("static inline uint64_t spd_counter_bytes(uint32_t w, uint32_t h, uint32_t layers)")
+    line("{")
+    line("    uint64_t units = 0;")
+    line("    for (uint32_t k = 2; k <= %du; k++) units += spd_grid_units(w, h, k);", stages)
+    line("    return layers * units * 4u;")
+    line("}")
+    line("static inline uint64_t spd_handoff_bytes(uint32_t w, uint32_t h, uint32_t layers)")
+    line("{")
+    line("    uint64_t units = 0;")
+    line("    for (uint32_t k = 1; k < %du; k++) units += spd_grid_units(w, h, k);", stages)
+    line("    return layers * units * %du;", contract.level6_bytes_per_tile)
+    line("}")
+    line("#define %sCOUNTER_BYTES(src_width, src_height, layers) spd_counter_bytes(src_width, src_height, layers)", P)
+    line("#define %sHANDOFF_BYTES(src_width, src_height, layers) spd_handoff_bytes(src_width, src_height, layers)", P)
+end
+
 function c_header.render(cfg, contract)
     if contract.kernel == "fft" then return require("templates.fft_header").render(cfg, contract) end
     local out = {}
@@ -20,9 +49,11 @@ function c_header.render(cfg, contract)
     line("#define %sWORKGROUP_SIZE_X %d", P, contract.workgroup[1])
     line("#define %sWORKGROUP_SIZE_Y %d", P, contract.workgroup[2])
     line("#define %sWORKGROUP_SIZE_Z %d", P, contract.workgroup[3])
-    line("/* Grid: one workgroup per 64x64 tile of level 0, one layer of workgroups per slice. */")
-    line("#define %sGRID_X(src_width) (((src_width) + 63u) / 64u)", P)
-    line("#define %sGRID_Y(src_height) (((src_height) + 63u) / 64u)", P)
+    local t = contract.tile
+    line("/* Grid: one workgroup per %dx%d tile of level 0 (--tile), one layer of workgroups per slice. */", t, t)
+    line("#define %sTILE %d", P, t)
+    line("#define %sGRID_X(src_width) (((src_width) + %du) / %du)", P, t - 1, t)
+    line("#define %sGRID_Y(src_height) (((src_height) + %du) / %du)", P, t - 1, t)
     line("#define %sGRID_Z(layers) (%s)", P, contract.array and "(layers)" or "1u")
     line("#define %sMAX_MIPS %d /* storage images bound at binding 1: levels per dispatch */", P, contract.mips)
     line("#define %sTOTAL_MIPS %d /* levels of the whole chain */", P, contract.total_mips)
@@ -36,11 +67,13 @@ function c_header.render(cfg, contract)
     line("#define %sNEEDS_QUAD_OPS %d", P, contract.subgroup == 4 and 1 or 0)
     line("")
     line("/* Bindings (descriptor set 0). */")
-    local names = { [0] = "SOURCE", [1] = "MIPS", [2] = "COUNTERS", [3] = "LEVEL6" }
+    local names = { [0] = "SOURCE", [1] = "MIPS", [2] = "COUNTERS", [3] = contract.hierarchy and "HANDOFF" or "LEVEL6" }
     for _, b in ipairs(contract.bindings) do
         line("#define %sBINDING_%s %d /* %s: %s */", P, names[b.binding], b.binding, b.kind, b.doc)
     end
-    if contract.mips > 6 then
+    if contract.hierarchy and contract.stages > 1 then
+        hierarchy_sizes(line, P, contract)
+    elseif contract.mips > 6 then
         line("/* Bytes of the counter buffer (binding 2) and the hand-off buffer (binding 3). */")
         line("#define %sCOUNTER_BYTES(layers) ((layers) * 4u)", P)
         line("#define %sLEVEL6_BYTES(src_width, src_height, layers) \\", P)

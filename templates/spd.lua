@@ -376,8 +376,9 @@ local function emit_header_comment(c, ctx)
     local owns = shape.wg == 1 and string.format("Its one invocation reads the whole tile and makes %s in " ..
             "registers.", registers)
         or string.format("Invocation t owns texel morton(t) of level %d: it reads the %dx%d block of level 0 " ..
-            "beneath it and makes %s in registers. Levels %d..%d combine 2x2 blocks held by other " ..
-            "invocations: %s.", r, b, b, registers, r + 1, m, ctx.strategy)
+            "beneath it and makes %s in registers. %s 2x2 blocks held by other " ..
+            "invocations: %s.", r, b, b, registers, r + 1 == m and string.format("Level %d combines", m)
+                or string.format("Levels %d..%d combine", r + 1, m), ctx.strategy)
     local tail = ""
     if ctx.handoff and ctx.loop then
         tail = " Each workgroup then publishes its level-6 texel and increments its slice's counter; " ..

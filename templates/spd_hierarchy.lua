@@ -103,8 +103,10 @@ function hierarchy.emit(c, ctx, emit_pass)
         c:comment(string.format("Hand-off to stage %d: only the last unit of each %dx%d block continues.",
             s, t, t))
         emit_handoff(c, ctx, s)
-        c:comment(string.format("Stage %d: this block's level-%d texels (from the hand-off buffer) -> " ..
-            "levels %d..%d.", s, s * m, s * m + 1, math.min((s + 1) * m, cfg.mips)))
+        local last = math.min((s + 1) * m, cfg.mips)
+        c:comment(string.format("Stage %d: this block's level-%d texels (from the hand-off buffer) -> %s.",
+            s, s * m, last == s * m + 1 and string.format("level %d", last)
+                or string.format("levels %d..%d", s * m + 1, last)))
         c:block("", function()
             emit_pass(c, ctx, {
                 base = s * m, size = string.format("max($uint2(1u, 1u), src_size >> %s)", u(s * m)),

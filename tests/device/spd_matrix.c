@@ -50,6 +50,8 @@ static const struct { const char *name; spdrt_format format; } formats[] = {
 };
 
 static uint32_t mips_bound = 12; /* the --mips of the shader under test */
+static uint32_t mips_total;      /* the chain's levels with --max-mips-per-pass (0: one pass) */
+static uint32_t tile;            /* the --tile of the shader under test (0: 64) */
 static int sampler_linear;       /* the shader under test was made with --sampler linear */
 static int quiet;                /* sweep mode: report failures only, summarized by the caller */
 static int quiet_failures;
@@ -118,10 +120,11 @@ static void run_case_with(spdrt_context *ctx, const uint32_t *spirv, size_t word
     spdrt_spd_params params = {
         .width = w, .height = h, .layers = layers, .is_array = array, .mips_bound = mips_bound,
         .subgroup = (uint32_t)subgroup, .format = format, .dispatches = 2, .sentinel = SENTINEL,
-        .refill_between_dispatches = 1, .sampler_linear = sampler_linear,
+        .refill_between_dispatches = 1, .sampler_linear = sampler_linear, .tile = tile,
+        .mips_total = mips_total,
     };
     spdrt_spd_levels gpu = {0}, ref = {0};
-    uint32_t mips = spdrt_spd_mip_count(w, h, mips_bound);
+    uint32_t mips = spdrt_spd_mip_count(w, h, mips_total ? mips_total : mips_bound);
     spdrt_result rc = source ? spdrt_spd_run(ctx, spirv, words, &params, source, &gpu) : SPDRT_ERROR_OUT_OF_MEMORY;
     if (rc != SPDRT_OK) {
         ok(0, "%s %ux%u: runtime error: %s", label, w, h, spdrt_last_error(ctx));
@@ -325,16 +328,87 @@ static void run_layers(spdrt_context *ctx, const char *target, uint32_t w, uint3
 
 #include "spd_update.h"
 
+/* --tile T with every --wg it takes: the chain must equal the CPU reference whatever the
+ * tile (bit-exact for min/max, so the subgroup plans 0/4/8/device are bit-identical too),
+ * on POT, NPOT and one-texel-wide sizes; 1000x700 needs 5 stages of the hierarchy at T = 4
+ * and 9 at T = 2. Then mean, arrays, passes and the 14-level chain per tile. */
+static void run_tiles(spdrt_context *ctx, const char *target)
+{
+    static const struct { uint32_t t, n; } shapes[] = {
+        {2, 1}, {4, 4}, {4, 1}, {8, 16}, {8, 4}, {16, 64}, {16, 16}, {32, 256}, {32, 64}, {64, 256},
+    };
+    static const struct { uint32_t w, h; } tile_sizes[] = {
+        {1, 1}, {1, 37}, {37, 1}, {2, 2}, {64, 64}, {256, 256}, {65, 65}, {127, 33}, {1000, 700},
+    };
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+        char extra[96], label[160];
+        size_t words;
+        tile = shapes[i].t;
+        for (size_t s = 0; s < subgroup_count; s++) {
+            snprintf(extra, sizeof extra, "--tile %u --wg %u", shapes[i].t, shapes[i].n);
+            snprintf(label, sizeof label, "%s max --subgroup %d r32f %s", target, subgroups[s], extra);
+            uint32_t *spirv = generate_with(target, "max", subgroups[s], "r32f", 0, extra, &words);
+            if (!spirv) {
+                ok(0, "%s: spdgen failed", label);
+                continue;
+            }
+            for (size_t z = 0; z < sizeof tile_sizes / sizeof *tile_sizes; z++)
+                run_case(ctx, spirv, words, label, SPD_OP_MAX, SPDRT_R32F, subgroups[s], 0,
+                         tile_sizes[z].w, tile_sizes[z].h);
+            free(spirv);
+        }
+        /* mean (within the bound) and min on 8-layer arrays, one counter tree per slice. */
+        static const struct { const char *op; spd_op ref; const char *format; spdrt_format f; int array; } more[] = {
+            {"mean", SPD_OP_MEAN, "rgba32f", SPDRT_RGBA32F, 0}, {"min", SPD_OP_MIN, "r32f", SPDRT_R32F, 1},
+        };
+        for (size_t m = 0; m < 2; m++) {
+            int sg = m == 0 ? 8 : 4;
+            snprintf(extra, sizeof extra, "--tile %u --wg %u", shapes[i].t, shapes[i].n);
+            snprintf(label, sizeof label, "%s %s --subgroup %d %s %s%s", target, more[m].op, sg,
+                     more[m].format, extra, more[m].array ? " 8 layers" : "");
+            uint32_t *spirv = generate_with(target, more[m].op, sg, more[m].format, more[m].array, extra, &words);
+            if (!spirv) {
+                ok(0, "%s: spdgen failed", label);
+                continue;
+            }
+            run_case(ctx, spirv, words, label, more[m].ref, more[m].f, sg, more[m].array, 300, 170);
+            run_case(ctx, spirv, words, label, more[m].ref, more[m].f, sg, more[m].array, 1, 129);
+            free(spirv);
+        }
+        /* --max-mips-per-pass 3: four dispatches of this tile's shader; and the 14-level chain
+         * of --max-size 16384x16384 on a 16384x4 source. */
+        snprintf(extra, sizeof extra, "--tile %u --wg %u --mips 12 --max-mips-per-pass 3", shapes[i].t,
+                 shapes[i].n);
+        snprintf(label, sizeof label, "%s max --subgroup 8 r32f %s", target, extra);
+        uint32_t *spirv = generate_with(target, "max", 8, "r32f", 0, extra, &words);
+        mips_bound = 3, mips_total = 12;
+        if (spirv) run_case(ctx, spirv, words, label, SPD_OP_MAX, SPDRT_R32F, 8, 0, 1500, 900);
+        else ok(0, "%s: spdgen failed", label);
+        free(spirv);
+        mips_bound = 14, mips_total = 0;
+        snprintf(extra, sizeof extra, "--tile %u --wg %u --max-size 16384x16384", shapes[i].t, shapes[i].n);
+        snprintf(label, sizeof label, "%s max --subgroup 8 r32f %s", target, extra);
+        spirv = generate_with(target, "max", 8, "r32f", 0, extra, &words);
+        if (spirv) run_case(ctx, spirv, words, label, SPD_OP_MAX, SPDRT_R32F, 8, 0, 16384, 4);
+        else ok(0, "%s: spdgen failed", label);
+        free(spirv);
+        mips_bound = 12;
+    }
+    tile = 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || (strcmp(argv[1], "glsl") && strcmp(argv[1], "hlsl")) ||
-        (argc > 2 && strcmp(argv[2], "sizes") && strcmp(argv[2], "update"))) {
-        fprintf(stderr, "usage: spd_matrix glsl|hlsl [sizes|update]\n");
+        (argc > 2 && strcmp(argv[2], "sizes") && strcmp(argv[2], "update") &&
+         strcmp(argv[2], "tiles"))) {
+        fprintf(stderr, "usage: spd_matrix glsl|hlsl [sizes|update|tiles]\n");
         return 2;
     }
     const char *target = argv[1];
     int sizes_only = argc > 2 && !strcmp(argv[2], "sizes");
     int update_only = argc > 2 && !strcmp(argv[2], "update");
+    int tiles_only = argc > 2 && !strcmp(argv[2], "tiles");
     char err[512];
     spdrt_context *ctx;
     spdrt_options options = {.validation = 1};
@@ -345,6 +419,10 @@ int main(int argc, char **argv)
     const spdrt_device_info *dev = spdrt_device(ctx);
     printf("# device: %s (%s), subgroup %u\n", dev->name, dev->driver, dev->subgroup_size);
     if (dev->subgroup_size > 8 && dev->subgroup_size <= 64) subgroups[subgroup_count++] = (int)dev->subgroup_size;
+    if (tiles_only) {
+        run_tiles(ctx, target);
+        goto finish;
+    }
     if (sizes_only) {
         run_sizes(ctx, target);
         run_layers(ctx, target, 300, 260, 64);
