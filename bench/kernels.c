@@ -5,7 +5,6 @@
 
 #include "kernels.h"
 
-#define SPD_TILE 64u
 #define LEVEL_GROUP 8u     /* bench/shaders/level.comp: 8x8 invocations, one texel each */
 #define COPY_GROUP_ELEMS 1024u /* bench/shaders/copy.comp: 256 invocations, 4 vec4s each */
 
@@ -49,12 +48,17 @@ static void spd_descriptors(bench_workload *wl, bench_spd_kernel *k, uint32_t mi
 }
 
 spdrt_result bench_spd_kernel_create(bench_workload *wl, const uint32_t *spirv, size_t words,
-                                     uint32_t mips_bound, uint32_t subgroup,
+                                     uint32_t mips_bound, uint32_t subgroup, uint32_t tile,
                                      bench_spd_kernel *out) {
     VkDescriptorImageInfo *mips;
     spdrt_result res;
     memset(out, 0, sizeof *out);
     out->wl = wl;
+    out->tile = tile ? tile : 64;
+    if (out->tile < wl->min_tile)
+        return spdrt__error(wl->ctx, SPDRT_ERROR_ARGUMENT,
+                            "a --tile %u shader on a workload sized for tiles of %u and up",
+                            out->tile, wl->min_tile);
     if (mips_bound < wl->levels)
         return spdrt__error(wl->ctx, SPDRT_ERROR_ARGUMENT,
                             "the shader binds %u levels but the workload has %u", mips_bound,
@@ -78,8 +82,7 @@ void bench_spd_kernel_record(VkCommandBuffer cb, void *user) {
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipe.layout, 0, 1,
                             &k->pipe.set, 0, NULL);
     vkCmdPushConstants(cb, k->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
-    vkCmdDispatch(cb, (wl->width + SPD_TILE - 1) / SPD_TILE,
-                  (wl->height + SPD_TILE - 1) / SPD_TILE, 1);
+    vkCmdDispatch(cb, (wl->width + k->tile - 1) / k->tile, (wl->height + k->tile - 1) / k->tile, 1);
 }
 
 void bench_spd_kernel_destroy(bench_spd_kernel *k) {

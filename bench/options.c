@@ -40,6 +40,10 @@ static void help(void) {
            "                    write-back the timed work then pays)\n"
            "  --heat-ms N       GPU work before each measurement so clocks are up (default 200;\n"
            "                    0 = off); 5x as long once at start\n"
+           "  --tiles           the tile sweep instead: every spdgen --tile T / --wg N on\n"
+           "                    256x256, 1920x1080 and 4096x4096 (or --sizes), the first\n"
+           "                    --formats (default rgba16f) and --ops (default mean), the\n"
+           "                    device's subgroup size; every run checked; --quick: 256x256\n"
            "  --quick           smoke run: sizes 1920x1080 and 2900x1500, 5 reps, 1 warm-up,\n"
            "                    3 back to back, 8 MiB scrub, 10 ms heat (explicit options win)\n"
            "  --json FILE       write every figure as JSON\n"
@@ -141,6 +145,8 @@ int bench_options_parse(int argc, char **argv, bench_options *o) {
             return 1;
         } else if (!strcmp(a, "--quick")) {
             o->quick = 1;
+        } else if (!strcmp(a, "--tiles")) {
+            o->tiles = 1;
         } else if (!strcmp(a, "--validate")) {
             o->validation = 1;
         } else if (!val) {
@@ -178,6 +184,15 @@ int bench_options_parse(int argc, char **argv, bench_options *o) {
             }
         }
     }
+    if (o->size_count == 0 && o->tiles) {
+        static const uint32_t tile_sizes[][2] = {{256, 256}, {1920, 1080}, {4096, 4096}};
+        o->size_count = o->quick ? 1 : 3;
+        memcpy(o->sizes, tile_sizes, o->size_count * sizeof tile_sizes[0]);
+    }
+    if (o->format_count == 0 && o->tiles)
+        add_format("rgba16f", o);
+    if (o->op_count == 0 && o->tiles)
+        add_op("mean", o);
     if (o->size_count == 0) {
         const uint32_t(*s)[2] = o->quick ? quick_sizes : default_sizes;
         uint32_t n = o->quick ? sizeof quick_sizes / sizeof quick_sizes[0]

@@ -20,6 +20,7 @@ typedef struct {
     uint32_t subgroup_count;
     bench_timing_options timing;     /* --reps, --warmup, --b2b, --heat-ms, --scrub-* */
     int quick, validation;
+    int tiles;                       /* --tiles: the tile sweep instead of the usual one */
     const char *json_path, *markdown_path, *spdgen_path, *device;
 } bench_options;
 

@@ -13,6 +13,7 @@
 
 #include "report.h"
 #include "sweep.h"
+#include "tile_sweep.h"
 #include "verify.h"
 
 static double now_s(void) {
@@ -113,7 +114,7 @@ int main(int argc, char **argv) {
     spdrt_options ro;
     spdrt_context *ctx = NULL;
     char err[1024], exe_dir[BENCH_PATH_MAX];
-    uint32_t failures;
+    uint32_t failures, tile_failures = 0;
     int rc = bench_options_parse(argc, argv, &o);
     if (rc)
         return rc == 1 ? 0 : 2;
@@ -169,7 +170,10 @@ int main(int argc, char **argv) {
                         "(%.1f us each, %.1f GB/s read, with the GPU busy)\n", r.heat_passes,
                         (unsigned long long)(r.heat_bytes >> 20), r.heat_pass_us,
                         (double)r.heat_bytes / (r.heat_pass_us * 1e3));
-            sweep_all(&s, &o, &r);
+            if (o.tiles)
+                tile_failures = bench_tile_sweep(&s, stdout);
+            else
+                sweep_all(&s, &o, &r);
         }
         if (!ctx->hung)
             bench_gpu_release(&s.gpu);
@@ -179,6 +183,16 @@ int main(int argc, char **argv) {
         snprintf(r.error, sizeof r.error, "the validation layer reported %u message(s) "
                  "(printed above)", spdrt_validation_messages(ctx));
 
+    if (o.tiles) { /* its tables are printed; the report's groups are empty */
+        if (r.error[0])
+            fprintf(stderr, "spd_bench: %s\n", r.error);
+        free(r.groups);
+        spdrt_destroy(ctx);
+        failures = tile_failures + (r.error[0] ? 1 : 0);
+        if (failures)
+            fprintf(stderr, "spd_bench: %u failure(s) in the tile sweep\n", failures);
+        return failures ? 1 : 0;
+    }
     bench_report_mark_best(&r);
     bench_report_markdown(&r, stdout);
     failures = bench_report_failures(&r);

@@ -139,13 +139,13 @@ static void spd_variants(bench_sweep *s, bench_workload *wl, const bench_chain *
         x->sampler_linear = v >= s->subgroup_count;
         x->subgroup = s->subgroups[x->sampler_linear ? s->subgroup_count - 1 : v];
         if (bench_spdgen_spd(&s->spdgen, bench_op_name(op->op), format_arg(g->format),
-                             x->subgroup, x->sampler_linear, g->max_size, g->levels, &spv, &words, x->command,
+                             x->subgroup, 0, 0, x->sampler_linear, g->max_size, g->levels, &spv, &words, x->command,
                              sizeof x->command, err, sizeof err) != 0) {
             x->time.status = BENCH_FAILED;
             snprintf(x->time.note, sizeof x->time.note, "%.250s", err);
             continue;
         }
-        res = bench_spd_kernel_create(wl, spv, words, g->levels, x->subgroup, &k);
+        res = bench_spd_kernel_create(wl, spv, words, g->levels, x->subgroup, 64, &k);
         if (res != SPDRT_OK)
             outcome(&x->time, s->ctx, res, "pipeline");
         else if (measure(s, wl, bench_spd_kernel_record, &k, &x->time, &samples[n]) ==
@@ -231,7 +231,7 @@ int bench_sweep_group(bench_sweep *s, uint32_t width, uint32_t height, spdrt_for
     memset(g, 0, sizeof *g);
     g->width = width, g->height = height, g->format = format;
     shader_plan(width, height, g);
-    res = bench_workload_create(s->ctx, width, height, format, g->levels,
+    res = bench_workload_create(s->ctx, width, height, format, g->levels, 64,
                                 (uint64_t)width * 65537u + height * 31u + (uint32_t)format, &wl);
     if (res != SPDRT_OK) { /* UNSUPPORTED: beyond the device's limits, a skip */
         if (res == SPDRT_ERROR_UNSUPPORTED)

@@ -167,21 +167,27 @@ void bench_spdgen_close(bench_spdgen *g) {
 }
 
 int bench_spdgen_spd(bench_spdgen *g, const char *op, const char *format, uint32_t subgroup,
-                     int sampler_linear, const char *max_size, uint32_t mips, uint32_t **words, size_t *count,
+                     uint32_t tile, uint32_t wg, int sampler_linear, const char *max_size, uint32_t mips, uint32_t **words, size_t *count,
                      char *command, size_t command_size, char *err, size_t err_size) {
-    char sub[16], levels[16], out[BENCH_PATH_MAX + 16], max[32];
-    char *argv[19] = {g->path, "--spd", "--op", (char *)op, "--format", (char *)format,
+    char sub[16], levels[16], out[BENCH_PATH_MAX + 16], max[32], tiles[16], wgs[16];
+    char *argv[23] = {g->path, "--spd", "--op", (char *)op, "--format", (char *)format,
                       "--subgroup", sub, "--max-size", max, "--mips", levels,
                       "--target", "spirv", "-o", out, NULL};
-    int status, i;
+    int status, i, next = 14;
     size_t used = 0;
     snprintf(sub, sizeof sub, "%u", subgroup);
     snprintf(levels, sizeof levels, "%u", mips);
     snprintf(max, sizeof max, "%s", max_size);
     snprintf(out, sizeof out, "%s/spd.spv", g->tmpdir);
-    if (sampler_linear) { /* before -o, so the report's command shows it */
-        argv[14] = "--sampler", argv[15] = "linear", argv[16] = "-o", argv[17] = out;
+    /* Options before -o, so the report's command shows them. */
+    if (tile) {
+        snprintf(tiles, sizeof tiles, "%u", tile);
+        snprintf(wgs, sizeof wgs, "%u", wg);
+        argv[next++] = "--tile", argv[next++] = tiles, argv[next++] = "--wg", argv[next++] = wgs;
     }
+    if (sampler_linear)
+        argv[next++] = "--sampler", argv[next++] = "linear";
+    argv[next++] = "-o", argv[next++] = out, argv[next] = NULL;
     /* The arguments without the binary's path and the output, as the report shows them. */
     command[0] = '\0';
     for (i = 0; argv[i] && strcmp(argv[i], "-o"); i++)

@@ -4,7 +4,6 @@
 #include "source.h"
 #include "workload.h"
 
-#define SPD_TILE 64u
 
 uint64_t bench_level_bytes(const bench_workload *wl, uint32_t k) {
     return (uint64_t)wl->w[k] * wl->h[k] * wl->texel;
@@ -87,9 +86,14 @@ spdrt_result bench_workload_clear(bench_workload *wl) {
 
 static spdrt_result create_buffers(bench_workload *wl) {
     spdrt_context *ctx = wl->ctx;
-    uint64_t tiles = (uint64_t)((wl->width + SPD_TILE - 1) / SPD_TILE) *
-                     ((wl->height + SPD_TILE - 1) / SPD_TILE);
-    uint64_t level6 = tiles * spdrt_format_channels(wl->format) * 4;
+    uint64_t level6 = 16, counters = 16, c, h;
+    uint32_t t;
+    for (t = wl->min_tile; t <= 64; t *= 2) { /* the largest any tile's shader needs */
+        spdrt_spd_buffer_bytes(t, wl->levels, wl->width, wl->height, 1,
+                               spdrt_format_channels(wl->format), &c, &h);
+        counters = c > counters ? c : counters;
+        level6 = h > level6 ? h : level6;
+    }
     const VkBufferUsageFlags copy_usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                                           VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                           VK_BUFFER_USAGE_TRANSFER_DST_BIT;
@@ -97,11 +101,11 @@ static spdrt_result create_buffers(bench_workload *wl) {
     res = spdrt__buffer_create(ctx, bench_level_bytes(wl, 0),
                                VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 1, &wl->source);
     if (res == SPDRT_OK)
-        res = spdrt__buffer_create(ctx, 16,
+        res = spdrt__buffer_create(ctx, counters,
                                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                                        VK_BUFFER_USAGE_TRANSFER_DST_BIT, 0, &wl->counters);
     if (res == SPDRT_OK)
-        res = spdrt__buffer_create(ctx, level6 < 16 ? 16 : level6,
+        res = spdrt__buffer_create(ctx, level6,
                                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                                        VK_BUFFER_USAGE_TRANSFER_DST_BIT, 0, &wl->level6);
     if (res == SPDRT_OK)
@@ -114,8 +118,8 @@ static spdrt_result create_buffers(bench_workload *wl) {
 }
 
 spdrt_result bench_workload_create(spdrt_context *ctx, uint32_t width, uint32_t height,
-                                   spdrt_format format, uint32_t levels, uint64_t seed,
-                                   bench_workload *out) {
+                                   spdrt_format format, uint32_t levels, uint32_t min_tile,
+                                   uint64_t seed, bench_workload *out) {
     const VkImageUsageFlags usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
                                     VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
                                     VK_IMAGE_USAGE_TRANSFER_DST_BIT;
@@ -127,6 +131,7 @@ spdrt_result bench_workload_create(spdrt_context *ctx, uint32_t width, uint32_t 
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "workload %ux%u with %u levels", width,
                             height, levels);
     out->width = width, out->height = height, out->levels = levels, out->format = format;
+    out->min_tile = min_tile ? min_tile : 64;
     out->texel = spdrt__format_texel_size(format);
     for (k = 0; k <= levels; k++) {
         out->w[k] = width >> k ? width >> k : 1;

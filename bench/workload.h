@@ -28,7 +28,9 @@ typedef struct {
     spdrt_image image;                 /* levels + 1 levels */
     VkImageView views[BENCH_MAX_LEVELS];
     spdrt_buffer source;               /* level 0 as stored, host-visible, kept for the checks */
-    spdrt_buffer counters, level6;     /* the SPD contract's bindings 2 and 3 */
+    spdrt_buffer counters, level6;     /* the SPD contract's bindings 2 and 3, sized for
+                                        * shaders of --tile min_tile and up */
+    uint32_t min_tile;
     spdrt_buffer copy_src, copy_dst;   /* the floor's buffers (copy_src: the larger of
                                         * copy_bytes and shaped_read_bytes; copy_dst:
                                         * copy_bytes) */
@@ -37,10 +39,11 @@ typedef struct {
     uint64_t bytes;                    /* level 0 + levels 1..levels */
 } bench_workload;
 
-/* Creates the resources, fills level 0 with random data (seeded) and uploads it. */
+/* Creates the resources, fills level 0 with random data (seeded) and uploads it. SPD
+ * shaders of --tile min_tile..64 can run on it (64: the sweep's shaders). */
 spdrt_result bench_workload_create(spdrt_context *ctx, uint32_t width, uint32_t height,
-                                   spdrt_format format, uint32_t levels, uint64_t seed,
-                                   bench_workload *out);
+                                   spdrt_format format, uint32_t levels, uint32_t min_tile,
+                                   uint64_t seed, bench_workload *out);
 void bench_workload_destroy(bench_workload *wl);
 
 /* Levels 1..levels to the sentinel, the SPD counters and hand-off buffer to zero. */
