@@ -38,6 +38,24 @@ expect_usage_error "--sampler unknown" "--sampler nearest" --spd --sampler neare
 expect_usage_error "--sampler linear on rgba8" "--sampler linear" --spd --format rgba8 --sampler linear
 expect_usage_error "an FFT option with --spd" "--ept" --spd --ept 4
 expect_usage_error "--wg 100" "--wg 100" --spd --wg 100
+expect_usage_error "--tile 48 (not a power of two)" "--tile 48" --spd --tile 48
+expect_usage_error "--tile 128 (beyond 64)" "--tile 128" --spd --tile 128
+expect_usage_error "--tile 1 (no level to make)" "--tile 1" --spd --tile 1
+expect_usage_error "--wg 128 does not fit --tile 32" "--wg 128" --spd --tile 32 --wg 128
+expect_usage_error "--wg 64 does not fit the default --tile 64" "--wg 64" --spd --wg 64
+expect_usage_error "--tile with --fft" "--tile" --fft 64 --tile 8
+# The message lists the valid workgroups of the tile: 256 and 64 for --tile 32.
+"$SPDGEN" --spd --tile 32 --wg 16 2>&1 | grep -q -- "--tile 32 takes --wg 256 or 64"
+ok $? "--wg that does not fit --tile 32 names the valid list (256, 64)"
+# Without --wg the tile takes its largest workgroup, (T/2)^2 up to 256; the header says so.
+for tw in 2:1 4:4 8:16 16:64 32:256 64:256; do
+    t=${tw%:*}; n=${tw#*:}
+    "$SPDGEN" --spd --tile "$t" -o "$WORK/tile.comp" --emit-header "$WORK/tile.h" &&
+        grep -q "^#define SPD_WORKGROUP_SIZE_X $n\$" "$WORK/tile.h" &&
+        grep -q "^#define SPD_TILE $t\$" "$WORK/tile.h" &&
+        grep -q "local_size_x = $n," "$WORK/tile.comp"
+    ok $? "--tile $t defaults to --wg $n (contract header and shader agree)"
+done
 expect_usage_error "--subgroup 3" "--subgroup 3" --spd --subgroup 3
 expect_usage_error "--op median" "--op median" --spd --op median
 expect_usage_error "--target wgsl" "--target wgsl" --spd --target wgsl

@@ -41,4 +41,24 @@ for op in min max mean test-order "mean --sampler linear"; do
     ok $? "MSL --op $op: all $n configurations (--subgroup 0..64 x 3 formats x 2D/array x --mips 1 3 7 12) compile against the shim"
     [ -s "$WORK/err" ] && diag "$(head -20 "$WORK/err")"
 done
+
+# --tile T with every --wg it takes (the hierarchy of counters below 64), a few subgroups,
+# 2D and arrays, up to 14 levels.
+unit="$WORK/tiles.metal"
+echo '#include <metal_stdlib>' >"$unit"
+n=0 failed=0
+for tw in 2:1 4:4 4:1 8:16 8:4 16:64 16:16 32:256 32:64; do
+    for sg in 0 4 8 32; do
+        for array in "" --array; do
+            n=$((n + 1))
+            f="$WORK/tile_${tw%:*}_${tw#*:}_$sg$array.metal"
+            "$SPDGEN" --spd --target msl --op max --format r32f --tile "${tw%:*}" --wg "${tw#*:}" \
+                --subgroup $sg $array --max-size 16384x16384 -o "$f" || failed=$((failed + 1))
+            printf 'namespace tile%d {\n#include "%s"\n}\n' $n "$f" >>"$unit"
+        done
+    done
+done
+[ $failed -eq 0 ] && "$here/msl/check-msl.sh" "$unit" 2>"$WORK/err"
+ok $? "MSL --tile: all $n configurations (every (T, N) x --subgroup 0 4 8 32 x 2D/array, 14 levels) compile against the shim"
+[ -s "$WORK/err" ] && diag "$(head -20 "$WORK/err")"
 done_testing
