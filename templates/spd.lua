@@ -229,24 +229,17 @@ local function emit_handoff(c, ctx)
         "per slice, 0 = all): the others' level-6 texels are still in the buffer from the " ..
         "dispatch before, so the last arrival of this dispatch reduces the whole slice.")
     c:line("uint arrivals = params.tile_count != 0u ? params.tile_count : slice_tiles;")
-    c:block("if (t == 0u)", function()
-        c:line("level6[level6_base + tile.y * tiles.x + tile.x] = v;")
-        c:comment("Release: make this tile's level-6 texel visible device-wide before the " ..
+    hierarchy.elect(c, ctx, {
+        publish = "level6[level6_base + tile.y * tiles.x + tile.x] = v;",
+        release = "Release: make this tile's level-6 texel visible device-wide before the " ..
             "counter announces it. Without it the last workgroup may read a stale value " ..
-            "(FidelityFX SPD issue #13).")
-        c:line(D.device_fence())
-        c:line("uint arrived;")
-        c:line(D.atomic_add("arrived", string.format("counters[%s]", slice), "1u"))
-        c:line("lds_is_last = arrived == arrivals - 1u ? 1u : 0u;")
-    end)
-    c:line(D.barrier())
-    c:line("if (lds_is_last == 0u) return;")
-    c:comment("Acquire: every invocation of the last workgroup orders its level-6 reads after " ..
-        "the counter, which every other workgroup incremented after its release.")
-    c:line(D.device_fence())
-    c:comment("Reset the counter for the next dispatch; no other workgroup touches it again in " ..
-        "this one, and the host's barrier between dispatches makes the store visible.")
-    c:line("if (t == 0u) %s", D.atomic_reset(string.format("counters[%s]", slice)))
+            "(FidelityFX SPD issue #13).",
+        counter = string.format("counters[%s]", slice), arrivals = "arrivals",
+        acquire = "Acquire: every invocation of the last workgroup orders its level-6 reads after " ..
+            "the counter, which every other workgroup incremented after its release.",
+        reset = "Reset the counter for the next dispatch; no other workgroup touches it again in " ..
+            "this one, and the host's barrier between dispatches makes the store visible.",
+    })
 end
 
 -- Everything the template and dialect need to agree on, and the dispatch contract.

@@ -53,6 +53,27 @@ local function emit_layout(c, ctx, stages)
     c:line("$uint2 unit = tile;")
 end
 
+-- The election every hand-off runs: invocation 0 publishes this unit's value (e.publish),
+-- release fence, counts itself in e.counter; only the unit that arrives last of e.arrivals
+-- goes on, after an acquire fence, and resets the counter for the next dispatch.
+function hierarchy.elect(c, ctx, e)
+    local D = ctx.dialect
+    c:block("if (t == 0u)", function()
+        c:line(e.publish)
+        c:comment(e.release)
+        c:line(D.device_fence())
+        c:line("uint arrived;")
+        c:line(D.atomic_add("arrived", e.counter, "1u"))
+        c:line("lds_is_last = arrived == %s - 1u ? 1u : 0u;", e.arrivals)
+    end)
+    c:line(D.barrier())
+    c:line("if (lds_is_last == 0u) return;")
+    c:comment(e.acquire)
+    c:line(D.device_fence())
+    c:comment(e.reset)
+    c:line("if (t == 0u) %s", D.atomic_reset(e.counter))
+end
+
 -- Hand-off into stage s: publish this unit's result, count arrivals in its block, and let
 -- only the block's last unit go on.
 local function emit_handoff(c, ctx, s)
@@ -65,22 +86,15 @@ local function emit_handoff(c, ctx, s)
             c:comment("Invocations may still be reading lds_is_last from the previous hand-off.")
             c:line(D.barrier())
         end
-        c:block("if (t == 0u)", function()
-            c:line("handoff[results%d + unit.y * grid%d.x + unit.x] = v;", s - 1, s)
-            c:comment(string.format("Release: make this level-%d texel visible device-wide before the " ..
-                "counter announces it (FidelityFX SPD issue #13).", s * m))
-            c:line(D.device_fence())
-            c:line("uint arrived;")
-            c:line(D.atomic_add("arrived", "counters[counter]", "1u"))
-            c:line("lds_is_last = arrived == members.x * members.y - 1u ? 1u : 0u;")
-        end)
-        c:line(D.barrier())
-        c:line("if (lds_is_last == 0u) return;")
-        c:comment("Acquire: order this block's reads after the counter, which every other unit " ..
-            "of the block incremented after its release.")
-        c:line(D.device_fence())
-        c:comment("Reset the counter for the next dispatch; nothing else touches it in this one.")
-        c:line("if (t == 0u) %s", D.atomic_reset("counters[counter]"))
+        hierarchy.elect(c, ctx, {
+            publish = string.format("handoff[results%d + unit.y * grid%d.x + unit.x] = v;", s - 1, s),
+            release = string.format("Release: make this level-%d texel visible device-wide before the " ..
+                "counter announces it (FidelityFX SPD issue #13).", s * m),
+            counter = "counters[counter]", arrivals = "members.x * members.y",
+            acquire = "Acquire: order this block's reads after the counter, which every other unit " ..
+                "of the block incremented after its release.",
+            reset = "Reset the counter for the next dispatch; nothing else touches it in this one.",
+        })
         c:line("unit = block;")
     end)
 end
