@@ -216,5 +216,11 @@ EOC
 cc -std=c11 -Wall -Werror -I"$WORK" -o "$WORK/update" "$WORK/update.c" &&
     [ "$("$WORK/update" | tr '\n' ';')" = "4096x2048 6 1,1 1 0 1x1;4096x2048 6 62,31 2 0 2x1;64x32 6 0,0 1 0 1x1;refused;refused;" ]
 ok $? "--emit-header: spd_update_dispatch maps a rectangle to the tiles over it in each pass"
+# Below --tile 64 the hierarchy counts every unit of a block: no update helper in the header,
+# and the shader says it does not read tile_offset (the runtime refuses updates: spd_update.h).
+"$SPDGEN" --spd --tile 16 -o "$WORK/t16.comp" --emit-header "$WORK/t16.h" &&
+    ! grep -q "spd_update_dispatch(" "$WORK/t16.h" && grep -q "updates need --tile 64" "$WORK/t16.h" &&
+    ! grep -q "params.tile_offset" "$WORK/t16.comp" && grep -q "updates need --tile 64" "$WORK/t16.comp"
+ok $? "--tile 16: no spd_update_dispatch in the header; the shader ignores tile_offset and says updates need --tile 64"
 
 done_testing

@@ -179,6 +179,20 @@ static void run_updates(spdrt_context *ctx, const char *target)
        spdrt_last_error(ctx));
     spdrt_spd_levels_free(&out);
     free(spirv);
+
+    /* --tile below 64: the hierarchy's block counters count every unit, so an update (a
+     * partial grid) is refused with a clear error, not run into short counters. */
+    spirv = generate_with(target, "max", 8, "r32f", 0, "--tile 16 --wg 16", &words);
+    static const float big[64 * 48 * 4];
+    spdrt_spd_params q = {.width = 64, .height = 48, .layers = 1, .mips_bound = 12, .subgroup = 8,
+                          .tile = 16, .format = SPDRT_R32F, .dispatches = 1, .update_source = big,
+                          .update = {10, 10, 5, 5}};
+    memset(&out, 0, sizeof out);
+    r = spirv ? spdrt_spd_run(ctx, spirv, words, &q, big, &out) : SPDRT_ERROR_ARGUMENT;
+    ok(spirv && r == SPDRT_ERROR_ARGUMENT && strstr(spdrt_last_error(ctx), "needs a --tile 64"),
+       "%s: an update with a --tile 16 shader is refused (%s)", target, spdrt_last_error(ctx));
+    spdrt_spd_levels_free(&out);
+    free(spirv);
 }
 
 #endif
