@@ -497,7 +497,7 @@ local function emit_main(c, ctx)
             "from the hand-off buffer) to levels 7..%d with the same steps as phase 1, one 64x64 " ..
             "region of level 6 at a time: one region for sources up to 4096x4096, 4x4 regions " ..
             "at 16384x16384. Measured on an H200 (bench/TILES.md): up to 4096x4096 (one region) " ..
-            "this shape is the fastest; at 8192x8192 and 16384x16384 the loop costs it about 10% " ..
+            "this shape is the fastest; at 8192x8192 and 16384x16384 the loop costs it about 10%% " ..
             "against --tile 32, whose hierarchy of counters reduces the regions in parallel.",
             math.min(12, cfg.mips)))
         c:line("$uint2 size6 = max($uint2(1u, 1u), src_size >> 6u);")
