@@ -61,6 +61,11 @@ static const char usage_text[] =
     "                        subgroup shuffles for a subgroup of at least S (default 0)\n"
     "  --array               texture arrays / cube faces: one dispatch for all slices,\n"
     "                        one counter per slice\n"
+    "  --half                fp16 math from the level-0 fetch on (registers, subgroup\n"
+    "                        exchanges, shared memory, the level-6 hand-off) for --format\n"
+    "                        r16f | rg16f | rgba16f; the device needs shaderFloat16,\n"
+    "                        storageBuffer16BitAccess and, with --subgroup 4+,\n"
+    "                        shaderSubgroupExtendedTypes\n"
     "\n"
     "FFT parameters (N = E x W; one dispatch holds N <= 16 x W: 16384 at --wg 1024, 8192\n"
     "at 512, 4096 at 256, 2048 at 128, 1024 at 64; beyond, each pass picks E and W):\n"
@@ -122,6 +127,7 @@ static const char usage_text[] =
     "  spdgen --spd --array --target msl -o spd.metal --emit-header spd_contract.h\n"
     "  spdgen --spd --target spirv -o spd.spv -MD               # + spd.spv.d\n"
     "  spdgen --spd --op max --format r32f --selftest --size 2560x1440\n"
+    "  spdgen --spd --format rgba16f --half --subgroup 8 -o spd_half.comp\n"
     "  spdgen --fft 2048 --wg 512 --target msl -o fft.metal    # E = 4\n"
     "  spdgen --fft 16384 --subgroup 32 --target spirv -o fft.spv --emit-header fft.h\n"
     "  spdgen --fft 1024 --real --subgroup 8 --selftest\n"
@@ -228,8 +234,8 @@ static void build_command(sg_config *cfg)
     if (cfg->tile != 64) /* the default stays out, so 64x64 shaders keep their text */
         snprintf(tile, sizeof tile, " --tile %d", cfg->tile);
     snprintf(cfg->command, sizeof cfg->command,
-             "spdgen --spd --op %s --mips %d%s --max-size %s --format %s%s%s --wg %d --subgroup %d%s --target %s%s%s%s%s",
-             cfg->op, cfg->mips, passes, cfg->max_size, cfg->format,
+             "spdgen --spd --op %s --mips %d%s --max-size %s --format %s%s%s%s --wg %d --subgroup %d%s --target %s%s%s%s%s",
+             cfg->op, cfg->mips, passes, cfg->max_size, cfg->format, cfg->half ? " --half" : "",
              cfg->sampler_linear ? " --sampler linear" : "", tile, cfg->wg, cfg->subgroup,
              cfg->array ? " --array" : "", target_names[cfg->target],
              cfg->target == SG_TARGET_SPIRV ? " --spirv-from " : "",
@@ -255,6 +261,11 @@ static int check_op_format(const sg_config *cfg)
     if (cfg->sampler_linear && !strcmp(f, "rgba8"))
         return usage_error("--sampler linear: not for --format rgba8 (bilinear filtering of "
                            "8-bit texels may round to 8 bits); use a 16- or 32-bit float format");
+    /* --half computes in the precision the 16-bit formats store; with a wider format it
+     * would lose precision the storage keeps, rgba8 is srgb-mean's, r32ui holds integers. */
+    if (cfg->half && strcmp(f, "r16f") && strcmp(f, "rg16f") && strcmp(f, "rgba16f"))
+        return usage_error("--half: only for the 16-bit float formats r16f | rg16f | rgba16f "
+                           "(got --format %s)", f);
     if (!strcmp(op, "srgb-mean") && strcmp(f, "rgba8"))
         return usage_error("--op srgb-mean: needs --format rgba8 (an sRGB image's UNORM view; "
                            "got %s)", f);
@@ -392,14 +403,17 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
             return -1;
         }
         if (!strcmp(flag, "--spd") || !strcmp(flag, "--array") || !strcmp(flag, "--check") ||
-            !strcmp(flag, "-MD") || !strcmp(flag, "--selftest")) {
+            !strcmp(flag, "-MD") || !strcmp(flag, "--selftest") || !strcmp(flag, "--half")) {
             if (!strcmp(flag, "--array") && !spd_only_flag) spd_only_flag = "--array";
+            if (!strcmp(flag, "--half") && !spd_only_flag) spd_only_flag = "--half";
             if (value) return usage_error("%s takes no value (got '%s')", flag, value);
             if (!strcmp(flag, "--spd")) {
                 if (cfg->kernel != SG_KERNEL_SPD) kernels++;
                 if (cfg->kernel == SG_KERNEL_NONE) cfg->kernel = SG_KERNEL_SPD;
             } else if (!strcmp(flag, "--array")) {
                 cfg->array = 1;
+            } else if (!strcmp(flag, "--half")) {
+                cfg->half = 1;
             } else if (!strcmp(flag, "--check")) {
                 cfg->check_only = 1;
             } else if (!strcmp(flag, "--selftest")) {

@@ -27,6 +27,7 @@ typedef struct {
     int wg_given;        /* --wg was on the command line */
     int subgroup;        /* 0, 4, 8, 16, 32, 64 */
     int array;           /* texture arrays: one dispatch for all slices */
+    int half;            /* --half: fp16 math (16-bit float formats only) */
 
     /* --fft */
     sg_fft_params fft;

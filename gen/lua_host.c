@@ -146,6 +146,8 @@ static void push_config(lua_State *L, const sg_config *cfg)
     lua_setfield(L, -2, "subgroup");
     lua_pushboolean(L, cfg->array);
     lua_setfield(L, -2, "array");
+    lua_pushboolean(L, cfg->half);
+    lua_setfield(L, -2, "half");
     lua_pushstring(L, sg_target_name(cfg->target));
     lua_setfield(L, -2, "target");
     lua_pushstring(L, SPDGEN_VERSION);

@@ -215,7 +215,9 @@ bool compile_to_spirv(sv_lang lang, const Target &t, const Source &src,
     const bool hlsl = lang == SV_LANG_HLSL;
     EShMessages messages = static_cast<EShMessages>(
         EShMsgSpvRules | EShMsgVulkanRules |
-        (hlsl ? (EShMsgReadHlsl | EShMsgHlslOffsets) : 0));
+        /* 16-bit types: `half` is fp16 (--half), as DXC's -enable-16bit-types makes it;
+         * without the flag glslang reads half as float. No other emitted HLSL names half. */
+        (hlsl ? (EShMsgReadHlsl | EShMsgHlslOffsets | EShMsgHlslEnable16BitTypes) : 0));
 
     glslang::TShader shader(EShLangCompute);
     const char *text = src.text;

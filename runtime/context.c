@@ -325,8 +325,11 @@ static spdrt_result create_device(spdrt_context *ctx) {
     VkPhysicalDeviceSubgroupSizeControlFeatures sscf;
     VkQueueFamilyProperties *fams;
     uint32_t nfam = 0, i;
-    int ssc_ext = 0, drv_ext = 0, has_ssc, has_drv;
-    const char *exts[1];
+    int ssc_ext = 0, drv_ext = 0, f16_ext = 0, sub_ext = 0, has_ssc, has_drv;
+    spdrt__fp16_features fp16;
+    void *query_next = NULL;
+    const void *enable_next = NULL;
+    const char *exts[3];
     uint32_t next = 0;
     float priority = 1.0f;
     VkDeviceQueueCreateInfo qci;
@@ -334,7 +337,9 @@ static spdrt_result create_device(spdrt_context *ctx) {
     spdrt_device_info *info = &ctx->info;
 
     if (has_device_ext(ctx->physical, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME, &ssc_ext) ||
-        has_device_ext(ctx->physical, VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME, &drv_ext))
+        has_device_ext(ctx->physical, VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME, &drv_ext) ||
+        has_device_ext(ctx->physical, VK_KHR_SHADER_FLOAT16_INT8_EXTENSION_NAME, &f16_ext) ||
+        has_device_ext(ctx->physical, VK_KHR_SHADER_SUBGROUP_EXTENDED_TYPES_EXTENSION_NAME, &sub_ext))
         return spdrt__error(ctx, SPDRT_ERROR_VULKAN,
                             "vkEnumerateDeviceExtensionProperties failed");
     /* Promoted structs may be chained when core has them or the extension is offered. */
@@ -361,7 +366,9 @@ static spdrt_result create_device(spdrt_context *ctx) {
     memset(&f2, 0, sizeof f2);
     f2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
     if (has_ssc)
-        f2.pNext = &sscf;
+        query_next = &sscf;
+    spdrt__fp16_chain(ctx, &fp16, f16_ext, sub_ext, &query_next);
+    f2.pNext = query_next;
     vkGetPhysicalDeviceFeatures2(ctx->physical, &f2);
 
     ctx->limits = p2.properties.limits;
@@ -421,10 +428,12 @@ static spdrt_result create_device(spdrt_context *ctx) {
     if (sscf.subgroupSizeControl || sscf.computeFullSubgroups) {
         /* Enable exactly what the device offers; sscf still holds the queried values. */
         sscf.pNext = NULL;
-        dci.pNext = &sscf;
+        enable_next = &sscf;
         if (ctx->api_version < VK_API_VERSION_1_3)
             exts[next++] = VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME;
     }
+    spdrt__fp16_enable(ctx, &fp16, &enable_next, exts, &next);
+    dci.pNext = enable_next;
     dci.enabledExtensionCount = next;
     dci.ppEnabledExtensionNames = next ? exts : NULL;
     VK_CHECK(ctx, vkCreateDevice, (ctx->physical, &dci, NULL, &ctx->device));

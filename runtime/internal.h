@@ -56,6 +56,8 @@ struct spdrt_context {
     int size_control;               /* requiredSubgroupSize usable in compute */
     uint32_t max_workgroup_subgroups; /* maxComputeWorkgroupSubgroups, with size control */
     int full_subgroups;             /* computeFullSubgroups enabled */
+    /* fp16 features enabled on the device (fp16.c checks shaders against them). */
+    int float16, storage16, uniform_storage16, subgroup_f16;
     int hung;                       /* a submission timed out: the device is still busy */
     uint32_t validation_messages;
     VkSampler linear_sampler;       /* binding 4 of --sampler linear shaders, made on first use */
@@ -65,6 +67,26 @@ struct spdrt_context {
     spdrt_device_info info;
     char error[1024];
 };
+
+/* fp16.c: the features fp16 shaders (spdgen --half) need. At device creation:
+ * spdrt__fp16_chain adds the query structs to a VkPhysicalDeviceFeatures2 chain (*next);
+ * after the query spdrt__fp16_enable records in ctx what the device has and chains the
+ * structs enabling exactly that onto a VkDeviceCreateInfo (*next), adding the extensions
+ * a Vulkan 1.1 device needs to exts[*count] (at most 2). */
+typedef struct {
+    VkPhysicalDevice16BitStorageFeatures storage;
+    VkPhysicalDeviceShaderFloat16Int8Features float16;
+    VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures subgroup;
+    int has_float16, has_subgroup;  /* the struct may be chained (core 1.2 or extension) */
+    int float16_ext, subgroup_ext;  /* the extension must be enabled (a 1.1 device) */
+} spdrt__fp16_features;
+void spdrt__fp16_chain(spdrt_context *ctx, spdrt__fp16_features *f, int f16_ext, int sub_ext,
+                       void **next);
+void spdrt__fp16_enable(spdrt_context *ctx, spdrt__fp16_features *f, const void **next,
+                        const char **exts, uint32_t *count);
+/* SPDRT_ERROR_UNSUPPORTED, naming the feature, when the SPIR-V module needs an fp16 feature
+ * the device did not enable. */
+spdrt_result spdrt__fp16_check(spdrt_context *ctx, const uint32_t *spirv, size_t words);
 
 /* context.c */
 spdrt_result spdrt__error(spdrt_context *ctx, spdrt_result code, const char *fmt, ...);

@@ -174,6 +174,9 @@ spdrt_result spdrt__compute_pipeline_create(spdrt_context *ctx, const uint32_t *
     VkPipelineShaderStageRequiredSubgroupSizeCreateInfo rs;
     VkComputePipelineCreateInfo cci;
     VkResult r;
+    spdrt_result res = spdrt__fp16_check(ctx, spirv, spirv_words);
+    if (res != SPDRT_OK)
+        return res;
     memset(&mci, 0, sizeof mci);
     mci.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
     mci.codeSize = spirv_words * sizeof(uint32_t);

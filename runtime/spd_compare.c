@@ -30,6 +30,15 @@ double spd_ref_bound(spd_op op, spdrt_format format)
     return op == SPD_OP_MEAN ? 1.0 / 1048576.0 : 0.0;
 }
 
+double spd_ref_bound_level(spd_op op, spdrt_format format, int half, uint32_t level)
+{
+    const double u = 1.0 / 2048.0;
+    if (!half) return spd_ref_bound(op, format);
+    if (op == SPD_OP_MEAN) return (5.0 * level + 2.0) / 4.0 * u;
+    if (op == SPD_OP_TEST_ORDER) return (4.0 * level + 1.0) / 2.0 * u;
+    return 0.0; /* min, max, minmax */
+}
+
 void spd_ref_compare_level(const spdrt_spd_levels *gpu, const spdrt_spd_levels *ref,
                            uint32_t level, uint32_t channels, double bound,
                            const float *constant, float sentinel, spd_ref_comparison *c)

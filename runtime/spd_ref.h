@@ -58,6 +58,16 @@ int spd_ref_run(spd_op op, spdrt_format format, uint32_t width, uint32_t height,
  * Vulkan lets round either way. Inputs are assumed in [0, 1). */
 double spd_ref_bound(spd_op op, spdrt_format format);
 
+/* The bound for level `level` of a shader generated with --half (fp16 math) when `half`,
+ * else spd_ref_bound(op, format). Inputs in [0, 1); u = 2^-11 (half an fp16 ulp in [1, 2)).
+ * min/max/minmax: 0, min and max of halves are exact. mean: each level's fp16 sums
+ * (a + b) <= 2, (+ c) <= 3, (+ d) <= 4 round by at most u, 2u, 2u, and x 0.25 is exact, so a
+ * level adds at most 5u/4 to the error of the level before (an average does not grow it);
+ * the reference's own rounding of its stored value adds u/2: (5k + 2)/4 x u at level k.
+ * test-order: partial sums <= 0.75, 0.875, 1 round by u/2, u/2, u (products by powers of two
+ * are exact): (4k + 1)/2 x u. */
+double spd_ref_bound_level(spd_op op, spdrt_format format, int half, uint32_t level);
+
 typedef struct {
     double max_error;  /* largest |gpu - expected| */
     size_t mismatches; /* values outside the bound */

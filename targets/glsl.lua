@@ -3,6 +3,8 @@
 -- Every dialect module (glsl, hlsl, msl) provides the same fields; templates/spd.lua is
 -- their only user and the list below is the whole interface:
 --   language, entry_name, types        names for the header comment and $type tokens
+--   half_suffix                        suffix of an fp16 literal (--half; types.half*)
+--   half_cast_intrinsics               true where min/max of halves return float (hlsl)
 --   binding_label(ctx, b), params_label  how the contract comment names a resource
 --   preamble(ctx), declarations(ctx)   text before the helper functions
 --   entry_open(ctx), entry_prologue(ctx)  the entry point's signature and the lines that
@@ -10,7 +12,7 @@
 --                                      when ctx.uses_lane, lane (index in subgroup)
 --   load_source(ctx, x, y)             level 0 at (x, y) as the value type
 --   store_mip(ctx, level, coord, v)    statement writing v to level `level` at coord
---   shuffle(v, lane), quad_broadcast(v, i)   subgroup exchange expressions
+--   shuffle(v, lane, ctx), quad_broadcast(v, i, ctx)   subgroup exchange expressions
 --   barrier()                          workgroup execution + shared-memory barrier
 --   device_fence()                     device-scope memory fence on buffer memory
 --   atomic_add(result, target, value), atomic_reset(target)   counter statements
@@ -18,7 +20,10 @@ local glsl = {
     language = "GLSL 4.50 for Vulkan",
     entry_name = "main",
     types = { float = "float", float2 = "vec2", float4 = "vec4", uint = "uint", uint2 = "uvec2",
-              uint3 = "uvec3" },
+              uint3 = "uvec3",
+              -- --half (GL_EXT_shader_explicit_arithmetic_types_float16)
+              half = "float16_t", half2 = "f16vec2", half4 = "f16vec4" },
+    half_suffix = "hf", -- 0.25hf: a float16_t literal
     params_label = "push constants",
 }
 
@@ -37,10 +42,16 @@ function glsl.preamble(ctx)
         lines[#lines + 1] = "#extension GL_KHR_shader_subgroup_basic : require"
         lines[#lines + 1] = "#extension GL_KHR_shader_subgroup_shuffle : require"
     end
-    for _, s in ipairs(ctx.steps) do
-        if s.kind == "quad" then
-            lines[#lines + 1] = "#extension GL_KHR_shader_subgroup_quad : require"
-            break
+    local quad = false
+    for _, s in ipairs(ctx.steps) do quad = quad or s.kind == "quad" end
+    if quad then lines[#lines + 1] = "#extension GL_KHR_shader_subgroup_quad : require" end
+    if ctx.cfg.half then
+        -- fp16 values in registers and shared memory; in the level-6 storage buffer they need
+        -- 16-bit storage, and shuffles/quad broadcasts of them the extended subgroup types.
+        lines[#lines + 1] = "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require"
+        if ctx.cfg.mips > 6 then lines[#lines + 1] = "#extension GL_EXT_shader_16bit_storage : require" end
+        if ctx.uses_lane or quad then
+            lines[#lines + 1] = "#extension GL_EXT_shader_subgroup_extended_types_float16 : require"
         end
     end
     lines[#lines + 1] = ""

@@ -5,7 +5,13 @@ local hlsl = {
     language = "HLSL (SM 6.0, Vulkan bindings for DXC/glslang -spirv, D3D registers)",
     entry_name = "main",
     types = { float = "float", float2 = "float2", float4 = "float4", uint = "uint", uint2 = "uint2",
-              uint3 = "uint3" },
+              uint3 = "uint3",
+              -- --half: real fp16 with DXC -enable-16bit-types (glslang: EShMsgHlslEnable16BitTypes)
+              half = "half", half2 = "half2", half4 = "half4" },
+    half_suffix = "h", -- 0.25h: a half literal
+    -- glslang 12's HLSL intrinsics (min, max, wave and quad reads) have no half overloads:
+    -- they compute in float, so --half results are converted back to half explicitly.
+    half_cast_intrinsics = true,
     params_label = "push constants",
 }
 
@@ -28,7 +34,23 @@ function hlsl.binding_label(ctx, b)
     return string.format("binding %d / %s", b.binding, register_of(ctx, b))
 end
 
-function hlsl.preamble(ctx) return string.format("// Entry point: main, [numthreads(%d, 1, 1)].", ctx.shape.wg) end
+function hlsl.preamble(ctx)
+    local text = string.format("// Entry point: main, [numthreads(%d, 1, 1)].", ctx.shape.wg)
+    if ctx.cfg.half then
+        text = text .. "\n// --half: compile with 16-bit types (DXC -enable-16bit-types). glslang 12 has no " ..
+            "half\n// overloads of min, max, WaveReadLaneAt and QuadReadLaneAt: their results are " ..
+            "converted\n// back to half explicitly (exact: min/max return an operand, and a half " ..
+            "converts to\n// float and back unchanged)."
+    end
+    return text
+end
+
+-- A lane exchange of v: halves go through float (glslang 12 has no half wave intrinsics).
+local function exchange(ctx, call, v, arg)
+    if not (ctx and ctx.cfg.half) then return string.format("%s(%s, %s)", call, v, arg) end
+    return string.format("%s(%s(%s(%s), %s))", ctx.value_type, call,
+        (ctx.value_type:gsub("half", "float")), v, arg)
+end
 
 function hlsl.declarations(ctx)
     local cfg = ctx.cfg
@@ -89,8 +111,8 @@ function hlsl.store_mip(ctx, level, coord, v)
     return string.format("dst_mips[%d][%s] = %s;", level - 1, c, v)
 end
 
-function hlsl.shuffle(v, lane) return string.format("WaveReadLaneAt(%s, %s)", v, lane) end
-function hlsl.quad_broadcast(v, i) return string.format("QuadReadLaneAt(%s, %du)", v, i) end
+function hlsl.shuffle(v, lane, ctx) return exchange(ctx, "WaveReadLaneAt", v, lane) end
+function hlsl.quad_broadcast(v, i, ctx) return exchange(ctx, "QuadReadLaneAt", v, string.format("%du", i)) end
 function hlsl.barrier() return "GroupMemoryBarrierWithGroupSync();" end
 -- DeviceMemoryBarrier(): a device-scope fence on UAV memory, without a group sync.
 function hlsl.device_fence() return "DeviceMemoryBarrier();" end

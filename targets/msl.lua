@@ -5,7 +5,8 @@ local msl = {
     language = "Metal Shading Language 3.2",
     entry_name = "spd_main",
     types = { float = "float", float2 = "float2", float4 = "float4", uint = "uint", uint2 = "uint2",
-              uint3 = "uint3" },
+              uint3 = "uint3", half = "half", half2 = "half2", half4 = "half4" },
+    half_suffix = "h", -- 0.25h: a half literal
     params_label = "[[buffer(2)]]",
 }
 

@@ -22,6 +22,7 @@ local emit = require("templates.emit")
 local spd_push = require("templates.spd_push")
 local tile = require("templates.spd_tile")
 local hierarchy = require("templates.spd_hierarchy")
+local spd_half = require("templates.spd_half")
 
 local spd = {}
 
@@ -61,7 +62,7 @@ local u, log2 = tile.u, tile.log2
 local function source_value(ctx, fetch)
     if ctx.cfg.op == "minmax" then return "spd_depth_pair(" .. fetch .. ")" end
     if ctx.srgb then return "spd_srgb_to_linear(" .. fetch .. ")" end
-    return fetch
+    return spd_half.from_source(ctx.cfg, fetch)
 end
 
 -- A value as the storage format takes it: sRGB-encoded for srgb-mean.
@@ -194,8 +195,8 @@ local function emit_pass(c, ctx, pass)
             if s.kind == "quad" then
                 c:comment(string.format("Level %d: each 2x2 block of level %d sits in one quad: " ..
                     "broadcast its four values to all four invocations.", level, level - 1))
-                call_lines("v = spd_reduce_level(", { D.quad_broadcast("v", 0), D.quad_broadcast("v", 1),
-                    D.quad_broadcast("v", 2), D.quad_broadcast("v", 3), "size_in" }, ");")
+                call_lines("v = spd_reduce_level(", { D.quad_broadcast("v", 0, ctx), D.quad_broadcast("v", 1, ctx),
+                    D.quad_broadcast("v", 2, ctx), D.quad_broadcast("v", 3, ctx), "size_in" }, ");")
             else
                 c:comment(string.format("Level %d: each 2x2 block of level %d sits in %d lanes of one " ..
                     "subgroup, %s: every invocation gathers its block by shuffles (all lanes take " ..
@@ -205,7 +206,7 @@ local function emit_pass(c, ctx, pass)
                 local lanes = {}
                 for i = 0, 3 do
                     lanes[i + 1] = D.shuffle("v", string.format("block_lane%d%s", level,
-                        i == 0 and "" or (" + " .. u(i * s.spacing))))
+                        i == 0 and "" or (" + " .. u(i * s.spacing))), ctx)
                 end
                 lanes[5] = "size_in"
                 call_lines("v = spd_reduce_level(", lanes, ");")
@@ -273,7 +274,7 @@ local function make_context(cfg, dialect)
     for _, s in ipairs(steps) do
         if s.kind == "shuffle" then ctx.uses_lane = true end
     end
-    local value_bytes = 4 * channels
+    local value_bytes = spd_half.value_bytes(cfg, channels)
     local shared_bytes = 4 -- lds_is_last
     for _, a in ipairs(ctx.shared) do shared_bytes = shared_bytes + a.count * value_bytes end
     ctx.contract = {
@@ -326,6 +327,7 @@ local function emit_header_comment(c, ctx)
     c:line("//")
     c:line("// Reduction: %s of each 2x2 block; %d levels; mips stored as %s.", OPS[cfg.op].what,
         cfg.total_mips, cfg.format)
+    if spd_half.describe(cfg) then c:comment(spd_half.describe(cfg)) end
     if k.passes > 1 then
         c:line("// Passes: the %d levels take %d dispatches of this shader, %d levels each. Pass p binds",
             cfg.total_mips, k.passes, cfg.mips)
@@ -402,7 +404,7 @@ end
 local function emit_helpers(c, ctx)
     c:comment("The reduction; a = top left, b = top right, c = bottom left, d = bottom right.")
     c:block("$value spd_reduce($value a, $value b, $value c, $value d)", function()
-        c:line("return %s;", OPS[ctx.cfg.op].body)
+        c:line("return %s;", spd_half.body(ctx.cfg, ctx.dialect, OPS[ctx.cfg.op].body))
     end)
     c:blank()
     c:comment("Reduces a 2x2 block of a level of size size_in. Where that level is one texel " ..
@@ -484,7 +486,9 @@ local function emit_main(c, ctx)
             base = 0, size = "src_size",
             origin = function(n) return n == 1 and "tile + " or string.format("tile * %s + ", u(n)) end,
             load = function(x, y) return source_value(ctx, D.load_source(ctx, x, y)) end,
-            sample = cfg.sampler_linear and function(uv) return D.sample_source(ctx, uv) end or nil,
+            sample = cfg.sampler_linear and function(uv)
+                return spd_half.from_source(cfg, D.sample_source(ctx, uv))
+            end or nil,
         })
     end)
     if ctx.handoff and not ctx.loop then hierarchy.emit(c, ctx, emit_pass) end
@@ -544,8 +548,7 @@ function spd.generate(cfg, dialect)
     ctx.strategy = describe_strategy(ctx)
     local names = {}
     for k, v in pairs(dialect.types) do names[k] = v end
-    names.value = ctx.uint and dialect.types.uint or
-        ({ dialect.types.float, dialect.types.float2, nil, dialect.types.float4 })[ctx.channels]
+    names.value = ctx.uint and dialect.types.uint or spd_half.value_type(cfg, dialect.types, ctx.channels)
     ctx.value_type = names.value
 
     local c = emit.new(names)
