@@ -13,8 +13,9 @@
  *
  * Mode "sizes": every size 1..130 squared and the large ones, 64 and 2048 layers, passes.
  * Mode "update": sub-rectangle updates (spd_update.h).
+ * Mode "half": --half, fp16 math (spd_half.h).
  *
- * usage: spd_matrix glsl|hlsl [sizes|update]   prints TAP. */
+ * usage: spd_matrix glsl|hlsl [sizes|update|half]   prints TAP. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -53,6 +54,7 @@ static uint32_t mips_bound = 12; /* the --mips of the shader under test */
 static uint32_t mips_total;      /* the chain's levels with --max-mips-per-pass (0: one pass) */
 static uint32_t tile;            /* the --tile of the shader under test (0: 64) */
 static int sampler_linear;       /* the shader under test was made with --sampler linear */
+static int half_math;            /* the shader under test was made with --half: per-level bounds */
 static int quiet;                /* sweep mode: report failures only, summarized by the caller */
 static int quiet_failures;
 
@@ -134,10 +136,12 @@ static void run_case_with(spdrt_context *ctx, const uint32_t *spirv, size_t word
         ok(0, "%s %ux%u: %u levels produced, want %u", label, w, h, gpu.mip_count, mips);
     } else {
         spd_ref_comparison c = {0};
-        double bound = spd_ref_bound(op, format);
-        for (uint32_t k = 1; k <= mips; k++)
+        double bound = 0; /* the last level's: the --half bounds grow with the level */
+        for (uint32_t k = 1; k <= mips; k++) {
+            bound = spd_ref_bound_level(op, format, half_math, k);
             spd_ref_compare_level(&gpu, &ref, k, spdrt_format_channels(format), bound,
                                   constant ? &expected : NULL, SENTINEL, &c);
+        }
         char within[64];
         snprintf(within, sizeof within, bound == 0 ? "bit-exact" : "within %.3g", bound);
         int passed = c.mismatches == 0 && c.sentinels == 0;
@@ -327,6 +331,7 @@ static void run_layers(spdrt_context *ctx, const char *target, uint32_t w, uint3
 }
 
 #include "spd_update.h"
+#include "spd_half.h"
 
 /* --tile T with every --wg it takes: the chain must equal the CPU reference whatever the
  * tile (bit-exact for min/max, so the subgroup plans 0/4/8/device are bit-identical too),
@@ -401,8 +406,9 @@ int main(int argc, char **argv)
 {
     if (argc < 2 || (strcmp(argv[1], "glsl") && strcmp(argv[1], "hlsl")) ||
         (argc > 2 && strcmp(argv[2], "sizes") && strcmp(argv[2], "update") &&
-         strcmp(argv[2], "tiles"))) {
-        fprintf(stderr, "usage: spd_matrix glsl|hlsl [sizes|update|tiles]\n");
+         strcmp(argv[2], "tiles") && strcmp(argv[2], "half"))) {
+        fprintf(stderr, "usage: spd_matrix glsl|hlsl [sizes|update|tiles|half]
+");
         return 2;
     }
     const char *target = argv[1];
@@ -432,6 +438,10 @@ int main(int argc, char **argv)
     }
     if (update_only) {
         run_updates(ctx, target);
+        goto finish;
+    }
+    if (argc > 2 && !strcmp(argv[2], "half")) {
+        run_half(ctx, target);
         goto finish;
     }
 
