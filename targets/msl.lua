@@ -75,6 +75,8 @@ end
 function msl.store_mip(ctx, level, coord, v)
     -- write() takes four components; the texture keeps the ones its format has.
     local widen = ctx.uint and "uint4(%s)" or ({ "float4(%s)", "float4(%s, 0.0f, 1.0f)", nil, "%s" })[ctx.channels]
+    -- --half: MSL vector constructors take vectors of their own element type only.
+    if ctx.cfg.half and ctx.channels > 1 then v = string.format("float%d(%s)", ctx.channels, v) end
     local value = string.format(widen, v)
     local where = ctx.cfg.array and (coord .. ", slice") or coord
     return string.format("dst_mips[%d].write(%s, %s);", level - 1, value, where)

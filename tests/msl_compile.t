@@ -6,6 +6,7 @@
 # Each emitted file is self-contained, so one translation unit per op includes every
 # configuration, each inside its own namespace (the shim's include guard makes the inner
 # #include <metal_stdlib> a no-op): 144 configurations per clang run instead of one.
+# --half configurations compute in half, half2, half4 (the shim's native clang half).
 # (rgba16f emits the same MSL as rgba32f but for its comment.)
 . "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,7 +16,7 @@ if ! command -v "${CLANGXX:-clang++}" >/dev/null 2>&1; then
     exit 0
 fi
 
-for op in min max mean test-order "mean --sampler linear"; do
+for op in min max mean test-order "mean --sampler linear" "max --half" "mean --half"; do
     name=$(echo "$op" | tr -d ' -')
     unit="$WORK/all_$name.metal"
     echo '#include <metal_stdlib>' >"$unit"
@@ -24,6 +25,8 @@ for op in min max mean test-order "mean --sampler linear"; do
         formats="r32f rgba32f rgba8"
         # --sampler linear is refused for rgba8 (8-bit filtering precision).
         case "$op" in *sampler*) formats="r32f rgba32f rgba16f" ;; esac
+        # --half (fp16 math) is for the 16-bit float formats only.
+        case "$op" in *half*) formats="r16f rg16f rgba16f" ;; esac
         for format in $formats; do
             for array in "" --array; do
                 for mips in 1 3 7 12; do
