@@ -36,6 +36,20 @@ expect_usage_error "--sampler linear with --op max" "--sampler linear" --spd --o
 expect_usage_error "--sampler linear with srgb-mean (would average encoded values)" "--sampler linear" --spd --op srgb-mean --format rgba8 --sampler linear
 expect_usage_error "--sampler unknown" "--sampler nearest" --spd --sampler nearest
 expect_usage_error "--sampler linear on rgba8" "--sampler linear" --spd --format rgba8 --sampler linear
+expect_usage_error "--half with a 32-bit format" "--half.*r32f" --spd --half --format r32f
+expect_usage_error "--half with the default rgba32f" "--half.*rgba32f" --spd --half
+expect_usage_error "--half with rgba8" "--half.*rgba8" --spd --half --format rgba8 --op max
+expect_usage_error "--half with srgb-mean (rgba8)" "--half.*rgba8" --spd --half --op srgb-mean --format rgba8
+expect_usage_error "--half with r32ui" "--half.*r32ui" --spd --half --format r32ui --op min
+expect_usage_error "--half with --fft" "--half" --fft 64 --half
+expect_usage_error "--half takes no value" "--half" --spd --half=1 --format r16f
+"$SPDGEN" --spd --half --format rgba16f --op mean -o "$WORK/half.comp" &&
+    grep -q "^#extension GL_EXT_shader_explicit_arithmetic_types_float16" "$WORK/half.comp" &&
+    grep -q "^//   spdgen .* --format rgba16f --half " "$WORK/half.comp" &&
+    grep -q "f16vec4 level6\[\]" "$WORK/half.comp" && ! grep -q "0\.25f" "$WORK/half.comp"
+ok $? "--half: fp16 extension, --half in the regenerate command, halves in the hand-off, no fp32 literal"
+"$SPDGEN" --help | grep -q -- "--half"
+ok $? "--help lists --half"
 expect_usage_error "an FFT option with --spd" "--ept" --spd --ept 4
 expect_usage_error "--wg 100" "--wg 100" --spd --wg 100
 expect_usage_error "--tile 48 (not a power of two)" "--tile 48" --spd --tile 48

@@ -30,6 +30,16 @@ for target in glsl hlsl msl spirv; do
     ok $? "--target $target --selftest: 8 levels bit-exact, one line each, nothing written"
     [ $rc -eq 0 ] || diag "$(cat "$WORK/out" "$WORK/err")"
 done
+for cfg in "--op max --format rgba16f --subgroup 8 --target glsl" "--op min --format r16f --subgroup 4 --target hlsl" \
+    "--op minmax --format rg16f --subgroup 0 --target msl"; do
+    # shellcheck disable=SC2086 # $cfg is a list of flags
+    "$SPDGEN" --spd --half $cfg --selftest --size 300x170 >"$WORK/out" 2>"$WORK/err"
+    [ $? -eq 0 ] && grep -q "^selftest passed: 8 levels, every value bit-exact" "$WORK/out"
+    ok $? "--half $cfg --selftest: 8 levels bit-exact (min/max of halves are exact)"
+done
+"$SPDGEN" --spd --half --format rgba16f --op mean --subgroup 8 --selftest --size 300x170 >"$WORK/out" 2>"$WORK/err"
+[ $? -eq 0 ] && grep -q "^selftest passed: 8 levels, every value within .* (the --half bound of the last level)" "$WORK/out"
+ok $? "--half mean --selftest: 8 levels within the per-level --half bound"
 "$SPDGEN" --spd --target msl --selftest --size 64x64 | grep -q "running its GLSL twin"
 ok $? "--target msl --selftest says it runs the GLSL twin"
 "$SPDGEN" --spd --array --op mean --subgroup 4 --selftest --size 130x67x4 --seed 9 >"$WORK/out"
