@@ -2,7 +2,8 @@
  * spd_matrix.c (included there; uses its generate_with, run_case and make_source).
  *
  *   min/max: bit-exact against the fp32 CPU reference (min and max of halves are exact) for
- *     every 16-bit format, --subgroup 0/4/8, power-of-two, odd and tail sizes, 2D and array.
+ *     every 16-bit format, --subgroup 0/4/8, power-of-two, odd and tail sizes, 2D and array,
+ *     and --tile 16 / 4 (the counter hierarchy).
  *   mean (and the order-sensitive test-order): within the per-level bound derived in
  *     spd_ref.h (spd_ref_bound_level) on random data in [0, 1).
  *   Inf: +Inf and -Inf in the source propagate exactly through min/max; a mean over +Inf is
@@ -129,6 +130,20 @@ static void run_half(spdrt_context *ctx, const char *target)
     run_half_sizes(ctx, target, "mean", SPD_OP_MEAN, "r16f", SPDRT_R16F, 8, 0,
                    "--max-size 8192x8192", big, 1);
     mips_bound = 12;
+
+    /* Smaller tiles: the counter hierarchy's stage buffers carry halves too. */
+    static const uint32_t tile_wh[][2] = {{65, 65}, {1000, 700}};
+    static const struct { uint32_t t; const char *extra; } tiles[] = {
+        {16, "--tile 16 --wg 64"}, {4, "--tile 4 --wg 4"},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        tile = tiles[i].t;
+        run_half_sizes(ctx, target, "min", SPD_OP_MIN, "rgba16f", SPDRT_RGBA16F, 4, 0,
+                       tiles[i].extra, tile_wh, 2);
+        run_half_sizes(ctx, target, "mean", SPD_OP_MEAN, "rg16f", SPDRT_RG16F, 8, 1,
+                       tiles[i].extra, tile_wh, 2);
+        tile = 0;
+    }
 
     run_half_inf(ctx, target, "max", SPD_OP_MAX, "rgba16f", SPDRT_RGBA16F, 8);
     run_half_inf(ctx, target, "min", SPD_OP_MIN, "rg16f", SPDRT_RG16F, 4);

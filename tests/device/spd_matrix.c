@@ -15,7 +15,7 @@
  * Mode "update": sub-rectangle updates (spd_update.h).
  * Mode "half": --half, fp16 math (spd_half.h).
  *
- * usage: spd_matrix glsl|hlsl [sizes|update|half]   prints TAP. */
+ * usage: spd_matrix glsl|hlsl [sizes|update|tiles|half]   prints TAP. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -407,8 +407,7 @@ int main(int argc, char **argv)
     if (argc < 2 || (strcmp(argv[1], "glsl") && strcmp(argv[1], "hlsl")) ||
         (argc > 2 && strcmp(argv[2], "sizes") && strcmp(argv[2], "update") &&
          strcmp(argv[2], "tiles") && strcmp(argv[2], "half"))) {
-        fprintf(stderr, "usage: spd_matrix glsl|hlsl [sizes|update|tiles|half]
-");
+        fprintf(stderr, "usage: spd_matrix glsl|hlsl [sizes|update|tiles|half]\n");
         return 2;
     }
     const char *target = argv[1];
