@@ -72,4 +72,11 @@ function emit:text()
     return (table.concat(self.lines, "\n") .. "\n"):gsub("\n(%s*) {\n", "\n%1{\n")
 end
 
+-- log2 of a power of two (the exponent), for the templates' index arithmetic.
+function emit.log2(n)
+    local k = 0
+    while n > 1 do n, k = n // 2, k + 1 end
+    return k
+end
+
 return emit

@@ -23,13 +23,11 @@
 -- it in natural order); the native-order inverse is decimation in time (DIT: bits 0 up to
 -- n-1, input in bit-reversed order, output natural), so a forward and an inverse in native
 -- order skip both reorders.
+local emit = require("templates.emit")
+
 local plan = {}
 
-local function log2(x)
-    local k = 0
-    while x > 1 do x, k = x // 2, k + 1 end
-    return k
-end
+local log2 = emit.log2
 plan.log2 = log2
 
 local function copy_layout(L)

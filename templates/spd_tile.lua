@@ -5,13 +5,11 @@
 -- reads a B x B block of its tile's source (B = T / sqrt(N), 2 or 4) and makes the first
 -- log2(B) levels in registers; every later level combines 2x2 blocks held by 4 different
 -- invocations. gen/cli.c admits exactly the (T, N) pairs with B in {2, 4} and N <= 256.
+local emit = require("templates.emit")
+
 local tile = {}
 
-local function log2(n)
-    local k = 0
-    while n > 1 do n, k = n // 2, k + 1 end
-    return k
-end
+local log2 = emit.log2
 tile.log2 = log2
 
 -- The workgroup's geometry: tile side, levels per tile, invocations, block side, the levels
