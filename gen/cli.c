@@ -14,6 +14,7 @@ static const char *const spd_ops[] = {"min", "max", "mean", "minmax", "srgb-mean
                                       NULL};
 static const char *const spd_formats[] = {"r16f", "rg16f", "rgba16f", "r32f", "rg32f", "rgba32f",
                                           "rgba8", "r32ui", NULL};
+static const char *const edge_modes[] = {"drop", "conservative", "weighted", NULL};
 static const char *const target_names[] = {"glsl", "hlsl", "msl", "spirv", NULL};
 static const char *const env_names[] = {"vulkan1.1", "vulkan1.2", "vulkan1.3", NULL};
 static const char *const lang_names[] = {"glsl", "hlsl", NULL};
@@ -49,6 +50,13 @@ static const char usage_text[] =
     "  --max-mips-per-pass K split the chain into dispatches of K levels each (1..--mips),\n"
     "                        for engines that bind fewer storage images; K <= log2(--tile)\n"
     "                        needs no atomic counter\n"
+    "  --edge E              odd level sizes: drop (default: the last odd row/column of a\n"
+    "                        level is left out, as FidelityFX SPD does) | conservative (min,\n"
+    "                        max, minmax: the last texel also folds that row/column in, so\n"
+    "                        every texel bounds its whole footprint; Hi-Z culling) |\n"
+    "                        weighted (mean, srgb-mean: nvpro_pyramid's 3-tap weights on odd\n"
+    "                        sizes, which keep the image's mean; may take extra dispatches);\n"
+    "                        conservative and weighted need --tile 64\n"
     "  --format F            storage format of the mips: r16f | rg16f | rgba16f | r32f |\n"
     "                        rg32f | rgba32f (default) | rgba8 | r32ui (integers: min, max)\n"
     "  --tile T              one workgroup reduces a TxT tile by log2(T) levels: 2, 4, 8, 16,\n"
@@ -128,6 +136,8 @@ static const char usage_text[] =
     "  spdgen --spd --target spirv -o spd.spv -MD               # + spd.spv.d\n"
     "  spdgen --spd --op max --format r32f --selftest --size 2560x1440\n"
     "  spdgen --spd --format rgba16f --half --subgroup 8 -o spd_half.comp\n"
+    "  spdgen --spd --op max --format r32f --edge conservative -o hiz.comp  # culling\n"
+    "  spdgen --spd --edge weighted --format rgba16f -o bloom.comp  # mean kept at odd sizes\n"
     "  spdgen --fft 2048 --wg 512 --target msl -o fft.metal    # E = 4\n"
     "  spdgen --fft 16384 --subgroup 32 --target spirv -o fft.spv --emit-header fft.h\n"
     "  spdgen --fft 1024 --real --subgroup 8 --selftest\n"
@@ -210,6 +220,7 @@ static void set_defaults(sg_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->op = "mean";
+    cfg->edge = "drop";
     cfg->mips = 12;
     cfg->max_width = cfg->max_height = 4096;
     cfg->format = "rgba32f";
@@ -228,14 +239,15 @@ static void set_defaults(sg_config *cfg)
  * output paths excluded (they do not change the output). Deterministic by construction. */
 static void build_command(sg_config *cfg)
 {
-    char passes[40] = "", tile[24] = "";
+    char passes[40] = "", tile[24] = "", edge[24] = "";
+    if (strcmp(cfg->edge, "drop")) snprintf(edge, sizeof edge, " --edge %s", cfg->edge);
     if (cfg->max_mips_per_pass && cfg->max_mips_per_pass < cfg->mips)
         snprintf(passes, sizeof passes, " --max-mips-per-pass %d", cfg->max_mips_per_pass);
     if (cfg->tile != 64) /* the default stays out, so 64x64 shaders keep their text */
         snprintf(tile, sizeof tile, " --tile %d", cfg->tile);
     snprintf(cfg->command, sizeof cfg->command,
-             "spdgen --spd --op %s --mips %d%s --max-size %s --format %s%s%s%s --wg %d --subgroup %d%s --target %s%s%s%s%s",
-             cfg->op, cfg->mips, passes, cfg->max_size, cfg->format, cfg->half ? " --half" : "",
+             "spdgen --spd --op %s%s --mips %d%s --max-size %s --format %s%s%s%s --wg %d --subgroup %d%s --target %s%s%s%s%s",
+             cfg->op, edge, cfg->mips, passes, cfg->max_size, cfg->format, cfg->half ? " --half" : "",
              cfg->sampler_linear ? " --sampler linear" : "", tile, cfg->wg, cfg->subgroup,
              cfg->array ? " --array" : "", target_names[cfg->target],
              cfg->target == SG_TARGET_SPIRV ? " --spirv-from " : "",
@@ -266,6 +278,22 @@ static int check_op_format(const sg_config *cfg)
     if (cfg->half && strcmp(f, "r16f") && strcmp(f, "rg16f") && strcmp(f, "rgba16f"))
         return usage_error("--half: only for the 16-bit float formats r16f | rg16f | rgba16f "
                            "(got --format %s)", f);
+    if (!strcmp(cfg->edge, "conservative") && strcmp(op, "min") && strcmp(op, "max") &&
+        strcmp(op, "minmax"))
+        return usage_error("--edge conservative: only for --op min, max or minmax (a bound "
+                           "over the footprint; got --op %s); use --edge weighted for mean", op);
+    if (!strcmp(cfg->edge, "weighted") && strcmp(op, "mean") && strcmp(op, "srgb-mean"))
+        return usage_error("--edge weighted: only for --op mean or srgb-mean (weights that keep "
+                           "the mean; got --op %s); use --edge conservative for min/max", op);
+    if (strcmp(cfg->edge, "drop") && cfg->tile != 64)
+        return usage_error("--edge %s: needs --tile 64 (its strips and 5x5 reads are written for "
+                           "64x64 tiles of 256 invocations; got --tile %d)", cfg->edge, cfg->tile);
+    if (strcmp(cfg->edge, "drop") && cfg->half)
+        return usage_error("--edge %s: not with --half (the edge code computes in 32-bit floats)",
+                           cfg->edge);
+    if (cfg->sampler_linear && strcmp(cfg->edge, "drop"))
+        return usage_error("--sampler linear: not with --edge %s (a bilinear fetch is the plain "
+                           "2x2 mean; odd sizes need --sampler load)", cfg->edge);
     if (!strcmp(op, "srgb-mean") && strcmp(f, "rgba8"))
         return usage_error("--op srgb-mean: needs --format rgba8 (an sRGB image's UNORM view; "
                            "got %s)", f);
@@ -429,6 +457,7 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
             "--op", "--mips", "--max-size", "--format", "--wg", "--subgroup", "--target",
             "--spirv-from", "--target-env", "-o", "-MF", "-MT", "--emit-header",
             "--template-dir", "--size", "--seed", "--max-mips-per-pass", "--sampler", "--tile",
+            "--edge",
             NULL};
         int fft_takes_value = 0;
         if (sg_fft_cli_is_option(flag, &fft_takes_value)) {
@@ -460,7 +489,8 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
         long n;
         int k;
         static const char *const spd_only[] = {"--op", "--mips", "--max-size", "--format",
-                                               "--max-mips-per-pass", "--sampler", "--tile", NULL};
+                                               "--max-mips-per-pass", "--sampler", "--tile",
+                                               "--edge", NULL};
         if (index_of(spd_only, flag) >= 0 && !spd_only_flag) spd_only_flag = spd_only[index_of(spd_only, flag)];
         if (!strcmp(flag, "--op")) {
             if (index_of(spd_ops, value) < 0)
@@ -481,6 +511,10 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
             if (strcmp(value, "load") && strcmp(value, "linear"))
                 return usage_error("--sampler %s: must be load | linear", value);
             cfg->sampler_linear = !strcmp(value, "linear");
+        } else if (!strcmp(flag, "--edge")) {
+            if ((k = index_of(edge_modes, value)) < 0)
+                return usage_error("--edge %s: must be %s", value, list_of(edge_modes));
+            cfg->edge = edge_modes[k];
         } else if (!strcmp(flag, "--max-mips-per-pass")) {
             if (parse_uint(value, &n) || n < 1 || n > 14)
                 return usage_error("--max-mips-per-pass %s: must be 1..--mips (at most 14)", value);

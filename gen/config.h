@@ -21,6 +21,7 @@ typedef struct {
     int max_width, max_height; /* --max-size: the largest source the shader serves */
     int max_mips_per_pass; /* --max-mips-per-pass K: levels per dispatch (0: all in one) */
     int sampler_linear;  /* --sampler linear: level 1 by one bilinear fetch per 2x2 (mean) */
+    const char *edge;    /* --edge drop | conservative | weighted: odd edges (spd_edge.lua) */
     const char *format;  /* r32f | rgba32f | rgba16f | rgba8 */
     int tile;            /* --tile T: one workgroup reduces a T x T tile by log2(T) levels */
     int wg;              /* workgroup size (--spd: one of spd_tile_workgroups(tile)) */

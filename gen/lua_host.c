@@ -138,6 +138,8 @@ static void push_config(lua_State *L, const sg_config *cfg)
     lua_setfield(L, -2, "max_size");
     lua_pushboolean(L, cfg->sampler_linear);
     lua_setfield(L, -2, "sampler_linear");
+    lua_pushstring(L, cfg->edge ? cfg->edge : "drop");
+    lua_setfield(L, -2, "edge");
     lua_pushinteger(L, cfg->wg);
     lua_setfield(L, -2, "wg");
     lua_pushinteger(L, cfg->tile);

@@ -51,6 +51,22 @@ int spd_ref_run(spd_op op, spdrt_format format, uint32_t width, uint32_t height,
                 uint32_t layers, uint32_t mip_count, const float *source,
                 spdrt_spd_levels *out);
 
+/* spd_ref_run for an --edge mode (spdrt_edge), and for a chain split into dispatches:
+ * mips_per_pass (0: one dispatch) is the shader's levels per dispatch, planned by
+ * spd_pass_end (spd_passes.h), and every dispatch after the first starts from its source
+ * level as stored in `format`, as the shader reads it.
+ *   conservative (min, max, minmax): where level k-1 has an odd width w >= 3, the last
+ *     texel of level k also reduces column 2x+2 = w-1 (rows likewise; up to 3x3 at the
+ *     corner), so texel x covers level-0 columns [x 2^k, (x+1) 2^k - 1], the last one
+ *     [x 2^k, w0 - 1]: every texel bounds its whole footprint.
+ *   weighted (mean, srgb-mean): where level k-1 has an odd side of 3 or more, each texel is
+ *     the separable 3-tap sum of nvpro_pyramid (see axis_taps in spd_ref.c; even axes 1/2,
+ *     1/2, one-texel axes a copy); levels with no such side keep the 2x2 rule. Every level
+ *     keeps the mean of level 0. */
+int spd_ref_run_edge(spd_op op, spdrt_edge edge, spdrt_format format, uint32_t width,
+                     uint32_t height, uint32_t layers, uint32_t mip_count,
+                     uint32_t mips_per_pass, const float *source, spdrt_spd_levels *out);
+
 /* The stated bound for comparing a shader's output with this reference: 0 (bit-exact) for
  * min, max and test-order on 32-bit formats; 2^-20 for mean (both sides add the same four
  * floats in the same order; this leaves room for the device's rounding); one unit of the

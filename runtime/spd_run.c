@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "spd_passes.h"
 
 /* Each workgroup reduces a T x T tile of level 0 (--tile; 64 unless the params say). */
 static uint32_t tile_of(const spdrt_spd_params *p) { return p->tile ? p->tile : 64u; }
@@ -102,7 +103,8 @@ static uint64_t level_bytes(const spdrt_spd_levels *out, uint32_t k, uint32_t te
     return (uint64_t)out->width[k] * out->height[k] * out->layers * texel;
 }
 
-static uint32_t pass_count(const spdrt_spd_params *p, const spdrt_spd_levels *out);
+static uint32_t plan_passes(const spdrt_spd_params *p, const spdrt_spd_levels *out,
+                            uint32_t base[SPDRT_MAX_PASSES + 1]);
 
 /* The hand-off ranges, one per pass: what spdrt_spd_buffer_bytes gives for the pass's source
  * level (--tile 64: a level-6 value per tile per layer), each range aligned for a
@@ -112,16 +114,15 @@ static uint64_t level6_ranges(spdrt_context *ctx, const spdrt_spd_params *p,
                               const spdrt_spd_levels *out, spd_resources *rs,
                               uint64_t *counters) {
     uint64_t align = ctx->limits.minStorageBufferOffsetAlignment, offset = 0;
-    uint32_t pass, passes = pass_count(p, out);
+    uint32_t base[SPDRT_MAX_PASSES + 1], pass, passes = plan_passes(p, out, base);
     if (align == 0)
         align = 1;
     *counters = 16;
     for (pass = 0; pass < passes; pass++) {
-        uint32_t base = pass * p->mips_bound;
         uint64_t bytes, counter_bytes;
-        spdrt_spd_buffer_bytes(tile_of(p), p->mips_bound, out->width[base], out->height[base],
-                               p->layers, spdrt_format_channels(p->format), &counter_bytes,
-                               &bytes);
+        spdrt_spd_buffer_bytes(tile_of(p), p->mips_bound, out->width[base[pass]],
+                               out->height[base[pass]], p->layers,
+                               spdrt_format_channels(p->format), &counter_bytes, &bytes);
         if (bytes < 16)
             bytes = 16;
         if (counter_bytes > *counters)
@@ -187,9 +188,8 @@ static spdrt_result create_resources(spdrt_context *ctx, const spdrt_spd_params 
  * because every element of a statically used array must be valid even though the shader
  * never writes a level above mip_count. */
 static void write_descriptors(spdrt_context *ctx, const spdrt_spd_params *p, uint32_t pass,
-                              uint32_t mip_count, spd_resources *rs,
+                              uint32_t base, uint32_t mip_count, spd_resources *rs,
                               VkDescriptorImageInfo *mips) {
-    uint32_t base = pass * p->mips_bound; /* the level this pass reads */
     VkDescriptorImageInfo src;
     VkDescriptorBufferInfo bufs[2];
     VkWriteDescriptorSet w[4];
@@ -263,11 +263,21 @@ static void buffer_barriers(VkCommandBuffer cb, const spdrt_buffer *const *bufs,
     vkCmdPipelineBarrier(cb, src_stage, dst_stage, 0, 0, NULL, n, b, 0, NULL);
 }
 
-/* Passes of the chain, one dispatch each: pass p reads level base = p x mips_bound as its
- * source and writes the next mips_bound levels. Between passes the levels just written are
- * read, so a shader-write -> shader-read dependency separates them. */
-static uint32_t pass_count(const spdrt_spd_params *p, const spdrt_spd_levels *out) {
-    return (out->mip_count + p->mips_bound - 1) / p->mips_bound;
+/* Passes of the chain, one dispatch each: pass p reads level base[p] as its source and
+ * writes levels base[p]+1 .. base[p+1] (spd_pass_end: mips_bound levels at most, and with
+ * --edge weighted a new pass wherever a level's odd input is not read directly). Between
+ * passes the levels just written are read, so a shader-write -> shader-read dependency
+ * separates them. Returns the pass count; base[] holds count + 1 entries. */
+static uint32_t plan_passes(const spdrt_spd_params *p, const spdrt_spd_levels *out,
+                            uint32_t base[SPDRT_MAX_PASSES + 1]) {
+    uint32_t n = 0;
+    base[0] = 0;
+    while (base[n] < out->mip_count && n < SPDRT_MAX_PASSES) {
+        base[n + 1] = spd_pass_end(p->width, p->height, base[n], out->mip_count, p->mips_bound,
+                                   p->edge == SPDRT_EDGE_WEIGHTED);
+        n++;
+    }
+    return n;
 }
 
 /* update NULL: the whole chain. Otherwise only the tiles over the changed rectangle, in
@@ -275,17 +285,16 @@ static uint32_t pass_count(const spdrt_spd_params *p, const spdrt_spd_levels *ou
 static void record_passes(VkCommandBuffer cb, const spdrt_spd_params *p,
                           const spdrt_spd_levels *out, spd_resources *rs,
                           const VkMemoryBarrier *between, const spdrt_rect *update) {
-    uint32_t pass, passes = pass_count(p, out);
+    uint32_t base[SPDRT_MAX_PASSES + 1], pass, passes = plan_passes(p, out, base);
     for (pass = 0; pass < passes; pass++) {
-        uint32_t base = pass * p->mips_bound, left = out->mip_count - base;
         /* src_width, src_height, mip_count, tile_count, tile_offset_x/y, unused0/1 */
-        uint32_t push[8] = {out->width[base], out->height[base],
-                            left < p->mips_bound ? left : p->mips_bound, 0, 0, 0, 0, 0};
+        uint32_t push[8] = {out->width[base[pass]], out->height[base[pass]],
+                            base[pass + 1] - base[pass], 0, 0, 0, 0, 0};
         spdrt_rect tiles = {0, 0, (push[0] + tile_of(p) - 1) / tile_of(p),
                             (push[1] + tile_of(p) - 1) / tile_of(p)};
         if (update) {
             /* check_params accepted the rectangle (and --tile 64), so every pass maps it. */
-            spdrt_spd_update_tiles(p->width, p->height, *update, base, &tiles);
+            spdrt_spd_update_tiles(p->width, p->height, *update, base[pass], &tiles);
             push[3] = tiles.width * tiles.height;
             push[4] = tiles.x;
             push[5] = tiles.y;
@@ -559,8 +568,11 @@ spdrt_result spdrt_spd_run(spdrt_context *ctx, const uint32_t *spirv, size_t spi
     for (i = 0; params->update_source && i < n; i++)
         spdrt__texel_pack(params->format, params->update_source + 4 * i,
                           (unsigned char *)rs.update.map + i * texel);
-    for (k = 0; k < pass_count(params, out); k++)
-        write_descriptors(ctx, params, k, out->mip_count, &rs, mips);
+    {
+        uint32_t base[SPDRT_MAX_PASSES + 1], passes = plan_passes(params, out, base);
+        for (k = 0; k < passes; k++)
+            write_descriptors(ctx, params, k, base[k], out->mip_count, &rs, mips);
+    }
 
     res = spdrt__commands_begin(ctx, &cb);
     if (res != SPDRT_OK)

@@ -95,6 +95,14 @@ int spdrt_format_by_name(const char *name, spdrt_format *out);
 /* Channels the shader computes with for a format (r: 1, rg: 2, rgba: 4). */
 uint32_t spdrt_format_channels(spdrt_format format);
 
+/* --edge: what happens to the last row/column of a level with an odd size. */
+typedef enum {
+    SPDRT_EDGE_DROP = 0,      /* left out (FidelityFX SPD's rule; the default) */
+    SPDRT_EDGE_CONSERVATIVE,  /* min/max: the last texel also reduces it (up to 3x3) */
+    SPDRT_EDGE_WEIGHTED       /* mean: nvpro_pyramid's 3-tap weights; may split dispatches
+                                 (spd_passes.h) */
+} spdrt_edge;
+
 typedef struct {
     uint32_t width, height, layers; /* source size; layers = 1 without --array */
     int is_array;                   /* the shader was generated with --array */
@@ -111,6 +119,8 @@ typedef struct {
     float sentinel;                 /* every level is filled with this before dispatching */
     int sampler_linear;             /* the shader was generated with --sampler linear: the
                                        source must be a power of two in both sides */
+    spdrt_edge edge;                /* the shader's --edge (weighted plans its dispatches by
+                                       spd_pass_end in spd_passes.h) */
     int refill_between_dispatches;  /* fill the levels with the sentinel again before every
                                        dispatch after the first: each must rewrite every texel,
                                        and its tail must run with no host counter reset */

@@ -23,6 +23,7 @@ local spd_push = require("templates.spd_push")
 local tile = require("templates.spd_tile")
 local hierarchy = require("templates.spd_hierarchy")
 local spd_half = require("templates.spd_half")
+local edge = require("templates.spd_edge")
 
 local spd = {}
 
@@ -83,9 +84,11 @@ local function emit_pass(c, ctx, pass)
 
     -- Declares texel<level> = coord and stores value there when inside the level (and, with
     -- a holder condition, only from the invocations that hold a value).
+    local conservative = cfg.edge == "conservative"
     local function store(level, coord, value, holder)
         local name = "texel" .. level
         c:line("$uint2 %s = %s;", name, coord)
+        if conservative then edge.emit_fix(c, ctx, level - base, name, value) end
         local cond = string.format("spd_inside(%s, size_out)", name)
         if holder then cond = holder .. " && " .. cond end
         if pass.guard_stores then cond = string.format("mip_count >= %s && %s", u(level), cond) end
@@ -107,6 +110,7 @@ local function emit_pass(c, ctx, pass)
 
     c:line("$uint2 size_in = %s;", pass.size)
     c:line("$uint2 size_out = max($uint2(1u, 1u), src_size >> %s);", u(base + 1))
+    if conservative then edge.emit_prepare(c, ctx, pass, last - base) end
     c:blank()
     local T, B = ctx.shape.tile, ctx.shape.block
     -- Where this invocation's texel of a level with n texels per region side lies: the
@@ -148,17 +152,35 @@ local function emit_pass(c, ctx, pass)
         for _, q in ipairs(pass.sample and { { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } } or {}) do
             c:line("$value q%d%d = %s;", q[1], q[2], sample(q[1], q[2]))
         end
-        for _, q in ipairs(pass.sample and {} or { { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
-            local x, y = 2 * q[1], 2 * q[2]
-            call_lines(string.format("%s q%d%d = spd_reduce(", ctx.value_type, q[1], q[2]),
-                { L("x" .. x, "y" .. y), L("x" .. (x + 1), "y" .. y), L("x" .. x, "y" .. (y + 1)),
-                  L("x" .. (x + 1), "y" .. (y + 1)) }, ");")
+        -- The 2x2 rule for the four level-1 texels; prefix declares them (or not, when
+        -- --edge weighted declared them before choosing between this and its 3-tap weights).
+        local function quads(prefix)
+            for _, q in ipairs({ { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
+                local x, y = 2 * q[1], 2 * q[2]
+                call_lines(string.format("%sq%d%d = spd_reduce(", prefix, q[1], q[2]),
+                    { L("x" .. x, "y" .. y), L("x" .. (x + 1), "y" .. y), L("x" .. x, "y" .. (y + 1)),
+                      L("x" .. (x + 1), "y" .. (y + 1)) }, ");")
+            end
+        end
+        if pass.sample then
+            -- q00..q11 are the bilinear fetches above.
+        elseif cfg.edge == "weighted" then
+            edge.emit_first_level(c, ctx, L, quads)
+        else
+            quads(ctx.value_type .. " ")
         end
         c:line("$uint2 level%d_corner = %s;", base + 1, at(T // 2, 2))
         for _, q in ipairs({ { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
             local coord = string.format("level%d_corner + $uint2(%s, %s)", base + 1, u(q[1]), u(q[2]))
+            local value = string.format("q%d%d", q[1], q[2])
+            if conservative then
+                local name = string.format("texel%d_%d%d", base + 1, q[1], q[2])
+                c:line("$uint2 %s = %s;", name, coord)
+                edge.emit_fix(c, ctx, 1, name, value)
+                coord = name
+            end
             c:line("if (spd_inside(%s, size_out)) %s", coord,
-                D.store_mip(ctx, base + 1, coord, stored_value(ctx, string.format("q%d%d", q[1], q[2]))))
+                D.store_mip(ctx, base + 1, coord, stored_value(ctx, value)))
         end
         if last < base + 2 then return end
 
@@ -259,6 +281,7 @@ local function make_context(cfg, dialect)
     local loop = shape.tile == 64
     local extra = {}
     if loop and cfg.mips > 12 then extra[1] = { name = "lds_level12", count = MAX_REGIONS } end
+    for _, a in ipairs(edge.shared_arrays(cfg)) do extra[#extra + 1] = a end
     local ctx = {
         cfg = cfg, dialect = dialect, channels = channels, steps = steps, shape = shape, loop = loop,
         uint = format.uint or false,                         -- r32ui: integer values
@@ -384,6 +407,10 @@ local function emit_header_comment(c, ctx)
             "levels %d..%d with the same code, and so on up a hierarchy of counters to the last level.",
             m, t, t, m, m + 1, 2 * m)
     end
+    if edge.describe(cfg) then
+        c:comment(edge.describe(cfg))
+        c:line("//")
+    end
     c:comment(string.format("Strategy: each workgroup reduces one %dx%d tile of level 0 to levels 1..%d. ", t, t, m) ..
         owns .. tail)
     c:blank()
@@ -416,6 +443,7 @@ local function emit_helpers(c, ctx)
         c:line("return spd_reduce(a, b, c, d);")
     end)
     c:blank()
+    edge.emit_helpers(c, ctx)
     if ctx.cfg.op == "minmax" then
         c:comment("A depth sample as the (min, max) pair it starts as.")
         c:block("$value spd_depth_pair(float depth)", function()
