@@ -22,6 +22,27 @@ int spd_ref_op_by_name(const char *name, spd_op *out)
     return -1;
 }
 
+int spd_ref_edge_by_name(const char *name, spdrt_edge *out)
+{
+    static const char *const names[] = {
+        [SPDRT_EDGE_DROP] = "drop", [SPDRT_EDGE_CONSERVATIVE] = "conservative",
+        [SPDRT_EDGE_WEIGHTED] = "weighted",
+    };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(names[i], name) == 0) {
+            *out = (spdrt_edge)i;
+            return 0;
+        }
+    return -1;
+}
+
+double spd_ref_level_bound(spdrt_format format, double bound, uint32_t dispatch)
+{
+    int rounded = format == SPDRT_RGBA16F || format == SPDRT_RG16F || format == SPDRT_R16F ||
+                  format == SPDRT_RGBA8;
+    return rounded ? bound * (1.0 + dispatch) : bound;
+}
+
 double spd_ref_bound(spd_op op, spdrt_format format)
 {
     if (format == SPDRT_RGBA16F || format == SPDRT_RG16F || format == SPDRT_R16F)

@@ -84,6 +84,17 @@ double spd_ref_bound(spd_op op, spdrt_format format);
  * are exact): (4k + 1)/2 x u. */
 double spd_ref_bound_level(spd_op op, spdrt_format format, int half, uint32_t level);
 
+/* The --edge NAME spdgen names; returns 0, or -1 for an unknown name. */
+int spd_ref_edge_by_name(const char *name, spdrt_edge *out);
+
+/* `bound` (a level's bound within one dispatch) for a level made by dispatch `dispatch`
+ * (0-based) of a chain split into dispatches (spd_pass_end): each later dispatch starts from
+ * a level the device rounded to the format, either way (one unit), while the reference
+ * rounds to nearest; a mean of values each off by e is off by at most e, so the error can
+ * grow by one unit per dispatch: bound x (1 + dispatch) for the 8/16-bit formats, bound for
+ * 32-bit ones (their levels are re-read exactly). */
+double spd_ref_level_bound(spdrt_format format, double bound, uint32_t dispatch);
+
 typedef struct {
     double max_error;  /* largest |gpu - expected| */
     size_t mismatches; /* values outside the bound */
