@@ -24,6 +24,8 @@ STATIC_LIBS := -Wl,-Bstatic -lSPIRV -lSPIRV-Tools-opt -lSPIRV-Tools -lglslang \
 	-static-libstdc++ -static-libgcc -lstdc++ -lm -ldl -lpthread
 
 LUA_SOURCES := $(sort $(wildcard templates/*.lua targets/*.lua))
+# C the templates copy into their output (--emit-header): one definition for the runtime too.
+EMBED_C     := runtime/spd_passes.h
 GEN_C       := $(sort $(wildcard gen/*.c))
 GEN_CXX     := $(sort $(wildcard gen/*.cpp))
 RT_C        := $(sort $(wildcard runtime/*.c))
@@ -52,8 +54,8 @@ $(BUILD)/gen/%.o: gen/%.c | $(BUILD)/gen
 $(BUILD)/gen/%.o: gen/%.cpp | $(BUILD)/gen
 	$(CXX) -std=c++17 $(CXXFLAGS) $(WARN) -Igen -MMD -c $< -o $@
 # Templates are embedded as Lua source (not bytecode, which loses line numbers).
-$(BUILD)/gen/embedded.c: scripts/embed.lua $(LUA_SOURCES) | $(BUILD)/gen
-	lua5.4 scripts/embed.lua $@ $(LUA_SOURCES)
+$(BUILD)/gen/embedded.c: scripts/embed.lua $(LUA_SOURCES) $(EMBED_C) | $(BUILD)/gen
+	lua5.4 scripts/embed.lua $@ $(LUA_SOURCES) $(EMBED_C)
 $(BUILD)/gen/embedded.o: $(BUILD)/gen/embedded.c
 	$(CC) -std=c11 $(CFLAGS) -Igen -c $< -o $@
 # spdgen uses the runtime for --selftest; libspdrt loads Vulkan only when a context is made.

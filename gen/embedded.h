@@ -1,5 +1,7 @@
 /* embedded.h: the Lua templates and target dialects compiled into spdgen (see
- * scripts/embed.lua). The table ends with an entry whose path is NULL. */
+ * scripts/embed.lua), and the C sources templates copy into their output (runtime/
+ * spd_passes.h; Lua reads them with embedded_source(path)). The table ends with an entry
+ * whose path is NULL. */
 #ifndef SPDGEN_EMBEDDED_H
 #define SPDGEN_EMBEDDED_H
 

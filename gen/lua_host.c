@@ -117,6 +117,20 @@ static int host_require(lua_State *L)
     return 1;
 }
 
+/* embedded_source(path): the text of an embedded non-Lua file, e.g. "runtime/spd_passes.h",
+ * which a template copies into its output so the runtime and the output share one
+ * definition. Never read from disk: --template-dir overrides templates, not the runtime. */
+static int host_embedded_source(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    for (const sg_embedded_file *e = sg_embedded_files; e->path; e++)
+        if (strcmp(e->path, path) == 0 && !strstr(path, ".lua")) {
+            lua_pushlstring(L, e->data, e->size);
+            return 1;
+        }
+    return luaL_error(L, "embedded_source: no embedded file '%s'", path);
+}
+
 static void push_config(lua_State *L, const sg_config *cfg)
 {
     lua_createtable(L, 0, 12);
@@ -211,6 +225,8 @@ int sg_generate(const sg_config *cfg, const char *dialect, int want_header, sg_g
     lua_pushlightuserdata(L, &hs);
     lua_pushcclosure(L, host_require, 1);
     lua_setglobal(L, "require");
+    lua_pushcfunction(L, host_embedded_source);
+    lua_setglobal(L, "embedded_source");
 
     int rc = SG_EXIT_FAILURE;
     lua_pushcfunction(L, traceback);

@@ -86,6 +86,22 @@ function c_header.render(cfg, contract)
     end
     line("} SpdPushConstants;")
     line("")
+    if cfg.edge ~= "drop" then
+        line("/* --edge %s (see the shader's opening comment). */", cfg.edge)
+        line("#define %sEDGE_%s 1", P, cfg.edge:upper())
+        line("")
+    end
+    if cfg.edge == "weighted" then
+        -- The runtime's own planner, copied verbatim (runtime/spd_passes.h, embedded).
+        local source = embedded_source("runtime/spd_passes.h")
+        local body = source:match("/%* spd_pass_end: begin %*/\n(.-)/%* spd_pass_end: end %*/")
+        assert(body, "runtime/spd_passes.h: spd_pass_end markers not found")
+        line("/* Dispatches: SPD_PASSES is for power-of-two sources; in general plan them with")
+        line(" * spd_pass_end(w, h, base, mip_count, %sMAX_MIPS, 1), as libspdrt does (mip_count: the", P)
+        line(" * levels of the whole chain, at most %sTOTAL_MIPS). */", P)
+        line("%s", (body:gsub("\n$", "")))
+        line("")
+    end
     line("/* mip_count for a source: the levels that exist, at most %sMAX_MIPS. 0: nothing to do. */", P)
     line("static inline uint32_t spd_mip_count(uint32_t src_width, uint32_t src_height)")
     line("{")

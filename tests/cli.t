@@ -50,6 +50,14 @@ expect_usage_error "--half takes no value" "--half" --spd --half=1 --format r16f
 ok $? "--half: fp16 extension, --half in the regenerate command, halves in the hand-off, no fp32 literal"
 "$SPDGEN" --help | grep -q -- "--half"
 ok $? "--help lists --half"
+expect_usage_error "--edge unknown" "--edge clamp" --spd --edge clamp
+expect_usage_error "--edge conservative with mean" "--edge conservative" --spd --op mean --edge conservative
+expect_usage_error "--edge conservative with test-order" "--edge conservative" --spd --op test-order --edge conservative
+expect_usage_error "--edge weighted with min" "--edge weighted" --spd --op min --edge weighted
+expect_usage_error "--edge weighted with max" "--edge weighted" --spd --op max --format r32f --edge weighted
+expect_usage_error "--sampler linear with --edge conservative" "--sampler linear" --spd --op max --edge conservative --sampler linear
+expect_usage_error "--sampler linear with --edge weighted" "--sampler linear" --spd --op mean --edge weighted --sampler linear
+expect_usage_error "--edge with --fft" "--edge" --fft 64 --edge weighted
 expect_usage_error "an FFT option with --spd" "--ept" --spd --ept 4
 expect_usage_error "--wg 100" "--wg 100" --spd --wg 100
 expect_usage_error "--tile 48 (not a power of two)" "--tile 48" --spd --tile 48
@@ -94,9 +102,46 @@ ok $? "--max-size alone sets --mips to its full chain (14 at 16384, 8 at 300)"
     grep -q "define SPD_PASSES 2" "$WORK/p.h" && grep -q "define SPD_TOTAL_MIPS 12" "$WORK/p.h"
 ok $? "--max-mips-per-pass 6: 6 levels per dispatch, no atomic counter, 2 passes in the contract"
 
+# --edge drop is the default and changes nothing; the other modes name themselves in the
+# regenerate command, and weighted's contract header carries the dispatch planner.
+"$SPDGEN" --spd --op max -o "$WORK/d1.comp" && "$SPDGEN" --spd --op max --edge drop -o "$WORK/d2.comp" &&
+    cmp -s "$WORK/d1.comp" "$WORK/d2.comp" && ! grep -q -- "--edge" "$WORK/d1.comp" &&
+    "$SPDGEN" --spd --op max --edge conservative -o "$WORK/d3.comp" && grep -q -- "--edge conservative" "$WORK/d3.comp" &&
+    ! cmp -s "$WORK/d1.comp" "$WORK/d3.comp"
+ok $? "--edge drop is the default (same bytes, not in the command); conservative names itself"
+"$SPDGEN" --spd --edge weighted --format rgba16f -o "$WORK/w.comp" --emit-header "$WORK/w.h" &&
+    grep -q "SPD_EDGE_WEIGHTED 1" "$WORK/w.h" && grep -q "static inline uint32_t spd_pass_end" "$WORK/w.h"
+ok $? "--edge weighted: the contract header carries spd_pass_end"
+cat >"$WORK/plan.c" <<'EOC'
+#include "w.h"
+#include <stdio.h>
+/* The header's planner (the same text as the runtime's, compared above) on sizes up to 300:
+ * every dispatch makes 1..SPD_MAX_MIPS levels, a power-of-two source SPD_PASSES dispatches. */
+int main(void)
+{
+    for (uint32_t w = 1; w <= 300; w++)
+        for (uint32_t h = 1; h <= 300; h += 7) {
+            uint32_t mips = spd_mip_count(w, h), base = 0, n = 0;
+            while (base < mips) {
+                uint32_t end = spd_pass_end(w, h, base, mips, SPD_MAX_MIPS, 1);
+                if (end <= base || end - base > SPD_MAX_MIPS) return 1;
+                base = end, n++;
+            }
+            if ((w & (w - 1)) == 0 && (h & (h - 1)) == 0 && mips && n != (uint32_t)SPD_PASSES) return 2;
+        }
+    printf("%u\n", spd_pass_end(4096, 4096, 0, 12, SPD_MAX_MIPS, 1));
+    return 0;
+}
+EOC
+sed -n '/spd_pass_end: begin/,/spd_pass_end: end/p' "$(dirname "$0")/../runtime/spd_passes.h" | sed '1d;$d' >"$WORK/runtime_fn.h"
+awk '/The last level of the dispatch/ { on = 1 } on { print } on && /^}$/ { exit }' "$WORK/w.h" >"$WORK/header_fn.h"
+grep -q "static inline uint32_t spd_pass_end" "$WORK/runtime_fn.h" && cmp -s "$WORK/runtime_fn.h" "$WORK/header_fn.h" &&
+    cc -std=c11 -Wall -Werror -I"$WORK" -o "$WORK/plan" "$WORK/plan.c" && [ "$("$WORK/plan")" = "12" ]
+ok $? "--edge weighted: the header's spd_pass_end is the runtime's, compiles, and plans valid dispatches"
+
 # --help and --version: stdout, exit 0.
 "$SPDGEN" --help >"$WORK/out" 2>"$WORK/err"
-[ $? -eq 0 ] && grep -q -- "--subgroup" "$WORK/out" && [ ! -s "$WORK/err" ]
+[ $? -eq 0 ] && grep -q -- "--subgroup" "$WORK/out" && grep -q -- "--edge E" "$WORK/out" && [ ! -s "$WORK/err" ]
 ok $? "--help prints usage to stdout and exits 0"
 "$SPDGEN" --version >"$WORK/out" 2>"$WORK/err"
 [ $? -eq 0 ] && grep -Eq '^spdgen [0-9]+\.[0-9]+\.[0-9]+$' "$WORK/out"
@@ -110,6 +155,12 @@ for target in glsl hlsl msl spirv; do
     for i in 1 2 3; do
         "$SPDGEN" --spd --subgroup 8 --array --target $target -o "$WORK/b.$target" || same=1
         cmp -s "$WORK/a.$target" "$WORK/b.$target" || same=1
+    done
+    for edge in "--op max --edge conservative" "--edge weighted"; do
+        # shellcheck disable=SC2086 # two flags each
+        "$SPDGEN" --spd $edge --target $target -o "$WORK/e1.$target" &&
+            "$SPDGEN" --spd $edge --target $target -o "$WORK/e2.$target" &&
+            cmp -s "$WORK/e1.$target" "$WORK/e2.$target" || same=1
     done
     ok $same "deterministic output for --target $target"
 done

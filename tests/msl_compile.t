@@ -16,7 +16,7 @@ if ! command -v "${CLANGXX:-clang++}" >/dev/null 2>&1; then
     exit 0
 fi
 
-for op in min max mean test-order "mean --sampler linear" "max --half" "mean --half"; do
+for op in min max mean test-order "mean --sampler linear" "max --half" "mean --half" "max --edge conservative" "mean --edge weighted"; do
     name=$(echo "$op" | tr -d ' -')
     unit="$WORK/all_$name.metal"
     echo '#include <metal_stdlib>' >"$unit"

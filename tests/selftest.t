@@ -49,6 +49,27 @@ ok $? "--array --selftest with --size WxHxLAYERS and --seed"
 [ $? -eq 0 ] && grep -q "130x3 x 2048 layer(s)" "$WORK/out" && grep -q "^selftest passed: 7 levels" "$WORK/out"
 ok $? "--array --selftest with 2048 layers (the most --size allows): 7 levels bit-exact"
 
+# --edge: the selftest compares with the reference of the same edge mode.
+for cfg in "--op max --format r32f --edge conservative --subgroup 8" "--op minmax --format rg32f --edge conservative --target hlsl" \
+           "--op mean --edge weighted --subgroup 4" "--op mean --format rgba16f --edge weighted --target msl"; do
+    # shellcheck disable=SC2086 # several flags
+    "$SPDGEN" --spd $cfg --selftest --size 301x203 >"$WORK/out" 2>&1
+    rc=$?
+    [ $rc -eq 0 ] && grep -q "^selftest passed: 8 levels" "$WORK/out"
+    ok $? "--selftest $cfg passes on 301x203"
+    [ $rc -eq 0 ] || diag "$(cat "$WORK/out")"
+done
+"$SPDGEN" --spd --op max --format r32f --max-mips-per-pass 3 --selftest --size 300x200 >"$WORK/out" 2>&1
+ok $? "--selftest with --max-mips-per-pass runs the chain in its dispatches"
+
+# A conservative shader whose strips are left out (drop's result) must fail its selftest.
+mkdir -p "$WORK/noedge/templates"
+sed 's/if conservative then edge.emit_fix(c, ctx, level - base, name, value) end/-- (mutant: no fix)/' \
+    "$(dirname "$0")/../templates/spd.lua" >"$WORK/noedge/templates/spd.lua"
+"$SPDGEN" --spd --op max --edge conservative --template-dir "$WORK/noedge" --selftest --size 301x203 >"$WORK/out" 2>&1
+[ $? -eq 1 ] && grep -q "selftest FAILED" "$WORK/out"
+ok $? "a conservative shader without its level-2..6 fixes fails its selftest"
+
 # A shader that reduces the 2x2 block in the wrong order must fail its selftest.
 mkdir -p "$WORK/broken/templates"
 sed 's/v = spd_reduce_level(q00, q10, q01, q11, size_in);/v = spd_reduce_level(q00, q01, q10, q11, size_in);/' \
