@@ -42,9 +42,11 @@ order_configs="test-order_0_rgba32f_2d test-order_4_rgba32f_2d test-order_8_rgba
 # Later formats and ops the shim can hold (32-bit float textures only: it does not quantize,
 # so rgba16f, rgba8 and r32ui stay with the Vulkan tests): depth min/max pyramids and rg32f.
 more_configs="minmax_8_rg32f_2d minmax_0_rg32f_array minmax_4_rg32f_2d max_8_rg32f_array mean_4_rg32f_2d"
+# --edge conservative (one dispatch; weighted splits the chain, which the harness does not).
+edge_configs="max_8_r32f_2d_conservative min_0_r32f_array_conservative minmax_4_rg32f_2d_conservative"
 
 targets=""
-for c in $configs $order_configs $more_configs; do
+for c in $configs $order_configs $more_configs $edge_configs; do
     targets="$targets $MSL_BUILD/spd/$c/spd_msl"
     case $c in
     min_* | max_*) targets="$targets $MSL_BUILD/spd/$c/glsl.spv $MSL_BUILD/spd/$c/hlsl.spv" ;;
@@ -66,9 +68,10 @@ run() {
     c=$1
     shift
     set -- $(echo "$c" | tr _ ' ') "$@"
-    op=$1 sg=$2 format=$3 dim=$4
+    op=$1 sg=$2 format=$3 dim=$4 edge=drop
     shift 4
-    layers=1 label="msl $op --subgroup $sg $format"
+    case $1 in conservative) edge=$1; shift ;; esac
+    layers=1 label="msl $op --subgroup $sg $format --edge $edge"
     [ "$dim" = array ] && layers=8 label="$label 8 layers"
     parity=""
     case $op in
@@ -76,7 +79,7 @@ run() {
     esac
     # shellcheck disable=SC2086 # parity is a list of arguments
     msl_run "$label" "$MSL_BUILD/spd/$c/spd_msl" --op "$op" --format "$format" --layers $layers \
-        --widths "$(widths "$c")" --label "$label" $parity "$@"
+        --edge "$edge" --widths "$(widths "$c")" --label "$label" $parity "$@"
 }
 
 for c in $configs; do
@@ -88,6 +91,9 @@ for c in $order_configs; do
 done
 for c in $more_configs; do
     run "$c" 2x2 65x65 127x33 1x300 1000x1000 5x300 260x3
+done
+for c in $edge_configs; do
+    run "$c" 3x3 65x65 127x33 129x191 5x300 260x3 1000x999
 done
 run max_8_r32f_2d 4096x4096
 

@@ -6,7 +6,8 @@
 #   B/exec/selftest, B/exec/selftest-ucontext   the executor's self-tests (selftest/),
 #                                               with the assembly and the ucontext fibers
 #   B/spd/CONFIG/spd_msl          the SPD harness for one configuration, CONFIG being
-#                                 OP_SUBGROUP_FORMAT_2d|array (e.g. max_8_r32f_array):
+#                                 OP_SUBGROUP_FORMAT_2d|array[_EDGE] (e.g. max_8_r32f_array,
+#                                 max_0_r32f_2d_conservative):
 #                                 spdgen's MSL and contract header for it, the kernel bound
 #                                 by attribute (exec/unit.cpp), the contract (spd/contract.cpp)
 #   B/spd/CONFIG/glsl.spv, hlsl.spv   the same configuration's SPIR-V (parity checks)
@@ -67,9 +68,10 @@ $(B)/exec/selftest-ucontext: $(SELFTEST_OBJ) $(B)/exec/executor-ucontext.o $(B)/
 	$(CLANGXX) -o $@ $^
 
 # ---- SPD configurations ------------------------------------------------------------------
-# CONFIG = OP_SUBGROUP_FORMAT_DIM -> spdgen arguments.
+# CONFIG = OP_SUBGROUP_FORMAT_DIM[_EDGE] -> spdgen arguments.
 spd_args = --spd --op $(word 1,$(subst _, ,$(1))) --subgroup $(word 2,$(subst _, ,$(1))) \
-	--format $(word 3,$(subst _, ,$(1))) $(if $(filter array,$(word 4,$(subst _, ,$(1)))),--array)
+	--format $(word 3,$(subst _, ,$(1))) $(if $(filter array,$(word 4,$(subst _, ,$(1)))),--array) \
+	$(if $(word 5,$(subst _, ,$(1))),--edge $(word 5,$(subst _, ,$(1))))
 
 $(B)/spd/%/kernel.metal $(B)/spd/%/contract.h: $(SPDGEN)
 	@mkdir -p $(@D)

@@ -44,6 +44,7 @@ const float sentinel = -1234.5f;
 
 struct options {
   spd_op op = SPD_OP_MEAN;
+  spdrt_edge edge = SPDRT_EDGE_DROP; // single-dispatch modes only (weighted may split)
   spdrt_format format = SPDRT_RGBA32F;
   uint32_t layers = 1;
   std::vector<unsigned> widths;
@@ -69,6 +70,10 @@ options parse(int argc, char** argv) {
       std::string v = value();
       // The runtime knows every --op spdgen does.
       if (spd_ref_op_by_name(v.c_str(), &o.op) != 0) usage("--op " + v + ": an spdgen --spd op");
+    } else if (a == "--edge") {
+      std::string v = value();
+      if (spd_ref_edge_by_name(v.c_str(), &o.edge) != 0 || o.edge == SPDRT_EDGE_WEIGHTED)
+        usage("--edge " + v + ": drop or conservative (one dispatch)");
     } else if (a == "--format") {
       std::string v = value();
       // The shim's textures hold float4 and do not convert pixel formats: 32-bit floats only.
@@ -352,6 +357,7 @@ void parity(spdrt_context* ctx, const spd_contract& c, const options& o, uint32_
     params.mips_bound = c.max_mips;
     params.subgroup = uint32_t(subgroup);
     params.format = o.format;
+    params.edge = o.edge;
     params.dispatches = 2;
     params.sentinel = sentinel;
     params.refill_between_dispatches = 1;
@@ -393,7 +399,8 @@ int main(int argc, char** argv) {
     uint32_t w = o.sizes[z].first, h = o.sizes[z].second;
     std::vector<float> src = make_source(w, h, o.layers, w * 7919u + h);
     spdrt_spd_levels ref{};
-    if (spd_ref_run(o.op, o.format, w, h, o.layers, spdrt_spd_mip_count(w, h, c.max_mips), src.data(), &ref) != 0) {
+    if (spd_ref_run_edge(o.op, o.edge, o.format, w, h, o.layers, spdrt_spd_mip_count(w, h, c.max_mips), 0,
+                         src.data(), &ref) != 0) {
       tap(false, o.label + " " + size_text(w, h) + ": the reference failed");
       continue;
     }
