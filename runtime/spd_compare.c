@@ -7,6 +7,14 @@
 
 #include "spd_ref.h"
 
+/* The index of `name` in names[0..n), or -1. */
+static int index_by_name(const char *const *names, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (names[i] && strcmp(names[i], name) == 0) return (int)i;
+    return -1;
+}
+
 int spd_ref_op_by_name(const char *name, spd_op *out)
 {
     static const char *const names[] = {
@@ -14,12 +22,10 @@ int spd_ref_op_by_name(const char *name, spd_op *out)
         [SPD_OP_TEST_ORDER] = "test-order", [SPD_OP_MINMAX] = "minmax",
         [SPD_OP_SRGB_MEAN] = "srgb-mean",
     };
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (strcmp(names[i], name) == 0) {
-            *out = (spd_op)i;
-            return 0;
-        }
-    return -1;
+    int i = index_by_name(names, sizeof names / sizeof *names, name);
+    if (i < 0) return -1;
+    *out = (spd_op)i;
+    return 0;
 }
 
 int spd_ref_edge_by_name(const char *name, spdrt_edge *out)
@@ -28,12 +34,10 @@ int spd_ref_edge_by_name(const char *name, spdrt_edge *out)
         [SPDRT_EDGE_DROP] = "drop", [SPDRT_EDGE_CONSERVATIVE] = "conservative",
         [SPDRT_EDGE_WEIGHTED] = "weighted",
     };
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (strcmp(names[i], name) == 0) {
-            *out = (spdrt_edge)i;
-            return 0;
-        }
-    return -1;
+    int i = index_by_name(names, sizeof names / sizeof *names, name);
+    if (i < 0) return -1;
+    *out = (spdrt_edge)i;
+    return 0;
 }
 
 double spd_ref_level_bound(spdrt_format format, double bound, uint32_t dispatch)
