@@ -21,7 +21,10 @@ for op in min max mean test-order "mean --sampler linear" "max --half" "mean --h
     unit="$WORK/all_$name.metal"
     echo '#include <metal_stdlib>' >"$unit"
     n=0 failed=0
-    for sg in 0 4 8 16 32 64; do
+    # The edge modes add code to every pass, not new subgroup plans: three plans cover them.
+    sgs="0 4 8 16 32 64"
+    case "$op" in *edge*) sgs="0 4 32" ;; esac
+    for sg in $sgs; do
         formats="r32f rgba32f rgba8"
         # --sampler linear is refused for rgba8 (8-bit filtering precision).
         case "$op" in *sampler*) formats="r32f rgba32f rgba16f" ;; esac
@@ -41,7 +44,7 @@ for op in min max mean test-order "mean --sampler linear" "max --half" "mean --h
         done
     done
     [ $failed -eq 0 ] && "$here/msl/check-msl.sh" "$unit" 2>"$WORK/err"
-    ok $? "MSL --op $op: all $n configurations (--subgroup 0..64 x 3 formats x 2D/array x --mips 1 3 7 12) compile against the shim"
+    ok $? "MSL --op $op: all $n configurations (--subgroup $(echo $sgs | tr ' ' ,) x 3 formats x 2D/array x --mips 1 3 7 12) compile against the shim"
     [ -s "$WORK/err" ] && diag "$(head -20 "$WORK/err")"
 done
 
