@@ -82,35 +82,40 @@ end
 -- the 2x2 rule, assigning the already declared q's.
 function edge.emit_first_level(c, ctx, load, plain)
     c:line("$value q00, q10, q01, q11;")
-    c:block("if (spd_odd_input(size_in))", function()
-        c:comment("--edge weighted, odd input: level-1 texels 2p and 2p+1 (per axis) take input " ..
-            "texels 4p .. 4p+4, so read one more row and column (clamped to the edge).")
-        c:line("uint x4 = min(corner.x + 4u, edge.x);")
-        c:line("uint y4 = min(corner.y + 4u, edge.y);")
-        for i = 0, 1 do
-            c:line("$float4 wx%d = spd_tap_weights((corner.x >> 1u) + %du, size_in.x);", i, i)
+    c:line("if (spd_odd_input(size_in)) {")
+    c.depth = c.depth + 1
+    c:comment("--edge weighted, odd input: level-1 texels 2p and 2p+1 (per axis) take input " ..
+        "texels 4p .. 4p+4, so read one more row and column (clamped to the edge).")
+    c:line("uint x4 = min(corner.x + 4u, edge.x);")
+    c:line("uint y4 = min(corner.y + 4u, edge.y);")
+    for i = 0, 1 do
+        c:line("$float4 wx%d = spd_tap_weights((corner.x >> 1u) + %du, size_in.x);", i, i)
+    end
+    for i = 0, 1 do
+        c:line("$float4 wy%d = spd_tap_weights((corner.y >> 1u) + %du, size_in.y);", i, i)
+    end
+    for y = 0, 4 do
+        for x = 0, 4 do
+            c:line("$value s%d%d = %s;", x, y, load("x" .. x, "y" .. y))
         end
-        for i = 0, 1 do
-            c:line("$float4 wy%d = spd_tap_weights((corner.y >> 1u) + %du, size_in.y);", i, i)
+    end
+    for _, q in ipairs({ { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
+        local rows = {}
+        for r = 0, 2 do
+            local y = 2 * q[2] + r
+            rows[#rows + 1] = string.format("spd_weighted_row(s%d%d, s%d%d, s%d%d, wx%d)",
+                2 * q[1], y, 2 * q[1] + 1, y, 2 * q[1] + 2, y, q[1])
         end
-        for y = 0, 4 do
-            for x = 0, 4 do
-                c:line("$value s%d%d = %s;", x, y, load("x" .. x, "y" .. y))
-            end
-        end
-        for _, q in ipairs({ { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
-            local rows = {}
-            for r = 0, 2 do
-                local y = 2 * q[2] + r
-                rows[#rows + 1] = string.format("spd_weighted_row(s%d%d, s%d%d, s%d%d, wx%d)",
-                    2 * q[1], y, 2 * q[1] + 1, y, 2 * q[1] + 2, y, q[1])
-            end
-            c:line("q%d%d = spd_weighted_row(%s,", q[1], q[2], rows[1])
-            c:line("                       %s,", rows[2])
-            c:line("                       %s, wy%d);", rows[3], q[2])
-        end
-    end)
-    c:block("else", function() plain("") end)
+        c:line("q%d%d = spd_weighted_row(%s,", q[1], q[2], rows[1])
+        c:line("                       %s,", rows[2])
+        c:line("                       %s, wy%d);", rows[3], q[2])
+    end
+    c.depth = c.depth - 1
+    c:line("} else {")
+    c.depth = c.depth + 1
+    plain("")
+    c.depth = c.depth - 1
+    c:line("}")
 end
 
 -- --edge conservative, at the start of a pass: declares the region's strip state and, in
