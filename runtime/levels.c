@@ -16,8 +16,8 @@ uint32_t spdrt_spd_mip_count(uint32_t width, uint32_t height, uint32_t mips_boun
 #define SPD_TILE 64u /* level texels per workgroup tile side */
 
 int spdrt_spd_update_tiles(uint32_t width, uint32_t height, spdrt_rect rect, uint32_t base,
-                           spdrt_rect *tiles) {
-    uint32_t bw, bh, x0, y0, x1, y1;
+                           spdrt_edge edge, spdrt_rect *tiles) {
+    uint32_t bw, bh, x0, y0, x1, y1, widen;
     if (rect.width == 0 || rect.height == 0 || rect.x >= width || rect.y >= height ||
         rect.width > width - rect.x || rect.height > height - rect.y || base > 31)
         return -1;
@@ -29,6 +29,8 @@ int spdrt_spd_update_tiles(uint32_t width, uint32_t height, spdrt_rect rect, uin
     y0 = rect.y >> base, y1 = (rect.y + rect.height - 1) >> base;
     x0 = x0 < bw ? x0 : bw - 1, x1 = x1 < bw ? x1 : bw - 1;
     y0 = y0 < bh ? y0 : bh - 1, y1 = y1 < bh ? y1 : bh - 1;
+    widen = edge == SPDRT_EDGE_CONSERVATIVE ? SPD_TILE : edge == SPDRT_EDGE_WEIGHTED ? 1 : 0;
+    x0 = x0 > widen ? x0 - widen : 0, y0 = y0 > widen ? y0 - widen : 0;
     tiles->x = x0 / SPD_TILE;
     tiles->y = y0 / SPD_TILE;
     tiles->width = x1 / SPD_TILE - tiles->x + 1;

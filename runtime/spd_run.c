@@ -84,7 +84,7 @@ static spdrt_result check_params(spdrt_context *ctx, const uint32_t *spirv,
                             "so each dispatch must cover the whole grid)", p->tile);
     if (p->update_source) {
         spdrt_rect tiles;
-        if (spdrt_spd_update_tiles(p->width, p->height, p->update, 0, &tiles) != 0)
+        if (spdrt_spd_update_tiles(p->width, p->height, p->update, 0, p->edge, &tiles) != 0)
             return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
                                 "spdrt_spd_run: update rectangle (%u, %u) %ux%u is empty or "
                                 "not inside the %ux%u source", p->update.x, p->update.y,
@@ -294,7 +294,7 @@ static void record_passes(VkCommandBuffer cb, const spdrt_spd_params *p,
                             (push[1] + tile_of(p) - 1) / tile_of(p)};
         if (update) {
             /* check_params accepted the rectangle (and --tile 64), so every pass maps it. */
-            spdrt_spd_update_tiles(p->width, p->height, *update, base[pass], &tiles);
+            spdrt_spd_update_tiles(p->width, p->height, *update, base[pass], p->edge, &tiles);
             push[3] = tiles.width * tiles.height;
             push[4] = tiles.x;
             push[5] = tiles.y;

@@ -169,10 +169,14 @@ uint32_t spdrt_spd_mip_count(uint32_t width, uint32_t height, uint32_t mips_boun
  * level; the update dispatches the 64x64 tiles over those (--tile 64 only: the
  * hierarchy of smaller tiles counts every unit of a block). Writes the first tile and the
  * tile counts to *tiles (grid = tiles->width x tiles->height x layers, tile_offset =
- * (tiles->x, tiles->y), tile_count = width x height). Returns 0, or -1 for an empty
- * rectangle or one not inside the width x height source. */
+ * (tiles->x, tiles->y), tile_count = width x height). The edge modes widen it: with
+ * --edge conservative a workgroup near the right/bottom edge also reads the next tile's
+ * source, so one more tile to the left and above; with --edge weighted a level-`base` texel
+ * of an odd chain reaches one texel further left/up than the block, and a pass's first level
+ * reads the first column/row of the next tile, so one more texel. Returns 0, or -1 for an
+ * empty rectangle or one not inside the width x height source. */
 int spdrt_spd_update_tiles(uint32_t width, uint32_t height, spdrt_rect rect, uint32_t base,
-                           spdrt_rect *tiles);
+                           spdrt_edge edge, spdrt_rect *tiles);
 
 /* Bytes of the counter buffer (binding 2) and the hand-off buffer (binding 3) an SPD shader
  * of --tile `tile` (0 = 64) and --mips `mips_bound` needs for a source: --tile 64, a counter

@@ -128,6 +128,9 @@ function c_header.render(cfg, contract)
         line(" * rectangle, each level-`base` texel covering the 2^base x 2^base block of level 0 it")
         line(" * reduces. Dispatch (grid[0], grid[1], layers). Returns 0, or -1 when the rectangle is")
         line(" * empty or leaves the source, or the pass has no levels to write. */")
+        if cfg.edge == "weighted" then
+            line("/* --edge weighted: pass p reads the level spd_pass_end planned, not p * %sMAX_MIPS. */", P)
+        end
         line("static inline int spd_update_dispatch(uint32_t src_width, uint32_t src_height, uint32_t x,")
         line("                                      uint32_t y, uint32_t w, uint32_t h, uint32_t base,")
         line("                                      SpdPushConstants *pc, uint32_t grid[2])")
@@ -148,9 +151,20 @@ function c_header.render(cfg, contract)
         line("    x0 = x >> base, y0 = y >> base, x1 = (x + w - 1u) >> base, y1 = (y + h - 1u) >> base;")
         line("    x0 = x0 < bw ? x0 : bw - 1u, x1 = x1 < bw ? x1 : bw - 1u;")
         line("    y0 = y0 < bh ? y0 : bh - 1u, y1 = y1 < bh ? y1 : bh - 1u;")
+        if cfg.edge == "conservative" then
+            line("    /* --edge conservative: a tile near the right/bottom edge also reads the next one. */")
+            line("    x0 = x0 > 64u ? x0 - 64u : 0u, y0 = y0 > 64u ? y0 - 64u : 0u;")
+        elseif cfg.edge == "weighted" then
+            line("    /* --edge weighted: odd levels reach one texel further left/up. */")
+            line("    x0 = x0 > 1u ? x0 - 1u : 0u, y0 = y0 > 1u ? y0 - 1u : 0u;")
+        end
         line("    pc->src_width = bw;")
         line("    pc->src_height = bh;")
-        line("    pc->mip_count = total - base < %sMAX_MIPS ? total - base : %sMAX_MIPS;", P, P)
+        if cfg.edge == "weighted" then
+            line("    pc->mip_count = spd_pass_end(src_width, src_height, base, total, %sMAX_MIPS, 1) - base;", P)
+        else
+            line("    pc->mip_count = total - base < %sMAX_MIPS ? total - base : %sMAX_MIPS;", P, P)
+        end
         line("    pc->tile_offset_x = x0 / 64u;")
         line("    pc->tile_offset_y = y0 / 64u;")
         line("    grid[0] = x1 / 64u - x0 / 64u + 1u;")

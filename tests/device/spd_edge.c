@@ -141,6 +141,7 @@ static uint32_t count_passes(const shader_case *sc, uint32_t w, uint32_t h, uint
 }
 
 static int quiet; /* sweep: report failures only */
+static const spdrt_rect *update_rect; /* set: run_case updates this rectangle after the full run */
 
 /* One case on one size: returns 1 when every check passed. */
 static int run_case(spdrt_context *ctx, const shader_case *sc, const spirv *s, uint32_t w,
@@ -149,6 +150,10 @@ static int run_case(spdrt_context *ctx, const shader_case *sc, const spirv *s, u
     uint32_t layers = sc->array ? 3 : 1, channels = spdrt_format_channels(sc->format);
     size_t texels = (size_t)w * h * layers;
     float *source = make_source(texels, w * 7919u + h * 31u + 7u);
+    /* An update: the GPU runs the chain on `source`, then only the tiles over the rectangle
+     * with `fresh` inside it; everything is checked against the changed source. */
+    float *fresh = update_rect ? make_source(texels, 99u + w) : NULL;
+    float *changed = update_rect ? malloc(texels * 4 * sizeof(float)) : NULL;
     float *level0 = malloc(texels * 4 * sizeof(float));
     spdrt_spd_params params = {
         .width = w, .height = h, .layers = layers, .is_array = sc->array,
@@ -162,21 +167,35 @@ static int run_case(spdrt_context *ctx, const shader_case *sc, const spirv *s, u
     int passed = 0;
     snprintf(label, sizeof label, "%s %s %ux%u%s", target, sc->flags, w, h,
              sc->array ? " x3 layers" : "");
-    if (!source || !level0) {
+    if (!source || !level0 || (update_rect && (!fresh || !changed))) {
         ok(0, "%s: out of memory", label);
         goto done;
     }
+    if (update_rect) {
+        const spdrt_rect *r = update_rect;
+        memcpy(changed, source, texels * 4 * sizeof(float));
+        for (uint32_t l = 0; l < layers; l++)
+            for (uint32_t y = r->y; y < r->y + r->height; y++)
+                for (uint32_t x = r->x; x < r->x + r->width; x++)
+                    memcpy(changed + (((size_t)l * h + y) * w + x) * 4,
+                           fresh + (((size_t)l * h + y) * w + x) * 4, 4 * sizeof(float));
+        params.update_source = fresh;
+        params.update = *r;
+        snprintf(label + strlen(label), sizeof label - strlen(label), ", update (%u, %u) %ux%u",
+                 r->x, r->y, r->width, r->height);
+    }
+    const float *truth = update_rect ? changed : source; /* what the levels must reduce */
     /* Level 0 as stored (and read back as RGBA) in the format. */
     for (size_t i = 0; i < texels; i++)
         for (uint32_t c = 0; c < 4; c++)
-            level0[i * 4 + c] = c < channels ? spd_ref_quantize(sc->format, source[i * 4 + c])
+            level0[i * 4 + c] = c < channels ? spd_ref_quantize(sc->format, truth[i * 4 + c])
                                              : (c == 3 ? 1.0f : 0.0f);
     if (spdrt_spd_run(ctx, s->code, s->words, &params, source, &gpu) != SPDRT_OK) {
         ok(0, "%s: runtime error: %s", label, spdrt_last_error(ctx));
         goto done;
     }
     if (spd_ref_run_edge(sc->op, sc->edge, sc->format, w, h, layers, mips,
-                         sc->mips_total ? sc->mips_bound : 0, source, &ref) != 0) {
+                         sc->mips_total ? sc->mips_bound : 0, truth, &ref) != 0) {
         ok(0, "%s: the reference failed", label);
         goto done;
     }
@@ -232,6 +251,8 @@ done:
     spdrt_spd_levels_free(&gpu);
     spdrt_spd_levels_free(&ref);
     free(source);
+    free(fresh);
+    free(changed);
     free(level0);
     return passed;
 }
@@ -305,6 +326,37 @@ static void weighted(spdrt_context *ctx)
     run_sizes(ctx, &srgb, srgb_sizes, COUNT(srgb_sizes));
 }
 
+/* Sub-rectangle updates: each mode's reach into the neighbouring tile must be re-run
+ * (spdrt_spd_update_tiles widens the rectangle). A rectangle starting at a tile border just
+ * right of / below the tile holding the last texels, on the edge, 1x1 in the corner. */
+static void updates(spdrt_context *ctx)
+{
+    static const shader_case cases[] = {
+        {"--op max --format r32f --edge conservative --subgroup 8", SPD_OP_MAX, SPDRT_EDGE_CONSERVATIVE, SPDRT_R32F, 12, 0, 8, 0},
+        {"--op minmax --format rg32f --edge conservative --array", SPD_OP_MINMAX, SPDRT_EDGE_CONSERVATIVE, SPDRT_RG32F, 12, 0, 0, 1},
+        {"--op mean --format r32f --edge weighted --subgroup 4", SPD_OP_MEAN, SPDRT_EDGE_WEIGHTED, SPDRT_R32F, 12, 0, 4, 0},
+        {"--op mean --format r32f --edge weighted --max-mips-per-pass 2", SPD_OP_MEAN, SPDRT_EDGE_WEIGHTED, SPDRT_R32F, 2, 12, 0, 0},
+    };
+    static const struct { uint32_t w, h; spdrt_rect r; } rects[] = {
+        {100, 90, {70, 10, 5, 5}}, {100, 90, {10, 64, 3, 20}}, {100, 90, {99, 89, 1, 1}},
+        {129, 65, {64, 0, 3, 3}}, {129, 65, {128, 64, 1, 1}}, {301, 203, {192, 128, 64, 64}},
+        {1000, 999, {0, 0, 1000, 999}}, {1000, 999, {960, 900, 40, 99}},
+    };
+    for (size_t i = 0; i < COUNT(cases); i++) {
+        spirv s = generate(cases[i].flags);
+        if (!s.code) {
+            ok(0, "%s %s: spdgen failed", target, cases[i].flags);
+            continue;
+        }
+        for (size_t r = 0; r < COUNT(rects); r++) {
+            update_rect = &rects[r].r;
+            run_case(ctx, &cases[i], &s, rects[r].w, rects[r].h);
+        }
+        update_rect = NULL;
+        free(s.code);
+    }
+}
+
 /* Every (w, h) in 1..130 x 1..130 for --op max --edge conservative: one line per width. */
 static void sweep(spdrt_context *ctx)
 {
@@ -345,6 +397,7 @@ int main(int argc, char **argv)
     } else {
         conservative(ctx);
         weighted(ctx);
+        updates(ctx);
     }
     uint32_t messages = spdrt_validation_messages(ctx);
     ok(messages == 0, "no validation-layer messages (synchronization validation on): %u", messages);

@@ -33,7 +33,7 @@ static int update_covers(const update_case *u, uint32_t k, uint32_t x, uint32_t 
     uint32_t base = (k - 1) / u->mips_bound * u->mips_bound, j = k - base;
     spdrt_rect t;
     if (j > 6) return 1;
-    if (spdrt_spd_update_tiles(u->w, u->h, u->rect, base, &t) != 0) return 0;
+    if (spdrt_spd_update_tiles(u->w, u->h, u->rect, base, SPDRT_EDGE_DROP, &t) != 0) return 0;
     return x >= (t.x * 64u) >> j && x < ((t.x + t.width) * 64u) >> j &&
            y >= (t.y * 64u) >> j && y < ((t.y + t.height) * 64u) >> j;
 }
