@@ -12,7 +12,6 @@
 
 #include "fft_selftest.h"
 #include "selftest.h"
-#include "spd_passes.h"
 #include "spd_ref.h"
 #include "spdrt.h"
 
@@ -45,17 +44,11 @@ static int report(const sg_config *cfg, const spdrt_spd_levels *gpu, const spdrt
 {
     double bound = 0;
     size_t failures = 0;
-    /* The dispatch that makes level k, as the runtime plans them. */
-    uint32_t dispatch = 0, weighted = edge == SPDRT_EDGE_WEIGHTED;
-    uint32_t pass_end = spd_pass_end(gpu->width[0], gpu->height[0], 0, gpu->mip_count,
-                                     per_pass(cfg), weighted);
+    uint32_t dispatch = 0;
     for (uint32_t k = 1; k <= gpu->mip_count; k++) {
         spd_ref_comparison c = {0};
-        if (k > pass_end) {
-            dispatch++;
-            pass_end = spd_pass_end(gpu->width[0], gpu->height[0], pass_end, gpu->mip_count,
-                                    per_pass(cfg), weighted);
-        }
+        dispatch = spd_ref_dispatch_of_level(gpu->width[0], gpu->height[0], k, gpu->mip_count,
+                                             per_pass(cfg), edge);
         /* grows with k under --half, and with the dispatches for 8/16-bit formats */
         bound = spd_ref_level_bound(format, spd_ref_bound_level(op, format, cfg->half, k), dispatch);
         spd_ref_compare_level(gpu, ref, k, spdrt_format_channels(format), bound, NULL, SENTINEL, &c);

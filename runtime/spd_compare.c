@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "spd_passes.h"
 #include "spd_ref.h"
 
 /* The index of `name` in names[0..n), or -1. */
@@ -45,6 +46,16 @@ double spd_ref_level_bound(spdrt_format format, double bound, uint32_t dispatch)
     int rounded = format == SPDRT_RGBA16F || format == SPDRT_RG16F || format == SPDRT_R16F ||
                   format == SPDRT_RGBA8;
     return rounded ? bound * (1.0 + dispatch) : bound;
+}
+
+uint32_t spd_ref_dispatch_of_level(uint32_t width, uint32_t height, uint32_t level,
+                                   uint32_t mip_count, uint32_t mips_per_pass, spdrt_edge edge)
+{
+    uint32_t dispatch = 0, end = 0;
+    while ((end = spd_pass_end(width, height, end, mip_count, mips_per_pass,
+                               edge == SPDRT_EDGE_WEIGHTED)) < level)
+        dispatch++;
+    return dispatch;
 }
 
 double spd_ref_bound(spd_op op, spdrt_format format)

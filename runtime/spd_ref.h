@@ -95,6 +95,11 @@ int spd_ref_edge_by_name(const char *name, spdrt_edge *out);
  * 32-bit ones (their levels are re-read exactly). */
 double spd_ref_level_bound(spdrt_format format, double bound, uint32_t dispatch);
 
+/* The dispatch (0-based) that makes `level` of a width x height chain of mip_count levels,
+ * mips_per_pass levels per dispatch at most, as spd_pass_end plans it (edge: the shader's). */
+uint32_t spd_ref_dispatch_of_level(uint32_t width, uint32_t height, uint32_t level,
+                                   uint32_t mip_count, uint32_t mips_per_pass, spdrt_edge edge);
+
 typedef struct {
     double max_error;  /* largest |gpu - expected| */
     size_t mismatches; /* values outside the bound */

@@ -206,13 +206,8 @@ static int run_case(spdrt_context *ctx, const shader_case *sc, const spirv *s, u
     /* Level k against the reference within the bound of the dispatch that makes it. */
     spd_ref_comparison c = {0};
     double bound = spd_ref_bound(sc->op, sc->format);
-    uint32_t dispatch = 0, weighted = sc->edge == SPDRT_EDGE_WEIGHTED;
-    uint32_t pass_end = spd_pass_end(w, h, 0, mips, sc->mips_bound, weighted);
     for (uint32_t k = 1; k <= mips; k++) {
-        if (k > pass_end) {
-            dispatch++;
-            pass_end = spd_pass_end(w, h, pass_end, mips, sc->mips_bound, weighted);
-        }
+        uint32_t dispatch = spd_ref_dispatch_of_level(w, h, k, mips, sc->mips_bound, sc->edge);
         bound = spd_ref_level_bound(sc->format, spd_ref_bound(sc->op, sc->format), dispatch);
         spd_ref_compare_level(&gpu, &ref, k, channels, bound, NULL, SENTINEL, &c);
     }

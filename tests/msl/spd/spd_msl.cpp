@@ -300,7 +300,7 @@ void run_update(const spd_contract& c, const options& o, uint32_t w, uint32_t h,
       }
   spdrt_spd_levels ref{};
   std::string problem;
-  if (spd_ref_run(o.op, o.format, w, h, o.layers, c.mip_count(w, h), src.data(), &ref) != 0) {
+  if (spd_ref_run_edge(o.op, o.edge, o.format, w, h, o.layers, c.mip_count(w, h), 0, src.data(), &ref) != 0) {
     problem = "the reference failed";
   } else if (c.update(w, h, x, y, w - x, h - y, host.params, grid) != 0) {
     problem = "spd_update_dispatch refused the rectangle";
