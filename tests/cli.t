@@ -60,6 +60,7 @@ expect_usage_error "--sampler linear with --edge weighted" "--sampler linear" --
 expect_usage_error "--edge with --fft" "--edge" --fft 64 --edge weighted
 expect_usage_error "--edge conservative with --tile 32" "--edge conservative" --spd --op max --edge conservative --tile 32
 expect_usage_error "--edge weighted with --tile 16" "--edge weighted" --spd --edge weighted --tile 16 --wg 16
+expect_usage_error "--edge conservative with --half" "--edge conservative" --spd --op max --format r16f --half --edge conservative
 expect_usage_error "an FFT option with --spd" "--ept" --spd --ept 4
 expect_usage_error "--wg 100" "--wg 100" --spd --wg 100
 expect_usage_error "--tile 48 (not a power of two)" "--tile 48" --spd --tile 48
