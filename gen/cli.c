@@ -322,6 +322,12 @@ static int check_mips(sg_config *cfg)
     if (cfg->max_mips_per_pass > cfg->mips)
         return usage_error("--max-mips-per-pass %d: must be 1..%d (--mips)", cfg->max_mips_per_pass,
                            cfg->mips);
+    /* A later pass would read its source level's (min, max) pairs as depth samples; until
+     * the shader can tell the passes apart, minmax runs its whole chain in one pass. */
+    if (cfg->max_mips_per_pass && cfg->max_mips_per_pass < cfg->mips && !strcmp(cfg->op, "minmax"))
+        return usage_error("--max-mips-per-pass %d: not with --op minmax (a later pass would read "
+                           "the stored (min, max) pairs as depth); use --mips %d or less, or one "
+                           "pass", cfg->max_mips_per_pass, cfg->max_mips_per_pass);
     if (cfg->mips > limit) {
         if (longest >= 16384)
             return usage_error("--mips %d: must be 1..%d (16384x16384 is the largest source)",

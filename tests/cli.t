@@ -32,6 +32,7 @@ expect_usage_error "--op minmax without two channels" "--op minmax" --spd --op m
 expect_usage_error "--op srgb-mean not on rgba8" "--op srgb-mean" --spd --op srgb-mean --format rgba16f
 expect_usage_error "--max-mips-per-pass above --mips" "--max-mips-per-pass 13" --spd --max-mips-per-pass 13
 expect_usage_error "--max-mips-per-pass 0" "--max-mips-per-pass 0" --spd --max-mips-per-pass 0
+expect_usage_error "--max-mips-per-pass with --op minmax" "--max-mips-per-pass 3" --spd --op minmax --format rg32f --max-mips-per-pass 3
 expect_usage_error "--sampler linear with --op max" "--sampler linear" --spd --op max --sampler linear
 expect_usage_error "--sampler linear with srgb-mean (would average encoded values)" "--sampler linear" --spd --op srgb-mean --format rgba8 --sampler linear
 expect_usage_error "--sampler unknown" "--sampler nearest" --spd --sampler nearest
