@@ -15,6 +15,7 @@ static const char *const spd_ops[] = {"min", "max", "mean", "minmax", "srgb-mean
 static const char *const spd_formats[] = {"r16f", "rg16f", "rgba16f", "r32f", "rg32f", "rgba32f",
                                           "rgba8", "r32ui", NULL};
 static const char *const edge_modes[] = {"drop", "conservative", "weighted", NULL};
+static const char *const tail_modes[] = {"loop", "hierarchy", NULL};
 static const char *const target_names[] = {"glsl", "hlsl", "msl", "spirv", NULL};
 static const char *const env_names[] = {"vulkan1.1", "vulkan1.2", "vulkan1.3", NULL};
 static const char *const lang_names[] = {"glsl", "hlsl", NULL};
@@ -56,12 +57,17 @@ static const char usage_text[] =
     "                        every texel bounds its whole footprint; Hi-Z culling) |\n"
     "                        weighted (mean, srgb-mean: nvpro_pyramid's 3-tap weights on odd\n"
     "                        sizes, which keep the image's mean; may take extra dispatches);\n"
-    "                        conservative and weighted need --tile 64\n"
+    "                        conservative and weighted need --tile 64 --tail loop\n"
     "  --format F            storage format of the mips: r16f | rg16f | rgba16f | r32f |\n"
     "                        rg32f | rgba32f (default) | rgba8 | r32ui (integers: min, max)\n"
     "  --tile T              one workgroup reduces a TxT tile by log2(T) levels: 2, 4, 8, 16,\n"
     "                        32, 64 (default 64). Below 64 a hierarchy of counters (one per\n"
     "                        block of TxT workgroups per stage) finishes the chain\n"
+    "  --tail loop|hierarchy how the chain continues past one tile: loop (default for --tile\n"
+    "                        64: the last workgroup loops over 64x64 regions of level 6;\n"
+    "                        needed by sub-rectangle updates and --edge) | hierarchy (the\n"
+    "                        only tail below 64: a hierarchy of counters reduces the regions\n"
+    "                        in parallel; measured faster at 8192x8192 and up)\n"
     "  --wg N                invocations per workgroup: each reads a BxB block, B = 2 or 4, so\n"
     "                        N = (T/B)^2, at most 256 (default the largest): --tile 64: 256;\n"
     "                        32: 256, 64; 16: 64, 16; 8: 16, 4; 4: 4, 1; 2: 1\n"
@@ -138,6 +144,7 @@ static const char usage_text[] =
     "  spdgen --spd --format rgba16f --half --subgroup 8 -o spd_half.comp\n"
     "  spdgen --spd --op max --format r32f --edge conservative -o hiz.comp  # culling\n"
     "  spdgen --spd --edge weighted --format rgba16f -o bloom.comp  # mean kept at odd sizes\n"
+    "  spdgen --spd --max-size 16384x16384 --tail hierarchy -o spd16k.comp  # large images\n"
     "  spdgen --fft 2048 --wg 512 --target msl -o fft.metal    # E = 4\n"
     "  spdgen --fft 16384 --subgroup 32 --target spirv -o fft.spv --emit-header fft.h\n"
     "  spdgen --fft 1024 --real --subgroup 8 --selftest\n"
@@ -216,6 +223,17 @@ static int check_tile_wg(sg_config *cfg)
                        sizes[0], sizes[1]);
 }
 
+/* --tail against --tile: the loop is written for 64x64 tiles, smaller ones always climb the
+ * hierarchy; without --tail, loop for 64 (the default output stays as it was). */
+static int check_tail(sg_config *cfg)
+{
+    if (!cfg->tail) cfg->tail = cfg->tile == 64 ? "loop" : "hierarchy";
+    if (!strcmp(cfg->tail, "loop") && cfg->tile != 64)
+        return usage_error("--tail loop: needs --tile 64 (got --tile %d, whose chain continues "
+                           "only by --tail hierarchy)", cfg->tile);
+    return SG_EXIT_OK;
+}
+
 static void set_defaults(sg_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
@@ -239,12 +257,14 @@ static void set_defaults(sg_config *cfg)
  * output paths excluded (they do not change the output). Deterministic by construction. */
 static void build_command(sg_config *cfg)
 {
-    char passes[40] = "", tile[24] = "", edge[24] = "";
+    char passes[40] = "", tile[48] = "", edge[24] = "";
     if (strcmp(cfg->edge, "drop")) snprintf(edge, sizeof edge, " --edge %s", cfg->edge);
     if (cfg->max_mips_per_pass && cfg->max_mips_per_pass < cfg->mips)
         snprintf(passes, sizeof passes, " --max-mips-per-pass %d", cfg->max_mips_per_pass);
     if (cfg->tile != 64) /* the default stays out, so 64x64 shaders keep their text */
         snprintf(tile, sizeof tile, " --tile %d", cfg->tile);
+    else if (!strcmp(cfg->tail, "hierarchy")) /* below 64 the hierarchy is implied */
+        snprintf(tile, sizeof tile, " --tail hierarchy");
     snprintf(cfg->command, sizeof cfg->command,
              "spdgen --spd --op %s%s --mips %d%s --max-size %s --format %s%s%s%s --wg %d --subgroup %d%s --target %s%s%s%s%s",
              cfg->op, edge, cfg->mips, passes, cfg->max_size, cfg->format, cfg->half ? " --half" : "",
@@ -288,6 +308,9 @@ static int check_op_format(const sg_config *cfg)
     if (strcmp(cfg->edge, "drop") && cfg->tile != 64)
         return usage_error("--edge %s: needs --tile 64 (its strips and 5x5 reads are written for "
                            "64x64 tiles of 256 invocations; got --tile %d)", cfg->edge, cfg->tile);
+    if (strcmp(cfg->edge, "drop") && !strcmp(cfg->tail, "hierarchy"))
+        return usage_error("--edge %s: needs --tail loop (its reads past level 6 are written for "
+                           "the last workgroup's loop; got --tail hierarchy)", cfg->edge);
     if (strcmp(cfg->edge, "drop") && cfg->half)
         return usage_error("--edge %s: not with --half (the edge code computes in 32-bit floats)",
                            cfg->edge);
@@ -385,6 +408,7 @@ static int check_combination(sg_config *cfg, int kernels, const char *spd_only_f
         const char *stray = sg_fft_cli_stray_option(cfg);
         if (stray) return usage_error("%s: only for --fft", stray);
         if ((rc = check_tile_wg(cfg)) != SG_EXIT_OK) return rc;
+        if ((rc = check_tail(cfg)) != SG_EXIT_OK) return rc;
         if ((rc = check_mips(cfg)) != SG_EXIT_OK) return rc;
         if ((rc = check_op_format(cfg)) != SG_EXIT_OK) return rc;
     }
@@ -463,7 +487,7 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
             "--op", "--mips", "--max-size", "--format", "--wg", "--subgroup", "--target",
             "--spirv-from", "--target-env", "-o", "-MF", "-MT", "--emit-header",
             "--template-dir", "--size", "--seed", "--max-mips-per-pass", "--sampler", "--tile",
-            "--edge",
+            "--edge", "--tail",
             NULL};
         int fft_takes_value = 0;
         if (sg_fft_cli_is_option(flag, &fft_takes_value)) {
@@ -496,7 +520,7 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
         int k;
         static const char *const spd_only[] = {"--op", "--mips", "--max-size", "--format",
                                                "--max-mips-per-pass", "--sampler", "--tile",
-                                               "--edge", NULL};
+                                               "--edge", "--tail", NULL};
         if (index_of(spd_only, flag) >= 0 && !spd_only_flag) spd_only_flag = spd_only[index_of(spd_only, flag)];
         if (!strcmp(flag, "--op")) {
             if (index_of(spd_ops, value) < 0)
@@ -521,6 +545,10 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
             if ((k = index_of(edge_modes, value)) < 0)
                 return usage_error("--edge %s: must be %s", value, list_of(edge_modes));
             cfg->edge = edge_modes[k];
+        } else if (!strcmp(flag, "--tail")) {
+            if ((k = index_of(tail_modes, value)) < 0)
+                return usage_error("--tail %s: must be %s", value, list_of(tail_modes));
+            cfg->tail = tail_modes[k];
         } else if (!strcmp(flag, "--max-mips-per-pass")) {
             if (parse_uint(value, &n) || n < 1 || n > 14)
                 return usage_error("--max-mips-per-pass %s: must be 1..--mips (at most 14)", value);

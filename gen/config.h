@@ -24,6 +24,8 @@ typedef struct {
     const char *edge;    /* --edge drop | conservative | weighted: odd edges (spd_edge.lua) */
     const char *format;  /* r32f | rgba32f | rgba16f | rgba8 */
     int tile;            /* --tile T: one workgroup reduces a T x T tile by log2(T) levels */
+    const char *tail;    /* --tail loop | hierarchy: how the chain continues past one tile
+                            (loop: --tile 64 only; NULL until cli.c resolves the default) */
     int wg;              /* workgroup size (--spd: one of spd_tile_workgroups(tile)) */
     int wg_given;        /* --wg was on the command line */
     int subgroup;        /* 0, 4, 8, 16, 32, 64 */

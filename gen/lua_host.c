@@ -158,6 +158,8 @@ static void push_config(lua_State *L, const sg_config *cfg)
     lua_setfield(L, -2, "wg");
     lua_pushinteger(L, cfg->tile);
     lua_setfield(L, -2, "tile");
+    lua_pushstring(L, cfg->tail ? cfg->tail : "loop");
+    lua_setfield(L, -2, "tail");
     lua_pushinteger(L, cfg->subgroup);
     lua_setfield(L, -2, "subgroup");
     lua_pushboolean(L, cfg->array);

@@ -2,7 +2,7 @@
 -- engine binds and dispatches the vendored shader from the same numbers spdgen used.
 local c_header = {}
 
--- --tile T < 64: the buffers of the hierarchy of counters, as templates/spd_hierarchy.lua
+-- --tail hierarchy (always below --tile 64): the buffers of the hierarchy of counters, as templates/spd_hierarchy.lua
 -- lays them out (and runtime/levels.c sizes them).
 local function hierarchy_sizes(line, P, contract)
     local m, stages = contract.tile_levels, contract.stages
@@ -114,9 +114,9 @@ function c_header.render(cfg, contract)
     line("}")
     line("")
     if contract.hierarchy then
-        -- Below 64 every block counter waits for all its units: a dispatch of only some tiles
-        -- would leave counters short (and wrong for the next dispatch), so no update helper.
-        line("/* No spd_update_dispatch: sub-rectangle updates need --tile 64. The hierarchy of counters")
+        -- Every block counter waits for all its units: a dispatch of only some tiles would
+        -- leave counters short (and wrong for the next dispatch), so no update helper.
+        line("/* No spd_update_dispatch: sub-rectangle updates need --tail loop. The hierarchy of counters")
         line(" * of --tile %d counts every unit of a block, so every dispatch covers the whole grid")
         line(" * (tile_count and tile_offset 0; this shader does not read them). */", contract.tile)
         line("")

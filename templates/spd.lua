@@ -275,10 +275,11 @@ local function make_context(cfg, dialect)
     for _, s in ipairs(tile.plan_steps(shape, cfg.subgroup)) do
         if s.level <= cfg.mips then steps[#steps + 1] = s end
     end
-    -- Levels beyond one tile: the 64x64 shape loops over level-6 regions in the last
-    -- workgroup (and keeps level 12 in shared memory beyond 12 levels); smaller tiles climb
-    -- a hierarchy of counters (templates/spd_hierarchy.lua).
-    local loop = shape.tile == 64
+    -- Levels beyond one tile (--tail): the loop tail of the 64x64 shape loops over level-6
+    -- regions in the last workgroup (and keeps level 12 in shared memory beyond 12 levels);
+    -- --tail hierarchy, the only tail of smaller tiles, climbs a hierarchy of counters
+    -- (templates/spd_hierarchy.lua).
+    local loop = shape.tile == 64 and cfg.tail ~= "hierarchy"
     local extra = {}
     if loop and cfg.mips > 12 then extra[1] = { name = "lds_level12", count = MAX_REGIONS } end
     for _, a in ipairs(edge.shared_arrays(cfg)) do extra[#extra + 1] = a end
@@ -372,7 +373,7 @@ local function emit_header_comment(c, ctx)
         c:line("//   first, tile_count how many per slice (0 = all); the other tiles' levels stay as they are")
     else
         c:line("//   tile_count and tile_offset must be 0 (not read): the hierarchy's counters count every")
-        c:line("//   unit of a block, so every dispatch covers the whole grid; updates need --tile 64")
+        c:line("//   unit of a block, so every dispatch covers the whole grid; updates need --tail loop")
     end
     local needs = cfg.subgroup == 4 and "; needs quad operations in compute" or "; no subgroup operations"
     if cfg.subgroup >= 8 and cfg.subgroup <= shape.wg then
@@ -497,7 +498,7 @@ local function emit_main(c, ctx)
         c:line("$uint2 tile = group.xy + params.tile_offset;")
     else
         c:comment("Every dispatch covers the whole grid: tile_offset and tile_count are not read " ..
-            "(a partial dispatch would leave the hierarchy's block counters short; updates need --tile 64).")
+            "(a partial dispatch would leave the hierarchy's block counters short; updates need --tail loop).")
         c:line("$uint2 tile = group.xy;")
     end
     if cfg.array then c:line("uint slice = group.z;") end

@@ -1,5 +1,5 @@
--- spd_hierarchy.lua: how a chain continues past the tiles when --tile T < 64, in the same
--- dispatch: a hierarchy of counters.
+-- spd_hierarchy.lua: how a chain continues past the tiles with --tail hierarchy (the only
+-- tail when --tile T < 64, a choice at 64), in the same dispatch: a hierarchy of counters.
 --
 -- Stage 0 is the tiles: every workgroup reduces its T x T tile by M = log2(T) levels. Stage s
 -- reduces blocks of T x T results of stage s-1 (level s*M -> (s+1)*M) with the same pass
@@ -99,7 +99,21 @@ local function emit_handoff(c, ctx, s)
     end)
 end
 
--- Phases 2 and 3 for T < 64: emit_pass is spd.lua's pass emitter.
+-- Why this tail: below 64 it is the only one; at 64 it was chosen over the loop (--tail).
+local function why(ctx)
+    local t, wg = ctx.shape.tile, ctx.shape.wg
+    if t < 64 then
+        return string.format("A loop in one last workgroup was not chosen: with %d invocations it " ..
+            "would reduce up to (16384/%d)^2 texels alone.", wg, t)
+    end
+    return "--tail hierarchy instead of the 64x64 shape's loop, in which the last workgroup " ..
+        "reduces up to 4x4 regions of level 6 one after another: measured on an H200 " ..
+        "(bench/TILES.md), at 8192x8192 and 16384x16384 --tile 32 with this hierarchy beat " ..
+        "--tile 64 with the loop by 9-10%, while up to 4096x4096 (one region, nothing to " ..
+        "spread) the 64x64 loop was the fastest."
+end
+
+-- Phases 2 and 3 of --tail hierarchy: emit_pass is spd.lua's pass emitter.
 function hierarchy.emit(c, ctx, emit_pass)
     local m, t, cfg = ctx.shape.levels, ctx.shape.tile, ctx.cfg
     local stages = hierarchy.stages(ctx)
@@ -107,8 +121,7 @@ function hierarchy.emit(c, ctx, emit_pass)
     c:comment(string.format("Phase 2: a hierarchy of counters finishes the chain in this dispatch. " ..
         "Stage s reduces a block of %dx%d results of stage s-1 (level %d*s -> %d*(s+1)) with the " ..
         "same code as phase 1, run by the last unit of the block to finish; each block has a " ..
-        "counter per slice. A loop in one last workgroup was not chosen: with %d invocations " ..
-        "it would reduce up to (16384/%d)^2 texels alone.", t, t, m, m, ctx.shape.wg, t))
+        "counter per slice. ", t, t, m, m) .. why(ctx))
     c:line("if (mip_count < %s) return;", u(m + 1))
     emit_layout(c, ctx, stages)
     for s = 1, stages - 1 do
