@@ -139,7 +139,7 @@ static void spd_variants(bench_sweep *s, bench_workload *wl, const bench_chain *
         x->sampler_linear = v >= s->subgroup_count;
         x->subgroup = s->subgroups[x->sampler_linear ? s->subgroup_count - 1 : v];
         if (bench_spdgen_spd(&s->spdgen, bench_op_name(op->op), format_arg(g->format),
-                             x->subgroup, 0, 0, x->sampler_linear, g->max_size, g->levels, &spv, &words, x->command,
+                             x->subgroup, 0, 0, 0, x->sampler_linear, g->max_size, g->levels, &spv, &words, x->command,
                              sizeof x->command, err, sizeof err) != 0) {
             x->time.status = BENCH_FAILED;
             snprintf(x->time.note, sizeof x->time.note, "%.250s", err);

@@ -8,9 +8,12 @@
 #include "tile_sweep.h"
 #include "verify.h"
 
-/* The (--tile, --wg) pairs spdgen admits (gen/cli.c: N = (T/B)^2, B = 2 or 4, N <= 256). */
-static const uint32_t shapes[][2] = {
-    {2, 1}, {4, 4}, {4, 1}, {8, 16}, {8, 4}, {16, 64}, {16, 16}, {32, 256}, {32, 64}, {64, 256},
+/* The (--tile, --wg) pairs spdgen admits (gen/cli.c: N = (T/B)^2, B = 2 or 4, N <= 256), and
+ * whether the chain continues by --tail hierarchy (always below 64; a choice at 64, where the
+ * loop is the default). The last row, the default shader, is the reference. */
+static const uint32_t shapes[][3] = {
+    {2, 1, 1}, {4, 4, 1}, {4, 1, 1}, {8, 16, 1}, {8, 4, 1}, {16, 64, 1}, {16, 16, 1},
+    {32, 256, 1}, {32, 64, 1}, {64, 256, 1}, {64, 256, 0},
 };
 #define SHAPES (sizeof shapes / sizeof shapes[0])
 
@@ -21,7 +24,7 @@ typedef struct {
 } tile_result;
 
 static void run_shape(bench_sweep *s, bench_workload *wl, const bench_chain *chain, spd_op op,
-                      uint32_t subgroup, const uint32_t shape[2], tile_result *r) {
+                      uint32_t subgroup, const uint32_t shape[3], tile_result *r) {
     bench_spd_kernel k;
     bench_sample sample;
     const bench_sample *samples[1] = {&sample};
@@ -32,7 +35,7 @@ static void run_shape(bench_sweep *s, bench_workload *wl, const bench_chain *cha
     spdrt_result res;
     snprintf(max_size, sizeof max_size, "%ux%u", wl->width, wl->height);
     if (bench_spdgen_spd(&s->spdgen, bench_op_name(op), spdrt__format_name(wl->format), subgroup,
-                         shape[0], shape[1], 0, max_size, wl->levels, &spv, &words, command,
+                         shape[0], shape[1], shape[0] == 64 && shape[2], 0, max_size, wl->levels, &spv, &words, command,
                          sizeof command, r->note, sizeof r->note) != 0) {
         r->time.status = BENCH_FAILED;
         return;
@@ -87,20 +90,21 @@ uint32_t bench_tile_sweep(bench_sweep *s, FILE *out) {
                 (best == SHAPES || r[i].time.median_us < r[best].time.median_us))
                 best = i;
         }
-        fprintf(out, "| --tile | --wg | median us | min us | vs --tile 64 | check |\n");
-        fprintf(out, "|---|---|---|---|---|---|\n");
+        fprintf(out, "| --tile | --wg | --tail | median us | min us | vs --tile 64 | check |\n");
+        fprintf(out, "|---|---|---|---|---|---|---|\n");
         for (i = 0; i < SHAPES; i++) {
             const tile_result *x = &r[i];
             int ok = x->time.status == BENCH_OK && x->check.status == BENCH_OK;
+            const char *tail = shapes[i][2] ? "hierarchy" : "loop";
             if (!ok && x->time.status != BENCH_SKIPPED)
                 failures++;
             if (x->time.status != BENCH_OK) {
-                fprintf(out, "| %u | %u | %s | | | %s |\n", shapes[i][0], shapes[i][1],
+                fprintf(out, "| %u | %u | %s | %s | | | %s |\n", shapes[i][0], shapes[i][1], tail,
                         x->time.status == BENCH_SKIPPED ? "skipped" : "FAILED", x->note);
                 continue;
             }
-            fprintf(out, "| %u | %u | %s%.1f%s | %.1f | %.2fx | %s%s%s |\n", shapes[i][0],
-                    shapes[i][1], i == best ? "**" : "", x->time.median_us,
+            fprintf(out, "| %u | %u | %s | %s%.1f%s | %.1f | %.2fx | %s%s%s |\n", shapes[i][0],
+                    shapes[i][1], tail, i == best ? "**" : "", x->time.median_us,
                     i == best ? "**" : "", x->time.min_us,
                     r[SHAPES - 1].time.status == BENCH_OK
                         ? r[SHAPES - 1].time.median_us / x->time.median_us : 0.0,

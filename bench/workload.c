@@ -88,12 +88,15 @@ static spdrt_result create_buffers(bench_workload *wl) {
     spdrt_context *ctx = wl->ctx;
     uint64_t level6 = 16, counters = 16, c, h;
     uint32_t t;
-    for (t = wl->min_tile; t <= 64; t *= 2) { /* the largest any tile's shader needs */
-        spdrt_spd_buffer_bytes(t, wl->levels, wl->width, wl->height, 1,
-                               spdrt_format_channels(wl->format), &c, &h);
-        counters = c > counters ? c : counters;
-        level6 = h > level6 ? h : level6;
-    }
+    int hierarchy;
+    /* the largest any tile's shader needs, with either tail at 64 */
+    for (t = wl->min_tile; t <= 64; t *= 2)
+        for (hierarchy = 0; hierarchy < 2; hierarchy++) {
+            spdrt_spd_buffer_bytes(t, hierarchy, wl->levels, wl->width, wl->height, 1,
+                                   spdrt_format_channels(wl->format), &c, &h);
+            counters = c > counters ? c : counters;
+            level6 = h > level6 ? h : level6;
+        }
     const VkBufferUsageFlags copy_usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                                           VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                           VK_BUFFER_USAGE_TRANSFER_DST_BIT;

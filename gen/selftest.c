@@ -106,7 +106,8 @@ int sg_selftest(const sg_config *cfg, const sv_spirv *module)
     spdrt_spd_params params = {
         .width = w, .height = h, .layers = layers, .is_array = cfg->array,
         .mips_bound = per_pass(cfg), .mips_total = (uint32_t)cfg->mips,
-        .subgroup = (uint32_t)cfg->subgroup, .tile = (uint32_t)cfg->tile, .format = format,
+        .subgroup = (uint32_t)cfg->subgroup, .tile = (uint32_t)cfg->tile,
+        .hierarchy = cfg->tail && !strcmp(cfg->tail, "hierarchy"), .format = format,
         .dispatches = 2, .sentinel = SENTINEL, .refill_between_dispatches = 1,
         .sampler_linear = cfg->sampler_linear, .edge = edge,
     };

@@ -44,12 +44,14 @@ static uint64_t grid_units(uint32_t width, uint32_t height, uint32_t shift) {
     return ((width + round) >> shift) * ((height + round) >> shift);
 }
 
-void spdrt_spd_buffer_bytes(uint32_t tile, uint32_t mips_bound, uint32_t width, uint32_t height,
-                            uint32_t layers, uint32_t channels, uint64_t *counter_bytes,
+void spdrt_spd_buffer_bytes(uint32_t tile, int hierarchy, uint32_t mips_bound, uint32_t width,
+                            uint32_t height, uint32_t layers, uint32_t channels, uint64_t *counter_bytes,
                             uint64_t *handoff_bytes) {
     uint32_t m = 0, stages, k;
     uint64_t results = 0, counters = 0;
-    if (tile == 0 || tile == 64) {  /* one counter per slice, one level-6 texel per tile */
+    if (tile == 0)
+        tile = 64;
+    if (!hierarchy && tile == 64) {  /* the loop: a counter per slice, a level-6 texel per tile */
         *counter_bytes = (uint64_t)layers * 4;
         *handoff_bytes = (uint64_t)layers * grid_units(width, height, 6) * channels * 4;
         return;

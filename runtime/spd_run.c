@@ -12,6 +12,8 @@
 
 /* Each workgroup reduces a T x T tile of level 0 (--tile; 64 unless the params say). */
 static uint32_t tile_of(const spdrt_spd_params *p) { return p->tile ? p->tile : 64u; }
+/* --tail hierarchy: the chain continues through a hierarchy of counters (always below 64). */
+static int hierarchy_of(const spdrt_spd_params *p) { return p->hierarchy || tile_of(p) < 64; }
 #define MAX_LEVELS 16u  /* spdrt_spd_levels holds levels 0..15 */
 
 typedef struct {
@@ -77,11 +79,12 @@ static spdrt_result check_params(spdrt_context *ctx, const uint32_t *spirv,
                             "(got %ux%u)", p->width, p->height);
     /* Beyond 12 levels the last workgroup keeps one level-12 texel per 4096x4096 region in
      * shared memory, sized for 16384x16384. */
-    if (p->update_source && tile_of(p) != 64)
+    if (p->update_source && hierarchy_of(p))
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
-                            "spdrt_spd_run: a sub-rectangle update needs a --tile 64 shader (got "
-                            "--tile %u: its hierarchy of counters counts every tile of a block, "
-                            "so each dispatch must cover the whole grid)", p->tile);
+                            "spdrt_spd_run: a sub-rectangle update needs a --tile 64 --tail loop "
+                            "shader (got --tile %u --tail hierarchy: its hierarchy of counters "
+                            "counts every tile of a block, so each dispatch must cover the whole "
+                            "grid)", tile_of(p));
     if (p->update_source) {
         spdrt_rect tiles;
         if (spdrt_spd_update_tiles(p->width, p->height, p->update, 0, p->edge, &tiles) != 0)
@@ -107,7 +110,7 @@ static uint32_t plan_passes(const spdrt_spd_params *p, const spdrt_spd_levels *o
                             uint32_t base[SPDRT_MAX_PASSES + 1]);
 
 /* The hand-off ranges, one per pass: what spdrt_spd_buffer_bytes gives for the pass's source
- * level (--tile 64: a level-6 value per tile per layer), each range aligned for a
+ * level (--tail loop: a level-6 value per tile per layer), each range aligned for a
  * storage-buffer descriptor and at least 16 bytes. The counters are shared by the passes
  * (each dispatch leaves them zero): *counters, the largest pass's. Returns the buffer's size. */
 static uint64_t level6_ranges(spdrt_context *ctx, const spdrt_spd_params *p,
@@ -120,7 +123,7 @@ static uint64_t level6_ranges(spdrt_context *ctx, const spdrt_spd_params *p,
     *counters = 16;
     for (pass = 0; pass < passes; pass++) {
         uint64_t bytes, counter_bytes;
-        spdrt_spd_buffer_bytes(tile_of(p), p->mips_bound, out->width[base[pass]],
+        spdrt_spd_buffer_bytes(tile_of(p), hierarchy_of(p), p->mips_bound, out->width[base[pass]],
                                out->height[base[pass]], p->layers,
                                spdrt_format_channels(p->format), &counter_bytes, &bytes);
         if (bytes < 16)

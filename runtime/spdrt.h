@@ -114,6 +114,10 @@ typedef struct {
     uint32_t subgroup;              /* the shader's --subgroup (0, 4, 8, ...): minimum size */
     uint32_t tile;                  /* the shader's --tile (2..64; 0 = 64): the grid is
                                        ceil(w/tile) x ceil(h/tile) x layers */
+    int hierarchy;                  /* the shader was generated with --tail hierarchy: its
+                                       chain continues through a hierarchy of counters (the
+                                       buffers of spdrt_spd_buffer_bytes; no updates). Implied
+                                       below --tile 64; 0 at 64 = --tail loop */
     spdrt_format format;            /* the shader's --format */
     uint32_t dispatches;            /* back-to-back dispatches to record (>= 1) */
     float sentinel;                 /* every level is filled with this before dispatching */
@@ -129,8 +133,8 @@ typedef struct {
      * replaced by update_source's (laid out as source; only the rectangle is read), and one
      * more dispatch per pass covers only the tiles over it (spdrt_spd_update_tiles); the
      * levels read back are then those of the changed source. The other tiles' texels and
-     * level-6 hand-off values are the full runs'. --tile 64 shaders only: spdrt_spd_run
-     * refuses an update with another tile (the hierarchy counts every tile of a block). */
+     * level-6 hand-off values are the full runs'. --tile 64 --tail loop shaders only:
+     * spdrt_spd_run refuses an update otherwise (the hierarchy counts every tile of a block). */
     const float *update_source;
     spdrt_rect update;
     int refill_before_update;       /* fill the levels with the sentinel before the update:
@@ -179,11 +183,13 @@ int spdrt_spd_update_tiles(uint32_t width, uint32_t height, spdrt_rect rect, uin
                            spdrt_edge edge, spdrt_rect *tiles);
 
 /* Bytes of the counter buffer (binding 2) and the hand-off buffer (binding 3) an SPD shader
- * of --tile `tile` (0 = 64) and --mips `mips_bound` needs for a source: --tile 64, a counter
- * per slice and one value per 64x64 tile; smaller tiles, per slice the results of every
- * stage but the last and a counter per unit of every stage but the first (see the emitted
- * contract). `channels` = spdrt_format_channels of the format. */
-void spdrt_spd_buffer_bytes(uint32_t tile, uint32_t mips_bound, uint32_t width, uint32_t height,
+ * of --tile `tile` (0 = 64), --tail (`hierarchy` nonzero: --tail hierarchy, implied below 64)
+ * and --mips `mips_bound` needs for a source: --tail loop, a counter per slice and one value
+ * per 64x64 tile; the hierarchy, per slice the results of every stage but the last and a
+ * counter per unit of every stage but the first (see the emitted contract). `channels` =
+ * spdrt_format_channels of the format. */
+void spdrt_spd_buffer_bytes(uint32_t tile, int hierarchy, uint32_t mips_bound, uint32_t width,
+                            uint32_t height,
                             uint32_t layers, uint32_t channels, uint64_t *counter_bytes,
                             uint64_t *handoff_bytes);
 
