@@ -62,6 +62,12 @@ expect_usage_error "--edge with --fft" "--edge" --fft 64 --edge weighted
 expect_usage_error "--edge conservative with --tile 32" "--edge conservative" --spd --op max --edge conservative --tile 32
 expect_usage_error "--edge weighted with --tile 16" "--edge weighted" --spd --edge weighted --tile 16 --wg 16
 expect_usage_error "--edge conservative with --half" "--edge conservative" --spd --op max --format r16f --half --edge conservative
+expect_usage_error "--tail unknown" "--tail tree" --spd --tail tree
+expect_usage_error "--tail loop with --tile 16" "--tail loop" --spd --tile 16 --tail loop
+expect_usage_error "--tail loop with --tile 2" "--tail loop" --spd --tile 2 --tail loop
+expect_usage_error "--edge conservative with --tail hierarchy" "--edge conservative" --spd --op max --edge conservative --tail hierarchy
+expect_usage_error "--edge weighted with --tail hierarchy" "--edge weighted" --spd --edge weighted --tail hierarchy
+expect_usage_error "--tail with --fft" "--tail" --fft 64 --tail hierarchy
 expect_usage_error "an FFT option with --spd" "--ept" --spd --ept 4
 expect_usage_error "--wg 100" "--wg 100" --spd --wg 100
 expect_usage_error "--tile 48 (not a power of two)" "--tile 48" --spd --tile 48
@@ -287,9 +293,59 @@ cc -std=c11 -Wall -Werror -I"$WORK" -o "$WORK/update" "$WORK/update.c" &&
 ok $? "--emit-header: spd_update_dispatch maps a rectangle to the tiles over it in each pass"
 # Below --tile 64 the hierarchy counts every unit of a block: no update helper in the header,
 # and the shader says it does not read tile_offset (the runtime refuses updates: spd_update.h).
-"$SPDGEN" --spd --tile 16 -o "$WORK/t16.comp" --emit-header "$WORK/t16.h" &&
-    ! grep -q "spd_update_dispatch(" "$WORK/t16.h" && grep -q "updates need --tile 64" "$WORK/t16.h" &&
-    ! grep -q "params.tile_offset" "$WORK/t16.comp" && grep -q "updates need --tile 64" "$WORK/t16.comp"
-ok $? "--tile 16: no spd_update_dispatch in the header; the shader ignores tile_offset and says updates need --tile 64"
+for tiles in "--tile 16" "--tail hierarchy"; do
+    "$SPDGEN" --spd $tiles -o "$WORK/t16.comp" --emit-header "$WORK/t16.h" &&
+        ! grep -q "spd_update_dispatch(" "$WORK/t16.h" && grep -q "updates need --tail loop" "$WORK/t16.h" &&
+        ! grep -q "params.tile_offset" "$WORK/t16.comp" && grep -q "updates need --tail loop" "$WORK/t16.comp"
+    ok $? "$tiles: no spd_update_dispatch in the header; the shader ignores tile_offset and says updates need --tail loop"
+done
+
+# --tail: loop is the default at 64 (same bytes, not in the regenerate command) and implied
+# hierarchy below it (--tile 16 --tail hierarchy is --tile 16); --tail hierarchy at 64 names
+# itself, binds the hierarchy's hand-off buffer and explains the choice.
+"$SPDGEN" --spd -o "$WORK/l1.comp" && "$SPDGEN" --spd --tail loop -o "$WORK/l2.comp" &&
+    cmp -s "$WORK/l1.comp" "$WORK/l2.comp" && ! grep -q -- "--tail" "$WORK/l1.comp" &&
+    "$SPDGEN" --spd --tile 16 -o "$WORK/h1.comp" && "$SPDGEN" --spd --tile 16 --tail hierarchy -o "$WORK/h2.comp" &&
+    cmp -s "$WORK/h1.comp" "$WORK/h2.comp"
+ok $? "--tail: loop is the default at --tile 64, hierarchy below it (same bytes either way)"
+"$SPDGEN" --spd --tail hierarchy --max-size 16384x16384 -o "$WORK/h.comp" &&
+    grep -q "^//   spdgen .* --tail hierarchy " "$WORK/h.comp" && grep -q "buffer SpdHandoff" "$WORK/h.comp" &&
+    ! grep -q "level6\[" "$WORK/h.comp" && ! grep -q "lds_level12" "$WORK/h.comp" &&
+    grep -q "bench/TILES.md" "$WORK/h.comp" && grep -q "Stage 2:" "$WORK/h.comp"
+ok $? "--tail hierarchy at --tile 64: named in the command, hierarchy buffers, no region loop, 3 stages at 14 levels, says why"
+"$SPDGEN" --help | grep -q -- "--tail loop|hierarchy"
+ok $? "--help lists --tail"
+# The header's buffer sizes for --tile 64 --tail hierarchy are the runtime's (levels.c), for
+# sizes with 1, 2 and 3 stages and several blocks per stage, 1 and 6 layers.
+"$SPDGEN" --spd --tail hierarchy --max-size 16384x16384 -o "$WORK/h.comp" --emit-header "$WORK/spd_h.h" &&
+cat >"$WORK/sizes.c" <<'EOC' &&
+#include <stdio.h>
+#include "spd_h.h"
+#include "spdrt.h"
+int main(void)
+{
+    static const uint32_t sizes[][3] = {{1, 1, 1}, {65, 65, 1}, {1000, 700, 6}, {5000, 300, 1},
+                                        {16384, 4, 1}, {4, 16384, 6}, {16384, 16384, 1}, {4097, 9000, 2}};
+    int bad = 0;
+    for (unsigned i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        uint64_t c, h;
+        spdrt_spd_buffer_bytes(64, 1, 14, sizes[i][0], sizes[i][1], sizes[i][2], 4, &c, &h);
+        bad += c != SPD_COUNTER_BYTES(sizes[i][0], sizes[i][1], sizes[i][2]) ||
+               h != SPD_HANDOFF_BYTES(sizes[i][0], sizes[i][1], sizes[i][2]);
+        /* The loop's sizes must differ from the hierarchy's once there is a stage 2. */
+        if (sizes[i][0] == 16384 && sizes[i][1] == 16384) {
+            uint64_t lc, lh;
+            spdrt_spd_buffer_bytes(64, 0, 14, 16384, 16384, 1, 4, &lc, &lh);
+            bad += lc != 4 || c == lc;
+        }
+    }
+    printf("%d\n", bad);
+    return 0;
+}
+EOC
+cc -std=c11 -Wall -Werror -I"$WORK" -I"$(dirname "$0")/../runtime" -o "$WORK/sizes" "$WORK/sizes.c" \
+    "$(dirname "$0")/../runtime/levels.c" &&
+    [ "$("$WORK/sizes")" = "0" ]
+ok $? "--tail hierarchy: the header's counter and hand-off bytes equal spdrt_spd_buffer_bytes(64, hierarchy)"
 
 done_testing

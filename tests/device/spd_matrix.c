@@ -53,6 +53,7 @@ static const struct { const char *name; spdrt_format format; } formats[] = {
 static uint32_t mips_bound = 12; /* the --mips of the shader under test */
 static uint32_t mips_total;      /* the chain's levels with --max-mips-per-pass (0: one pass) */
 static uint32_t tile;            /* the --tile of the shader under test (0: 64) */
+static int hierarchy;            /* the shader under test was made with --tail hierarchy */
 static int sampler_linear;       /* the shader under test was made with --sampler linear */
 static int half_math;            /* the shader under test was made with --half: per-level bounds */
 static int quiet;                /* sweep mode: report failures only, summarized by the caller */
@@ -123,7 +124,7 @@ static void run_case_with(spdrt_context *ctx, const uint32_t *spirv, size_t word
         .width = w, .height = h, .layers = layers, .is_array = array, .mips_bound = mips_bound,
         .subgroup = (uint32_t)subgroup, .format = format, .dispatches = 2, .sentinel = SENTINEL,
         .refill_between_dispatches = 1, .sampler_linear = sampler_linear, .tile = tile,
-        .mips_total = mips_total,
+        .hierarchy = hierarchy, .mips_total = mips_total,
     };
     spdrt_spd_levels gpu = {0}, ref = {0};
     uint32_t mips = spdrt_spd_mip_count(w, h, mips_total ? mips_total : mips_bound);
@@ -336,21 +337,28 @@ static void run_layers(spdrt_context *ctx, const char *target, uint32_t w, uint3
 /* --tile T with every --wg it takes: the chain must equal the CPU reference whatever the
  * tile (bit-exact for min/max, so the subgroup plans 0/4/8/device are bit-identical too),
  * on POT, NPOT and one-texel-wide sizes; 1000x700 needs 5 stages of the hierarchy at T = 4
- * and 9 at T = 2. Then mean, arrays, passes and the 14-level chain per tile. */
+ * and 9 at T = 2. Then mean, arrays, passes and the 14-level chain per tile (16384x4 and
+ * 4x16384: 3 stages at T = 64). The 64x64 shape runs with both tails (--tail loop, the
+ * default, and hierarchy); its hierarchy also on 5000x300, two stage-1 blocks of tiles. */
 static void run_tiles(spdrt_context *ctx, const char *target)
 {
-    static const struct { uint32_t t, n; } shapes[] = {
-        {2, 1}, {4, 4}, {4, 1}, {8, 16}, {8, 4}, {16, 64}, {16, 16}, {32, 256}, {32, 64}, {64, 256},
+    static const struct { uint32_t t, n; int hierarchy; } shapes[] = {
+        {2, 1, 1}, {4, 4, 1}, {4, 1, 1}, {8, 16, 1}, {8, 4, 1}, {16, 64, 1}, {16, 16, 1},
+        {32, 256, 1}, {32, 64, 1}, {64, 256, 0}, {64, 256, 1},
     };
     static const struct { uint32_t w, h; } tile_sizes[] = {
         {1, 1}, {1, 37}, {37, 1}, {2, 2}, {64, 64}, {256, 256}, {65, 65}, {127, 33}, {1000, 700},
     };
     for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
-        char extra[96], label[160];
+        char flags[64], extra[128], label[192];
         size_t words;
         tile = shapes[i].t;
+        /* Below 64 the hierarchy is implied: --tail is named only where it is a choice. */
+        hierarchy = shapes[i].hierarchy;
+        snprintf(flags, sizeof flags, "--tile %u --wg %u%s", shapes[i].t, shapes[i].n,
+                 shapes[i].t == 64 && hierarchy ? " --tail hierarchy" : "");
         for (size_t s = 0; s < subgroup_count; s++) {
-            snprintf(extra, sizeof extra, "--tile %u --wg %u", shapes[i].t, shapes[i].n);
+            snprintf(extra, sizeof extra, "%s", flags);
             snprintf(label, sizeof label, "%s max --subgroup %d r32f %s", target, subgroups[s], extra);
             uint32_t *spirv = generate_with(target, "max", subgroups[s], "r32f", 0, extra, &words);
             if (!spirv) {
@@ -368,7 +376,7 @@ static void run_tiles(spdrt_context *ctx, const char *target)
         };
         for (size_t m = 0; m < 2; m++) {
             int sg = m == 0 ? 8 : 4;
-            snprintf(extra, sizeof extra, "--tile %u --wg %u", shapes[i].t, shapes[i].n);
+            snprintf(extra, sizeof extra, "%s", flags);
             snprintf(label, sizeof label, "%s %s --subgroup %d %s %s%s", target, more[m].op, sg,
                      more[m].format, extra, more[m].array ? " 8 layers" : "");
             uint32_t *spirv = generate_with(target, more[m].op, sg, more[m].format, more[m].array, extra, &words);
@@ -380,26 +388,33 @@ static void run_tiles(spdrt_context *ctx, const char *target)
             run_case(ctx, spirv, words, label, more[m].ref, more[m].f, sg, more[m].array, 1, 129);
             free(spirv);
         }
-        /* --max-mips-per-pass 3: four dispatches of this tile's shader; and the 14-level chain
-         * of --max-size 16384x16384 on a 16384x4 source. */
-        snprintf(extra, sizeof extra, "--tile %u --wg %u --mips 12 --max-mips-per-pass 3", shapes[i].t,
-                 shapes[i].n);
+        /* --max-mips-per-pass 3: four dispatches of this tile's shader (at 64, 7: two, the
+         * first with a tail); and the 14-level chain of --max-size 16384x16384. */
+        uint32_t per_pass = shapes[i].t == 64 ? 7 : 3;
+        snprintf(extra, sizeof extra, "%s --mips 12 --max-mips-per-pass %u", flags, per_pass);
         snprintf(label, sizeof label, "%s max --subgroup 8 r32f %s", target, extra);
         uint32_t *spirv = generate_with(target, "max", 8, "r32f", 0, extra, &words);
-        mips_bound = 3, mips_total = 12;
+        mips_bound = per_pass, mips_total = 12;
         if (spirv) run_case(ctx, spirv, words, label, SPD_OP_MAX, SPDRT_R32F, 8, 0, 1500, 900);
         else ok(0, "%s: spdgen failed", label);
         free(spirv);
         mips_bound = 14, mips_total = 0;
-        snprintf(extra, sizeof extra, "--tile %u --wg %u --max-size 16384x16384", shapes[i].t, shapes[i].n);
+        snprintf(extra, sizeof extra, "%s --max-size 16384x16384", flags);
         snprintf(label, sizeof label, "%s max --subgroup 8 r32f %s", target, extra);
         spirv = generate_with(target, "max", 8, "r32f", 0, extra, &words);
-        if (spirv) run_case(ctx, spirv, words, label, SPD_OP_MAX, SPDRT_R32F, 8, 0, 16384, 4);
-        else ok(0, "%s: spdgen failed", label);
+        if (spirv) {
+            run_case(ctx, spirv, words, label, SPD_OP_MAX, SPDRT_R32F, 8, 0, 16384, 4);
+            run_case(ctx, spirv, words, label, SPD_OP_MAX, SPDRT_R32F, 8, 0, 4, 16384);
+            if (shapes[i].t == 64 && hierarchy)
+                run_case(ctx, spirv, words, label, SPD_OP_MAX, SPDRT_R32F, 8, 0, 5000, 300);
+        } else {
+            ok(0, "%s: spdgen failed", label);
+        }
         free(spirv);
         mips_bound = 12;
     }
     tile = 0;
+    hierarchy = 0;
 }
 
 int main(int argc, char **argv)
