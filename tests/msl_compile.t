@@ -48,18 +48,20 @@ for op in min max mean test-order "mean --sampler linear" "max --half" "mean --h
     [ -s "$WORK/err" ] && diag "$(head -20 "$WORK/err")"
 done
 
-# --tile T with every --wg it takes (the hierarchy of counters below 64), a few subgroups,
+# --tile T with every --wg it takes (the hierarchy of counters; --tail hierarchy), a few subgroups,
 # 2D and arrays, up to 14 levels.
 unit="$WORK/tiles.metal"
 echo '#include <metal_stdlib>' >"$unit"
 n=0 failed=0
-for tw in 2:1 4:4 4:1 8:16 8:4 16:64 16:16 32:256 32:64; do
+# 64:256 is --tile 64 --tail hierarchy (the loop of the default is compiled above).
+for tw in 2:1 4:4 4:1 8:16 8:4 16:64 16:16 32:256 32:64 64:256; do
     for sg in 0 4 8 32; do
         for array in "" --array; do
             n=$((n + 1))
             f="$WORK/tile_${tw%:*}_${tw#*:}_$sg$array.metal"
             "$SPDGEN" --spd --target msl --op max --format r32f --tile "${tw%:*}" --wg "${tw#*:}" \
-                --subgroup $sg $array --max-size 16384x16384 -o "$f" || failed=$((failed + 1))
+                --tail hierarchy --subgroup $sg $array --max-size 16384x16384 -o "$f" ||
+                failed=$((failed + 1))
             printf 'namespace tile%d {\n#include "%s"\n}\n' $n "$f" >>"$unit"
         done
     done

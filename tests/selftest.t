@@ -49,6 +49,20 @@ ok $? "--array --selftest with --size WxHxLAYERS and --seed"
 [ $? -eq 0 ] && grep -q "130x3 x 2048 layer(s)" "$WORK/out" && grep -q "^selftest passed: 7 levels" "$WORK/out"
 ok $? "--array --selftest with 2048 layers (the most --size allows): 7 levels bit-exact"
 
+# --tail hierarchy at --tile 64: the selftest hands the runtime the flag, which sizes the
+# hierarchy's buffers (16384x4: 3 stages, more hand-off results than the loop's level 6).
+for cfg in "--op max --format r32f --subgroup 8 --max-size 16384x16384 --size 16384x4" \
+           "--op mean --subgroup 4 --array --target hlsl --size 1000x700x3" \
+           "--op min --format r32f --target msl --max-size 8192x8192 --size 5000x300"; do
+    # shellcheck disable=SC2086 # several flags
+    "$SPDGEN" --spd --tail hierarchy $cfg --selftest >"$WORK/out" 2>&1
+    rc=$?
+    [ $rc -eq 0 ] && grep -q "^spdgen selftest: .* --tail hierarchy " "$WORK/out" &&
+        grep -q "^selftest passed" "$WORK/out"
+    ok $? "--tail hierarchy --selftest $cfg passes"
+    [ $rc -eq 0 ] || diag "$(cat "$WORK/out")"
+done
+
 # --edge: the selftest compares with the reference of the same edge mode.
 for cfg in "--op max --format r32f --edge conservative --subgroup 8" "--op minmax --format rg32f --edge conservative --target hlsl" \
            "--op mean --edge weighted --subgroup 4" "--op mean --format rgba16f --edge weighted --target msl"; do
