@@ -107,10 +107,10 @@ local function why(ctx)
             "would reduce up to (16384/%d)^2 texels alone.", wg, t)
     end
     return "--tail hierarchy instead of the 64x64 shape's loop, in which the last workgroup " ..
-        "reduces up to 4x4 regions of level 6 one after another: measured on an H200 " ..
-        "(bench/TILES.md), at 8192x8192 and 16384x16384 --tile 32 with this hierarchy beat " ..
-        "--tile 64 with the loop by 9-10%, while up to 4096x4096 (one region, nothing to " ..
-        "spread) the 64x64 loop was the fastest."
+        "reduces up to 4x4 regions of level 6 one after another. Measured on an H200 " ..
+        "(bench/TILES.md, rgba16f mean): 5% faster than the loop at 16384x16384, 2% at " ..
+        "8192x8192, equal at 1920x1080 and 7% slower at 4096x4096 (one region: the extra " ..
+        "stage only costs); --tile 32 --wg 64 was faster than both at 8192x8192 and up."
 end
 
 -- Phases 2 and 3 of --tail hierarchy: emit_pass is spd.lua's pass emitter.
