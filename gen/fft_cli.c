@@ -11,6 +11,7 @@
 #include <lua.h>
 
 #include "fft_cli.h"
+#include "lua_fields.h"
 
 static const char *const directions[] = {"forward", "inverse", NULL};
 static const char *const norms[] = {"inverse", "none", "unitary", NULL};
@@ -329,41 +330,27 @@ void sg_fft_cli_command(const sg_config *cfg, char *buf, size_t size)
              cfg->env != SV_ENV_VULKAN_1_1 ? sg_env_name(cfg->env) : "");
 }
 
-static void set_string(lua_State *L, const char *key, const char *value)
-{
-    lua_pushstring(L, value);
-    lua_setfield(L, -2, key);
-}
-
-static void set_integer(lua_State *L, const char *key, lua_Integer value)
-{
-    lua_pushinteger(L, value);
-    lua_setfield(L, -2, key);
-}
-
 /* cfg.fft = { n, ept, wg, direction, norm, order, storage, twiddles, strided, real }. */
 void sg_fft_push_fields(struct lua_State *L, const sg_config *cfg)
 {
     const sg_fft_params *f = &cfg->fft;
     lua_createtable(L, 0, 10);
-    set_integer(L, "n", f->n);
-    set_integer(L, "ept", f->ept);
-    set_integer(L, "wg", cfg->wg);
-    set_string(L, "direction", directions[f->direction]);
-    set_string(L, "norm", norms[f->norm]);
-    set_string(L, "order", orders[f->order]);
-    set_string(L, "storage", storages[f->storage]);
-    set_string(L, "twiddles", twiddle_kinds[f->twiddles]);
-    lua_pushboolean(L, f->strided);
-    lua_setfield(L, -2, "strided");
-    lua_pushboolean(L, f->real);
-    lua_setfield(L, -2, "real");
-    set_integer(L, "rows_per_wg", f->rows_per_wg);
+    sg_set_integer(L, "n", f->n);
+    sg_set_integer(L, "ept", f->ept);
+    sg_set_integer(L, "wg", cfg->wg);
+    sg_set_string(L, "direction", directions[f->direction]);
+    sg_set_string(L, "norm", norms[f->norm]);
+    sg_set_string(L, "order", orders[f->order]);
+    sg_set_string(L, "storage", storages[f->storage]);
+    sg_set_string(L, "twiddles", twiddle_kinds[f->twiddles]);
+    sg_set_boolean(L, "strided", f->strided);
+    sg_set_boolean(L, "real", f->real);
+    sg_set_integer(L, "rows_per_wg", f->rows_per_wg);
     if (f->pass) { /* one pass of a four-step plan: cfg.fft.pass = { index, count, n_total } */
         lua_createtable(L, 0, 3);
-        set_integer(L, "index", f->pass);
-        set_integer(L, "count", f->passes);
-        set_integer(L, "n_total", f->pass_n[0] * f->pass_n[1]);
+        sg_set_integer(L, "index", f->pass);
+        sg_set_integer(L, "count", f->passes);
+        sg_set_integer(L, "n_total", f->pass_n[0] * f->pass_n[1]);
         lua_setfield(L, -2, "pass");
     }
     lua_setfield(L, -2, "fft");

@@ -17,6 +17,7 @@
 
 #include "embedded.h"
 #include "fft_cli.h"
+#include "lua_fields.h"
 #include "lua_host.h"
 #include "output.h"
 
@@ -134,44 +135,27 @@ static int host_embedded_source(lua_State *L)
 static void push_config(lua_State *L, const sg_config *cfg)
 {
     lua_createtable(L, 0, 12);
-    lua_pushstring(L, cfg->kernel == SG_KERNEL_SPD ? "spd" : "fft");
-    lua_setfield(L, -2, "kernel");
-    lua_pushstring(L, cfg->op);
-    lua_setfield(L, -2, "op");
+    sg_set_string(L, "kernel", cfg->kernel == SG_KERNEL_SPD ? "spd" : "fft");
+    sg_set_string(L, "op", cfg->op);
     /* With --max-mips-per-pass the shader makes K levels per dispatch: to the template
      * `mips` is what one dispatch writes, `total_mips` the whole chain. */
     int per_pass = cfg->max_mips_per_pass && cfg->max_mips_per_pass < cfg->mips ? cfg->max_mips_per_pass
                                                                                  : cfg->mips;
-    lua_pushinteger(L, per_pass);
-    lua_setfield(L, -2, "mips");
-    lua_pushinteger(L, cfg->mips);
-    lua_setfield(L, -2, "total_mips");
-    lua_pushstring(L, cfg->format);
-    lua_setfield(L, -2, "format");
-    lua_pushstring(L, cfg->max_size);
-    lua_setfield(L, -2, "max_size");
-    lua_pushboolean(L, cfg->sampler_linear);
-    lua_setfield(L, -2, "sampler_linear");
-    lua_pushstring(L, cfg->edge ? cfg->edge : "drop");
-    lua_setfield(L, -2, "edge");
-    lua_pushinteger(L, cfg->wg);
-    lua_setfield(L, -2, "wg");
-    lua_pushinteger(L, cfg->tile);
-    lua_setfield(L, -2, "tile");
-    lua_pushstring(L, cfg->tail ? cfg->tail : "loop");
-    lua_setfield(L, -2, "tail");
-    lua_pushinteger(L, cfg->subgroup);
-    lua_setfield(L, -2, "subgroup");
-    lua_pushboolean(L, cfg->array);
-    lua_setfield(L, -2, "array");
-    lua_pushboolean(L, cfg->half);
-    lua_setfield(L, -2, "half");
-    lua_pushstring(L, sg_target_name(cfg->target));
-    lua_setfield(L, -2, "target");
-    lua_pushstring(L, SPDGEN_VERSION);
-    lua_setfield(L, -2, "version");
-    lua_pushstring(L, cfg->command);
-    lua_setfield(L, -2, "command");
+    sg_set_integer(L, "mips", per_pass);
+    sg_set_integer(L, "total_mips", cfg->mips);
+    sg_set_string(L, "format", cfg->format);
+    sg_set_string(L, "max_size", cfg->max_size);
+    sg_set_boolean(L, "sampler_linear", cfg->sampler_linear);
+    sg_set_string(L, "edge", cfg->edge ? cfg->edge : "drop");
+    sg_set_integer(L, "wg", cfg->wg);
+    sg_set_integer(L, "tile", cfg->tile);
+    sg_set_string(L, "tail", cfg->tail ? cfg->tail : "loop");
+    sg_set_integer(L, "subgroup", cfg->subgroup);
+    sg_set_boolean(L, "array", cfg->array);
+    sg_set_boolean(L, "half", cfg->half);
+    sg_set_string(L, "target", sg_target_name(cfg->target));
+    sg_set_string(L, "version", SPDGEN_VERSION);
+    sg_set_string(L, "command", cfg->command);
     if (cfg->kernel == SG_KERNEL_FFT) sg_fft_push_fields(L, cfg);
 }
 
