@@ -23,6 +23,7 @@
 #include "spd_passes.h"
 #include "spd_ref.h"
 #include "spdrt.h"
+#include "spd_test_common.h"
 #include "tap.h"
 
 #define SENTINEL (-1234.5f)
@@ -47,41 +48,15 @@ typedef struct {
 
 static spirv generate(const char *flags)
 {
-    const char *build = getenv("SPDGEN_BUILD");
-    char path[256], cmd[1024];
     spirv s = {0};
-    snprintf(path, sizeof path, "/tmp/spd_edge_%d.spv", (int)getpid());
-    snprintf(cmd, sizeof cmd, "'%s/spdgen' --spd %s --target spirv --spirv-from %s -o %s",
-             build ? build : "build", flags, target, path);
-    if (system(cmd) != 0) return s;
-    FILE *f = fopen(path, "rb");
-    if (!f) return s;
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    s.code = malloc((size_t)size);
-    if (s.code && fread(s.code, 1, (size_t)size, f) != (size_t)size) {
-        free(s.code);
-        s.code = NULL;
-    }
-    fclose(f);
-    remove(path);
-    s.words = (size_t)size / 4;
+    s.code = spd_test_spirv(flags, target, &s.words);
     return s;
 }
 
 /* Random values in [0, 1), distinct per texel and channel. */
 static float *make_source(size_t texels, uint32_t seed)
 {
-    float *data = malloc(texels * 4 * sizeof *data);
-    uint32_t s = seed * 2654435761u + 1u;
-    for (size_t i = 0; data && i < texels * 4; i++) {
-        s ^= s << 13;
-        s ^= s >> 17;
-        s ^= s << 5;
-        data[i] = (float)(s >> 8) / 16777216.0f;
-    }
-    return data;
+    return spd_test_source(texels * 4, seed, 0);
 }
 
 /* The conservative property, from level 0 directly: texel (x, y) of level k against the

@@ -25,6 +25,7 @@
 
 #include "spd_ref.h"
 #include "spdrt.h"
+#include "spd_test_common.h"
 #include "tap.h"
 
 #define SENTINEL (-1234.5f)
@@ -63,29 +64,10 @@ static int quiet_failures;
 static uint32_t *generate_with(const char *target, const char *op, int subgroup, const char *format,
                                int array, const char *extra, size_t *words)
 {
-    const char *build = getenv("SPDGEN_BUILD");
-    char path[256], cmd[1024];
-    snprintf(path, sizeof path, "/tmp/spd_matrix_%d.spv", (int)getpid());
-    snprintf(cmd, sizeof cmd,
-             "'%s/spdgen' --spd --op %s --subgroup %d --format %s %s %s --target spirv "
-             "--spirv-from %s -o %s",
-             build ? build : "build", op, subgroup, format, array ? "--array" : "", extra, target,
-             path);
-    if (system(cmd) != 0) return NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint32_t *code = malloc((size_t)size);
-    if (code && fread(code, 1, (size_t)size, f) != (size_t)size) {
-        free(code);
-        code = NULL;
-    }
-    fclose(f);
-    remove(path);
-    *words = (size_t)size / 4;
-    return code;
+    char args[512];
+    snprintf(args, sizeof args, "--op %s --subgroup %d --format %s %s %s", op, subgroup, format,
+             array ? "--array" : "", extra);
+    return spd_test_spirv(args, target, words);
 }
 
 static uint32_t *generate(const char *target, const char *op, int subgroup, const char *format,
@@ -99,16 +81,7 @@ static uint32_t *generate(const char *target, const char *op, int subgroup, cons
 static int integer_source;
 static float *make_source(uint32_t w, uint32_t h, uint32_t layers, uint32_t seed)
 {
-    size_t n = (size_t)w * h * layers * 4;
-    float *data = malloc(n * sizeof *data);
-    uint32_t s = seed * 2654435761u + 1u;
-    for (size_t i = 0; data && i < n; i++) {
-        s ^= s << 13;
-        s ^= s >> 17;
-        s ^= s << 5;
-        data[i] = integer_source ? (float)(s >> 8) : (float)(s >> 8) / 16777216.0f;
-    }
-    return data;
+    return spd_test_source((size_t)w * h * layers * 4, seed, integer_source);
 }
 
 /* Runs one configuration on one size and reports one TAP line. */
