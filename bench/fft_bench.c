@@ -564,6 +564,7 @@ static void measure_variant(fft_sweep *s, const fft_group *g, fft_variant *v,
         snprintf(v->shape, sizeof v->shape, "rows %s; columns %s", shape[0], shape[1]);
     else
         snprintf(v->shape, sizeof v->shape, "%s", shape[0]);
+    spdrt_take_statistics(s->ctx, NULL, 0);
     if (g->kind == FFT_GROUP_1D) {
         res = fft_kernel_add(&k, &sh[0], &s->src, &s->scratch, &s->dst, g->batch, 0, 0);
     } else {
@@ -575,6 +576,7 @@ static void measure_variant(fft_sweep *s, const fft_group *g, fft_variant *v,
         if (res == SPDRT_OK)
             res = fft_kernel_add(&k, &sh[1], &s->scratch, NULL, &s->dst, width, 0, 0);
     }
+    bench_take_statistics(s->ctx, v->command, &v->time);
     if (res != SPDRT_OK) {
         outcome(&v->time, s->ctx, res, "pipeline");
         goto done;
@@ -759,6 +761,7 @@ int main(int argc, char **argv) {
     memset(&ro, 0, sizeof ro);
     ro.validation = o.validation;
     ro.device = o.device;
+    ro.capture_statistics = 1;
     if (spdrt_create(&ro, &ctx, err, sizeof err) != SPDRT_OK) {
         fprintf(stderr, "fft_bench: %s\n", err);
         return 1;

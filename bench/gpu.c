@@ -285,7 +285,11 @@ spdrt_result bench_time(bench_gpu *g, const bench_work *w, bench_timing *out, do
     uint32_t i, total = cfg->warmup + cfg->reps, queries = 2 * cfg->reps + (cfg->b2b ? 2 : 0);
     spdrt_result res;
     VkResult r;
+    char statistics[sizeof out->driver_statistics];
+    /* The pipeline's statistics were taken when it was made: keep them. */
+    memcpy(statistics, out->driver_statistics, sizeof statistics);
     memset(out, 0, sizeof *out);
+    memcpy(out->driver_statistics, statistics, sizeof statistics);
     stamps = calloc(queries, sizeof *stamps);
     us = calloc(cfg->reps, sizeof *us);
     if (!stamps || !us) {
@@ -489,17 +493,26 @@ spdrt_result bench_pipeline_create(spdrt_context *ctx, const uint32_t *spirv, si
         cci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
         cci.stage.module = out->module;
         cci.stage.pName = "main";
+        cci.flags = spdrt__statistics_flags(ctx);
         cci.layout = out->layout;
         cci.basePipelineIndex = -1;
         r = vkCreateComputePipelines(ctx->device, VK_NULL_HANDLE, 1, &cci, NULL, &out->pipeline);
         if (r != VK_SUCCESS) {
             out->pipeline = VK_NULL_HANDLE;
             res = spdrt__vk_error(ctx, "vkCreateComputePipelines", r);
+        } else {
+            spdrt__statistics_record(ctx, out->pipeline);
         }
     }
     if (res != SPDRT_OK)
         bench_pipeline_destroy(ctx, out);
     return res;
+}
+
+void bench_take_statistics(spdrt_context *ctx, const char *what, bench_timing *t) {
+    spdrt_take_statistics(ctx, t->driver_statistics, sizeof t->driver_statistics);
+    if (t->driver_statistics[0])
+        fprintf(stderr, "  %s: %s\n", what, t->driver_statistics);
 }
 
 void bench_pipeline_destroy(spdrt_context *ctx, bench_pipeline *p) {

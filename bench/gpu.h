@@ -116,4 +116,9 @@ spdrt_result bench_pipeline_create(spdrt_context *ctx, const uint32_t *spirv, si
                                    uint32_t push_bytes, uint32_t set_count, bench_pipeline *out);
 void bench_pipeline_destroy(spdrt_context *ctx, bench_pipeline *p);
 
+/* The driver's statistics of the pipelines created since the last call (spdrt_options
+ * capture_statistics; empty where the driver has none) into t->driver_statistics, and
+ * printed to stderr after `what`, so a run's log says the registers of every variant. */
+void bench_take_statistics(spdrt_context *ctx, const char *what, bench_timing *t);
+
 #endif

@@ -77,7 +77,8 @@ void bench_spd_kernel_record(VkCommandBuffer cb, void *user) {
     bench_spd_kernel *k = user;
     bench_workload *wl = k->wl;
     /* The contract's 32 bytes: a whole-image dispatch (tile_count and tile_offset 0). */
-    uint32_t push[8] = {wl->width, wl->height, wl->levels, 0, 0, 0, 0, 0};
+    uint32_t push[8] = {wl->width, wl->height, k->mip_count ? k->mip_count : wl->levels,
+                        0, 0, 0, 0, 0};
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipe.pipeline);
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipe.layout, 0, 1,
                             &k->pipe.set, 0, NULL);

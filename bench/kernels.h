@@ -16,6 +16,8 @@ typedef struct {
     bench_workload *wl;
     spdrt_pipeline pipe;
     uint32_t tile;        /* the shader's --tile: the grid is ceil(w/tile) x ceil(h/tile) */
+    uint32_t mip_count;   /* the push constant mip_count: 0 = the workload's levels; fewer
+                             stops the shader after that level (spd_bench --phases) */
 } bench_spd_kernel;
 
 /* UNSUPPORTED when the device cannot run the shader's subgroup operations. tile: the

@@ -44,6 +44,12 @@ static void help(void) {
            "                    256x256, 1920x1080 and 4096x4096 (or --sizes), the first\n"
            "                    --formats (default rgba16f) and --ops (default mean), the\n"
            "                    device's subgroup size; every run checked; --quick: 256x256\n"
+           "  --phases          where the time goes instead: each SPD variant (texel loads,\n"
+           "                    --sampler linear, --tile 32) run with mip_count 1, 2, ..\n"
+           "                    (the shader stops after that level) against the SPD-shaped\n"
+           "                    floor of the same bytes; 256x256, 1920x1080, 4096x4096 and\n"
+           "                    16384x16384 (or --sizes), first --formats (default rgba16f)\n"
+           "                    and --ops (default mean); full chains checked\n"
            "  --quick           smoke run: sizes 1920x1080 and 2900x1500, 5 reps, 1 warm-up,\n"
            "                    3 back to back, 8 MiB scrub, 10 ms heat (explicit options win)\n"
            "  --json FILE       write every figure as JSON\n"
@@ -147,6 +153,8 @@ int bench_options_parse(int argc, char **argv, bench_options *o) {
             o->quick = 1;
         } else if (!strcmp(a, "--tiles")) {
             o->tiles = 1;
+        } else if (!strcmp(a, "--phases")) {
+            o->phases = 1;
         } else if (!strcmp(a, "--validate")) {
             o->validation = 1;
         } else if (!val) {
@@ -184,14 +192,22 @@ int bench_options_parse(int argc, char **argv, bench_options *o) {
             }
         }
     }
+    if (o->tiles && o->phases)
+        return usage("--phases", NULL, "one of --tiles and --phases");
     if (o->size_count == 0 && o->tiles) {
         static const uint32_t tile_sizes[][2] = {{256, 256}, {1920, 1080}, {4096, 4096}};
         o->size_count = o->quick ? 1 : 3;
         memcpy(o->sizes, tile_sizes, o->size_count * sizeof tile_sizes[0]);
     }
-    if (o->format_count == 0 && o->tiles)
+    if (o->size_count == 0 && o->phases) {
+        static const uint32_t phase_sizes[][2] = {{256, 256}, {1920, 1080}, {4096, 4096},
+                                                  {16384, 16384}};
+        o->size_count = o->quick ? 2 : 4;
+        memcpy(o->sizes, phase_sizes, o->size_count * sizeof phase_sizes[0]);
+    }
+    if (o->format_count == 0 && (o->tiles || o->phases))
         add_format("rgba16f", o);
-    if (o->op_count == 0 && o->tiles)
+    if (o->op_count == 0 && (o->tiles || o->phases))
         add_op("mean", o);
     if (o->size_count == 0) {
         const uint32_t(*s)[2] = o->quick ? quick_sizes : default_sizes;

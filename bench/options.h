@@ -21,6 +21,7 @@ typedef struct {
     bench_timing_options timing;     /* --reps, --warmup, --b2b, --heat-ms, --scrub-* */
     int quick, validation;
     int tiles;                       /* --tiles: the tile sweep instead of the usual one */
+    int phases;                      /* --phases: time each prefix of the chain instead */
     const char *json_path, *markdown_path, *spdgen_path, *device;
 } bench_options;
 

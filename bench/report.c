@@ -380,6 +380,10 @@ static void json_timing(FILE *out, const char *key, const bench_timing *t, uint6
     }
     fprintf(out, ", \"note\": ");
     json_string(out, t->note);
+    if (t->driver_statistics[0]) {
+        fprintf(out, ", \"driver_statistics\": ");
+        json_string(out, t->driver_statistics);
+    }
     fprintf(out, "}");
 }
 

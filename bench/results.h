@@ -31,6 +31,8 @@ typedef struct {
     double b2b_us;
     uint32_t b2b_runs;
     char note[256];
+    char driver_statistics[512]; /* the driver's statistics of the pipeline(s) timed
+                                    (registers, ...; bench_take_statistics), or empty */
 } bench_timing;
 
 /* A comparison of read-back texels with what they must be. */

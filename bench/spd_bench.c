@@ -13,6 +13,7 @@
 
 #include "report.h"
 #include "sweep.h"
+#include "phase_sweep.h"
 #include "tile_sweep.h"
 #include "verify.h"
 
@@ -132,6 +133,7 @@ int main(int argc, char **argv) {
     memset(&ro, 0, sizeof ro);
     ro.validation = o.validation;
     ro.device = o.device;
+    ro.capture_statistics = 1;
     if (spdrt_create(&ro, &ctx, err, sizeof err) != SPDRT_OK) {
         fprintf(stderr, "spd_bench: %s\n", err);
         return 1;
@@ -172,6 +174,8 @@ int main(int argc, char **argv) {
                         (double)r.heat_bytes / (r.heat_pass_us * 1e3));
             if (o.tiles)
                 tile_failures = bench_tile_sweep(&s, stdout);
+            else if (o.phases)
+                tile_failures = bench_phase_sweep(&s, stdout);
             else
                 sweep_all(&s, &o, &r);
         }
@@ -183,14 +187,15 @@ int main(int argc, char **argv) {
         snprintf(r.error, sizeof r.error, "the validation layer reported %u message(s) "
                  "(printed above)", spdrt_validation_messages(ctx));
 
-    if (o.tiles) { /* its tables are printed; the report's groups are empty */
+    if (o.tiles || o.phases) { /* their tables are printed; the report's groups are empty */
         if (r.error[0])
             fprintf(stderr, "spd_bench: %s\n", r.error);
         free(r.groups);
         spdrt_destroy(ctx);
         failures = tile_failures + (r.error[0] ? 1 : 0);
         if (failures)
-            fprintf(stderr, "spd_bench: %u failure(s) in the tile sweep\n", failures);
+            fprintf(stderr, "spd_bench: %u failure(s) in the %s sweep\n", failures,
+                    o.tiles ? "tile" : "phase");
         return failures ? 1 : 0;
     }
     bench_report_mark_best(&r);

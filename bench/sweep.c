@@ -81,10 +81,8 @@ static void record_poison(VkCommandBuffer cb, void *user) {
     vkCmdFillBuffer(cb, wl->copy_dst.buffer, 0, VK_WHOLE_SIZE, 0xdeadbeefu);
 }
 
-/* One run of copy.comp (read_bytes read, write_bytes written): poison, time, check that
- * every sampled written byte is the source's. */
-static void floor_run(bench_sweep *s, bench_workload *wl, uint64_t read_bytes,
-                      uint64_t write_bytes, bench_timing *t, double *samples) {
+void bench_sweep_floor(bench_sweep *s, bench_workload *wl, uint64_t read_bytes,
+                       uint64_t write_bytes, bench_timing *t, double *samples) {
     bench_copy_kernel ck;
     uint32_t *spv;
     size_t words;
@@ -145,7 +143,9 @@ static void spd_variants(bench_sweep *s, bench_workload *wl, const bench_chain *
             snprintf(x->time.note, sizeof x->time.note, "%.250s", err);
             continue;
         }
+        spdrt_take_statistics(s->ctx, NULL, 0);
         res = bench_spd_kernel_create(wl, spv, words, g->levels, x->subgroup, 64, &k);
+        bench_take_statistics(s->ctx, x->command, &x->time);
         if (res != SPDRT_OK)
             outcome(&x->time, s->ctx, res, "pipeline");
         else if (measure(s, wl, bench_spd_kernel_record, &k, &x->time, &samples[n]) ==
@@ -256,9 +256,9 @@ int bench_sweep_group(bench_sweep *s, uint32_t width, uint32_t height, spdrt_for
         return 0;
     }
     /* The floor first and last, everything else between: drift shows as their spread. */
-    floor_run(s, &wl, wl.copy_bytes, wl.copy_bytes, &g->floor_first, first);
+    bench_sweep_floor(s, &wl, wl.copy_bytes, wl.copy_bytes, &g->floor_first, first);
     if (!s->ctx->hung)
-        floor_run(s, &wl, wl.shaped_read_bytes, wl.shaped_write_bytes, &g->shaped, NULL);
+        bench_sweep_floor(s, &wl, wl.shaped_read_bytes, wl.shaped_write_bytes, &g->shaped, NULL);
     if (!s->ctx->hung)
         copy_buffer(s, &wl, g);
     for (o = 0; o < s->opt->op_count && !s->ctx->hung; o++) {
@@ -271,7 +271,7 @@ int bench_sweep_group(bench_sweep *s, uint32_t width, uint32_t height, spdrt_for
             blit_chain(s, &wl, &chain, op);
     }
     if (!s->ctx->hung)
-        floor_run(s, &wl, wl.copy_bytes, wl.copy_bytes, &g->floor_last, last);
+        bench_sweep_floor(s, &wl, wl.copy_bytes, wl.copy_bytes, &g->floor_last, last);
     bench_pool_floor(s->gpu.cfg.reps, &g->floor_first, &g->floor_last, first, last, &g->floor);
     free(first);
     free(last);

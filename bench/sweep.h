@@ -7,6 +7,7 @@
 #include "gpu.h"
 #include "options.h"
 #include "tools.h"
+#include "workload.h"
 
 typedef struct {
     spdrt_context *ctx;
@@ -22,5 +23,11 @@ typedef struct {
  * a hung device, after which the context is unusable: returns -1 then. */
 int bench_sweep_group(bench_sweep *s, uint32_t width, uint32_t height, spdrt_format format,
                       bench_group *out);
+
+/* One run of copy.comp (read_bytes read, write_bytes written, multiples of 16): poison,
+ * time, check that every sampled written byte is the source's. samples: the repetitions'
+ * times, or NULL. */
+void bench_sweep_floor(bench_sweep *s, bench_workload *wl, uint64_t read_bytes,
+                       uint64_t write_bytes, bench_timing *t, double *samples);
 
 #endif

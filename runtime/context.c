@@ -316,7 +316,7 @@ static int has_device_ext(VkPhysicalDevice pd, const char *name, int *found) {
     return 0;
 }
 
-static spdrt_result create_device(spdrt_context *ctx) {
+static spdrt_result create_device(spdrt_context *ctx, int capture_statistics) {
     VkPhysicalDeviceProperties2 p2;
     VkPhysicalDeviceSubgroupProperties sg;
     VkPhysicalDeviceSubgroupSizeControlProperties ssc;
@@ -325,11 +325,12 @@ static spdrt_result create_device(spdrt_context *ctx) {
     VkPhysicalDeviceSubgroupSizeControlFeatures sscf;
     VkQueueFamilyProperties *fams;
     uint32_t nfam = 0, i;
-    int ssc_ext = 0, drv_ext = 0, f16_ext = 0, sub_ext = 0, has_ssc, has_drv;
+    int ssc_ext = 0, drv_ext = 0, f16_ext = 0, sub_ext = 0, stats_ext = 0, has_ssc, has_drv;
     spdrt__fp16_features fp16;
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR stats;
     void *query_next = NULL;
     const void *enable_next = NULL;
-    const char *exts[3];
+    const char *exts[4];
     uint32_t next = 0;
     float priority = 1.0f;
     VkDeviceQueueCreateInfo qci;
@@ -339,7 +340,8 @@ static spdrt_result create_device(spdrt_context *ctx) {
     if (has_device_ext(ctx->physical, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME, &ssc_ext) ||
         has_device_ext(ctx->physical, VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME, &drv_ext) ||
         has_device_ext(ctx->physical, VK_KHR_SHADER_FLOAT16_INT8_EXTENSION_NAME, &f16_ext) ||
-        has_device_ext(ctx->physical, VK_KHR_SHADER_SUBGROUP_EXTENDED_TYPES_EXTENSION_NAME, &sub_ext))
+        has_device_ext(ctx->physical, VK_KHR_SHADER_SUBGROUP_EXTENDED_TYPES_EXTENSION_NAME, &sub_ext) ||
+        has_device_ext(ctx->physical, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME, &stats_ext))
         return spdrt__error(ctx, SPDRT_ERROR_VULKAN,
                             "vkEnumerateDeviceExtensionProperties failed");
     /* Promoted structs may be chained when core has them or the extension is offered. */
@@ -368,6 +370,7 @@ static spdrt_result create_device(spdrt_context *ctx) {
     if (has_ssc)
         query_next = &sscf;
     spdrt__fp16_chain(ctx, &fp16, f16_ext, sub_ext, &query_next);
+    spdrt__statistics_chain(ctx, capture_statistics, stats_ext, &stats, &query_next);
     f2.pNext = query_next;
     vkGetPhysicalDeviceFeatures2(ctx->physical, &f2);
 
@@ -433,6 +436,7 @@ static spdrt_result create_device(spdrt_context *ctx) {
             exts[next++] = VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME;
     }
     spdrt__fp16_enable(ctx, &fp16, &enable_next, exts, &next);
+    spdrt__statistics_enable(ctx, &stats, &enable_next, exts, &next);
     dci.pNext = enable_next;
     dci.enabledExtensionCount = next;
     dci.ppEnabledExtensionNames = next ? exts : NULL;
@@ -486,7 +490,7 @@ spdrt_result spdrt_create(const spdrt_options *options, spdrt_context **out, cha
     if (res == SPDRT_OK)
         res = choose_device(ctx, wanted, what);
     if (res == SPDRT_OK)
-        res = create_device(ctx);
+        res = create_device(ctx, options && options->capture_statistics);
     if (res == SPDRT_OK)
         res = create_queue_objects(ctx);
     if (res != SPDRT_OK) {

@@ -59,6 +59,9 @@ struct spdrt_context {
     /* fp16 features enabled on the device (fp16.c checks shaders against them). */
     int float16, storage16, uniform_storage16, subgroup_f16;
     int hung;                       /* a submission timed out: the device is still busy */
+    /* statistics.c: VK_KHR_pipeline_executable_properties, when asked for and offered. */
+    int statistics_wanted, statistics_enabled;
+    char statistics[1024];          /* of the pipelines created since the last take */
     uint32_t validation_messages;
     VkSampler linear_sampler;       /* binding 4 of --sampler linear shaders, made on first use */
     /* The last SPD pipeline and what it was built from. Tests and benchmarks run one shader
@@ -87,6 +90,20 @@ void spdrt__fp16_enable(spdrt_context *ctx, spdrt__fp16_features *f, const void 
 /* SPDRT_ERROR_UNSUPPORTED, naming the feature, when the SPIR-V module needs an fp16 feature
  * the device did not enable. */
 spdrt_result spdrt__fp16_check(spdrt_context *ctx, const uint32_t *spirv, size_t words);
+
+/* statistics.c: the driver's statistics of each pipeline (spdrt_options.capture_statistics).
+ * At device creation spdrt__statistics_chain adds the feature query to the chain when
+ * wanted and offered; spdrt__statistics_enable then enables the feature and the extension
+ * (exts[*count], at most 1). Pipelines are created with spdrt__statistics_flags and
+ * recorded with spdrt__statistics_record. */
+void spdrt__statistics_chain(spdrt_context *ctx, int wanted, int has_ext,
+                             VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR *f,
+                             void **next);
+void spdrt__statistics_enable(spdrt_context *ctx,
+                              VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR *f,
+                              const void **next, const char **exts, uint32_t *count);
+VkPipelineCreateFlags spdrt__statistics_flags(const spdrt_context *ctx);
+void spdrt__statistics_record(spdrt_context *ctx, VkPipeline pipeline);
 
 /* context.c */
 spdrt_result spdrt__error(spdrt_context *ctx, spdrt_result code, const char *fmt, ...);

@@ -199,6 +199,7 @@ spdrt_result spdrt__compute_pipeline_create(spdrt_context *ctx, const uint32_t *
         rs.requiredSubgroupSize = required;
         cci.stage.pNext = &rs;
     }
+    cci.flags = spdrt__statistics_flags(ctx);
     cci.layout = p->layout;
     cci.basePipelineIndex = -1;
     r = vkCreateComputePipelines(ctx->device, VK_NULL_HANDLE, 1, &cci, NULL, &p->pipeline);
@@ -206,6 +207,7 @@ spdrt_result spdrt__compute_pipeline_create(spdrt_context *ctx, const uint32_t *
         p->pipeline = VK_NULL_HANDLE;
         return spdrt__vk_error(ctx, "vkCreateComputePipelines", r);
     }
+    spdrt__statistics_record(ctx, p->pipeline);
     return SPDRT_OK;
 }
 

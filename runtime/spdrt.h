@@ -35,6 +35,10 @@ typedef struct {
      * and if that is unset the first discrete GPU, else any GPU, else any device
      * (lavapipe). */
     const char *device;
+    /* Ask the driver for each pipeline's statistics (VK_KHR_pipeline_executable_properties:
+     * registers, shared memory, ... as the driver names them), for spdrt_take_statistics.
+     * Off by default: capturing may change how a driver caches pipelines. */
+    int capture_statistics;
 } spdrt_options;
 
 typedef struct {
@@ -57,6 +61,10 @@ const char *spdrt_last_error(const spdrt_context *ctx);
 const spdrt_device_info *spdrt_device(const spdrt_context *ctx);
 /* Number of validation-layer messages (warnings and errors) seen so far. */
 uint32_t spdrt_validation_messages(const spdrt_context *ctx);
+/* The driver's statistics of the pipelines created since the last call, as "name=value; ..."
+ * (pipelines separated by " | "), into out (always terminated), and forgets them. Empty when
+ * capture_statistics was off or the device does not offer them. */
+void spdrt_take_statistics(spdrt_context *ctx, char *out, size_t size);
 
 /* ---- SPD (single-pass downsampler) ------------------------------------------------------
  * The binding contract every spdgen --spd shader follows (all targets, set 0):

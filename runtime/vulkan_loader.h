@@ -74,6 +74,7 @@
     X(vkFreeCommandBuffers) \
     X(vkFreeMemory) \
     X(vkGetBufferMemoryRequirements) \
+    X(vkGetDeviceProcAddr) \
     X(vkGetDeviceQueue) \
     X(vkGetImageMemoryRequirements) \
     X(vkGetInstanceProcAddr) \
@@ -156,6 +157,7 @@ SPDRT_VULKAN_FUNCTIONS(SPDRT_DECLARE)
 #define vkFreeCommandBuffers spdrt__vkFreeCommandBuffers
 #define vkFreeMemory spdrt__vkFreeMemory
 #define vkGetBufferMemoryRequirements spdrt__vkGetBufferMemoryRequirements
+#define vkGetDeviceProcAddr spdrt__vkGetDeviceProcAddr
 #define vkGetDeviceQueue spdrt__vkGetDeviceQueue
 #define vkGetImageMemoryRequirements spdrt__vkGetImageMemoryRequirements
 #define vkGetInstanceProcAddr spdrt__vkGetInstanceProcAddr

@@ -50,7 +50,7 @@ static void test_mip_count(void) {
  * unset). */
 static spdrt_result create_with_env(const char *value, spdrt_context **ctx, char *err,
                                     size_t size) {
-    spdrt_options o = {1, NULL};
+    spdrt_options o = {1, NULL, 0};
     if (value)
         setenv("SPDGEN_DEVICE", value, 1);
     else
@@ -62,7 +62,7 @@ static void test_device_choice(const spdrt_device_info *info) {
     char err[1024], name[8], saved[256] = "";
     const char *old = getenv("SPDGEN_DEVICE");
     spdrt_context *other = (spdrt_context *)&err;  /* must be reset to NULL on failure */
-    spdrt_options by_option = {1, "no-such-device-xyz"};
+    spdrt_options by_option = {1, "no-such-device-xyz", 0};
     spdrt_result r;
     size_t i;
     int had = old != NULL;
@@ -157,7 +157,7 @@ static void test_run_arguments(spdrt_context *ctx) {
 }
 
 int main(void) {
-    spdrt_options o = {1, NULL};
+    spdrt_options o = {1, NULL, 0};
     spdrt_context *ctx = NULL;
     const spdrt_device_info *info;
     char err[1024] = "";
