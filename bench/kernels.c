@@ -76,14 +76,17 @@ spdrt_result bench_spd_kernel_create(bench_workload *wl, const uint32_t *spirv, 
 void bench_spd_kernel_record(VkCommandBuffer cb, void *user) {
     bench_spd_kernel *k = user;
     bench_workload *wl = k->wl;
-    /* The contract's 32 bytes: a whole-image dispatch (tile_count and tile_offset 0). */
+    /* The contract's 32 bytes: a whole-image dispatch (tile_count and tile_offset 0),
+     * tiles_per_workgroup tiles per workgroup. */
+    uint32_t per_wg = k->tiles_per_workgroup > 1 ? k->tiles_per_workgroup : 1;
     uint32_t push[8] = {wl->width, wl->height, k->mip_count ? k->mip_count : wl->levels,
-                        0, 0, 0, 0, 0};
+                        0, 0, 0, per_wg, 0};
+    uint32_t grid_x = ((wl->width + k->tile - 1) / k->tile + per_wg - 1) / per_wg;
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipe.pipeline);
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipe.layout, 0, 1,
                             &k->pipe.set, 0, NULL);
     vkCmdPushConstants(cb, k->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
-    vkCmdDispatch(cb, (wl->width + k->tile - 1) / k->tile, (wl->height + k->tile - 1) / k->tile, 1);
+    vkCmdDispatch(cb, grid_x, (wl->height + k->tile - 1) / k->tile, 1);
 }
 
 void bench_spd_kernel_destroy(bench_spd_kernel *k) {

@@ -18,6 +18,8 @@ typedef struct {
     uint32_t tile;        /* the shader's --tile: the grid is ceil(w/tile) x ceil(h/tile) */
     uint32_t mip_count;   /* the push constant mip_count: 0 = the workload's levels; fewer
                              stops the shader after that level (spd_bench --phases) */
+    uint32_t tiles_per_workgroup; /* the push constant (--tile 64 --tail loop shaders): the
+                                     grid's x shrinks to ceil(tiles x / it); 0 = one */
 } bench_spd_kernel;
 
 /* UNSUPPORTED when the device cannot run the shader's subgroup operations. tile: the

@@ -12,12 +12,16 @@ typedef struct {
     const char *name;
     uint32_t tile, wg;    /* spdgen --tile/--wg (0: the default 64x64 shape) */
     int sampler_linear;   /* needs --op mean, a float format and a power-of-two size */
+    uint32_t tiles_per_workgroup; /* the push constant (64x64 shape): 0 = one tile */
 } phase_variant;
 
 static const phase_variant variants[] = {
-    {"texel loads", 0, 0, 0},
-    {"--sampler linear", 0, 0, 1},
-    {"--tile 32 --wg 256", 32, 256, 0},
+    {"texel loads", 0, 0, 0, 0},
+    {"texel loads, 2 tiles per workgroup", 0, 0, 0, 2},
+    {"texel loads, 4 tiles per workgroup", 0, 0, 0, 4},
+    {"--sampler linear", 0, 0, 1, 0},
+    {"--sampler linear, 4 tiles per workgroup", 0, 0, 1, 4},
+    {"--tile 32 --wg 256", 32, 256, 0, 0},
 };
 #define VARIANTS (sizeof variants / sizeof variants[0])
 
@@ -55,6 +59,7 @@ static uint32_t run_variant(bench_sweep *s, bench_workload *wl, const bench_chai
     }
     spdrt_take_statistics(s->ctx, NULL, 0);
     res = bench_spd_kernel_create(wl, spv, words, wl->levels, subgroup, v->tile, &k);
+    k.tiles_per_workgroup = v->tiles_per_workgroup;
     bench_take_statistics(s->ctx, command, &t[0]);
     for (i = 1; i <= wl->levels && res == SPDRT_OK; i++) {
         bench_work w = {NULL, bench_spd_kernel_record, NULL, &k};

@@ -85,6 +85,16 @@ static spdrt_result check_params(spdrt_context *ctx, const uint32_t *spirv,
                             "shader (got --tile %u --tail hierarchy: its hierarchy of counters "
                             "counts every tile of a block, so each dispatch must cover the whole "
                             "grid)", tile_of(p));
+    if (p->tiles_per_workgroup > 1 && hierarchy_of(p))
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
+                            "spdrt_spd_run: tiles_per_workgroup %u needs a --tile 64 --tail loop "
+                            "shader (got --tile %u%s): the hierarchy's blocks are counted in "
+                            "workgroups", p->tiles_per_workgroup, tile_of(p),
+                            tile_of(p) == 64 ? " --tail hierarchy" : "");
+    if (p->tiles_per_workgroup > SPDRT_MAX_TILES_PER_WORKGROUP)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
+                            "spdrt_spd_run: tiles_per_workgroup %u is more than %u",
+                            p->tiles_per_workgroup, SPDRT_MAX_TILES_PER_WORKGROUP);
     if (p->update_source) {
         spdrt_rect tiles;
         if (spdrt_spd_update_tiles(p->width, p->height, p->update, 0, p->edge, &tiles) != 0)
@@ -290,7 +300,8 @@ static void record_passes(VkCommandBuffer cb, const spdrt_spd_params *p,
                           const VkMemoryBarrier *between, const spdrt_rect *update) {
     uint32_t base[SPDRT_MAX_PASSES + 1], pass, passes = plan_passes(p, out, base);
     for (pass = 0; pass < passes; pass++) {
-        /* src_width, src_height, mip_count, tile_count, tile_offset_x/y, unused0/1 */
+        /* src_width, src_height, mip_count, tile_count, tile_offset_x/y,
+         * tiles_per_workgroup, unused */
         uint32_t push[8] = {out->width[base[pass]], out->height[base[pass]],
                             base[pass + 1] - base[pass], 0, 0, 0, 0, 0};
         spdrt_rect tiles = {0, 0, (push[0] + tile_of(p) - 1) / tile_of(p),
@@ -301,6 +312,9 @@ static void record_passes(VkCommandBuffer cb, const spdrt_spd_params *p,
             push[3] = tiles.width * tiles.height;
             push[4] = tiles.x;
             push[5] = tiles.y;
+        } else if (p->tiles_per_workgroup > 1) {
+            push[6] = p->tiles_per_workgroup;
+            tiles.width = (tiles.width + push[6] - 1) / push[6];
         }
         if (pass > 0)
             vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,

@@ -27,6 +27,9 @@ typedef enum {
 
 typedef struct spdrt_context spdrt_context;
 
+/* The most tiles one SPD workgroup reduces (spdrt_spd_params.tiles_per_workgroup). */
+#define SPDRT_MAX_TILES_PER_WORKGROUP 64u
+
 typedef struct {
     /* Enable VK_LAYER_KHRONOS_validation with synchronization validation. Every message
      * the layer reports is printed to stderr and counted (spdrt_validation_messages). */
@@ -79,7 +82,7 @@ void spdrt_take_statistics(spdrt_context *ctx, char *out, size_t size);
  *   (--tile T < 64: a counter per block of each stage and the results of each stage,
  *   sized by spdrt_spd_buffer_bytes)
  *   push constants (32 bytes): uint src_width, src_height, mip_count, tile_count,
- *              tile_offset_x, tile_offset_y, unused0, unused1
+ *              tile_offset_x, tile_offset_y, tiles_per_workgroup, unused
  *   local size 256x1x1 (--tile 64; else --wg); grid (ceil(w/T), ceil(h/T), layers),
  *   tile_count = 0 and tile_offset = 0; with --tile 64 an update of a changed rectangle
  *   dispatches only the tiles over it (spdrt_spd_update_tiles) with tile_offset its first
@@ -127,6 +130,12 @@ typedef struct {
                                        buffers of spdrt_spd_buffer_bytes; no updates). Implied
                                        below --tile 64; 0 at 64 = --tail loop */
     spdrt_format format;            /* the shader's --format */
+    uint32_t tiles_per_workgroup;   /* --tile 64 --tail loop: tiles each workgroup of a
+                                       whole-image dispatch reduces, consecutive along its
+                                       row (push constant tiles_per_workgroup; the grid's x is
+                                       ceil(tiles x / it)); 0 or 1 = one. Fewer hand-offs:
+                                       measured faster at large sizes (bench/PHASES.md).
+                                       Update dispatches always run one tile per workgroup */
     uint32_t dispatches;            /* back-to-back dispatches to record (>= 1) */
     float sentinel;                 /* every level is filled with this before dispatching */
     int sampler_linear;             /* the shader was generated with --sampler linear: the

@@ -103,7 +103,7 @@ local function emit_pass(c, ctx, pass)
     end
     local function next_level(level)
         c:blank()
-        if not pass.guard_stores then c:line("if (mip_count < %s) return;", u(level)) end
+        if not pass.guard_stores then c:line("if (mip_count < %s) %s;", u(level), pass.stop or "return") end
         c:line("size_in = size_out;")
         c:line("size_out = max($uint2(1u, 1u), src_size >> %s);", u(level))
     end
@@ -239,30 +239,68 @@ local function emit_pass(c, ctx, pass)
     end
 end
 
--- The hand-off between the tile pass and the tail: publish level 6, count arrivals, and
--- let only the last workgroup of the slice go on.
-local function emit_handoff(c, ctx)
-    local D, cfg = ctx.dialect, ctx.cfg
-    local slice = cfg.array and "slice" or "0u"
-    c:line("if (mip_count < 7u) return;")
+-- What the hand-off needs before the tile loop: the grid of tiles and where this slice's
+-- level-6 texels go.
+local function emit_handoff_layout(c, ctx)
+    local cfg = ctx.cfg
     c:line("$uint2 tiles = (src_size + $uint2(63u, 63u)) >> 6u;")
     c:line("uint slice_tiles = tiles.x * tiles.y;")
     c:line("uint level6_base = %s;", cfg.array and "slice * slice_tiles" or "0u")
+end
+
+-- The hand-off between the tile pass and the tail: count this workgroup's tiles (their
+-- level-6 texels are published in the loop) and let only the last workgroup of the slice
+-- go on.
+local function emit_handoff(c, ctx)
+    local cfg = ctx.cfg
+    local slice = cfg.array and "slice" or "0u"
+    c:line("if (mip_count < 7u) return;")
     c:comment("An update dispatches only the tiles over a changed rectangle (params.tile_count " ..
         "per slice, 0 = all): the others' level-6 texels are still in the buffer from the " ..
         "dispatch before, so the last arrival of this dispatch reduces the whole slice.")
     c:line("uint arrivals = params.tile_count != 0u ? params.tile_count : slice_tiles;")
     hierarchy.elect(c, ctx, {
-        publish = "level6[level6_base + tile.y * tiles.x + tile.x] = v;",
-        release = "Release: make this tile's level-6 texel visible device-wide before the " ..
-            "counter announces it. Without it the last workgroup may read a stale value " ..
+        release = "Release: make this workgroup's level-6 texels visible device-wide before the " ..
+            "counter announces them. Without it the last workgroup may read a stale value " ..
             "(FidelityFX SPD issue #13).",
-        counter = string.format("counters[%s]", slice), arrivals = "arrivals",
+        counter = string.format("counters[%s]", slice), arrivals = "arrivals", count = "tile_end - tile_first",
         acquire = "Acquire: every invocation of the last workgroup orders its level-6 reads after " ..
             "the counter, which every other workgroup incremented after its release.",
         reset = "Reset the counter for the next dispatch; no other workgroup touches it again in " ..
             "this one, and the host's barrier between dispatches makes the store visible.",
     })
+end
+
+-- Phase 1 of the 64x64 shape with the loop tail: the workgroup's tiles, one after another.
+-- A whole-image dispatch may give each workgroup several consecutive tiles of its row
+-- (params.tiles_per_workgroup), so the hand-off, whose fence and atomic leave the
+-- workgroup waiting, is paid once per workgroup rather than once per tile.
+local function emit_tile_loop(c, ctx, phase1)
+    local D = ctx.dialect
+    if ctx.handoff then emit_handoff_layout(c, ctx) else
+        c:line("$uint2 tiles = (src_size + $uint2(63u, 63u)) >> 6u;")
+    end
+    c:comment("Tiles tile_first .. tile_end - 1 of row tile_row: one per workgroup (the default, " ..
+        "and always for an update), or params.tiles_per_workgroup consecutive ones.")
+    c:line("uint tiles_here = params.tile_count == 0u ? max(params.tiles_per_workgroup, 1u) : 1u;")
+    c:line("uint tile_first = group.x * tiles_here + params.tile_offset.x;")
+    c:line("uint tile_end = min(tile_first + tiles_here, tiles.x);")
+    c:line("uint tile_row = group.y + params.tile_offset.y;")
+    c:block("for (uint tile_x = tile_first; tile_x < tile_end; tile_x++)", function()
+        c:line("$uint2 tile = $uint2(tile_x, tile_row);")
+        c:comment("One tile; `break` leaves it early when mip_count asks for fewer levels.")
+        c:line("do {")
+        c.depth = c.depth + 1
+        phase1("break")
+        if ctx.handoff then
+            c:comment("Publish this tile's level-6 texel for the last workgroup.")
+            c:line("if (t == 0u && mip_count >= 7u) level6[level6_base + tile.y * tiles.x + tile.x] = v;")
+        end
+        c.depth = c.depth - 1
+        c:line("} while (false);")
+        c:comment("The next tile reuses the shared exchange arrays.")
+        c:line("if (tile_x + 1u < tile_end) %s", D.barrier())
+    end)
 end
 
 -- Everything the template and dialect need to agree on, and the dispatch contract.
@@ -369,6 +407,9 @@ local function emit_header_comment(c, ctx)
     local shape = ctx.shape
     c:line("//   workgroup %dx1x1, dispatch (%s, %s, %s)", shape.wg, k.grid[1], k.grid[2], k.grid[3])
     if ctx.loop then
+        c:line("//   K tiles per workgroup (whole-image dispatches): tiles_per_workgroup = K and dispatch")
+        c:line("//   x = (tiles x + K - 1) / K; each workgroup reduces K consecutive tiles of its row and")
+        c:line("//   runs one hand-off for them (0 = 1, the grid above)")
         c:line("//   update of a changed rectangle: dispatch only the %dx%d tiles over it, tile_offset the", shape.tile, shape.tile)
         c:line("//   first, tile_count how many per slice (0 = all); the other tiles' levels stay as they are")
     else
@@ -492,11 +533,7 @@ local function emit_main(c, ctx)
     c:line(D.entry_open(ctx))
     c.depth = c.depth + 1
     for _, line in ipairs(D.entry_prologue(ctx)) do c:line(line) end
-    if ctx.loop then
-        c:comment("tile_offset is 0 for a whole-image dispatch; an update starts at the first tile " ..
-            "over its rectangle.")
-        c:line("$uint2 tile = group.xy + params.tile_offset;")
-    else
+    if not ctx.loop then
         c:comment("Every dispatch covers the whole grid: tile_offset and tile_count are not read " ..
             "(a partial dispatch would leave the hierarchy's block counters short; updates need --tail loop).")
         c:line("$uint2 tile = group.xy;")
@@ -508,18 +545,21 @@ local function emit_main(c, ctx)
     if shape.wg > 1 then c:line("$uint2 p = spd_morton_xy(t);") end
     if cfg.mips > 1 or shape.block == 2 then c:line("$value v;") end
     c:blank()
-    c:comment(string.format("Phase 1: this workgroup's %dx%d tile of level 0 -> levels 1..%d.",
-        shape.tile, shape.tile, math.min(shape.levels, cfg.mips)))
-    c:block("", function()
-        emit_pass(c, ctx, {
-            base = 0, size = "src_size",
-            origin = function(n) return n == 1 and "tile + " or string.format("tile * %s + ", u(n)) end,
-            load = function(x, y) return source_value(ctx, D.load_source(ctx, x, y)) end,
-            sample = cfg.sampler_linear and function(uv)
-                return spd_half.from_source(cfg, D.sample_source(ctx, uv))
-            end or nil,
-        })
-    end)
+    local function phase1(stop)
+        c:comment(string.format("Phase 1: this workgroup's %dx%d tile of level 0 -> levels 1..%d.",
+            shape.tile, shape.tile, math.min(shape.levels, cfg.mips)))
+        c:block("", function()
+            emit_pass(c, ctx, {
+                base = 0, size = "src_size", stop = stop,
+                origin = function(n) return n == 1 and "tile + " or string.format("tile * %s + ", u(n)) end,
+                load = function(x, y) return source_value(ctx, D.load_source(ctx, x, y)) end,
+                sample = cfg.sampler_linear and function(uv)
+                    return spd_half.from_source(cfg, D.sample_source(ctx, uv))
+                end or nil,
+            })
+        end)
+    end
+    if ctx.loop then emit_tile_loop(c, ctx, phase1) else phase1(nil) end
     if ctx.handoff and not ctx.loop then hierarchy.emit(c, ctx, emit_pass) end
     if ctx.handoff and ctx.loop then
         c:blank()

@@ -53,18 +53,23 @@ local function emit_layout(c, ctx, stages)
     c:line("$uint2 unit = tile;")
 end
 
--- The election every hand-off runs: invocation 0 publishes this unit's value (e.publish),
--- release fence, counts itself in e.counter; only the unit that arrives last of e.arrivals
+-- The election every hand-off runs: invocation 0 publishes this unit's value (e.publish,
+-- optional), release fence, counts itself (or e.count units) in e.counter; only the unit that arrives last of e.arrivals
 -- goes on, after an acquire fence, and resets the counter for the next dispatch.
 function hierarchy.elect(c, ctx, e)
     local D = ctx.dialect
     c:block("if (t == 0u)", function()
-        c:line(e.publish)
+        if e.publish then c:line(e.publish) end
         c:comment(e.release)
         c:line(D.device_fence())
         c:line("uint arrived;")
-        c:line(D.atomic_add("arrived", e.counter, "1u"))
-        c:line("lds_is_last = arrived == %s - 1u ? 1u : 0u;", e.arrivals)
+        if e.count then
+            c:line(D.atomic_add("arrived", e.counter, e.count))
+            c:line("lds_is_last = arrived + %s == %s ? 1u : 0u;", e.count, e.arrivals)
+        else
+            c:line(D.atomic_add("arrived", e.counter, "1u"))
+            c:line("lds_is_last = arrived == %s - 1u ? 1u : 0u;", e.arrivals)
+        end
     end)
     c:line(D.barrier())
     c:line("if (lds_is_last == 0u) return;")

@@ -5,7 +5,9 @@
 -- sub-rectangle update (FidelityFX SPD's workGroupOffset idea): the host dispatches only the
 -- tiles over a changed rectangle of level 0, and the counter counts to that many
 -- workgroups. tile_count 0 means the whole grid, so a caller that zero-fills the block gets
--- a full regenerate.
+-- a full regenerate. tiles_per_workgroup lets one workgroup reduce several tiles before its
+-- one hand-off (measured: the hand-off is most of what the 64x64 shape loses at large
+-- sizes); 0 means one, the original behaviour.
 local spd_push = {}
 
 -- Fields in declaration order. `type` is a dialect type name; `fields` names the contract's
@@ -22,9 +24,12 @@ local FIELDS = {
     { type = "uint2", name = "tile_offset", fields = {
         { "tile_offset_x", "first tile of an update (the dispatch's workgroup (0, 0, z)); 0 otherwise" },
         { "tile_offset_y", "first tile row of an update; 0 otherwise" } } },
-    { type = "uint2", name = "unused", fields = {
-        { "unused0", "padding to 32 bytes" },
-        { "unused1", "padding to 32 bytes" } } },
+    { type = "uint", name = "tiles_per_workgroup", fields = {
+        { "tiles_per_workgroup", "--tile 64 --tail loop, whole-image dispatches: tiles each " ..
+          "workgroup reduces, consecutive along its row (grid x = ceil(tiles x / it)); 0 or 1 = " ..
+          "one; updates and other shapes: 0" } } },
+    { type = "uint", name = "unused", fields = {
+        { "unused", "padding to 32 bytes" } } },
 }
 
 spd_push.BYTES = 32

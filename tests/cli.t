@@ -276,7 +276,7 @@ static void show(uint32_t x, uint32_t y, uint32_t w, uint32_t h, uint32_t base)
         return;
     }
     printf("%ux%u %u %u,%u %u %u %ux%u\n", pc.src_width, pc.src_height, pc.mip_count,
-           pc.tile_offset_x, pc.tile_offset_y, pc.tile_count, pc.unused0, grid[0], grid[1]);
+           pc.tile_offset_x, pc.tile_offset_y, pc.tile_count, pc.tiles_per_workgroup, grid[0], grid[1]);
 }
 int main(void)
 {

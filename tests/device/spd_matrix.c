@@ -14,8 +14,9 @@
  * Mode "sizes": every size 1..130 squared and the large ones, 64 and 2048 layers, passes.
  * Mode "update": sub-rectangle updates (spd_update.h).
  * Mode "half": --half, fp16 math (spd_half.h).
+ * Mode "multitile": several tiles per workgroup (spd_multitile.h).
  *
- * usage: spd_matrix glsl|hlsl [sizes|update|tiles|half]   prints TAP. */
+ * usage: spd_matrix glsl|hlsl [sizes|update|tiles|half|multitile]   prints TAP. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -56,6 +57,7 @@ static uint32_t mips_total;      /* the chain's levels with --max-mips-per-pass 
 static uint32_t tile;            /* the --tile of the shader under test (0: 64) */
 static int hierarchy;            /* the shader under test was made with --tail hierarchy */
 static int sampler_linear;       /* the shader under test was made with --sampler linear */
+static uint32_t tiles_per_workgroup; /* spdrt_spd_params.tiles_per_workgroup of the runs */
 static int half_math;            /* the shader under test was made with --half: per-level bounds */
 static int quiet;                /* sweep mode: report failures only, summarized by the caller */
 static int quiet_failures;
@@ -97,7 +99,7 @@ static void run_case_with(spdrt_context *ctx, const uint32_t *spirv, size_t word
         .width = w, .height = h, .layers = layers, .is_array = array, .mips_bound = mips_bound,
         .subgroup = (uint32_t)subgroup, .format = format, .dispatches = 2, .sentinel = SENTINEL,
         .refill_between_dispatches = 1, .sampler_linear = sampler_linear, .tile = tile,
-        .hierarchy = hierarchy, .mips_total = mips_total,
+        .hierarchy = hierarchy, .mips_total = mips_total, .tiles_per_workgroup = tiles_per_workgroup,
     };
     spdrt_spd_levels gpu = {0}, ref = {0};
     uint32_t mips = spdrt_spd_mip_count(w, h, mips_total ? mips_total : mips_bound);
@@ -306,6 +308,7 @@ static void run_layers(spdrt_context *ctx, const char *target, uint32_t w, uint3
 
 #include "spd_update.h"
 #include "spd_half.h"
+#include "spd_multitile.h"
 
 /* --tile T with every --wg it takes: the chain must equal the CPU reference whatever the
  * tile (bit-exact for min/max, so the subgroup plans 0/4/8/device are bit-identical too),
@@ -394,8 +397,8 @@ int main(int argc, char **argv)
 {
     if (argc < 2 || (strcmp(argv[1], "glsl") && strcmp(argv[1], "hlsl")) ||
         (argc > 2 && strcmp(argv[2], "sizes") && strcmp(argv[2], "update") &&
-         strcmp(argv[2], "tiles") && strcmp(argv[2], "half"))) {
-        fprintf(stderr, "usage: spd_matrix glsl|hlsl [sizes|update|tiles|half]\n");
+         strcmp(argv[2], "tiles") && strcmp(argv[2], "half") && strcmp(argv[2], "multitile"))) {
+        fprintf(stderr, "usage: spd_matrix glsl|hlsl [sizes|update|tiles|half|multitile]\n");
         return 2;
     }
     const char *target = argv[1];
@@ -425,6 +428,10 @@ int main(int argc, char **argv)
     }
     if (update_only) {
         run_updates(ctx, target);
+        goto finish;
+    }
+    if (argc > 2 && !strcmp(argv[2], "multitile")) {
+        run_multitile(ctx, target);
         goto finish;
     }
     if (argc > 2 && !strcmp(argv[2], "half")) {
