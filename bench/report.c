@@ -10,6 +10,13 @@
 #include "internal.h"
 #include "report.h"
 
+/* `--subgroup S [--sampler linear]`, and the tiles per workgroup the runtime dispatched. */
+static void variant_label(const bench_variant *x, char *out, size_t size) {
+    snprintf(out, size, "`--subgroup %u%s`, %u tile%s per workgroup", x->subgroup,
+             x->sampler_linear ? " --sampler linear" : "", x->tiles_per_workgroup,
+             x->tiles_per_workgroup == 1 ? "" : "s");
+}
+
 static int timed(const bench_timing *t) {
     return t->status == BENCH_OK && t->median_us > 0.0;
 }
@@ -235,9 +242,10 @@ static void spd_rows(const bench_report *r, FILE *out) {
             const char *blit_mark = op->blit_linear ? "" : " †";
             for (v = 0; v < op->variant_count; v++) {
                 const bench_variant *x = &op->variants[v];
-                fprintf(out, "| %ux%u | %s | %s | `--subgroup %u%s`%s |", gr->width, gr->height,
-                        spdrt__format_name(gr->format), bench_op_name(op->op), x->subgroup,
-                        x->sampler_linear ? " --sampler linear" : "",
+                char label[96];
+                variant_label(x, label, sizeof label);
+                fprintf(out, "| %ux%u | %s | %s | %s%s |", gr->width, gr->height,
+                        spdrt__format_name(gr->format), bench_op_name(op->op), label,
                         x->best ? " **best**" : "");
                 cell_us(out, &x->time, "");
                 cell_gbps(out, gr->bytes, &x->time);
@@ -301,11 +309,10 @@ static void notes(const bench_report *r, FILE *out) {
             const bench_check *all[BENCH_MAX_VARIANTS + 2];
             const bench_timing *times[BENCH_MAX_VARIANTS + 2];
             const char *names[BENCH_MAX_VARIANTS + 2];
-            char labels[BENCH_MAX_VARIANTS][32];
+            char labels[BENCH_MAX_VARIANTS][96];
             uint32_t n = 0, i;
             for (v = 0; v < op->variant_count; v++) {
-                snprintf(labels[v], sizeof labels[v], "--subgroup %u%s", op->variants[v].subgroup,
-                         op->variants[v].sampler_linear ? " --sampler linear" : "");
+                variant_label(&op->variants[v], labels[v], sizeof labels[v]);
                 all[n] = &op->variants[v].check, times[n] = &op->variants[v].time;
                 names[n++] = labels[v];
             }
@@ -412,9 +419,10 @@ static void json_op(FILE *out, const bench_group *gr, const bench_op_result *op)
     fprintf(out, "{\"op\": \"%s\", \"variants\": [", bench_op_name(op->op));
     for (v = 0; v < op->variant_count; v++) {
         const bench_variant *x = &op->variants[v];
-        fprintf(out, "%s\n        {\"subgroup\": %u, \"sampler_linear\": %s, \"best\": %s, \"spdgen\": ",
+        fprintf(out, "%s\n        {\"subgroup\": %u, \"sampler_linear\": %s, "
+                "\"tiles_per_workgroup\": %u, \"best\": %s, \"spdgen\": ",
                 v ? "," : "", x->subgroup, x->sampler_linear ? "true" : "false",
-                x->best ? "true" : "false");
+                x->tiles_per_workgroup, x->best ? "true" : "false");
         json_string(out, x->command);
         fprintf(out, ", ");
         json_timing(out, "time", &x->time, gr->bytes, &gr->floor);

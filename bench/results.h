@@ -49,6 +49,8 @@ typedef struct {
 typedef struct {
     uint32_t subgroup;    /* spdgen --subgroup */
     int sampler_linear;   /* spdgen --sampler linear (mean, power-of-two sizes) */
+    uint32_t tiles_per_workgroup; /* the runtime's choice for the 64x64 loop shape (push
+                                     constant; grid x = ceil(tiles x / it)) */
     char command[256];    /* the spdgen arguments that made the shader */
     bench_timing time;
     bench_check check;

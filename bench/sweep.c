@@ -121,21 +121,26 @@ static void spd_variants(bench_sweep *s, bench_workload *wl, const bench_chain *
     const bench_sample *checked[BENCH_MAX_VARIANTS];
     bench_check *checks[BENCH_MAX_VARIANTS];
     uint32_t v, n = 0;
-    /* For mean on power-of-two sizes of float formats one more variant: --sampler linear at
-     * the last (device-sized) subgroup. spdgen refuses it for rgba8. */
+    /* Every subgroup plan with the runtime's default tiles per workgroup (more than 6 levels:
+     * a hand-off to share); for mean on power-of-two sizes of float formats --sampler linear
+     * at the last (device-sized) subgroup (spdgen refuses it for rgba8); then at that
+     * subgroup one tile per workgroup (the contract's grid) and, with the sampler, 4. */
     int pot = !(g->width & (g->width - 1)) && !(g->height & (g->height - 1));
-    uint32_t count = s->subgroup_count +
-                     (op->op == SPD_OP_MEAN && pot && g->format != SPDRT_RGBA8 ? 1 : 0);
+    int linear = op->op == SPD_OP_MEAN && pot && g->format != SPDRT_RGBA8;
+    uint32_t per_wg = g->levels > 6 ? SPDRT_DEFAULT_TILES_PER_WORKGROUP : 1;
+    uint32_t count = s->subgroup_count + (linear ? 1 : 0) + (per_wg > 1 ? 1 + linear : 0);
     memset(samples, 0, sizeof samples);
     for (v = 0; v < count && op->variant_count < BENCH_MAX_VARIANTS; v++) {
         bench_variant *x = &op->variants[op->variant_count++];
         bench_spd_kernel k;
         uint32_t *spv = NULL;
-        size_t words = 0;
+        size_t words = 0, extra = v - s->subgroup_count - (uint32_t)linear;
         char err[512];
         spdrt_result res;
-        x->sampler_linear = v >= s->subgroup_count;
-        x->subgroup = s->subgroups[x->sampler_linear ? s->subgroup_count - 1 : v];
+        x->sampler_linear = v >= s->subgroup_count && (v == s->subgroup_count ? linear : extra == 1);
+        x->subgroup = s->subgroups[v >= s->subgroup_count ? s->subgroup_count - 1 : v];
+        x->tiles_per_workgroup = v < s->subgroup_count + (uint32_t)linear ? per_wg
+                                 : extra == 0 ? 1 : 4;
         if (bench_spdgen_spd(&s->spdgen, bench_op_name(op->op), format_arg(g->format),
                              x->subgroup, 0, 0, 0, x->sampler_linear, g->max_size, g->levels, &spv, &words, x->command,
                              sizeof x->command, err, sizeof err) != 0) {
@@ -145,6 +150,7 @@ static void spd_variants(bench_sweep *s, bench_workload *wl, const bench_chain *
         }
         spdrt_take_statistics(s->ctx, NULL, 0);
         res = bench_spd_kernel_create(wl, spv, words, g->levels, x->subgroup, 64, &k);
+        k.tiles_per_workgroup = x->tiles_per_workgroup;
         bench_take_statistics(s->ctx, x->command, &x->time);
         if (res != SPDRT_OK)
             outcome(&x->time, s->ctx, res, "pipeline");

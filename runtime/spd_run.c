@@ -14,6 +14,14 @@
 static uint32_t tile_of(const spdrt_spd_params *p) { return p->tile ? p->tile : 64u; }
 /* --tail hierarchy: the chain continues through a hierarchy of counters (always below 64). */
 static int hierarchy_of(const spdrt_spd_params *p) { return p->hierarchy || tile_of(p) < 64; }
+/* Tiles per workgroup of a whole-image dispatch: the loop tail's only (the hierarchy counts
+ * workgroups per block); 0 = the default where there is a hand-off to save (more than 6
+ * levels per dispatch), else one. */
+static uint32_t tiles_per_workgroup(const spdrt_spd_params *p) {
+    if (hierarchy_of(p) || (p->tiles_per_workgroup == 0 && p->mips_bound <= 6))
+        return 1;
+    return p->tiles_per_workgroup ? p->tiles_per_workgroup : SPDRT_DEFAULT_TILES_PER_WORKGROUP;
+}
 #define MAX_LEVELS 16u  /* spdrt_spd_levels holds levels 0..15 */
 
 typedef struct {
@@ -312,8 +320,8 @@ static void record_passes(VkCommandBuffer cb, const spdrt_spd_params *p,
             push[3] = tiles.width * tiles.height;
             push[4] = tiles.x;
             push[5] = tiles.y;
-        } else if (p->tiles_per_workgroup > 1) {
-            push[6] = p->tiles_per_workgroup;
+        } else if (tiles_per_workgroup(p) > 1) {
+            push[6] = tiles_per_workgroup(p);
             tiles.width = (tiles.width + push[6] - 1) / push[6];
         }
         if (pass > 0)

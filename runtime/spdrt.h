@@ -27,8 +27,11 @@ typedef enum {
 
 typedef struct spdrt_context spdrt_context;
 
-/* The most tiles one SPD workgroup reduces (spdrt_spd_params.tiles_per_workgroup). */
+/* Tiles one SPD workgroup reduces (spdrt_spd_params.tiles_per_workgroup): at most, and
+ * what 0 means for --tile 64 --tail loop shaders (2: measured faster than one at every size
+ * from 1920x1080 to 16384x16384, bench/PHASES.md; 4 is no faster). */
 #define SPDRT_MAX_TILES_PER_WORKGROUP 64u
+#define SPDRT_DEFAULT_TILES_PER_WORKGROUP 2u
 
 typedef struct {
     /* Enable VK_LAYER_KHRONOS_validation with synchronization validation. Every message
@@ -133,9 +136,10 @@ typedef struct {
     uint32_t tiles_per_workgroup;   /* --tile 64 --tail loop: tiles each workgroup of a
                                        whole-image dispatch reduces, consecutive along its
                                        row (push constant tiles_per_workgroup; the grid's x is
-                                       ceil(tiles x / it)); 0 or 1 = one. Fewer hand-offs:
-                                       measured faster at large sizes (bench/PHASES.md).
-                                       Update dispatches always run one tile per workgroup */
+                                       ceil(tiles x / it)), so the hand-off runs once per
+                                       workgroup. 0 = SPDRT_DEFAULT_TILES_PER_WORKGROUP, 1 =
+                                       one tile each (the grid of the contract). Update
+                                       dispatches always run one tile per workgroup */
     uint32_t dispatches;            /* back-to-back dispatches to record (>= 1) */
     float sentinel;                 /* every level is filled with this before dispatching */
     int sampler_linear;             /* the shader was generated with --sampler linear: the

@@ -1,6 +1,7 @@
 /* spd_multitile.h: several tiles per workgroup (spdrt_spd_params.tiles_per_workgroup, the
  * push constant of --tile 64 --tail loop shaders), the "multitile" mode of spd_matrix.c (it
- * uses that file's generate_with() and run_case()).
+ * uses that file's generate_with() and run_case()). The other modes run the runtime's default
+ * (0: SPDRT_DEFAULT_TILES_PER_WORKGROUP); this one names 1, 2, 3 and 64.
  *
  * The shader does not know the grid: a workgroup reduces tiles group.x * K .. + K - 1 of its
  * row, clipped to the image, and adds how many it did to the counter. Whatever K, every
@@ -14,7 +15,7 @@
 
 static void run_multitile(spdrt_context *ctx, const char *target)
 {
-    static const uint32_t per_workgroup[] = {2, 3, 64};
+    static const uint32_t per_workgroup[] = {1, 2, 3, 64};
     static const struct { uint32_t w, h; } grids[] = {
         {64, 64}, {130, 65}, {1000, 700}, {4100, 70}, {5000, 300},
     };
