@@ -125,16 +125,10 @@ uint32_t bench_phase_sweep(bench_sweep *s, FILE *out) {
         bench_chain chain;
         fprintf(out, "\n### Phases: %ux%u %s %s, --subgroup %u, %u levels\n", w, h,
                 spdrt__format_name(o->formats[0]), bench_op_name(op), subgroup, levels);
-        if (w > 16384 || h > 16384 || levels == 0 ||
-            bench_workload_create(s->ctx, w, h, o->formats[0], levels, 32,
-                                  (uint64_t)w * 65537u + h * 31u, &wl) != SPDRT_OK) {
-            fprintf(out, "not run: %s\n", levels == 0 || w > 16384 || h > 16384
-                    ? "one dispatch serves 2x2 .. 16384x16384" : spdrt_last_error(s->ctx));
+        if (bench_sweep_workload(s, w, h, levels, 32, &wl, &chain, out) != 0) {
             failures++;
             continue;
         }
-        chain.format = wl.format, chain.levels = wl.levels, chain.w = wl.w, chain.h = wl.h;
-        chain.level0 = wl.source.map;
         memset(floors, 0, sizeof floors);
         for (i = 1; i <= levels && !s->ctx->hung; i++) {
             written += bench_level_bytes(&wl, i);

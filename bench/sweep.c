@@ -111,6 +111,20 @@ void bench_sweep_floor(bench_sweep *s, bench_workload *wl, uint64_t read_bytes,
     free(spv);
 }
 
+int bench_sweep_workload(bench_sweep *s, uint32_t w, uint32_t h, uint32_t levels,
+                         uint32_t min_tile, bench_workload *wl, bench_chain *chain, FILE *out) {
+    int too_big = w > 16384 || h > 16384 || levels == 0;
+    if (too_big || bench_workload_create(s->ctx, w, h, s->opt->formats[0], levels, min_tile,
+                                         (uint64_t)w * 65537u + h * 31u, wl) != SPDRT_OK) {
+        fprintf(out, "not run: %s\n", too_big ? "one dispatch serves 2x2 .. 16384x16384"
+                                               : spdrt_last_error(s->ctx));
+        return -1;
+    }
+    chain->format = wl->format, chain->levels = wl->levels, chain->w = wl->w, chain->h = wl->h;
+    chain->level0 = wl->source.map;
+    return 0;
+}
+
 static void copy_buffer(bench_sweep *s, bench_workload *wl, bench_group *g) {
     measure(s, wl, bench_copy_buffer_record, wl, &g->copy_buffer, NULL);
 }

@@ -4,9 +4,12 @@
 #ifndef BENCH_SWEEP_H
 #define BENCH_SWEEP_H
 
+#include <stdio.h>
+
 #include "gpu.h"
 #include "options.h"
 #include "tools.h"
+#include "verify.h"
 #include "workload.h"
 
 typedef struct {
@@ -29,5 +32,12 @@ int bench_sweep_group(bench_sweep *s, uint32_t width, uint32_t height, spdrt_for
  * times, or NULL. */
 void bench_sweep_floor(bench_sweep *s, bench_workload *wl, uint64_t read_bytes,
                        uint64_t write_bytes, bench_timing *t, double *samples);
+
+/* The workload of one size for the tile and phase sweeps (first --formats, levels levels,
+ * shaders of --tile min_tile and up) and the chain its checks compare against. 0, or -1
+ * after printing "not run: why" to out (beyond 16384 a side, nothing to reduce, or no
+ * memory). */
+int bench_sweep_workload(bench_sweep *s, uint32_t w, uint32_t h, uint32_t levels,
+                         uint32_t min_tile, bench_workload *wl, bench_chain *chain, FILE *out);
 
 #endif

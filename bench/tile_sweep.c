@@ -76,16 +76,10 @@ uint32_t bench_tile_sweep(bench_sweep *s, FILE *out) {
         memset(r, 0, sizeof r);
         fprintf(out, "\n### Tiles: %ux%u %s %s, --subgroup %u, %u levels\n\n", w, h,
                 spdrt__format_name(o->formats[0]), bench_op_name(op), subgroup, levels);
-        if (w > 16384 || h > 16384 || levels == 0 ||
-            bench_workload_create(s->ctx, w, h, o->formats[0], levels, 2,
-                                  (uint64_t)w * 65537u + h * 31u, &wl) != SPDRT_OK) {
-            fprintf(out, "not run: %s\n", levels == 0 || w > 16384 || h > 16384
-                    ? "one dispatch serves 2x2 .. 16384x16384" : spdrt_last_error(s->ctx));
+        if (bench_sweep_workload(s, w, h, levels, 2, &wl, &chain, out) != 0) {
             failures++;
             continue;
         }
-        chain.format = wl.format, chain.levels = wl.levels, chain.w = wl.w, chain.h = wl.h;
-        chain.level0 = wl.source.map;
         for (i = 0; i < SHAPES && !s->ctx->hung; i++) {
             run_shape(s, &wl, &chain, op, subgroup, shapes[i], &r[i]);
             if (r[i].time.status == BENCH_OK && r[i].check.status == BENCH_OK &&
