@@ -268,6 +268,13 @@ static void plan_variants(const fft_sweep *s, fft_group *g) {
                 r.subgroup = s->subgroups[i];
                 add_variant(g, &r, NULL, s->subgroups[i] == 0);
             }
+        /* Twiddles from a table (L1-cached loads) instead of the polynomial: from N = 1024
+         * the default shape evaluates 12+ polynomials per invocation. */
+        if (g->n >= 1024) {
+            r.lut = 1, r.subgroup = 0;
+            add_variant(g, &r, NULL, 0);
+            r.lut = 0;
+        }
         /* Rows per workgroup: spdgen's default gives N <= 128 (E <= 4) 16/E rows; time the
          * other choice too (one row there, two rows at E = 8). */
         if (g->n / wg_default <= 8) {

@@ -57,6 +57,7 @@ typedef struct {
     uint32_t max_wg;                 /* 0: spdgen's default (1024) */
     int strided, real;
     uint32_t rows_per_wg;            /* --rows-per-wg; 0: not given (spdgen's default) */
+    int lut;                         /* --twiddles lut (a host-made table, binding 2) */
 } fft_request;
 
 typedef struct {

@@ -39,6 +39,7 @@ static spdrt_fft_config base_config(const fft_request *r) {
     c.n = r->n;
     c.real = r->real;
     c.strided = r->strided;
+    c.lut = r->lut;
     c.norm = SPDRT_FFT_NORM_INVERSE; /* forward: no scaling */
     return c;
 }
@@ -130,7 +131,7 @@ int fft_generate(bench_spdgen *g, const fft_request *r, const char *name, fft_sh
                  char *command, size_t command_size, char *err, size_t err_size) {
     char n[16], ept[16], wg[16], sub[16], max_wg[16], rows[16];
     char *spv = out->files[0], *header = out->files[1];
-    char *argv[24];
+    char *argv[28];
     int a = 0, i, status;
     size_t used = strlen(command);
     memset(out, 0, sizeof *out);
@@ -161,6 +162,8 @@ int fft_generate(bench_spdgen *g, const fft_request *r, const char *name, fft_sh
         argv[a++] = "--real";
     if (r->rows_per_wg)
         argv[a++] = "--rows-per-wg", argv[a++] = rows;
+    if (r->lut)
+        argv[a++] = "--twiddles", argv[a++] = "lut";
     /* The report's command: the arguments so far, spdgen's path shown as "spdgen". */
     for (i = 0; i < a; i++)
         used += (size_t)snprintf(command + used, used < command_size ? command_size - used : 0,
