@@ -18,11 +18,14 @@ static const char *const norms[] = {"inverse", "none", "unitary", NULL};
 static const char *const orders[] = {"natural", "native", NULL};
 static const char *const storages[] = {"f32", "f16", NULL};
 static const char *const twiddle_kinds[] = {"device", "lut", NULL};
+/* --column-layout; index + 1 is the sg_fft_column_layout (AUTO has no name). */
+static const char *const column_layouts[] = {"lanes", "registers", NULL};
 
 /* Options with a value, then flags. --wg and --subgroup are cli.c's (shared with --spd). */
 static const char *const valued_options[] = {"--fft", "--ept", "--max-wg", "--direction", "--norm",
                                              "--order", "--storage", "--twiddles", "--batch",
-                                             "--rows-per-wg", NULL};
+                                             "--rows-per-wg", "--column-layout",
+                                             "--columns-per-wg", NULL};
 static const char *const flag_options[] = {"--stride", "--real", NULL};
 
 #define usage_error sg_usage_error
@@ -90,7 +93,10 @@ int sg_fft_cli_option(sg_config *cfg, const char *flag, const char *value)
     int choice;
     long v;
     if (!f->max_wg) f->max_wg = 1024; /* defaults; cli.c zeroes the config first */
-    if (strcmp(flag, "--fft") != 0 && !f->first_option) f->first_option = flag;
+    if (strcmp(flag, "--fft") != 0 && !f->first_option) { /* the table's copy: `flag` is reused */
+        int k = index_of(valued_options, flag);
+        f->first_option = k >= 0 ? valued_options[k] : flag_options[index_of(flag_options, flag)];
+    }
 
     if (!strcmp(flag, "--fft")) {
         snprintf(cfg->fft_value, sizeof cfg->fft_value, "%s", value);
@@ -118,6 +124,16 @@ int sg_fft_cli_option(sg_config *cfg, const char *flag, const char *value)
                                "workgroup, --ept x rows <= %d registers)", value,
                                SG_FFT_MAX_EPT / 2, SG_FFT_MAX_EPT);
         f->rows_per_wg = (int)v;
+    } else if (!strcmp(flag, "--columns-per-wg")) {
+        v = parse_count(value);
+        if (!is_pow2(v) || v > 1024)
+            return usage_error("--columns-per-wg %s: must be a power of two 1..1024 (columns per "
+                               "workgroup, in lanes: C x W invocations)", value);
+        f->columns_per_wg = (int)v;
+    } else if (!strcmp(flag, "--column-layout")) {
+        if (parse_choice(flag, value, column_layouts, &choice)) return SG_EXIT_USAGE;
+        f->column_layout = (sg_fft_column_layout)(choice + 1);
+        f->column_layout_given = 1;
     } else if (!strcmp(flag, "--batch")) {
         v = parse_count(value);
         if (v < 1 || v > 65535)
@@ -270,6 +286,53 @@ static int default_rows_per_wg(const sg_config *cfg)
     return SG_FFT_MAX_EPT / f->ept;
 }
 
+/* Columns in lanes for a column FFT of `wg` invocations (a --stride shader, or a plan's
+ * pass): --columns-per-wg, else the largest power of two up to SG_FFT_LANES_DEFAULT with
+ * C x W <= --max-wg. 0 = the register layout: --column-layout registers, or by default where
+ * fewer than SG_FFT_LANES_MIN columns fit (N >= 4096 at --max-wg 1024), which keeps the
+ * shape measured before the lanes layout. */
+static int lane_columns(const sg_fft_params *f, int wg)
+{
+    if (f->column_layout == SG_FFT_COLUMNS_REGISTERS) return 0;
+    if (f->columns_per_wg) return f->columns_per_wg;
+    int c = SG_FFT_LANES_DEFAULT;
+    while (c > 1 && (long)c * wg > f->max_wg) c /= 2;
+    return f->column_layout == SG_FFT_COLUMNS_AUTO && c < SG_FFT_LANES_MIN ? 0 : c;
+}
+
+/* --column-layout and --columns-per-wg: only for columns; C x W within --max-wg for every
+ * shader; then each shader's columns in lanes (f->lanes, f->pass_lanes). */
+static int check_columns(sg_config *cfg)
+{
+    sg_fft_params *f = &cfg->fft;
+    char value[16];
+    const char *flag = f->columns_per_wg ? "--columns-per-wg" : "--column-layout";
+    if (f->columns_per_wg) snprintf(value, sizeof value, "%d", f->columns_per_wg);
+    else snprintf(value, sizeof value, "%s", f->column_layout_given ? column_layouts[f->column_layout - 1] : "");
+    if ((f->column_layout_given || f->columns_per_wg) && !f->strided && !f->passes)
+        return usage_error("%s %s: only for column FFTs (--stride) and four-step plans (--fft "
+                           "beyond 16 x --max-wg); rows use --rows-per-wg", flag, value);
+    if (f->columns_per_wg && f->column_layout == SG_FFT_COLUMNS_REGISTERS)
+        return usage_error("--columns-per-wg %d: not with --column-layout registers (it holds "
+                           "16/E columns in each invocation's registers)", f->columns_per_wg);
+    int shaders = f->passes ? f->passes : 1;
+    for (int p = 0; p < shaders; p++) {
+        int wg = f->passes ? f->pass_wg[p] : cfg->wg;
+        if ((long)f->columns_per_wg * wg > f->max_wg) {
+            char which[32] = "--wg";
+            if (f->passes) snprintf(which, sizeof which, "pass %d", p + 1);
+            int most = f->max_wg / wg;
+            return usage_error("--columns-per-wg %d: %d columns x %d invocations (%s) is more than "
+                               "--max-wg %d; use --columns-per-wg %d or less", f->columns_per_wg,
+                               f->columns_per_wg, wg, which, f->max_wg, most);
+        }
+        int lanes = f->strided || f->passes ? lane_columns(f, wg) : 0;
+        if (f->passes) f->pass_lanes[p] = lanes;
+        else f->lanes = lanes;
+    }
+    return SG_EXIT_OK;
+}
+
 int sg_fft_cli_check(sg_config *cfg)
 {
     sg_fft_params *f = &cfg->fft;
@@ -291,7 +354,7 @@ int sg_fft_cli_check(sg_config *cfg)
     if (!f->batch) f->batch = 4;
     if (!f->rows_per_wg) f->rows_per_wg = default_rows_per_wg(cfg);
     if (f->rows_per_wg > 1) {
-        const char *clash = f->strided ? "--stride (it has its own columns per workgroup)"
+        const char *clash = f->strided ? "--stride (its columns per workgroup: --columns-per-wg)"
                             : f->real ? "--real" : f->passes ? "a four-step plan" : NULL;
         if (clash)
             return usage_error("--rows-per-wg %d: not with %s; it is for complex rows in one "
@@ -301,7 +364,7 @@ int sg_fft_cli_check(sg_config *cfg)
                                "registers; use --rows-per-wg %d or less", f->rows_per_wg, f->ept,
                                f->rows_per_wg, SG_FFT_MAX_EPT, SG_FFT_MAX_EPT / f->ept);
     }
-    return SG_EXIT_OK;
+    return check_columns(cfg);
 }
 
 const char *sg_fft_cli_stray_option(const sg_config *cfg)
@@ -313,8 +376,18 @@ void sg_fft_cli_command(const sg_config *cfg, char *buf, size_t size)
 {
     const sg_fft_params *f = &cfg->fft;
     static const char *const lang_names[] = {"glsl", "hlsl"};
-    char shape[64], rows_flag[32] = "";
+    char shape[64], rows_flag[80] = "";
     if (f->rows_per_wg > 1) snprintf(rows_flag, sizeof rows_flag, " --rows-per-wg %d", f->rows_per_wg);
+    /* Columns: one shader names its resolved layout; a plan's passes derive theirs (per
+     * pass), so only what was given is repeated. */
+    if (f->strided && !f->passes && f->lanes)
+        snprintf(rows_flag, sizeof rows_flag, " --column-layout lanes --columns-per-wg %d", f->lanes);
+    else if (f->strided && !f->passes)
+        snprintf(rows_flag, sizeof rows_flag, " --column-layout registers");
+    else if (f->passes)
+        snprintf(rows_flag, sizeof rows_flag, "%s%s%s%.0d", f->column_layout_given ? " --column-layout " : "",
+                 f->column_layout_given ? column_layouts[f->column_layout - 1] : "",
+                 f->columns_per_wg ? " --columns-per-wg " : "", f->columns_per_wg);
     /* A four-step plan's passes follow from N and --max-wg; one dispatch names E and W. */
     if (f->passes) snprintf(shape, sizeof shape, "--max-wg %d", f->max_wg);
     else snprintf(shape, sizeof shape, "--ept %d --wg %d", f->ept, cfg->wg);
@@ -346,6 +419,7 @@ void sg_fft_push_fields(struct lua_State *L, const sg_config *cfg)
     sg_set_boolean(L, "strided", f->strided);
     sg_set_boolean(L, "real", f->real);
     sg_set_integer(L, "rows_per_wg", f->rows_per_wg);
+    sg_set_integer(L, "lanes", f->lanes);
     if (f->pass) { /* one pass of a four-step plan: cfg.fft.pass = { index, count, n_total } */
         lua_createtable(L, 0, 3);
         sg_set_integer(L, "index", f->pass);

@@ -24,7 +24,7 @@ typedef struct {
     sg_config cfg;       /* the pass's own configuration */
     sg_generated text;   /* its shader in the target language, and its contract header */
     sv_spirv module;     /* validated SPIR-V (of the GLSL twin for MSL) */
-    long columns, shared;
+    long columns, shared, subgroup;
     char path[4096];     /* where it is written */
 } pass_output;
 
@@ -51,6 +51,7 @@ static int generate_pass(const sg_config *cfg, int p, const char *dialect, sv_la
     o->cfg.fft.pass = p + 1;
     o->cfg.fft.n = cfg->fft.pass_n[p];
     o->cfg.fft.ept = cfg->fft.pass_ept[p];
+    o->cfg.fft.lanes = cfg->fft.pass_lanes[p];
     o->cfg.wg = cfg->fft.pass_wg[p];
     if (sg_generate(&o->cfg, dialect, 1, &o->text)) return -1;
     const sg_generated *checked = &o->text;
@@ -69,7 +70,8 @@ static int generate_pass(const sg_config *cfg, int p, const char *dialect, sv_la
         return -1;
     }
     if (contract_value(o->text.header, "FFT_COLUMNS_PER_WORKGROUP", &o->columns) ||
-        contract_value(o->text.header, "FFT_SHARED_MEMORY_BYTES", &o->shared)) {
+        contract_value(o->text.header, "FFT_SHARED_MEMORY_BYTES", &o->shared) ||
+        contract_value(o->text.header, "FFT_SUBGROUP_SIZE", &o->subgroup)) {
         fprintf(stderr, "spdgen: error: pass %d's contract header lacks its sizes\n", p + 1);
         return -1;
     }
@@ -99,7 +101,9 @@ static const char *file_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-/* The plan file: "key value" lines, one line per pass (spdrt_fft_plan_load reads it). */
+/* The plan file: "key value" lines, one line per pass (spdrt_fft_plan_load reads it): wg is
+ * the pass's local size (C x W with its columns in lanes), subgroup the size its shuffles
+ * need (0: none), ept its elements per invocation. */
 static char *plan_text(const sg_config *cfg, const pass_output *o)
 {
     const sg_fft_params *f = &cfg->fft;
@@ -116,9 +120,9 @@ static char *plan_text(const sg_config *cfg, const pass_output *o)
                      f->storage == SG_FFT_STORAGE_F16 ? "f16" : "f32", PASSES);
     for (int p = 0; p < PASSES; p++)
         n += snprintf(t + n, size - (size_t)n,
-                      "pass %d file %s n %ld wg %d subgroup %d columns %ld shared %ld ffts %ld\n", p + 1,
-                      file_name(o[p].path), f->pass_n[p], f->pass_wg[p], cfg->subgroup, o[p].columns,
-                      o[p].shared, f->n / f->pass_n[p]);
+                      "pass %d file %s n %ld wg %u subgroup %ld columns %ld shared %ld ffts %ld ept %d\n",
+                      p + 1, file_name(o[p].path), f->pass_n[p], o[p].text.workgroup[0], o[p].subgroup,
+                      o[p].columns, o[p].shared, f->n / f->pass_n[p], f->pass_ept[p]);
     return t;
 }
 
@@ -143,19 +147,22 @@ static char *plan_header(const sg_config *cfg, const pass_output *o)
                      "#define FFT_N %ld\n#define FFT_PASSES %d\n"
                      "#define FFT_INVERSE %d\n#define FFT_SCALE %.17gf /* applied by the last pass */\n"
                      "#define FFT_F16 %d /* input and output as IEEE halves; the scratch is fp32 */\n"
-                     "#define FFT_SUBGROUP_SIZE %d\n"
+                     "#define FFT_SUBGROUP_SIZE %ld /* the largest a pass's shuffles need */\n"
                      "#define FFT_SCRATCH_BYTES(count) ((uint64_t)(count) * %ldu * 8u)\n",
                      SPDGEN_VERSION, f->n, f->pass_n[0], f->pass_n[1], cfg->command, f->n, PASSES,
-                     f->direction == SG_FFT_INVERSE, scale, f->storage == SG_FFT_STORAGE_F16, cfg->subgroup, f->n);
+                     f->direction == SG_FFT_INVERSE, scale, f->storage == SG_FFT_STORAGE_F16,
+                     o[0].subgroup > o[1].subgroup ? o[0].subgroup : o[1].subgroup, f->n);
     for (int p = 0; p < PASSES; p++) {
         long per = f->n / f->pass_n[p];
         n += snprintf(t + n, size - (size_t)n,
-                      "\n/* Pass %d: %s */\n#define FFT_PASS%d_N %ld\n#define FFT_PASS%d_WORKGROUP_SIZE_X %d\n"
+                      "\n/* Pass %d: %s */\n#define FFT_PASS%d_N %ld\n#define FFT_PASS%d_WORKGROUP_SIZE_X %u\n"
                       "#define FFT_PASS%d_COLUMNS_PER_WORKGROUP %ld\n#define FFT_PASS%d_SHARED_MEMORY_BYTES %ld\n"
+                      "#define FFT_PASS%d_SUBGROUP_SIZE %ld\n"
                       "#define FFT_PASS%d_COUNT(count) ((count) * %ldu) /* push constant count */\n"
                       "#define FFT_PASS%d_GRID_X(count) (((count) * %ldu + %ldu) / %ldu)\n",
-                      p + 1, file_name(o[p].path), p + 1, f->pass_n[p], p + 1, f->pass_wg[p], p + 1,
-                      o[p].columns, p + 1, o[p].shared, p + 1, per, p + 1, per, o[p].columns - 1, o[p].columns);
+                      p + 1, file_name(o[p].path), p + 1, f->pass_n[p], p + 1, o[p].text.workgroup[0], p + 1,
+                      o[p].columns, p + 1, o[p].shared, p + 1, o[p].subgroup, p + 1, per, p + 1, per,
+                      o[p].columns - 1, o[p].columns);
     }
     snprintf(t + n, size - (size_t)n,
              "\ntypedef struct FftPushConstants {\n"
@@ -200,6 +207,8 @@ int sg_fft_multipass_run(const sg_config *cfg)
             passes[p].module = &o[p].module;
             passes[p].columns = o[p].columns;
             passes[p].shared = o[p].shared;
+            passes[p].wg = (long)o[p].text.workgroup[0];
+            passes[p].subgroup = o[p].subgroup;
         }
         rc = sg_fft_selftest_plan(cfg, passes);
         goto done;

@@ -15,6 +15,14 @@ typedef enum { SG_FFT_NORM_INVERSE, SG_FFT_NORM_NONE, SG_FFT_NORM_UNITARY } sg_f
 typedef enum { SG_FFT_ORDER_NATURAL, SG_FFT_ORDER_NATIVE } sg_fft_order;
 typedef enum { SG_FFT_STORAGE_F32, SG_FFT_STORAGE_F16 } sg_fft_storage;
 typedef enum { SG_FFT_TWIDDLES_DEVICE, SG_FFT_TWIDDLES_LUT } sg_fft_twiddles;
+/* Where the columns of a column FFT sit (--column-layout): AUTO = lanes where the derived C
+ * reaches SG_FFT_LANES_MIN, else registers. */
+typedef enum { SG_FFT_COLUMNS_AUTO, SG_FFT_COLUMNS_LANES, SG_FFT_COLUMNS_REGISTERS } sg_fft_column_layout;
+
+/* Columns in lanes by default: up to 16 (16 x 8 bytes, a 128-byte line per load of a
+ * subgroup), and the lanes layout only where at least 8 fit in --max-wg. */
+#define SG_FFT_LANES_DEFAULT 16
+#define SG_FFT_LANES_MIN 8
 
 typedef struct {
     long n;                     /* --fft N: transform length, a power of two */
@@ -29,6 +37,10 @@ typedef struct {
     int strided;                /* --stride: FFTs along columns (elements row_stride apart) */
     int real;                   /* --real: two real rows per complex FFT */
     int rows_per_wg;            /* --rows-per-wg R: consecutive rows per workgroup (0 = 1) */
+    sg_fft_column_layout column_layout; /* --column-layout */
+    int column_layout_given;
+    int columns_per_wg;         /* --columns-per-wg C (0: derived) */
+    int lanes;                  /* this shader's columns in lanes: C, or 0 (registers, or rows) */
     int batch;                  /* --batch: rows (FFTs) run by --selftest */
     const char *first_option;   /* the first FFT-only option seen, for errors with --spd */
 
@@ -37,6 +49,7 @@ typedef struct {
     int passes;
     long pass_n[2];
     int pass_ept[2], pass_wg[2];
+    int pass_lanes[2];          /* each pass's columns in lanes (0: registers) */
     int pass;                   /* the pass being generated: 1 or 2 (0: the single kernel) */
 } sg_fft_params;
 

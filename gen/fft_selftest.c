@@ -27,10 +27,12 @@ static int runtime_config(const sg_config *cfg, spdrt_fft_config *rc)
 {
     const sg_fft_params *f = &cfg->fft;
     sg_generated g;
-    long columns, shared;
+    long columns, shared, subgroup;
     if (sg_generate(cfg, "glsl", 1, &g)) return -1;
     int bad = contract_value(g.header, "FFT_COLUMNS_PER_WORKGROUP", &columns) ||
-              contract_value(g.header, "FFT_SHARED_MEMORY_BYTES", &shared);
+              contract_value(g.header, "FFT_SHARED_MEMORY_BYTES", &shared) ||
+              contract_value(g.header, "FFT_SUBGROUP_SIZE", &subgroup);
+    unsigned local_size = g.workgroup[0];
     sg_generated_free(&g);
     if (bad) {
         fprintf(stderr, "spdgen: error: --selftest: the FFT contract header lacks its sizes\n");
@@ -38,8 +40,8 @@ static int runtime_config(const sg_config *cfg, spdrt_fft_config *rc)
     }
     memset(rc, 0, sizeof *rc);
     rc->n = (uint32_t)f->n;
-    rc->wg = (uint32_t)cfg->wg;
-    rc->subgroup = (uint32_t)cfg->subgroup;
+    rc->wg = local_size; /* W, or C x W with the columns in lanes */
+    rc->subgroup = (uint32_t)subgroup;
     rc->columns = (uint32_t)columns;
     rc->shared_bytes = (uint32_t)shared;
     rc->inverse = f->direction == SG_FFT_INVERSE;
@@ -166,8 +168,8 @@ int sg_fft_selftest_plan(const sg_config *cfg, const sg_fft_plan_pass *passes)
         rp[p].spirv = passes[p].module->words;
         rp[p].spirv_words = passes[p].module->count;
         rp[p].n = (uint32_t)f->pass_n[p];
-        rp[p].wg = (uint32_t)f->pass_wg[p];
-        rp[p].subgroup = (uint32_t)cfg->subgroup;
+        rp[p].wg = (uint32_t)passes[p].wg;
+        rp[p].subgroup = (uint32_t)passes[p].subgroup;
         rp[p].columns = (uint32_t)passes[p].columns;
         rp[p].shared_bytes = (uint32_t)passes[p].shared;
         rp[p].ffts_per_transform = (uint32_t)(f->n / f->pass_n[p]);

@@ -15,6 +15,7 @@ int sg_fft_selftest(const sg_config *cfg, const sv_spirv *module);
 typedef struct {
     const sv_spirv *module;
     long columns, shared;
+    long wg, subgroup;   /* its local size and the subgroup size its shuffles need */
 } sg_fft_plan_pass;
 
 /* The same for a four-step plan (cfg->fft.passes = 2): passes[p] is pass p + 1. */

@@ -84,7 +84,8 @@ static uint32_t *read_file_words(const char *path, size_t *words)
     return data;
 }
 
-/* Lines "key value" and "pass P file F n N wg W subgroup S columns C shared B ffts K". */
+/* Lines "key value" and "pass P file F n N wg W subgroup S columns C shared B ffts K ept E"
+ * (W the local size; ept, for tools, is not needed here). */
 spdrt_result spdrt_fft_plan_load(spdrt_context *ctx, const char *path, spdrt_fft_plan **out)
 {
     spdrt_fft_config whole;

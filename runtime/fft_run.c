@@ -16,12 +16,13 @@ static spdrt_result check_config(spdrt_context *ctx, const spdrt_fft_config *c)
     const VkPhysicalDeviceLimits *lim = &ctx->limits;
     if (c->n < 4 || (c->n & (c->n - 1)))
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "fft: N = %u is not a power of two >= 4", c->n);
-    if (c->wg == 0 || (c->wg & (c->wg - 1)) || c->wg > c->n / 2)
-        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
-                            "fft: workgroup size %u is not a power of two <= N/2", c->wg);
     if (c->columns & (c->columns - 1))
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
                             "fft: FFTs per workgroup %u is not a power of two", c->columns);
+    /* W <= N/2 invocations per FFT, times the columns when they sit in lanes. */
+    if (c->wg == 0 || (c->wg & (c->wg - 1)) || (uint64_t)c->wg > (uint64_t)c->n / 2 * (c->columns ? c->columns : 1))
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
+                            "fft: workgroup size %u is not a power of two <= N/2 x FFTs per workgroup", c->wg);
     if (c->real && (c->strided || c->n < 8))
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "fft: --real needs rows and N >= 8");
     if (c->wg > lim->maxComputeWorkGroupInvocations || c->wg > lim->maxComputeWorkGroupSize[0])

@@ -6,7 +6,8 @@
  *   binding 1  dst, write-only storage buffer: the output (a different buffer)
  *   binding 2  twiddle_lut (only with --twiddles lut): N/2 float2, exp(-2 pi i k / N)
  *   push constants (16 bytes): uint count, in_stride, out_stride, unused
- *   local size W x 1 x 1; grid (count, 1, 1), or ceil(count / columns) with --stride or --rows-per-wg
+ *   local size W x 1 x 1 (C x W with C columns in lanes: FFT_COLUMNS_IN_LANES); grid (count, 1, 1),
+ *   or ceil(count / columns) with --stride, a plan's passes or --rows-per-wg
  * Elements: complex = float2 (x, y), or with --storage f16 one uint holding two IEEE halves
  * (x low); real samples (--real) = float, or with f16 halves two per uint. Layouts:
  *   rows (default)  FFT b is row b: element j at b * in_stride + j (strides in elements)
@@ -31,7 +32,8 @@ typedef enum { SPDRT_FFT_NORM_INVERSE, SPDRT_FFT_NORM_NONE, SPDRT_FFT_NORM_UNITA
 /* What a shader was generated with (its contract). */
 typedef struct {
     uint32_t n;             /* --fft N */
-    uint32_t wg;            /* --wg W: the local size */
+    uint32_t wg;            /* the local size (FFT_WORKGROUP_SIZE_X): --wg W, or C x W with
+                               the columns in lanes */
     uint32_t subgroup;      /* --subgroup S: 0, or the subgroup size the shuffles assume */
     uint32_t columns;       /* FFTs per workgroup, the contract's COLUMNS_PER_WORKGROUP:
                                neighbouring columns (--stride), consecutive rows
@@ -89,7 +91,7 @@ spdrt_result spdrt_fft_run(spdrt_context *ctx, spdrt_fft_pipeline *pipeline,
 typedef struct {
     const uint32_t *spirv;      /* the pass's SPIR-V */
     size_t spirv_words;
-    uint32_t n, wg, subgroup;   /* its FFT length, workgroup, --subgroup */
+    uint32_t n, wg, subgroup;   /* its FFT length, local size, the subgroup its shuffles need */
     uint32_t columns;           /* columns per workgroup (its contract) */
     uint32_t shared_bytes;      /* its contract's shared memory */
     uint32_t ffts_per_transform; /* its FFTs per N-point transform: N / n */

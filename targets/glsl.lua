@@ -130,9 +130,10 @@ end
 function glsl.atomic_reset(target) return string.format("atomicExchange(%s, 0u);", target) end
 
 -- ---- FFT (templates/fft.lua) ------------------------------------------------------------
--- ctx for these: wg, subgroup, elements = { src, dst } (each "float2", "uint" = a complex as
--- two halves, or "float" = real rows), lut (bool), slots (shared complex slots, 0 = none),
--- push_constants (the contract's list of { name }).
+-- ctx for these: invocations (the local size: W, or C x W with columns in lanes), subgroup,
+-- elements = { src, dst } (each "float2", "uint" = a complex as two halves, or "float" =
+-- real rows), lut (bool), slots (shared complex slots, 0 = none), push_constants (the
+-- contract's list of { name }). The invocation index is named t.
 glsl.types.float2 = "vec2"
 local FFT_ELEMENT = { float2 = "vec2", uint = "uint", float = "float" }
 
@@ -144,7 +145,7 @@ function glsl.fft_preamble(ctx)
             or "#extension GL_KHR_shader_subgroup_shuffle : require"
     end
     lines[#lines + 1] = ""
-    lines[#lines + 1] = string.format("layout(local_size_x = %d, local_size_y = 1, local_size_z = 1) in;", ctx.wg)
+    lines[#lines + 1] = string.format("layout(local_size_x = %d, local_size_y = 1, local_size_z = 1) in;", ctx.invocations)
     return table.concat(lines, "\n")
 end
 

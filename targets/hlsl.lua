@@ -127,7 +127,7 @@ end
 hlsl.types.float2 = "float2"
 
 function hlsl.fft_preamble(ctx)
-    return string.format("// Entry point: main, [numthreads(%d, 1, 1)].", ctx.wg)
+    return string.format("// Entry point: main, [numthreads(%d, 1, 1)].", ctx.invocations)
 end
 
 function hlsl.fft_declarations(ctx)
@@ -152,7 +152,7 @@ function hlsl.fft_declarations(ctx)
 end
 
 function hlsl.fft_entry_open(ctx)
-    return string.format("[numthreads(%d, 1, 1)]\nvoid main(uint t : SV_GroupIndex, uint3 group : SV_GroupID) {", ctx.wg)
+    return string.format("[numthreads(%d, 1, 1)]\nvoid main(uint t : SV_GroupIndex, uint3 group : SV_GroupID) {", ctx.invocations)
 end
 function hlsl.fft_entry_prologue(ctx) return {} end
 local FFT_REGISTERS = { [0] = "t0", [1] = "u0", [2] = "t1" }

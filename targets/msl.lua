@@ -119,7 +119,7 @@ function msl.fft_entry_open(ctx)
     if ctx.lut then args[#args + 1] = "device const float2* twiddle_lut [[buffer(3)]]" end
     args[#args + 1] = "uint t [[thread_index_in_threadgroup]]"
     args[#args + 1] = "uint3 group [[threadgroup_position_in_grid]]"
-    return string.format("[[max_total_threads_per_threadgroup(%d)]]\nkernel void fft_main(\n    ", ctx.wg) ..
+    return string.format("[[max_total_threads_per_threadgroup(%d)]]\nkernel void fft_main(\n    ", ctx.invocations) ..
         table.concat(args, ",\n    ") .. ")\n{"
 end
 

@@ -1,7 +1,8 @@
 -- fft.lua: the workgroup FFT (--fft N), written once for every target.
 --
 -- After Nabla's workgroup FFT: one workgroup transforms one row (or, with --stride, C
--- neighbouring columns) of N = E x W complex points held in registers, E per invocation.
+-- neighbouring columns) of N = E x W complex points held in registers, E per invocation
+-- (columns: in C x W invocations, the lanes layout, or E x C registers of W invocations).
 -- Butterflies whose partners sit in one invocation run in registers; partners in lanes of
 -- one subgroup trade values by XOR shuffles; everything else moves through shared memory,
 -- which holds only what one round of an exchange needs. templates/fft_plan.lua decides the
@@ -26,12 +27,16 @@ local SLOT_BYTES = 8
 local u, log2, n_total_columns, reg_name = X.u, X.log2, X.n_total_columns, X.reg_name
 local column_access = io.column_access
 
--- Columns per workgroup with --stride: neighbouring columns are adjacent in memory, so each
--- invocation loads C of them side by side (32 bytes for C = 4) while keeping E x C <= 16
--- values in registers.
+-- FFTs per workgroup, and whether they sit in lanes. Columns (--stride, a plan's passes):
+-- with f.lanes = C (gen/fft_cli.c decides) invocation t runs column t mod C, so the C
+-- invocations in a row load the same element of C neighbouring columns (8C contiguous
+-- bytes per load of a subgroup); otherwise (--column-layout registers) each invocation
+-- loads C = 16/E (at most 4) columns side by side, E x C <= 16 values in registers. Rows
+-- (--rows-per-wg R): R rows in registers.
 local function columns_per_workgroup(f)
-    if not f.strided and not f.pass then return f.rows_per_wg or 1 end
-    return math.max(1, math.min(4, 16 // f.ept))
+    if f.lanes and f.lanes > 0 then return f.lanes, true end
+    if not f.strided and not f.pass then return f.rows_per_wg or 1, false end
+    return math.max(1, math.min(4, 16 // f.ept)), false
 end
 
 -- ---- context and contract --------------------------------------------------------------
@@ -47,12 +52,15 @@ end
 
 local function make_context(cfg, dialect)
     local f = cfg.fft
-    local C = columns_per_workgroup(f)
+    local C, lanes = columns_per_workgroup(f)
     local g = {
-        n = log2(f.n), e = log2(f.ept), w = log2(f.wg), cb = log2(C),
-        s = math.min(log2(math.max(cfg.subgroup, 1)), log2(f.wg)),
+        n = log2(f.n), e = log2(f.ept), w = log2(f.wg),
+        cb = lanes and 0 or log2(C), tc = lanes and log2(C) or 0,
         budget = SHARED_BUDGET_BYTES // SLOT_BYTES,
     }
+    -- Butterflies by shuffles: on j's bits held by the lanes of one subgroup above the
+    -- column lanes (lanes layout: S / C lanes per column; none when C >= S).
+    g.s = math.max(0, math.min(log2(math.max(cfg.subgroup, 1)) - g.tc, g.w))
     local forward = f.direction == "forward"
     -- DIF unless this is a native-order inverse: its input is bit-reversed (a forward's
     -- native output) and DIT turns that into natural order with no reorder at all.
@@ -61,6 +69,9 @@ local function make_context(cfg, dialect)
         dif = dif, natural = dif and f.order == "natural", real_unpack = f.real and forward,
         -- Real rows of halves: two samples share a uint, so one invocation writes both.
         pair_output = f.real and not forward and f.storage == "f16",
+        -- Pass 1 of a plan writes each column as a contiguous scratch row: in lanes, the
+        -- reorder puts consecutive frequencies in consecutive invocations for that store.
+        columns_last = lanes and f.pass ~= nil and f.pass.index == 1,
     })
     local slots = p.shared_slots
     for _, s in ipairs(p.steps) do
@@ -68,9 +79,11 @@ local function make_context(cfg, dialect)
     end
     local ctx = {
         cfg = cfg, f = f, dialect = dialect, g = g, plan = p, dif = dif, forward = forward,
-        sign = forward and -1 or 1, columns = C, registers = f.ept * C, scale = scale_of(f),
-        wg = f.wg, subgroup = cfg.subgroup, slots = slots, lut = f.twiddles == "lut",
-        uses_swizzle = false, shared_used = false,
+        sign = forward and -1 or 1, columns = C, lanes = lanes, registers = lanes and f.ept or f.ept * C,
+        scale = scale_of(f), wg = f.wg, invocations = lanes and f.wg * C or f.wg,
+        -- The subgroup size the shader's shuffles need (0: it has none).
+        subgroup = g.s > 0 and cfg.subgroup or 0,
+        slots = slots, lut = f.twiddles == "lut", uses_swizzle = false, shared_used = false,
     }
     -- Storage per binding: a multi-pass plan keeps fp32 between its passes.
     ctx.src_storage, ctx.dst_storage = f.storage, f.storage
@@ -85,7 +98,7 @@ local function make_context(cfg, dialect)
     }
     ctx.access_in, ctx.access_out = column_access(f)
     for _, s in ipairs(p.steps) do
-        if s.kind == "exchange" and s.slots > 32 then ctx.uses_swizzle = true end
+        if s.kind == "exchange" and steps.swizzled(ctx, s) then ctx.uses_swizzle = true end
     end
     return ctx
 end
@@ -159,13 +172,13 @@ local function make_contract(ctx)
     return {
         kernel = "fft",
         entry = ctx.dialect.fft_entry_name or ctx.dialect.entry_name,
-        workgroup = { f.wg, 1, 1 },
+        workgroup = { ctx.invocations, 1, 1 },
         grid = { per_wg == 1 and "count" or string.format("(count + %d) / %d", per_wg - 1, per_wg), "1", "1" },
         n = f.n, ept = f.ept, wg = f.wg, subgroup = ctx.subgroup, direction = f.direction,
         norm = f.norm, order = f.order, storage = f.storage, real = f.real, strided = f.strided,
         pass = f.pass and { index = f.pass.index, count = f.pass.count, n_total = f.pass.n_total,
                             columns_per_transform = n_total_columns(f) },
-        columns = ctx.columns, twiddles = f.twiddles, scale = ctx.scale,
+        columns = ctx.columns, lanes = ctx.lanes, twiddles = f.twiddles, scale = ctx.scale,
         shared_bytes = ctx.slots * SLOT_BYTES,
         element_bytes = { src = (ctx.elements.src == "float2") and 8 or 4, dst = (ctx.elements.dst == "float2") and 8 or 4 },
         elements = ctx.elements,
@@ -251,9 +264,17 @@ local function emit_header_comment(c, ctx)
     local pcs = {}
     for _, p in ipairs(k.push_constants) do pcs[#pcs + 1] = p.name end
     c:line("//   %s, FftParams params: uint %s (16 bytes)", D.params_label, table.concat(pcs, ", "))
-    c:line("//   workgroup %dx1x1, dispatch (%s, 1, 1): %s", f.wg, k.grid[1],
-        ctx.columns > 1 and string.format("%d neighbouring %s per workgroup", ctx.columns,
-            (f.strided or f.pass) and "columns" or "rows") or "one FFT per workgroup")
+    if ctx.lanes then
+        hanging(c, "//   ", string.format("workgroup %dx1x1 = %d columns x %d invocations, dispatch " ..
+            "(%s, 1, 1): invocation t runs column col0 + t mod %d as the FFT's invocation t / %d, so " ..
+            "the %d invocations in a row load and store the same element of %d neighbouring columns " ..
+            "(%d contiguous bytes)", ctx.invocations, ctx.columns, f.wg, k.grid[1], ctx.columns,
+            ctx.columns, ctx.columns, ctx.columns, ctx.columns * k.element_bytes.src))
+    else
+        c:line("//   workgroup %dx1x1, dispatch (%s, 1, 1): %s", f.wg, k.grid[1],
+            ctx.columns > 1 and string.format("%d neighbouring %s per workgroup", ctx.columns,
+                (f.strided or f.pass) and "columns" or "rows") or "one FFT per workgroup")
+    end
     hanging(c, "//   ", string.format("shared memory %d bytes; %s", k.shared_bytes, ctx.subgroup >= 8 and
         string.format("needs full subgroups of %d invocations (Vulkan: requiredSubgroupSize = %d and " ..
             "full subgroups; larger subgroups also work)", ctx.subgroup, ctx.subgroup)
@@ -261,10 +282,14 @@ local function emit_header_comment(c, ctx)
         or "no subgroup operations"))
     if ctx.subgroup >= 4 then
         c:line("//   assumes each subgroup is consecutive invocations of the workgroup (lane = t % size)")
+    elseif cfg.subgroup > 0 then
+        hanging(c, "//   ", string.format("--subgroup %d is not used: %d consecutive invocations " ..
+            "hold the same element of %d columns, so no butterfly partners share a subgroup of %d; " ..
+            "every exchange goes through shared memory", cfg.subgroup, cfg.subgroup, cfg.subgroup, cfg.subgroup))
     end
     c:line("//")
-    c:comment(string.format("Plan: %d elements per invocation x %d invocations; %s. Twiddles: %s.",
-        f.ept, f.wg, describe_plan(ctx), ctx.lut and "read from twiddle_lut" or
+    c:comment(string.format("Plan: %d elements per invocation x %d invocations%s; %s. Twiddles: %s.",
+        f.ept, f.wg, ctx.lanes and string.format(" per column, %d columns", ctx.columns) or "", describe_plan(ctx), ctx.lut and "read from twiddle_lut" or
         "computed on the device from integer exponents (fft_twiddle)"))
     c:blank()
 end
@@ -287,15 +312,23 @@ local function emit_helpers(c, ctx)
         c:blank()
     end
     if ctx.uses_swizzle then
-        local terms, shift = {}, 5
-        while (1 << shift) < ctx.slots do
+        local bits = X.swizzle_bits(ctx.g.tc)
+        local terms, shift = {}, bits
+        while (1 << shift) < (ctx.slots >> ctx.g.tc) do
             terms[#terms + 1] = string.format("(a >> %s)", u(shift))
-            shift = shift + 5
+            shift = shift + bits
         end
-        c:comment("Shared-memory address swizzle: XORs the higher 5-bit groups of the address into " ..
-            "its low 5 bits (the bank), a bijection that spreads power-of-two strides over 32 banks.")
+        if ctx.lanes then
+            c:comment(string.format("Shared-memory address swizzle: slot = swizzled address x %d + " ..
+                "column, so the %d columns take %d banks and the address XORs its higher %d-bit groups " ..
+                "into its low %d bits (the rest of the bank), a bijection that spreads power-of-two " ..
+                "strides over the 32 banks.", ctx.columns, ctx.columns, ctx.columns, bits, bits))
+        else
+            c:comment("Shared-memory address swizzle: XORs the higher 5-bit groups of the address into " ..
+                "its low 5 bits (the bank), a bijection that spreads power-of-two strides over 32 banks.")
+        end
         c:block("uint fft_swizzle(uint a)", function()
-            c:line("return a ^ ((%s) & 31u);", table.concat(terms, " ^ "))
+            c:line("return a ^ ((%s) & %s);", table.concat(terms, " ^ "), u((1 << bits) - 1))
         end)
         c:blank()
     end

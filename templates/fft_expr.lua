@@ -45,24 +45,43 @@ local function register_part(L, k, map)
     return v
 end
 
--- XOR-folds the 5-bit groups of a shared address above bit 4 into its low 5 bits (the bank
--- on 32-bank hardware). A bijection; every power-of-two stride lands in 32 distinct banks.
-local function swizzle(a)
-    local fold, x = 0, a >> 5
-    while x > 0 do fold, x = fold ~ (x & 31), x >> 5 end
+-- XOR-folds the `bits`-bit groups of a shared address above its low `bits` bits into them
+-- (bits = 5: the bank on 32-bank hardware). A bijection; every power-of-two stride lands in
+-- 2^bits distinct values. In the lanes layout the low log2(C) bits of a slot are the column
+-- and only the address above them is swizzled, with bits = 5 - log2(C) (swizzle_bits).
+local function swizzle(a, bits)
+    bits = bits or 5
+    local mask = (1 << bits) - 1
+    local fold, x = 0, a >> bits
+    while x > 0 do fold, x = fold ~ (x & mask), x >> bits end
     return a ~ fold
 end
 
--- Bank conflicts of one access: the lanes of a 32-wide subgroup (thread bits 0..4) land in
--- banks spanned by their address bits modulo 5 (swizzle); returns the worst "ways".
-local function conflict_ways(L, addr_of)
+-- The bits a swizzle folds into, for slots whose low `column_bits` bits are the column.
+local function swizzle_bits(column_bits) return 5 - column_bits end
+
+-- Bank conflicts of one access: the lanes of a 32-wide subgroup (thread bits 0..4) and the
+-- banks (slot mod 32) their slots land in, `place` mapping an address to its slot; returns
+-- the worst "ways" (distinct slots in one bank).
+local function conflict_ways(L, addr_of, place)
     local lanes = math.min(5, #L.thr)
-    local seen, distinct = {}, 0
-    for q = 1, lanes do
-        local bank_bit = addr_of[L.thr[q]] % 5
-        if not seen[bank_bit] then seen[bank_bit], distinct = true, distinct + 1 end
+    local in_bank, worst = {}, 1
+    for lane = 0, (1 << lanes) - 1 do
+        local a = 0
+        for q = 0, lanes - 1 do
+            if (lane >> q) & 1 == 1 then a = a | (1 << addr_of[L.thr[q + 1]]) end
+        end
+        local slot = place(a)
+        local bank = slot & 31
+        in_bank[bank] = in_bank[bank] or {}
+        if not in_bank[bank][slot] then
+            in_bank[bank][slot] = true
+            local count = 0
+            for _ in pairs(in_bank[bank]) do count = count + 1 end
+            if count > worst then worst = count end
+        end
     end
-    return 1 << (lanes - distinct)
+    return worst
 end
 
 local function reg_name(k) return "v" .. k end
@@ -88,6 +107,6 @@ end
 
 return {
     u = u, log2 = log2, thread_part = thread_part, register_part = register_part, swizzle = swizzle,
-    conflict_ways = conflict_ways, reg_name = reg_name, plus = plus, factor = factor, j_bit = j_bit,
+    swizzle_bits = swizzle_bits, conflict_ways = conflict_ways, reg_name = reg_name, plus = plus, factor = factor, j_bit = j_bit,
     n_total_columns = n_total_columns,
 }

@@ -64,11 +64,28 @@ local function scaled(ctx, v)
     return string.format("%s * %s", v, twiddle.literal(ctx.scale))
 end
 
--- The column a register belongs to (--stride), as "col0 + c".
-local function column_of(ctx, L, k)
+-- The column a register belongs to (--stride), as "col0 + c": the workgroup's first
+-- column plus the column bits the register number holds. In the lanes layout the column
+-- bits are the invocation's: `base` names the variable holding col0 + that part.
+local function column_of(ctx, L, k, base)
     local n = ctx.g.n
     local col = register_part(L, k, function(b) if b >= n then return b - n end end)
-    return col == 0 and "col0" or string.format("col0 + %s", u(col))
+    base = base or "col0"
+    return col == 0 and base or string.format("%s + %s", base, u(col))
+end
+
+-- Lanes layout: declares `name` = col0 + the column bits of L held by the invocation and
+-- returns the name (an earlier variable when its expression is the same).
+local function lane_column(c, ctx, L, name)
+    local n = ctx.g.n
+    local part = thread_part(L, function(b) if b >= n then return b - n end end)
+    if not part then return "col0" end -- one column per workgroup
+    local expr = string.format("col0 + %s", part:match("^[%w_]+$") and part or "(" .. part .. ")")
+    ctx.lane_columns = ctx.lane_columns or {}
+    if ctx.lane_columns[expr] then return ctx.lane_columns[expr] end
+    c:line("uint %s = %s;", name, expr)
+    ctx.lane_columns[expr] = name
+    return name
 end
 
 local function emit_load(c, ctx, step)
@@ -119,6 +136,19 @@ local function emit_load(c, ctx, step)
         c:line("uint y_in = x_in + params.in_stride;")
         for k = 0, ctx.registers - 1 do
             c:line("%s = $float2(%s, %s);", reg_name(k), load_real(ctx, "x_in", j_of(k)), load_real(ctx, "y_in", j_of(k)))
+        end
+        return
+    end
+    if ctx.lanes then
+        c:comment(string.format("Load: invocation t runs column col0 + t mod %d, and its register k " ..
+            "holds element j = k * %d + t / %d: the %d invocations in a row read the same element of " ..
+            "%d neighbouring columns, contiguous in memory. Columns past count read as zero and are " ..
+            "not stored.", ctx.columns, f.wg, ctx.columns, ctx.columns, ctx.columns))
+        local col = lane_column(c, ctx, L, "col")
+        for k = 0, ctx.registers - 1 do
+            c:line("%s = $float2(0.0f, 0.0f);", reg_name(k))
+            c:line("if (%s < params.count) %s = %s;", col, reg_name(k),
+                load_complex(ctx, ctx.access_in(col, factor(j_of(k)))))
         end
         return
     end
@@ -189,16 +219,20 @@ local function emit_store(c, ctx, step)
     end
     if ctx.columns > 1 or f.strided or f.pass then
         local four_step = f.pass and f.pass.index == 1
+        local rows_note = ctx.lanes and four_step and string.format(" Consecutive invocations hold " ..
+            "consecutive frequencies of column col0 + t / %d here (the reorder put them there), so " ..
+            "the scratch rows are written contiguously.", f.wg) or ""
         if four_step then
             local cols = n_total_columns(f)
             c:comment(string.format("The four-step twiddle: output k of column c times w^((c mod %d) k), " ..
-                "w = exp(%s2 pi i / %d). Then store, %s; columns past count are not written.", cols,
-                ctx.forward and "-" or "+", f.pass.n_total, order))
+                "w = exp(%s2 pi i / %d). Then store, %s; columns past count are not written.%s", cols,
+                ctx.forward and "-" or "+", f.pass.n_total, order, rows_note))
         else
             c:comment("Store, " .. order .. (f.strided and "; columns" or "; rows") .. " past count are not written.")
         end
+        local base = ctx.lanes and lane_column(c, ctx, L, "col_out") or nil
         for k = 0, ctx.registers - 1 do
-            local col = column_of(ctx, L, k)
+            local col = column_of(ctx, L, k, base)
             local v = scaled(ctx, reg_name(k))
             if four_step then
                 v = string.format("fft_mul(%s, fft_twiddle_total((%s & %s) * %s))", v,

@@ -2,18 +2,23 @@
 -- steps and spells them.
 --
 -- The transform is radix 2. N = 2^n points, E = 2^e registers per invocation, W = 2^w
--- invocations. With --stride, each workgroup also runs C = 2^cb neighbouring columns; their
--- index is treated as cb extra "column bits" of the element index, above the n bits of j,
--- that no butterfly touches (so one plan serves C columns at once).
+-- invocations per FFT. A workgroup may also run C neighbouring columns (or rows) at once;
+-- their index is treated as extra "column bits" of the element index, above the n bits of
+-- j, that no butterfly touches (so one plan serves C columns at once). They sit either in
+-- registers (cb bits: each invocation holds its E elements of every column, E x C
+-- registers; --rows-per-wg and --column-layout registers) or in the invocation index (tc
+-- bits, the lanes layout: C x W invocations, invocation t = C x (the FFT's invocation) +
+-- column, so the C invocations in a row hold the same element of C neighbouring columns).
 --
 -- A LAYOUT says where each element sits: every bit of the element index is either a
--- register bit (a bit of the register number k, 0 <= k < E*C) or a thread bit (a bit of the
--- invocation index t). layout.reg[i + 1] is the index bit held by register bit i,
--- layout.thr[q + 1] the index bit held by thread bit q. The butterflies on index bit b
+-- register bit (a bit of the register number k) or a thread bit (a bit of the invocation
+-- index t). layout.reg[i + 1] is the index bit held by register bit i, layout.thr[q + 1]
+-- the index bit held by thread bit q. The butterflies on index bit b
 -- (pairs j and j + 2^b) run in registers when b is a register bit; an EXCHANGE moves data
 -- between invocations to change the layout. Two kinds of exchange:
---   * subgroup: when b is one of the low s = log2(S) thread bits (a lane bit; lanes are
---     consecutive invocations), the butterfly partners trade values by XOR shuffles;
+--   * subgroup: when b is one of the s lowest bits of j held by threads within a subgroup
+--     of S consecutive invocations (lanes tc..tc+s-1; s = log2(S) - tc), the butterfly
+--     partners trade values by XOR shuffles;
 --   * shared memory: every other move. Shared memory holds only what one round of an
 --     exchange needs: an exchange runs in rounds, each round the elements whose "fixed"
 --     bits (register bits in both layouts) have one value, so a 48 KB or 32 KB device
@@ -45,12 +50,13 @@ function plan.where(L, b)
 end
 
 -- The load layout: register k holds j = k*W + t (consecutive invocations read consecutive
--- elements); column bits above.
+-- elements); column bits above the registers' j bits, or (lanes) the lowest thread bits.
 local function load_layout(g)
     local L = { reg = {}, thr = {} }
     for i = 0, g.e - 1 do L.reg[i + 1] = g.w + i end
     for c = 0, g.cb - 1 do L.reg[g.e + c + 1] = g.n + c end
-    for q = 0, g.w - 1 do L.thr[q + 1] = q end
+    for c = 0, g.tc - 1 do L.thr[c + 1] = g.n + c end
+    for q = 0, g.w - 1 do L.thr[g.tc + q + 1] = q end
     return L
 end
 
@@ -80,10 +86,17 @@ end
 
 -- Output layout in natural order: invocation t, register k hold frequency f = k*W + t;
 -- f is the bit reversal of the DIF position j, so thread bit q holds j bit n-1-q and the
--- register bits hold j bits 0..e-1.
-local function natural_output_layout(g, L)
+-- register bits hold j bits 0..e-1. Column bits held by threads come first (lanes), or
+-- with columns_last above the frequency's (consecutive invocations hold consecutive
+-- frequencies of one column: a store to rows, as pass 1 of a plan writes its scratch).
+local function natural_output_layout(g, L, columns_last)
     local thr, set = {}, {}
-    for q = 0, g.w - 1 do thr[q + 1] = g.n - 1 - q end
+    local function column_threads()
+        for c = 0, g.tc - 1 do thr[#thr + 1] = g.n + c end
+    end
+    if not columns_last then column_threads() end
+    for q = 0, g.w - 1 do thr[#thr + 1] = g.n - 1 - q end
+    if columns_last then column_threads() end
     for b = 0, g.e - 1 do set[#set + 1] = b end
     for c = 0, g.cb - 1 do set[#set + 1] = g.n + c end
     return target_layout(L, thr, set)
@@ -131,7 +144,7 @@ local function plan_exchange(g, A, B, what)
         if B.reg[i] == b then common[#common + 1] = b end
     end
     table.sort(common, function(x, y) return x > y end)
-    local total_bits = g.n + g.cb
+    local total_bits = g.n + g.cb + g.tc
     local f = 0
     while (1 << (total_bits - f)) > g.budget do f = f + 1 end
     if f > #common then
@@ -140,19 +153,24 @@ local function plan_exchange(g, A, B, what)
     end
     local fixed, is_fixed = {}, {}
     for i = 1, f do fixed[i], is_fixed[common[i]] = common[i], true end
-    -- Shared address of an element: its non-fixed bits, in increasing order.
+    -- Shared address of an element: its non-fixed bits, in increasing order; column bits
+    -- held by threads (lanes) first, so the slot is [index * C + column] and the C
+    -- invocations in a row use C consecutive banks.
     local addr_of = {}
     local a = 0
+    for b = g.n, g.n + g.tc - 1 do addr_of[b], a = a, a + 1 end
     for b = 0, total_bits - 1 do
-        if not is_fixed[b] then addr_of[b], a = a, a + 1 end
+        if not is_fixed[b] and not addr_of[b] then addr_of[b], a = a, a + 1 end
     end
     return { kind = "exchange", from = A, to = B, fixed = fixed, addr_of = addr_of,
              slots = 1 << a, rounds = 1 << f, what = what }
 end
 
--- The plan: { steps = {...}, shared_slots = n, final = layout }. g holds n, e, w, s, cb and
--- budget (shared-memory slots, one complex each); opts: dif, natural, real_unpack (bools),
--- pair_output (frequencies f and f + 1 in one invocation, for outputs of 16-bit halves).
+-- The plan: { steps = {...}, shared_slots = n, final = layout }. g holds n, e, w, s, cb, tc
+-- and budget (shared-memory slots, one complex each); opts: dif, natural, real_unpack
+-- (bools), pair_output (frequencies f and f + 1 in one invocation, for outputs of 16-bit
+-- halves), columns_last (lanes: the natural-order output puts the column bits above the
+-- frequency's thread bits, for a store to rows).
 function plan.build(g, opts)
     local steps, time, done_at = {}, 0, {}
     local L = load_layout(g)
@@ -170,9 +188,10 @@ function plan.build(g, opts)
         add(plan_exchange(g, L, T, what))
         L = T
     end
-    -- The largest group of bits one shared exchange brings in: W * 2^c slots must fit.
+    -- The largest group of bits one shared exchange brings in: 2^group slots for every
+    -- invocation (W x C of them in the lanes layout) must fit.
     local group = 0
-    while group < g.e and (g.budget >> (group + 1)) >= (1 << g.w) do group = group + 1 end
+    while group < g.e and (g.budget >> (group + 1)) >= (1 << (g.w + g.tc)) do group = group + 1 end
     if group == 0 and g.s < g.w then
         error("fft_plan: shared memory cannot hold one exchange of the workgroup")
     end
@@ -194,8 +213,9 @@ function plan.build(g, opts)
             add({ kind = "shuffle_stage", bit = x, layout = L })
         end
         if opts.natural then
-            -- Lane bits 0..e-1 move into registers by shuffles first (evicting bits >= e), so
-            -- the reorder keeps every register bit in place and can run in small rounds.
+            -- Lane bits 0..e-1 (j bit q at lane tc + q) move into registers by shuffles first
+            -- (evicting bits >= e), so the reorder keeps every register bit in place and can
+            -- run in small rounds.
             for q = 0, math.min(g.s, g.e) - 1 do
                 local pos
                 for i, b2 in ipairs(L.reg) do
@@ -203,12 +223,12 @@ function plan.build(g, opts)
                 end
                 if pos then
                     local T = copy_layout(L)
-                    T.thr[q + 1], T.reg[pos + 1] = L.reg[pos + 1], q
-                    add({ kind = "lane_swap", lane = q, reg = pos, from = L, to = T })
+                    T.thr[g.tc + q + 1], T.reg[pos + 1] = L.reg[pos + 1], q
+                    add({ kind = "lane_swap", lane = g.tc + q, reg = pos, from = L, to = T })
                     L = T
                 end
             end
-            exchange_to(natural_output_layout(g, L), "reorder")
+            exchange_to(natural_output_layout(g, L, opts.columns_last), "reorder")
             if opts.pair_output then
                 -- Frequencies f and f + 1 (f even) into one invocation: output bit 0 (index
                 -- bit n-1) goes to register bit 0, from a thread bit by a shuffle when it is
@@ -217,7 +237,7 @@ function plan.build(g, opts)
                 local T = copy_layout(L)
                 if kind == "thr" then
                     T.thr[pos + 1], T.reg[1] = L.reg[1], L.thr[pos + 1]
-                    if pos < g.s then
+                    if pos >= g.tc and pos < g.tc + g.s then
                         add({ kind = "lane_swap", lane = pos, reg = 0, from = L, to = T, why = "pair" })
                         L = T
                     else
@@ -243,12 +263,11 @@ function plan.build(g, opts)
             for _, x in ipairs(bits) do stage(x) end
             b = b + #bits
         end
-        local thr, set = {}, {}
-        for q = 0, g.w - 1 do thr[q + 1] = q end
+        local set = {}
         for i = 0, g.e - 1 do set[#set + 1] = g.w + i end
         for c = 0, g.cb - 1 do set[#set + 1] = g.n + c end
         -- Back to the load layout's bits for the last butterflies, so the store is coalesced.
-        local T = target_layout(L, thr, set)
+        local T = target_layout(L, load_layout(g).thr, set)
         local moved = not same_threads(L, T)
         for i = 1, #L.reg do moved = moved or L.reg[i] ~= T.reg[i] end
         if moved then exchange_to(T, "return") end

@@ -8,7 +8,7 @@ local X = require("templates.fft_expr")
 
 local u, reg_name = X.u, X.reg_name
 local thread_part, register_part = X.thread_part, X.register_part
-local swizzle, conflict_ways = X.swizzle, X.conflict_ways
+local swizzle, swizzle_bits, conflict_ways = X.swizzle, X.swizzle_bits, X.conflict_ways
 
 local steps = {}
 
@@ -82,20 +82,24 @@ local function shuffle(ctx, v, lane_bit)
     return D.shuffle_xor(v, u(1 << lane_bit))
 end
 
--- Stage on lane bit b: partners sit in lanes 2^b apart; each lane keeps its index bits and
--- computes its own half of the butterfly from its value and its partner's.
+-- Stage on bit b, held by lane bit q: partners sit in lanes 2^q apart (q = b, or b + log2 C
+-- in the lanes layout); each lane keeps its index bits and computes its own half of the
+-- butterfly from its value and its partner's.
 local function emit_shuffle_stage(c, ctx, step)
     local g, b = ctx.g, step.bit
+    local _, q = fft_plan.where(step.layout, b)
     local shift = g.n - 1 - b
     c:comment(string.format("Butterflies on bit %d (partners %d apart): in lanes %d apart of one " ..
-        "subgroup, traded by %s. Each lane computes its own half: the lower %s.", b, 1 << b, 1 << b,
+        "subgroup, traded by %s. Each lane computes its own half: the lower %s.", b, 1 << b, 1 << q,
         ctx.subgroup == 4 and "quad swaps" or "XOR shuffles",
         ctx.dif and "the sum, the upper (lower - upper) x w" or "lower + w x upper, the upper lower - w x upper"))
     c:block("", function()
-        c:line("bool upper = (t & %s) != 0u;", u(1 << b))
+        c:line("bool upper = (t & %s) != 0u;", u(1 << q))
         local has_tw = b > 0
         if has_tw then
-            local k = string.format("(t & %s) << %s", u((1 << b) - 1), u(shift))
+            -- The twiddle exponent: j's bits below b (held by the lanes below q) << shift.
+            local low = thread_part(step.layout, function(x) if x < b then return x end end)
+            local k = string.format("(%s) << %s", low, u(shift))
             if ctx.dif then
                 c:line("$float2 w = upper ? %s : $float2(1.0f, 0.0f);", twiddle_expr(ctx, k))
             else
@@ -104,7 +108,7 @@ local function emit_shuffle_stage(c, ctx, step)
         end
         for k = 0, ctx.registers - 1 do
             local v = reg_name(k)
-            c:line("%s o%d = %s;", "$float2", k, shuffle(ctx, v, b))
+            c:line("%s o%d = %s;", "$float2", k, shuffle(ctx, v, q))
             if ctx.dif then
                 local sum = string.format("upper ? o%d - %s : %s + o%d", k, v, v, k)
                 c:line(has_tw and "%s = fft_mul(%s, w);" or "%s = %s;", v, sum)
@@ -135,34 +139,67 @@ local function emit_permute(c, ctx, step)
     end)
 end
 
-local function layout_text(L)
+-- Index bits as the comments name them: bits of j by number, column bits as c0, c1, ...
+local function bit_names(ctx, bits)
+    local names = {}
+    for i, b in ipairs(bits) do names[i] = b < ctx.g.n and tostring(b) or "c" .. (b - ctx.g.n) end
+    return table.concat(names, ",")
+end
+
+local function layout_text(ctx, L)
     local r, t = {}, {}
-    for i = #L.reg, 1, -1 do r[#r + 1] = tostring(L.reg[i]) end
-    for q = #L.thr, 1, -1 do t[#t + 1] = tostring(L.thr[q]) end
-    return string.format("registers hold index bits {%s}, invocations {%s}", table.concat(r, ","),
-        #t > 0 and table.concat(t, ",") or "")
+    for i = #L.reg, 1, -1 do r[#r + 1] = L.reg[i] end
+    for q = #L.thr, 1, -1 do t[#t + 1] = L.thr[q] end
+    return string.format("registers hold index bits {%s}, invocations {%s}", bit_names(ctx, r), bit_names(ctx, t))
+end
+
+-- Where an access's slot is: "wa"/"ra" hold the invocation's part, each register adds a
+-- constant. Lanes layout: the column (the low tc bits of the address, the invocation's
+-- t mod C) stays the slot's low bits and only the address above it is swizzled.
+local function slot_parts(ctx, step)
+    local tc, addr_of = ctx.g.tc, step.addr_of
+    local bits = swizzle_bits(tc)
+    local swizzled = bits > 0 and (step.slots >> tc) > (1 << bits)
+    local above = function(b) local a = addr_of[b] if a and a >= tc then return a - tc end end
+    local column = function(b) local a = addr_of[b] if a and a < tc then return a end end
+    local sw = swizzled and function(a) return swizzle(a, bits) end or function(a) return a end
+    local parts = {
+        -- The slot of address a (for the bank-conflict count).
+        place = function(a) return (sw(a >> tc) << tc) | (a & ((1 << tc) - 1)) end,
+        -- The constant of register k in layout L.
+        constant = function(L, k) return sw(register_part(L, k, above)) << tc end,
+    }
+    -- The invocation's part in layout L.
+    function parts.thread(L)
+        local hi = thread_part(L, above) or "0u"
+        if swizzled then hi = "fft_swizzle(" .. hi .. ")" end
+        if tc == 0 then return hi end
+        local col = thread_part(L, column)
+        if hi == "0u" then return col end
+        return string.format("(%s << %s) | %s", hi:match("^[%w_]+$") and hi or "(" .. hi .. ")", u(tc),
+            col:match("^[%w_]+$") and col or "(" .. col .. ")")
+    end
+    return parts, swizzled
 end
 
 -- A shared-memory exchange, in rounds; every round writes and reads the same registers.
 local function emit_exchange(c, ctx, step)
     local D = ctx.dialect
     local A, B, addr_of = step.from, step.to, step.addr_of
-    local map = function(b) return addr_of[b] end
-    local sw = step.slots > 32 and swizzle or function(a) return a end
-    local sw_call = step.slots > 32 and function(e) return "fft_swizzle(" .. e .. ")" end or function(e) return e end
-    local ways = math.max(conflict_ways(A, addr_of), conflict_ways(B, addr_of))
+    local slot = slot_parts(ctx, step)
+    local ways = math.max(conflict_ways(A, addr_of, slot.place), conflict_ways(B, addr_of, slot.place))
     local purpose = step.what == "reorder" and "into natural order" or step.what == "return"
         and "back to the load layout" or step.what == "pair"
         and "so samples f and f + 1 meet in one invocation" or "to bring the next butterflies' partners together"
     local rounds = step.rounds == 1 and string.format("One round of %d slots", step.slots) or
         string.format("%d rounds of %d slots, each moving the elements with one value of index " ..
-            "bits {%s}", step.rounds, step.slots, table.concat(step.fixed, ","))
+            "bits {%s}", step.rounds, step.slots, bit_names(ctx, step.fixed))
     c:comment(string.format("Exchange through shared memory %s: from %s to %s. %s; %s.", purpose,
-        layout_text(A), layout_text(B), rounds, ways == 1 and "no bank conflicts" or
+        layout_text(ctx, A), layout_text(ctx, B), rounds, ways == 1 and "no bank conflicts" or
         string.format("up to %d-way bank conflicts", ways)))
     c:block("", function()
-        c:line("uint wa = %s;", sw_call(thread_part(A, map) or "0u"))
-        c:line("uint ra = %s;", sw_call(thread_part(B, map) or "0u"))
+        c:line("uint wa = %s;", slot.thread(A))
+        c:line("uint ra = %s;", slot.thread(B))
         for round = 0, step.rounds - 1 do
             -- Registers of this round: those whose fixed bits spell `round`.
             local regs = {}
@@ -176,12 +213,12 @@ local function emit_exchange(c, ctx, step)
             end
             if ctx.shared_used then c:line(D.barrier()) end
             for _, k in ipairs(regs) do
-                local a = sw(register_part(A, k, map))
+                local a = slot.constant(A, k)
                 c:line("fft_re[wa ^ %s] = %s.x; fft_im[wa ^ %s] = %s.y;", u(a), reg_name(k), u(a), reg_name(k))
             end
             c:line(D.barrier())
             for _, k in ipairs(regs) do
-                local a = sw(register_part(B, k, map))
+                local a = slot.constant(B, k)
                 c:line("%s = $float2(fft_re[ra ^ %s], fft_im[ra ^ %s]);", reg_name(k), u(a), u(a))
             end
             ctx.shared_used = true
@@ -213,5 +250,7 @@ steps.stage = emit_stage
 steps.shuffle_stage = emit_shuffle_stage
 steps.permute = emit_permute
 steps.exchange = emit_exchange
+-- Whether an exchange's slots are swizzled (then the shader needs fft_swizzle).
+function steps.swizzled(ctx, step) return select(2, slot_parts(ctx, step)) end
 steps.lane_swap = emit_lane_swap
 return steps
