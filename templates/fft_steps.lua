@@ -153,6 +153,9 @@ local function layout_text(ctx, L)
     return string.format("registers hold index bits {%s}, invocations {%s}", bit_names(ctx, r), bit_names(ctx, t))
 end
 
+-- An expression as an operand of << or |: names and calls as they are, others in parentheses.
+local function operand(e) return (e:match("^[%w_]+$") or e:match("^[%w_]+%b()$")) and e or "(" .. e .. ")" end
+
 -- Where an access's slot is: "wa"/"ra" hold the invocation's part, each register adds a
 -- constant. Lanes layout: the column (the low tc bits of the address, the invocation's
 -- t mod C) stays the slot's low bits and only the address above it is swizzled.
@@ -169,15 +172,14 @@ local function slot_parts(ctx, step)
         -- The constant of register k in layout L.
         constant = function(L, k) return sw(register_part(L, k, above)) << tc end,
     }
-    -- The invocation's part in layout L.
+    -- The invocation's part in layout L: (address << tc) | column.
     function parts.thread(L)
         local hi = thread_part(L, above) or "0u"
         if swizzled then hi = "fft_swizzle(" .. hi .. ")" end
         if tc == 0 then return hi end
         local col = thread_part(L, column)
         if hi == "0u" then return col end
-        return string.format("(%s << %s) | %s", hi:match("^[%w_]+$") and hi or "(" .. hi .. ")", u(tc),
-            col:match("^[%w_]+$") and col or "(" .. col .. ")")
+        return string.format("(%s << %s) | %s", operand(hi), u(tc), operand(col))
     end
     return parts, swizzled
 end

@@ -1,9 +1,28 @@
 #!/bin/sh
 # Every FFT configuration of the device matrix (fft_matrix list) plus the larger subgroup
 # sizes, compiled from GLSL and from HLSL: the module has a GLCompute entry point "main"
-# with LocalSize (--wg) 1 1 and passes spirv-val, checked with SPIRV-Tools' own tools
-# (independent of spdgen's internal check).
+# with LocalSize (--wg, times C with C columns in lanes) 1 1 and passes spirv-val, checked
+# with SPIRV-Tools' own tools (independent of spdgen's internal check).
 . "$(dirname "$0")/lib.sh"
+
+# local_size FLAGS: the README's local size: --wg W, or C x W with --stride in lanes
+# (--columns-per-wg C; by default C = the largest power of two up to 16 with C x W <= 1024,
+# the lanes layout only where that C is 8 or more, or with --column-layout lanes).
+local_size() {
+    wg=$(echo "$1" | sed -n 's/.*--wg \([0-9]*\).*/\1/p')
+    case " $1 " in
+    *" --column-layout registers "*) echo "$wg"; return ;;
+    *" --stride "*) ;;
+    *) echo "$wg"; return ;;
+    esac
+    c=$(echo "$1" | sed -n 's/.*--columns-per-wg \([0-9]*\).*/\1/p')
+    if [ -z "$c" ]; then
+        c=16
+        while [ $((c * wg)) -gt 1024 ] && [ "$c" -gt 1 ]; do c=$((c / 2)); done
+        case " $1 " in *" --column-layout lanes "*) ;; *) [ "$c" -lt 8 ] && c=1 ;; esac
+    fi
+    echo $((wg * c))
+}
 
 {
     "$SPDGEN_BUILD/tests/fft_matrix" list
@@ -13,7 +32,7 @@
 } | sort -u >"$WORK/configs"
 
 while read -r flags; do
-    wg=$(echo "$flags" | sed -n 's/.*--wg \([0-9]*\).*/\1/p')
+    wg=$(local_size "$flags")
     for from in glsl hlsl; do
         # shellcheck disable=SC2086 # flags are words
         "$SPDGEN" $flags --target spirv --spirv-from $from -o "$WORK/m.spv" &&
@@ -26,7 +45,8 @@ while read -r flags; do
 done <"$WORK/configs"
 
 # Four-step plans: every pass file the plan names has LocalSize = the plan's wg for it.
-for flags in "--fft 65536 --subgroup 8" "--fft 1048576 --subgroup 32" "--fft 32768 --max-wg 256"; do
+for flags in "--fft 65536 --subgroup 8" "--fft 1048576 --subgroup 32" "--fft 32768 --max-wg 256" \
+    "--fft 32768 --column-layout registers"; do
     for from in glsl hlsl; do
         rm -rf "$WORK/plan" && mkdir "$WORK/plan"
         # shellcheck disable=SC2086

@@ -21,6 +21,8 @@ typedef struct {
     int inverse, native, real, strided, f16, lut;
     const char *norm; /* NULL = default (inverse) */
     uint32_t rows;    /* --rows-per-wg (0 = not given) */
+    const char *layout; /* --column-layout (NULL = not given) */
+    uint32_t cols;    /* --columns-per-wg (0 = not given) */
 } fft_case;
 
 /* Accuracy bars: spdrt_fft.h's (README). */
@@ -31,8 +33,10 @@ typedef struct {
 
 static inline void fft_case_flags(const fft_case *c, char *buf, size_t size)
 {
-    char rows[32] = "";
+    char rows[96] = "";
     if (c->rows) snprintf(rows, sizeof rows, " --rows-per-wg %u", c->rows);
+    if (c->layout) snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " --column-layout %s", c->layout);
+    if (c->cols) snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " --columns-per-wg %u", c->cols);
     snprintf(buf, size, "--fft %u --ept %u --wg %u --subgroup %u --direction %s%s%s%s%s%s%s%s%s",
              c->n, c->ept, c->wg, c->subgroup, c->inverse ? "inverse" : "forward",
              c->native ? " --order native" : "", c->real ? " --real" : "",
@@ -72,7 +76,9 @@ static inline long header_define(const char *path, const char *name)
 }
 
 /* Generates the case's SPIR-V through `lang` (glsl|hlsl) and fills the runtime config from
- * the contract header. Returns the SPIR-V (free it) or NULL after printing why. */
+ * the contract header (the local size is C x W with the columns in lanes, and the subgroup
+ * size 0 where the shader has no shuffles). Returns the SPIR-V (free it) or NULL after
+ * printing why. */
 static inline uint32_t *fft_generate(const fft_case *c, const char *lang, spdrt_fft_config *cfg, size_t *words)
 {
     const char *build = getenv("SPDGEN_BUILD");
@@ -89,8 +95,8 @@ static inline uint32_t *fft_generate(const fft_case *c, const char *lang, spdrt_
     uint32_t *code = read_words(spv, words);
     memset(cfg, 0, sizeof *cfg);
     cfg->n = c->n;
-    cfg->wg = c->wg;
-    cfg->subgroup = c->subgroup;
+    cfg->wg = (uint32_t)header_define(header, "FFT_WORKGROUP_SIZE_X");
+    cfg->subgroup = (uint32_t)header_define(header, "FFT_SUBGROUP_SIZE");
     cfg->columns = (uint32_t)header_define(header, "FFT_COLUMNS_PER_WORKGROUP");
     cfg->shared_bytes = (uint32_t)header_define(header, "FFT_SHARED_MEMORY_BYTES");
     cfg->inverse = c->inverse;
@@ -103,7 +109,7 @@ static inline uint32_t *fft_generate(const fft_case *c, const char *lang, spdrt_
               : !strcmp(c->norm, "none") ? SPDRT_FFT_NORM_NONE : SPDRT_FFT_NORM_UNITARY;
     unlink(spv);
     unlink(header);
-    if (!code || (long)cfg->columns < 1) {
+    if (!code || (long)cfg->columns < 1 || (long)cfg->wg < 1 || cfg->subgroup == (uint32_t)-1) {
         printf("# cannot read the SPIR-V or the contract header of: %s\n", cmd);
         free(code);
         return NULL;

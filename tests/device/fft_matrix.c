@@ -11,7 +11,7 @@
  *
  * The matrix covers every listed value of each parameter at least once and every listed N
  * on both languages, without the full cross product (lavapipe runs on the CPU).
- * usage: fft_matrix glsl|hlsl [part]   part = sizes | shapes | options (default: all)
+ * usage: fft_matrix glsl|hlsl [part]   part = sizes | shapes | options | columns (default: all)
  *        fft_matrix list               the spdgen flags of every case, one per line (the
  *                                      MSL and SPIR-V checks run the same matrix) */
 #include "fft_common.h"
@@ -21,10 +21,10 @@ static spdrt_context *ctx;
 static const char *lang;
 static int list_only; /* print the flags instead of running */
 
-/* Runs one case with `count` FFTs; one TAP line. */
-static void run_case(const fft_case *c, uint32_t count)
+/* Runs one case with `count` FFTs and the given strides (0: packed); one TAP line. */
+static void run_strided(const fft_case *c, uint32_t count, uint32_t in_stride, uint32_t out_stride)
 {
-    char flags[512];
+    char flags[512], strides[64] = "";
     spdrt_fft_config cfg;
     spdrt_fft_pipeline *pipe = NULL;
     size_t words;
@@ -38,19 +38,35 @@ static void run_case(const fft_case *c, uint32_t count)
         ok(0, "%s %s: generated", lang, flags);
         return;
     }
-    spdrt_fft_params p = {.count = count, .dispatches = 1};
+    spdrt_fft_params p = {.count = count, .in_stride = in_stride, .out_stride = out_stride, .dispatches = 1};
+    if (in_stride || out_stride) snprintf(strides, sizeof strides, ", strides %u/%u", in_stride, out_stride);
     size_t in_n = spdrt_fft_input_floats(&cfg, &p), out_n = spdrt_fft_output_floats(&cfg, &p);
     float *in = malloc(in_n * sizeof *in), *out = malloc(out_n * sizeof *out);
-    double *ref = malloc(out_n * sizeof *ref);
+    float *nans = malloc(in_n * sizeof *nans);
+    double *ref = malloc(out_n * sizeof *ref), *named = malloc(out_n * sizeof *named);
     uint32_t before = spdrt_validation_messages(ctx);
     spdrt_fft_error e = {0};
+    size_t gaps_written = 0;
     int ran = 0;
-    if (in && out && ref) {
+    if (in && out && ref && nans && named) {
         fft_random(in, in_n, c->n + 7 * c->wg + 13 * c->subgroup);
+        for (size_t i = 0; i < in_n; i++) nans[i] = NAN;
         if (spdrt_fft_pipeline_create(ctx, spirv, words, &cfg, &pipe) == SPDRT_OK &&
             spdrt_fft_run(ctx, pipe, &p, in, out, NULL) == SPDRT_OK &&
-            spdrt_fft_reference(&cfg, &p, in, ref) == 0) {
-            spdrt_fft_compare(out, ref, out_n, !(c->real && c->inverse), &e);
+            spdrt_fft_reference(&cfg, &p, in, ref) == 0 && spdrt_fft_reference(&cfg, &p, nans, named) == 0) {
+            /* The output elements the contract names are those the reference computes from a
+             * NaN input as NaN; the others (stride gaps) must still hold the NaN fill. Packed
+             * strides name every element. */
+            size_t used = 0;
+            for (size_t i = 0; i < out_n; i++) {
+                if (isnan(named[i])) {
+                    out[used] = out[i];
+                    ref[used++] = ref[i];
+                } else if (!isnan(out[i])) {
+                    gaps_written++;
+                }
+            }
+            spdrt_fft_compare(out, ref, used, !(c->real && c->inverse), &e);
             ran = 1;
         } else {
             printf("# %s\n", spdrt_last_error(ctx));
@@ -59,16 +75,20 @@ static void run_case(const fft_case *c, uint32_t count)
     double l2_bound = c->f16 ? FFT_BOUND_F16_REL_L2 : FFT_BOUND_REL_L2;
     double max_bound = c->f16 ? FFT_BOUND_F16_MAX_REL : FFT_BOUND_MAX_REL;
     uint32_t messages = spdrt_validation_messages(ctx) - before;
-    ok(ran && e.non_finite == 0 && e.rel_l2 <= l2_bound && e.max_rel <= max_bound && messages == 0,
-       "%s %s x %u: rel L2 %.2e (<= %.0e), max %.2e (<= %.0e)%s%s", lang, flags, count, e.rel_l2,
-       l2_bound, e.max_rel, max_bound, e.non_finite ? ", VALUES NEVER WRITTEN" : "",
-       messages ? ", VALIDATION MESSAGES" : "");
+    ok(ran && e.non_finite == 0 && gaps_written == 0 && e.rel_l2 <= l2_bound && e.max_rel <= max_bound &&
+       messages == 0, "%s %s x %u%s: rel L2 %.2e (<= %.0e), max %.2e (<= %.0e)%s%s%s", lang, flags, count,
+       strides, e.rel_l2, l2_bound, e.max_rel, max_bound, e.non_finite ? ", VALUES NEVER WRITTEN" : "",
+       gaps_written ? ", GAPS WRITTEN" : "", messages ? ", VALIDATION MESSAGES" : "");
     spdrt_fft_pipeline_destroy(ctx, pipe);
     free(spirv);
     free(in);
+    free(nans);
     free(out);
     free(ref);
+    free(named);
 }
+
+static void run_case(const fft_case *c, uint32_t count) { run_strided(c, count, 0, 0); }
 
 /* Every listed N with Nabla's shape (E = 2 up to 2 x 1024, then 1024 invocations), subgroup
  * shuffles of the device's size, both directions. */
@@ -145,6 +165,45 @@ static void options(void)
     }
 }
 
+/* Columns in lanes (--column-layout lanes, the default for --stride up to W = 64): counts
+ * that are no multiple of C (1, C - 1, C + 1, 3C + 5: columns past count read zero and are
+ * not written; the output is NaN-filled, so a stray or missing store shows), strides longer
+ * than count (gaps that must stay unwritten), shuffles across C lanes (--subgroup above C;
+ * quad swaps 2 lanes apart at C = 2), DIT (native inverse), f16, the twiddle table, C from 1
+ * to 64, and the register layout kept reachable. */
+static void columns(void)
+{
+    static const fft_case cases[] = {
+        {.n = 256, .ept = 8, .wg = 32, .strided = 1},                      /* C = 16 (default) */
+        {.n = 1024, .ept = 16, .wg = 64, .subgroup = 8, .strided = 1, .inverse = 1},
+        {.n = 64, .ept = 2, .wg = 32, .subgroup = 8, .strided = 1, .f16 = 1},
+        {.n = 128, .ept = 4, .wg = 32, .subgroup = 8, .strided = 1, .cols = 2},
+        {.n = 256, .ept = 4, .wg = 64, .subgroup = 8, .strided = 1, .cols = 4, .native = 1, .inverse = 1},
+        {.n = 128, .ept = 4, .wg = 32, .subgroup = 4, .strided = 1, .cols = 2, .native = 1},
+        {.n = 512, .ept = 16, .wg = 32, .strided = 1, .cols = 32, .lut = 1, .inverse = 1},
+        {.n = 4096, .ept = 16, .wg = 256, .subgroup = 8, .strided = 1, .layout = "lanes"}, /* C = 4 */
+        {.n = 512, .ept = 16, .wg = 32, .subgroup = 8, .strided = 1, .cols = 1},
+        {.n = 16, .ept = 2, .wg = 8, .subgroup = 4, .strided = 1, .cols = 64, .norm = "unitary"},
+        {.n = 256, .ept = 4, .wg = 64, .subgroup = 8, .strided = 1, .layout = "registers"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const fft_case *c = &cases[i];
+        uint32_t C = c->cols ? c->cols : c->layout && !strcmp(c->layout, "registers") ? 4 : 1024 / c->wg < 16 ? 1024 / c->wg : 16;
+        uint32_t counts[] = {1, C - 1, C + 1, 3 * C + 5};
+        if (list_only) { /* the flags once */
+            run_case(c, 1);
+            continue;
+        }
+        for (size_t k = 0; k < 4; k++) {
+            if (counts[k] == 0 || (k > 0 && counts[k] == counts[k - 1])) continue;
+            if (c->n >= 4096 && k != 2) continue; /* lavapipe: one count at N = 4096 */
+            run_case(c, counts[k]);
+        }
+        /* Strides longer than count: columns c + j * stride with gaps between. */
+        run_strided(c, C + 1, C + 1 + 7, C + 1 + 3);
+    }
+}
+
 int main(int argc, char **argv)
 {
     char err[512];
@@ -160,6 +219,7 @@ int main(int argc, char **argv)
         sizes();
         shapes();
         options();
+        columns();
         return 0;
     }
     if (spdrt_create(&options_, &ctx, err, sizeof err) != SPDRT_OK) {
@@ -171,6 +231,7 @@ int main(int argc, char **argv)
     if (!strcmp(part, "all") || !strcmp(part, "sizes")) sizes();
     if (!strcmp(part, "all") || !strcmp(part, "shapes")) shapes();
     if (!strcmp(part, "all") || !strcmp(part, "options")) options();
+    if (!strcmp(part, "all") || !strcmp(part, "columns")) columns();
     spdrt_destroy(ctx);
     return tap_plan();
 }

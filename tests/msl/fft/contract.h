@@ -14,6 +14,7 @@ struct fft_contract {
   uint32_t threads[3];        // FFT_WORKGROUP_SIZE_X/Y/Z
   uint32_t subgroup;          // FFT_SUBGROUP_SIZE: the narrowest SIMD-group the kernel allows
   uint32_t columns;           // FFT_COLUMNS_PER_WORKGROUP
+  int lanes;                  // FFT_COLUMNS_IN_LANES: the columns sit in lanes (C x W threads)
   uint32_t shared_bytes;      // FFT_SHARED_MEMORY_BYTES
   int inverse, native, real, strided, f16, lut; // FFT_INVERSE ... FFT_TWIDDLE_LUT
   const char* scale;          // FFT_SCALE as the header spells it (e.g. "0.00390625f")

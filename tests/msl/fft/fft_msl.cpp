@@ -62,6 +62,8 @@ struct flags {
   uint32_t n = 0, ept = 0, wg = 0, subgroup = 0;
   int inverse = 0, native = 0, real = 0, strided = 0, f16 = 0, lut = 0;
   uint32_t rows = 0; // --rows-per-wg (0: not given; the configurations name --ept and --wg, so 1)
+  std::string layout; // --column-layout ("": not given)
+  uint32_t cols = 0;  // --columns-per-wg (0: not given)
   spdrt_fft_norm norm = SPDRT_FFT_NORM_INVERSE;
 };
 
@@ -110,6 +112,8 @@ flags parse_flags(const std::string& text) {
     else if (a == "--real") f.real = 1;
     else if (a == "--stride") f.strided = 1;
     else if (a == "--rows-per-wg") f.rows = number();
+    else if (a == "--column-layout") f.layout = value();
+    else if (a == "--columns-per-wg") f.cols = number();
     else if (a == "--norm") {
       std::string v = value();
       if (v == "inverse") f.norm = SPDRT_FFT_NORM_INVERSE;
@@ -200,14 +204,29 @@ std::string check_contract(const fft_contract& c, const flags& f) {
   // Real samples: a float, or two halves in a uint.
   uint32_t src_bytes = f.real && !f.inverse ? 4 : complex_bytes;
   uint32_t dst_bytes = f.real && f.inverse ? 4 : complex_bytes;
-  uint32_t columns = f.strided ? (c.ept <= 4 ? 4 : c.ept == 8 ? 2 : 1) : f.rows ? f.rows : 1;
+  // Columns (README, "The FFT dispatch contract"): in lanes, --columns-per-wg or the largest
+  // power of two up to 16 with C x W <= 1024 (--max-wg), by default only where that is >= 8;
+  // else in registers, 4 for E <= 4, 2 for E = 8, 1 for E = 16.
+  uint32_t lanes = 0;
+  if (f.strided && f.layout != "registers") {
+    uint32_t wg = f.wg ? f.wg : c.n / c.ept;
+    lanes = 16;
+    while (lanes > 1 && lanes * wg > 1024) lanes /= 2;
+    if (f.cols) lanes = f.cols;
+    else if (lanes < 8 && f.layout != "lanes") lanes = 0;
+  }
+  uint32_t columns = lanes ? lanes : f.strided ? (c.ept <= 4 ? 4 : c.ept == 8 ? 2 : 1) : f.rows ? f.rows : 1;
+  uint32_t per_fft = lanes ? lanes : 1; // invocations per element position: C in lanes
+  // Shuffles need butterfly partners within a subgroup: in lanes only where S > C.
+  uint32_t subgroup = lanes && f.subgroup <= lanes ? 0 : f.subgroup;
   std::string e;
   if (e.empty()) e = num("FFT_N", c.n, f.n);
   if (e.empty() && f.ept) e = num("FFT_ELEMENTS_PER_INVOCATION", c.ept, f.ept);
-  if (e.empty() && f.wg) e = num("FFT_WORKGROUP_SIZE_X", c.threads[0], f.wg);
-  if (e.empty()) e = num("E x W", uint64_t(c.ept) * c.threads[0], c.n);
+  if (e.empty() && f.wg) e = num("FFT_WORKGROUP_SIZE_X", c.threads[0], uint64_t(f.wg) * per_fft);
+  if (e.empty()) e = num("E x W", uint64_t(c.ept) * c.threads[0] / per_fft, c.n);
   if (e.empty()) e = num("FFT_WORKGROUP_SIZE_Y x Z", uint64_t(c.threads[1]) * c.threads[2], 1);
-  if (e.empty()) e = num("FFT_SUBGROUP_SIZE", c.subgroup, f.subgroup);
+  if (e.empty()) e = num("FFT_COLUMNS_IN_LANES", c.lanes, lanes ? 1 : 0);
+  if (e.empty()) e = num("FFT_SUBGROUP_SIZE", c.subgroup, subgroup);
   if (e.empty()) e = num("FFT_INVERSE", c.inverse, f.inverse);
   if (e.empty()) e = num("FFT_NATIVE_ORDER", c.native, f.native);
   if (e.empty()) e = num("FFT_REAL", c.real, f.real);
