@@ -84,6 +84,53 @@ rows() { "$SPDGEN" "$@" | sed -n 's|^//   spdgen .*--rows-per-wg \([0-9]*\).*|\1
     [ "$(rows --fft 64 --real)" = "" ] && [ "$(rows --fft 64 --stride)" = "" ] || rule_ok=1
 ok $rule_ok "E/W derivation: E = 16 with W >= 32 (or N/2), W <= --max-wg, 16/E rows per workgroup at E <= 4; one given, the other follows"
 
+# Columns (--stride, a plan's passes): --column-layout lanes|registers and --columns-per-wg.
+expect_usage_error "--columns-per-wg 3" "--columns-per-wg 3" --fft 256 --stride --columns-per-wg 3
+expect_usage_error "--columns-per-wg 0" "--columns-per-wg 0" --fft 256 --stride --columns-per-wg 0
+expect_usage_error "--columns-per-wg 2048" "--columns-per-wg 2048" --fft 256 --stride --columns-per-wg 2048
+expect_usage_error "--columns-per-wg x W beyond --max-wg" "--columns-per-wg 32" --fft 256 --ept 4 --stride --columns-per-wg 32
+expect_usage_error "--columns-per-wg x W beyond a lower --max-wg" "--columns-per-wg 16" --fft 256 --stride --max-wg 256 --columns-per-wg 16
+expect_usage_error "--columns-per-wg x a pass's W beyond --max-wg" "--columns-per-wg 64" --fft 65536 --columns-per-wg 64
+expect_usage_error "--columns-per-wg with rows" "--columns-per-wg 8" --fft 256 --columns-per-wg 8
+expect_usage_error "--column-layout with rows" "--column-layout lanes" --fft 256 --column-layout lanes
+expect_usage_error "unknown --column-layout" "--column-layout diagonal" --fft 256 --stride --column-layout diagonal
+expect_usage_error "--columns-per-wg with --column-layout registers" "--columns-per-wg 4" --fft 256 --stride --column-layout registers --columns-per-wg 4
+expect_usage_error "--columns-per-wg with --spd" "--columns-per-wg" --spd --columns-per-wg 4
+# The rule (README, "The FFT dispatch contract"): lanes with C = the largest power of two up
+# to 16 with C x W <= --max-wg where that C is >= 8, else 16/E (<= 4) columns in registers;
+# read from the contract header: columns per workgroup, local size, lanes.
+columns() { # ARGS... -> "C LOCAL_SIZE LANES"
+    "$SPDGEN" "$@" --emit-header "$WORK/c.h" -o "$WORK/c.comp" &&
+        for d in COLUMNS_PER_WORKGROUP WORKGROUP_SIZE_X COLUMNS_IN_LANES; do
+            sed -n "s/^#define FFT_$d \([0-9]*\).*/\1/p" "$WORK/c.h"
+        done | tr '\n' ' ' | sed 's/ $//'
+}
+cols_ok=0
+for case in "64:16 512 1" "256:16 512 1" "1024:16 1024 1" "2048:8 1024 1" "4096:1 256 0" "16384:1 1024 0"; do
+    n=${case%%:*} want=${case#*:}
+    got=$(columns --fft "$n" --stride)
+    [ "$got" = "$want" ] || { cols_ok=1; diag "--fft $n --stride: $got, want $want"; }
+done
+[ "$(columns --fft 4096 --stride --column-layout lanes)" = "4 1024 1" ] || cols_ok=1
+[ "$(columns --fft 256 --stride --max-wg 128)" = "2 32 0" ] || cols_ok=1
+[ "$(columns --fft 256 --stride --columns-per-wg 2)" = "2 64 1" ] || cols_ok=1
+[ "$(columns --fft 256 --stride --column-layout registers)" = "2 32 0" ] || cols_ok=1
+[ "$(columns --fft 64 --stride --ept 4 --column-layout registers)" = "4 16 0" ] || cols_ok=1
+ok $cols_ok "columns per workgroup: lanes of 16 up to W = 64, 8 at W = 128, registers (16/E) beyond; --column-layout and --columns-per-wg pick"
+# Shuffles in lanes only where the subgroup spans more than the C columns: the contract's
+# subgroup size is the one the shader needs.
+[ "$("$SPDGEN" --fft 256 --stride --subgroup 8 --emit-header "$WORK/c.h" -o "$WORK/c.comp" &&
+    sed -n 's/^#define FFT_SUBGROUP_SIZE \([0-9]*\).*/\1/p' "$WORK/c.h")" = 0 ] &&
+    grep -q "subgroup 8 is not used" "$WORK/c.comp" && ! grep -q subgroupShuffle "$WORK/c.comp" &&
+    [ "$("$SPDGEN" --fft 256 --stride --subgroup 8 --columns-per-wg 2 --emit-header "$WORK/c.h" -o "$WORK/c.comp" &&
+    sed -n 's/^#define FFT_SUBGROUP_SIZE \([0-9]*\).*/\1/p' "$WORK/c.h")" = 8 ] && grep -q subgroupShuffleXor "$WORK/c.comp"
+ok $? "lanes: --subgroup 8 with 16 columns needs no subgroup (FFT_SUBGROUP_SIZE 0, no shuffles); with 2 columns it shuffles"
+"$SPDGEN" --fft 256 --stride --subgroup 8 --columns-per-wg 4 --target hlsl -o "$WORK/l.hlsl" &&
+    cmd=$(sed -n 's|^//   \(spdgen .*\)$|\1|p' "$WORK/l.hlsl" | head -1) &&
+    echo "$cmd" | grep -q -- "--column-layout lanes --columns-per-wg 4" &&
+    $SPDGEN_BUILD/$cmd -o "$WORK/l2.hlsl" && cmp -s "$WORK/l.hlsl" "$WORK/l2.hlsl"
+ok $? "the regenerate command of a lanes shader names its layout and reproduces the file"
+
 # Beyond one dispatch (N > 16 x --max-wg): a four-step plan of two shaders and a plan file.
 expect_usage_error "a plan to stdout" "--fft 65536" --fft 65536
 expect_usage_error "--ept with a plan" "--ept" --fft 65536 --ept 16
@@ -112,6 +159,16 @@ int main(void)
 EOF2
 ${CC:-cc} -std=c11 -Wall -Werror -I"$WORK/plan" "$WORK/plan/h.c" -o "$WORK/plan/h" && "$WORK/plan/h"
 ok $? "the plan's contract header compiles and its numbers are the plan's"
+# A plan's passes: columns in lanes by default (N = 32768 = 256 x 128, both passes W = 32:
+# 16 columns, 512 invocations), in registers with --column-layout registers (16/E: E = 8
+# then 4), the plan file's wg the local size.
+"$SPDGEN" --fft 32768 --target spirv -o "$WORK/plan/l.spv" &&
+    grep -q "^pass 1 file l.pass1.spv n 256 wg 512 subgroup 0 columns 16 .* ept 8$" "$WORK/plan/l.fftplan" &&
+    grep -q "^pass 2 file l.pass2.spv n 128 wg 512 subgroup 0 columns 16 .* ept 4$" "$WORK/plan/l.fftplan" &&
+    "$SPDGEN" --fft 32768 --column-layout registers --target spirv -o "$WORK/plan/r.spv" &&
+    grep -q "^pass 1 file r.pass1.spv n 256 wg 32 subgroup 0 columns 2 .* ept 8$" "$WORK/plan/r.fftplan" &&
+    grep -q "^pass 2 file r.pass2.spv n 128 wg 32 subgroup 0 columns 4 .* ept 4$" "$WORK/plan/r.fftplan"
+ok $? "plan passes: 16 columns in lanes by default, 16/E in registers with --column-layout registers"
 "$SPDGEN" --fft 1048576 --check
 ok $? "--fft 1048576 (2^20) --check"
 for target in glsl hlsl msl; do
@@ -201,6 +258,21 @@ if "$SPDGEN_BUILD/tests/fft_matrix" list >/dev/null 2>&1 && vulkaninfo --summary
     "$SPDGEN" --fft 65536 --template-dir "$WORK/tdir" --selftest >"$WORK/out" 2>&1
     [ $? -eq 1 ] && grep -q "selftest FAILED" "$WORK/out"
     ok $? "--selftest fails (exit 1) for a plan with twiddles of the wrong sign"
+    # Columns in lanes: a shared-memory slot with the column and the FFT's invocation swapped
+    # ((column << log2 C) | address instead of (address << log2 C) | column) must fail.
+    "$SPDGEN" --fft 256 --stride --batch 21 --selftest >"$WORK/out" 2>&1 && grep -q "selftest passed" "$WORK/out"
+    ok $? "--selftest passes for 21 columns in lanes (--fft 256 --stride)"
+    mkdir -p "$WORK/ldir/templates"
+    sed 's/string.format("(%s << %s) | %s", operand(hi), u(tc), operand(col))/string.format("(%s << %s) | %s", operand(col), u(tc), operand(hi))/' \
+        "$here/../templates/fft_steps.lua" >"$WORK/ldir/templates/fft_steps.lua"
+    ! cmp -s "$here/../templates/fft_steps.lua" "$WORK/ldir/templates/fft_steps.lua"
+    ok $? "the mutant template swapping column and invocation in the shared slot differs from the real one"
+    for flags in "--fft 256 --stride --batch 21" "--fft 32768 --batch 1"; do
+        # shellcheck disable=SC2086
+        "$SPDGEN" $flags --template-dir "$WORK/ldir" --selftest >"$WORK/out" 2>&1
+        [ $? -eq 1 ] && grep -q "selftest FAILED" "$WORK/out"
+        ok $? "--selftest fails (exit 1) for $flags with column and invocation swapped in the shared slot"
+    done
 else
     ok 0 "# SKIP no Vulkan device"
 fi

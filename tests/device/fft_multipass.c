@@ -139,6 +139,13 @@ int main(int argc, char **argv)
     }
     accuracy("glsl", "--fft 65536 --storage f16", 1);
     accuracy("hlsl", "--fft 1048576 --subgroup 8", 1);
+    /* The passes' columns sit in lanes by default (16 per workgroup here); shuffles across
+     * 2 column lanes; 2^20 from GLSL too; the register layout kept reachable. */
+    accuracy("glsl", "--fft 32768", 3);
+    accuracy("hlsl", "--fft 65536 --columns-per-wg 2 --subgroup 8 --direction inverse", 1);
+    accuracy("glsl", "--fft 1048576", 1);
+    accuracy("glsl", "--fft 32768 --column-layout registers", 2);
+    accuracy("hlsl", "--fft 131072 --max-wg 64 --column-layout lanes --subgroup 4", 1); /* 2 columns, quads */
     ok(spdrt_validation_messages(ctx) == 0, "no validation messages (%u)", spdrt_validation_messages(ctx));
     spdrt_destroy(ctx);
     return tap_plan();
