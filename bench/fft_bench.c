@@ -255,6 +255,10 @@ static void plan_variants(const fft_sweep *s, fft_group *g) {
             r.subgroup = c.subgroup = s->subgroups[i];
             add_variant(g, &r, &c, s->subgroups[i] == 0);
         }
+        /* The columns in registers (16/E side by side per invocation), the layout before
+         * the lanes default: the column pass's old shape. */
+        r.subgroup = c.subgroup = 0, c.column_layout = "registers";
+        add_variant(g, &r, &c, 0);
         return;
     }
     r.n = g->n;
@@ -304,6 +308,10 @@ static void plan_variants(const fft_sweep *s, fft_group *g) {
             r.subgroup = s->subgroups[i];
             add_variant(g, &r, NULL, s->subgroups[i] == 0);
         }
+        /* Both passes' columns in registers, the layout before the lanes default. */
+        r.subgroup = 0, r.column_layout = "registers";
+        add_variant(g, &r, NULL, 0);
+        r.column_layout = NULL;
         for (mw = 64; mw >= 16 && added < s->opt->sweep; mw /= 2) {
             if (16 * mw < n1)
                 continue;

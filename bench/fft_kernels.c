@@ -70,7 +70,8 @@ static int read_single(const fft_request *r, const char *spv, const char *header
 }
 
 /* The plan file (runtime/fft_plan.c reads the same lines): "pass P file F n N wg W
- * subgroup S columns C shared B ffts K", plus the whole transform's keys. */
+ * subgroup S columns C shared B ffts K ept E" (W the local size), plus the whole
+ * transform's keys. */
 static int read_plan(const fft_request *r, const char *dir, const char *path, fft_shader *out,
                      char *err, size_t err_size) {
     FILE *f = fopen(path, "r");
@@ -83,7 +84,7 @@ static int read_plan(const fft_request *r, const char *dir, const char *path, ff
     out->plan = 1;
     out->whole = base_config(r);
     while (fgets(line, sizeof line, f)) {
-        unsigned p, n, wg, sg, cols, shared, ffts;
+        unsigned p, n, wg, sg, cols, shared, ffts, ept;
         char file[256], full[BENCH_PATH_MAX + 300];
         if (line[0] == '#' || sscanf(line, "%63s %511s", word, value) != 2)
             continue;
@@ -95,8 +96,8 @@ static int read_plan(const fft_request *r, const char *dir, const char *path, ff
             f32 = !strcmp(value, "f32");
         else if (!strcmp(word, "pass")) {
             if (sscanf(line, "pass %u file %255s n %u wg %u subgroup %u columns %u shared %u "
-                       "ffts %u", &p, file, &n, &wg, &sg, &cols, &shared, &ffts) != 8 ||
-                p < 1 || p > 2 || out->spirv[p - 1] || wg == 0 || n % wg) {
+                       "ffts %u ept %u", &p, file, &n, &wg, &sg, &cols, &shared, &ffts, &ept) != 9 ||
+                p < 1 || p > 2 || out->spirv[p - 1] || wg == 0 || ept == 0 || n % ept) {
                 snprintf(err, err_size, "%s: malformed pass line: %.200s", path, line);
                 fclose(f);
                 return -1;
@@ -105,7 +106,7 @@ static int read_plan(const fft_request *r, const char *dir, const char *path, ff
             *c = out->whole;
             c->n = n, c->wg = wg, c->subgroup = sg, c->columns = cols, c->shared_bytes = shared;
             c->strided = 1; /* column FFTs, as spdrt_fft_plan_create builds them */
-            out->ept[p - 1] = n / wg;
+            out->ept[p - 1] = ept;
             out->ffts_per_transform[p - 1] = ffts;
             snprintf(full, sizeof full, "%s/%s", dir, file);
             out->spirv[p - 1] = bench_read_spirv(full, &out->words[p - 1], err, err_size);
@@ -164,6 +165,8 @@ int fft_generate(bench_spdgen *g, const fft_request *r, const char *name, fft_sh
         argv[a++] = "--rows-per-wg", argv[a++] = rows;
     if (r->lut)
         argv[a++] = "--twiddles", argv[a++] = "lut";
+    if (r->column_layout)
+        argv[a++] = "--column-layout", argv[a++] = (char *)r->column_layout;
     /* The report's command: the arguments so far, spdgen's path shown as "spdgen". */
     for (i = 0; i < a; i++)
         used += (size_t)snprintf(command + used, used < command_size ? command_size - used : 0,
@@ -201,19 +204,30 @@ void fft_shader_free(fft_shader *s) {
     memset(s, 0, sizeof *s);
 }
 
+/* "E x W" of one shader, and its FFTs per workgroup: columns in lanes (the local size is
+ * C x W) or in registers, or rows. */
+static void pass_shape(const fft_shader *s, int p, char *out, size_t size) {
+    const spdrt_fft_config *c = &s->config[p];
+    uint32_t w = c->n / s->ept[p], lanes = c->wg / w;
+    char per_wg[64] = "";
+    if (lanes > 1)
+        snprintf(per_wg, sizeof per_wg, " x %u columns in lanes", lanes);
+    else if (c->columns > 1)
+        snprintf(per_wg, sizeof per_wg, ", %u %s per workgroup", c->columns,
+                 c->strided ? "columns in registers" : "rows");
+    snprintf(out, size, "E %u x W %u%s", s->ept[p], w, per_wg);
+}
+
 void fft_shader_shape(const fft_shader *s, char *out, size_t size) {
-    char per_wg[48] = "";
+    char first[96], second[96];
+    pass_shape(s, 0, first, sizeof first);
     if (s->plan) {
-        snprintf(out, size, "plan %u x %u: E %u x W %u, then E %u x W %u; S %u",
-                 s->config[0].n, s->config[1].n, s->ept[0], s->config[0].wg, s->ept[1],
-                 s->config[1].wg, s->config[0].subgroup);
+        pass_shape(s, 1, second, sizeof second);
+        snprintf(out, size, "plan %u x %u: %s, then %s; S %u", s->config[0].n, s->config[1].n,
+                 first, second, s->config[0].subgroup);
         return;
     }
-    if (s->config[0].columns > 1)
-        snprintf(per_wg, sizeof per_wg, ", %u %s per workgroup", s->config[0].columns,
-                 s->config[0].strided ? "columns" : "rows");
-    snprintf(out, size, "E %u x W %u, S %u%s", s->ept[0], s->config[0].wg, s->config[0].subgroup,
-             per_wg);
+    snprintf(out, size, "%s, S %u", first, s->config[0].subgroup);
 }
 
 /* ---- pipelines and dispatches -------------------------------------------------------- */

@@ -218,13 +218,16 @@ static const fft_variant *best_of(const fft_group *g) {
     return NULL;
 }
 
-/* The default choice with the device's subgroup size: no --ept/--wg/--max-wg. */
+/* The default choice with the device's subgroup size: no --ept/--wg/--max-wg, and (2D) no
+ * --column-layout for the columns. */
 static const fft_variant *default_at(const fft_group *g, uint32_t subgroup) {
     uint32_t v;
     for (v = 0; v < g->variant_count; v++) {
         const fft_request *q = &g->variants[v].req[0];
-        if (!q->ept && !q->wg && !q->max_wg && q->subgroup == subgroup)
-            return &g->variants[v];
+        const fft_variant *x = &g->variants[v];
+        if (!q->ept && !q->wg && !q->max_wg && q->subgroup == subgroup && !q->column_layout &&
+            (x->requests < 2 || !x->req[1].column_layout))
+            return x;
     }
     return NULL;
 }
@@ -594,10 +597,12 @@ void fft_report_json(const fft_report *r, FILE *out) {
             fprintf(out, ", \"requests\": [");
             for (i = 0; i < x->requests; i++)
                 fprintf(out, "%s{\"n\": %u, \"ept\": %u, \"wg\": %u, \"subgroup\": %u, "
-                        "\"max_wg\": %u, \"strided\": %s, \"real\": %s}", i ? ", " : "",
-                        x->req[i].n, x->req[i].ept, x->req[i].wg, x->req[i].subgroup,
+                        "\"max_wg\": %u, \"strided\": %s, \"real\": %s, \"column_layout\": %s%s%s}",
+                        i ? ", " : "", x->req[i].n, x->req[i].ept, x->req[i].wg, x->req[i].subgroup,
                         x->req[i].max_wg, x->req[i].strided ? "true" : "false",
-                        x->req[i].real ? "true" : "false");
+                        x->req[i].real ? "true" : "false", x->req[i].column_layout ? "\"" : "",
+                        x->req[i].column_layout ? x->req[i].column_layout : "null",
+                        x->req[i].column_layout ? "\"" : "");
             fprintf(out, "], \"default\": %s, \"plan\": %s, \"best\": %s,\n       ",
                     x->is_default ? "true" : "false", x->plan ? "true" : "false",
                     x->best ? "true" : "false");
