@@ -83,7 +83,7 @@ local function make_context(cfg, dialect)
         scale = scale_of(f), wg = f.wg, invocations = lanes and f.wg * C or f.wg,
         -- The subgroup size the shader's shuffles need (0: it has none).
         subgroup = g.s > 0 and cfg.subgroup or 0,
-        slots = slots, lut = f.twiddles == "lut", uses_swizzle = false, shared_used = false,
+        slots = slots, lut = f.twiddles == "lut", swizzles = {}, shared_used = false,
     }
     -- Storage per binding: a multi-pass plan keeps fp32 between its passes.
     ctx.src_storage, ctx.dst_storage = f.storage, f.storage
@@ -98,7 +98,8 @@ local function make_context(cfg, dialect)
     }
     ctx.access_in, ctx.access_out = column_access(f)
     for _, s in ipairs(p.steps) do
-        if s.kind == "exchange" and steps.swizzled(ctx, s) then ctx.uses_swizzle = true end
+        local helper = s.kind == "exchange" and steps.swizzle_helper(ctx, s)
+        if helper then ctx.swizzles[helper] = true end
     end
     return ctx
 end
@@ -311,26 +312,30 @@ local function emit_helpers(c, ctx)
         twiddle.emit_device_function(c, ctx.f.pass.n_total, ctx.sign, "fft_twiddle_total", true)
         c:blank()
     end
-    if ctx.uses_swizzle then
-        local bits = X.swizzle_bits(ctx.g.tc)
+    local function swizzle_helper(name, bits, slots, text)
         local terms, shift = {}, bits
-        while (1 << shift) < (ctx.slots >> ctx.g.tc) do
+        while (1 << shift) < slots do
             terms[#terms + 1] = string.format("(a >> %s)", u(shift))
             shift = shift + bits
         end
-        if ctx.lanes then
-            c:comment(string.format("Shared-memory address swizzle: slot = swizzled address x %d + " ..
-                "column, so the %d columns take %d banks and the address XORs its higher %d-bit groups " ..
-                "into its low %d bits (the rest of the bank), a bijection that spreads power-of-two " ..
-                "strides over the 32 banks.", ctx.columns, ctx.columns, ctx.columns, bits, bits))
-        else
-            c:comment("Shared-memory address swizzle: XORs the higher 5-bit groups of the address into " ..
-                "its low 5 bits (the bank), a bijection that spreads power-of-two strides over 32 banks.")
-        end
-        c:block("uint fft_swizzle(uint a)", function()
+        c:comment(text)
+        c:block("uint " .. name .. "(uint a)", function()
             c:line("return a ^ ((%s) & %s);", table.concat(terms, " ^ "), u((1 << bits) - 1))
         end)
         c:blank()
+    end
+    if ctx.swizzles.slot then
+        swizzle_helper("fft_swizzle", 5, ctx.slots, "Shared-memory address swizzle: XORs the higher " ..
+            "5-bit groups of the address into its low 5 bits (the bank), a bijection that spreads " ..
+            "power-of-two strides over 32 banks.")
+    end
+    if ctx.swizzles.address then
+        local bits = X.swizzle_bits(ctx.g.tc)
+        swizzle_helper("fft_swizzle_address", bits, ctx.slots >> ctx.g.tc, string.format("Swizzle of " ..
+            "the address above the column (slot = address x %d + column, so the %d columns of a " ..
+            "subgroup take %d banks): XORs its higher %d-bit groups into its low %d bits (the rest " ..
+            "of the bank), a bijection that spreads power-of-two strides over the 32 banks.",
+            ctx.columns, ctx.columns, ctx.columns, bits, bits))
     end
 end
 

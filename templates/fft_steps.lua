@@ -156,40 +156,69 @@ end
 -- An expression as an operand of << or |: names and calls as they are, others in parentheses.
 local function operand(e) return (e:match("^[%w_]+$") or e:match("^[%w_]+%b()$")) and e or "(" .. e .. ")" end
 
--- Where an access's slot is: "wa"/"ra" hold the invocation's part, each register adds a
--- constant. Lanes layout: the column (the low tc bits of the address, the invocation's
--- t mod C) stays the slot's low bits and only the address above it is swizzled.
-local function slot_parts(ctx, step)
+-- Where an exchange's slots are: "wa"/"ra" hold the invocation's part, each register adds a
+-- constant, and the slot is XOR-swizzled (a bijection; an exchange writes and reads through
+-- the same one, so each exchange may pick its own) to spread the lanes of a subgroup over
+-- the 32 banks:
+--   "slot": the slot's 5-bit groups above bit 4 fold into its low 5 bits (fft_swizzle);
+--   "address" (lanes layout): the column stays the slot's low tc bits (the C columns of a
+--     subgroup in C banks) and the address above it folds its (5 - tc)-bit groups into its
+--     low 5 - tc bits (fft_swizzle_address).
+-- A lanes exchange takes the one with fewer bank conflicts, "address" when equal; one that
+-- moves the columns out of the lowest lanes (pass 1's reorder, a transpose) needs "slot".
+local function slot_parts(ctx, step, mode)
     local tc, addr_of = ctx.g.tc, step.addr_of
-    local bits = swizzle_bits(tc)
-    local swizzled = bits > 0 and (step.slots >> tc) > (1 << bits)
-    local above = function(b) local a = addr_of[b] if a and a >= tc then return a - tc end end
-    local column = function(b) local a = addr_of[b] if a and a < tc then return a end end
-    local sw = swizzled and function(a) return swizzle(a, bits) end or function(a) return a end
-    local parts = {
+    local identity = function(a) return a end
+    local p = {}
+    if mode == "address" then
+        local bits = swizzle_bits(tc)
+        local on = bits > 0 and (step.slots >> tc) > (1 << bits)
+        local above = function(b) local a = addr_of[b] if a and a >= tc then return a - tc end end
+        local column = function(b) local a = addr_of[b] if a and a < tc then return a end end
+        local sw = on and function(a) return swizzle(a, bits) end or identity
+        p.helper = on and "address" or nil
         -- The slot of address a (for the bank-conflict count).
-        place = function(a) return (sw(a >> tc) << tc) | (a & ((1 << tc) - 1)) end,
+        p.place = function(a) return (sw(a >> tc) << tc) | (a & ((1 << tc) - 1)) end
         -- The constant of register k in layout L.
-        constant = function(L, k) return sw(register_part(L, k, above)) << tc end,
-    }
-    -- The invocation's part in layout L: (address << tc) | column.
-    function parts.thread(L)
-        local hi = thread_part(L, above) or "0u"
-        if swizzled then hi = "fft_swizzle(" .. hi .. ")" end
-        if tc == 0 then return hi end
-        local col = thread_part(L, column)
-        if hi == "0u" then return col end
-        return string.format("(%s << %s) | %s", operand(hi), u(tc), operand(col))
+        p.constant = function(L, k) return sw(register_part(L, k, above)) << tc end
+        -- The invocation's part in layout L: (address << tc) | column.
+        p.thread = function(L)
+            local hi = thread_part(L, above) or "0u"
+            if on then hi = "fft_swizzle_address(" .. hi .. ")" end
+            local col = thread_part(L, column)
+            if hi == "0u" then return col end
+            return string.format("(%s << %s) | %s", operand(hi), u(tc), operand(col))
+        end
+    else
+        local on = step.slots > 32
+        local map = function(b) return addr_of[b] end
+        local sw = on and swizzle or identity
+        p.helper = on and "slot" or nil
+        p.place = sw
+        p.constant = function(L, k) return sw(register_part(L, k, map)) end
+        p.thread = function(L)
+            local e = thread_part(L, map) or "0u"
+            return on and "fft_swizzle(" .. e .. ")" or e
+        end
     end
-    return parts, swizzled
+    p.ways = math.max(conflict_ways(step.from, addr_of, p.place), conflict_ways(step.to, addr_of, p.place))
+    return p
+end
+
+-- The slots an exchange uses (see slot_parts).
+local function exchange_slots(ctx, step)
+    local whole = slot_parts(ctx, step, "slot")
+    if ctx.g.tc == 0 then return whole end
+    local lanes = slot_parts(ctx, step, "address")
+    return whole.ways < lanes.ways and whole or lanes
 end
 
 -- A shared-memory exchange, in rounds; every round writes and reads the same registers.
 local function emit_exchange(c, ctx, step)
     local D = ctx.dialect
     local A, B, addr_of = step.from, step.to, step.addr_of
-    local slot = slot_parts(ctx, step)
-    local ways = math.max(conflict_ways(A, addr_of, slot.place), conflict_ways(B, addr_of, slot.place))
+    local slot = exchange_slots(ctx, step)
+    local ways = slot.ways
     local purpose = step.what == "reorder" and "into natural order" or step.what == "return"
         and "back to the load layout" or step.what == "pair"
         and "so samples f and f + 1 meet in one invocation" or "to bring the next butterflies' partners together"
@@ -252,7 +281,8 @@ steps.stage = emit_stage
 steps.shuffle_stage = emit_shuffle_stage
 steps.permute = emit_permute
 steps.exchange = emit_exchange
--- Whether an exchange's slots are swizzled (then the shader needs fft_swizzle).
-function steps.swizzled(ctx, step) return select(2, slot_parts(ctx, step)) end
+-- The swizzle helper an exchange needs: "slot" (fft_swizzle), "address"
+-- (fft_swizzle_address) or nil.
+function steps.swizzle_helper(ctx, step) return exchange_slots(ctx, step).helper end
 steps.lane_swap = emit_lane_swap
 return steps
