@@ -139,29 +139,25 @@ local function emit_load(c, ctx, step)
         end
         return
     end
-    if ctx.lanes then
-        c:comment(string.format("Load: invocation t runs column col0 + t mod %d, and its register k " ..
-            "holds element j = k * %d + t / %d: the %d invocations in a row read the same element of " ..
-            "%d neighbouring columns, contiguous in memory. Columns past count read as zero and are " ..
-            "not stored.", ctx.columns, f.wg, ctx.columns, ctx.columns, ctx.columns))
-        local col = lane_column(c, ctx, L, "col")
-        for k = 0, ctx.registers - 1 do
-            c:line("%s = $float2(0.0f, 0.0f);", reg_name(k))
-            c:line("if (%s < params.count) %s = %s;", col, reg_name(k),
-                load_complex(ctx, ctx.access_in(col, factor(j_of(k)))))
-        end
-        return
-    end
     if ctx.columns > 1 or f.strided or f.pass then
         local rows = not f.strided and not f.pass
-        c:comment(string.format("Load: register k holds element j = (k mod %d) * %d + t of %s " ..
-            "col0 + k / %d; %s. %s past count read as zero and are not stored.", f.ept, f.wg,
-            rows and "row" or "column", f.ept, rows and string.format("each workgroup runs %d " ..
-            "consecutive rows (--rows-per-wg), so every invocation has %d loads in flight", ctx.columns,
-            ctx.registers) or string.format("an invocation reads its %d columns side by side", ctx.columns),
-            rows and "Rows" or "Columns"))
+        local base -- lanes: the invocation's column
+        if ctx.lanes then
+            c:comment(string.format("Load: invocation t runs column col0 + t mod %d, and its register k " ..
+                "holds element j = k * %d + t / %d: the %d invocations in a row read the same element of " ..
+                "%d neighbouring columns, contiguous in memory. Columns past count read as zero and are " ..
+                "not stored.", ctx.columns, f.wg, ctx.columns, ctx.columns, ctx.columns))
+            base = lane_column(c, ctx, L, "col")
+        else
+            c:comment(string.format("Load: register k holds element j = (k mod %d) * %d + t of %s " ..
+                "col0 + k / %d; %s. %s past count read as zero and are not stored.", f.ept, f.wg,
+                rows and "row" or "column", f.ept, rows and string.format("each workgroup runs %d " ..
+                "consecutive rows (--rows-per-wg), so every invocation has %d loads in flight", ctx.columns,
+                ctx.registers) or string.format("an invocation reads its %d columns side by side", ctx.columns),
+                rows and "Rows" or "Columns"))
+        end
         for k = 0, ctx.registers - 1 do
-            local col = column_of(ctx, L, k)
+            local col = column_of(ctx, L, k, base)
             c:line("%s = $float2(0.0f, 0.0f);", reg_name(k))
             c:line("if (%s < params.count) %s = %s;", col, reg_name(k),
                 load_complex(ctx, ctx.access_in(col, factor(j_of(k)))))
