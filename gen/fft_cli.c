@@ -384,10 +384,13 @@ void sg_fft_cli_command(const sg_config *cfg, char *buf, size_t size)
         snprintf(rows_flag, sizeof rows_flag, " --column-layout lanes --columns-per-wg %d", f->lanes);
     else if (f->strided && !f->passes)
         snprintf(rows_flag, sizeof rows_flag, " --column-layout registers");
-    else if (f->passes)
-        snprintf(rows_flag, sizeof rows_flag, "%s%s%s%.0d", f->column_layout_given ? " --column-layout " : "",
-                 f->column_layout_given ? column_layouts[f->column_layout - 1] : "",
-                 f->columns_per_wg ? " --columns-per-wg " : "", f->columns_per_wg);
+    else if (f->passes) {
+        if (f->column_layout_given)
+            snprintf(rows_flag, sizeof rows_flag, " --column-layout %s", column_layouts[f->column_layout - 1]);
+        if (f->columns_per_wg)
+            snprintf(rows_flag + strlen(rows_flag), sizeof rows_flag - strlen(rows_flag),
+                     " --columns-per-wg %d", f->columns_per_wg);
+    }
     /* A four-step plan's passes follow from N and --max-wg; one dispatch names E and W. */
     if (f->passes) snprintf(shape, sizeof shape, "--max-wg %d", f->max_wg);
     else snprintf(shape, sizeof shape, "--ept %d --wg %d", f->ept, cfg->wg);
@@ -403,7 +406,8 @@ void sg_fft_cli_command(const sg_config *cfg, char *buf, size_t size)
              cfg->env != SV_ENV_VULKAN_1_1 ? sg_env_name(cfg->env) : "");
 }
 
-/* cfg.fft = { n, ept, wg, direction, norm, order, storage, twiddles, strided, real }. */
+/* cfg.fft = { n, ept, wg, direction, norm, order, storage, twiddles, strided, real,
+ * rows_per_wg, lanes (columns in lanes, 0: none), pass }. */
 void sg_fft_push_fields(struct lua_State *L, const sg_config *cfg)
 {
     const sg_fft_params *f = &cfg->fft;
