@@ -259,6 +259,10 @@ static void plan_variants(const fft_sweep *s, fft_group *g) {
          * the lanes default: the column pass's old shape. */
         r.subgroup = c.subgroup = 0, c.column_layout = "registers";
         add_variant(g, &r, &c, 0);
+        /* 4 columns in lanes (32-byte rows per load) rather than 16: the exchanges then
+         * bring 4 bits each instead of 2 (fewer barriers), the price of the wider rows. */
+        c.column_layout = NULL, c.columns_per_wg = 4;
+        add_variant(g, &r, &c, 0);
         return;
     }
     r.n = g->n;
@@ -311,7 +315,10 @@ static void plan_variants(const fft_sweep *s, fft_group *g) {
         /* Both passes' columns in registers, the layout before the lanes default. */
         r.subgroup = 0, r.column_layout = "registers";
         add_variant(g, &r, NULL, 0);
-        r.column_layout = NULL;
+        /* 4 columns in lanes in both passes rather than 16: fewer, larger exchanges. */
+        r.column_layout = NULL, r.columns_per_wg = 4;
+        add_variant(g, &r, NULL, 0);
+        r.columns_per_wg = 0;
         for (mw = 64; mw >= 16 && added < s->opt->sweep; mw /= 2) {
             if (16 * mw < n1)
                 continue;

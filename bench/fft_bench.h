@@ -59,6 +59,7 @@ typedef struct {
     uint32_t rows_per_wg;            /* --rows-per-wg; 0: not given (spdgen's default) */
     int lut;                         /* --twiddles lut (a host-made table, binding 2) */
     const char *column_layout;       /* --column-layout; NULL: not given (spdgen's default) */
+    uint32_t columns_per_wg;         /* --columns-per-wg; 0: not given (spdgen's default) */
 } fft_request;
 
 typedef struct {

@@ -226,7 +226,7 @@ static const fft_variant *default_at(const fft_group *g, uint32_t subgroup) {
         const fft_request *q = &g->variants[v].req[0];
         const fft_variant *x = &g->variants[v];
         if (!q->ept && !q->wg && !q->max_wg && q->subgroup == subgroup && !q->column_layout &&
-            (x->requests < 2 || !x->req[1].column_layout))
+            !q->columns_per_wg && (x->requests < 2 || (!x->req[1].column_layout && !x->req[1].columns_per_wg)))
             return x;
     }
     return NULL;
@@ -597,12 +597,13 @@ void fft_report_json(const fft_report *r, FILE *out) {
             fprintf(out, ", \"requests\": [");
             for (i = 0; i < x->requests; i++)
                 fprintf(out, "%s{\"n\": %u, \"ept\": %u, \"wg\": %u, \"subgroup\": %u, "
-                        "\"max_wg\": %u, \"strided\": %s, \"real\": %s, \"column_layout\": %s%s%s}",
+                        "\"max_wg\": %u, \"strided\": %s, \"real\": %s, \"column_layout\": %s%s%s, "
+                        "\"columns_per_wg\": %u}",
                         i ? ", " : "", x->req[i].n, x->req[i].ept, x->req[i].wg, x->req[i].subgroup,
                         x->req[i].max_wg, x->req[i].strided ? "true" : "false",
                         x->req[i].real ? "true" : "false", x->req[i].column_layout ? "\"" : "",
                         x->req[i].column_layout ? x->req[i].column_layout : "null",
-                        x->req[i].column_layout ? "\"" : "");
+                        x->req[i].column_layout ? "\"" : "", x->req[i].columns_per_wg);
             fprintf(out, "], \"default\": %s, \"plan\": %s, \"best\": %s,\n       ",
                     x->is_default ? "true" : "false", x->plan ? "true" : "false",
                     x->best ? "true" : "false");
