@@ -287,16 +287,18 @@ static int default_rows_per_wg(const sg_config *cfg)
 }
 
 /* Columns in lanes for a column FFT of `wg` invocations (a --stride shader, or a plan's
- * pass): --columns-per-wg, else the largest power of two up to SG_FFT_LANES_DEFAULT with
- * C x W <= --max-wg. 0 = the register layout: --column-layout registers, or by default where
- * fewer than SG_FFT_LANES_MIN columns fit (N >= 4096 at --max-wg 1024), which keeps the
- * shape measured before the lanes layout. */
+ * pass): --columns-per-wg, else the largest power of two up to SG_FFT_LANES_DEFAULT
+ * (SG_FFT_PLAN_LANES_DEFAULT for a plan's pass) with C x W <= --max-wg. 0 = the register
+ * layout: --column-layout registers, or by default for a --stride shader where fewer than
+ * SG_FFT_LANES_MIN columns fit (N >= 4096 at --max-wg 1024), which keeps the shape measured
+ * before the lanes layout. */
 static int lane_columns(const sg_fft_params *f, int wg)
 {
     if (f->column_layout == SG_FFT_COLUMNS_REGISTERS) return 0;
     if (f->columns_per_wg) return f->columns_per_wg;
-    int c = SG_FFT_LANES_DEFAULT;
+    int c = f->passes ? SG_FFT_PLAN_LANES_DEFAULT : SG_FFT_LANES_DEFAULT;
     while (c > 1 && (long)c * wg > f->max_wg) c /= 2;
+    if (f->passes) return c;
     return f->column_layout == SG_FFT_COLUMNS_AUTO && c < SG_FFT_LANES_MIN ? 0 : c;
 }
 

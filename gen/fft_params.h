@@ -23,6 +23,11 @@ typedef enum { SG_FFT_COLUMNS_AUTO, SG_FFT_COLUMNS_LANES, SG_FFT_COLUMNS_REGISTE
  * subgroup), and the lanes layout only where at least 8 fit in --max-wg. */
 #define SG_FFT_LANES_DEFAULT 16
 #define SG_FFT_LANES_MIN 8
+/* A four-step plan's passes: 4 columns in lanes (32-byte segments), measured on the H200
+ * 36% of the copy floor at N = 32768 and 65536 against 32% and 28% with 16 (bench/
+ * FFT_RESULTS.md): with 16 each exchange of the 256-point passes brings fewer bits
+ * together, so they need more exchanges. */
+#define SG_FFT_PLAN_LANES_DEFAULT 4
 
 typedef struct {
     long n;                     /* --fft N: transform length, a power of two */

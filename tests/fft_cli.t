@@ -160,15 +160,18 @@ EOF2
 ${CC:-cc} -std=c11 -Wall -Werror -I"$WORK/plan" "$WORK/plan/h.c" -o "$WORK/plan/h" && "$WORK/plan/h"
 ok $? "the plan's contract header compiles and its numbers are the plan's"
 # A plan's passes: columns in lanes by default (N = 32768 = 256 x 128, both passes W = 32:
-# 16 columns, 512 invocations), in registers with --column-layout registers (16/E: E = 8
-# then 4), the plan file's wg the local size.
+# 4 columns, the plan default, 128 invocations; --columns-per-wg 16: 512), in registers with
+# --column-layout registers (16/E: E = 8 then 4), the plan file's wg the local size.
 "$SPDGEN" --fft 32768 --target spirv -o "$WORK/plan/l.spv" &&
-    grep -q "^pass 1 file l.pass1.spv n 256 wg 512 subgroup 0 columns 16 .* ept 8$" "$WORK/plan/l.fftplan" &&
-    grep -q "^pass 2 file l.pass2.spv n 128 wg 512 subgroup 0 columns 16 .* ept 4$" "$WORK/plan/l.fftplan" &&
+    grep -q "^pass 1 file l.pass1.spv n 256 wg 128 subgroup 0 columns 4 .* ept 8$" "$WORK/plan/l.fftplan" &&
+    grep -q "^pass 2 file l.pass2.spv n 128 wg 128 subgroup 0 columns 4 .* ept 4$" "$WORK/plan/l.fftplan" &&
+    "$SPDGEN" --fft 32768 --columns-per-wg 16 --target spirv -o "$WORK/plan/m.spv" &&
+    grep -q "^pass 1 file m.pass1.spv n 256 wg 512 subgroup 0 columns 16 .* ept 8$" "$WORK/plan/m.fftplan" &&
+    grep -q "^pass 2 file m.pass2.spv n 128 wg 512 subgroup 0 columns 16 .* ept 4$" "$WORK/plan/m.fftplan" &&
     "$SPDGEN" --fft 32768 --column-layout registers --target spirv -o "$WORK/plan/r.spv" &&
     grep -q "^pass 1 file r.pass1.spv n 256 wg 32 subgroup 0 columns 2 .* ept 8$" "$WORK/plan/r.fftplan" &&
     grep -q "^pass 2 file r.pass2.spv n 128 wg 32 subgroup 0 columns 4 .* ept 4$" "$WORK/plan/r.fftplan"
-ok $? "plan passes: 16 columns in lanes by default, 16/E in registers with --column-layout registers"
+ok $? "plan passes: 4 columns in lanes by default, 16 with --columns-per-wg 16, 16/E in registers with --column-layout registers"
 "$SPDGEN" --fft 1048576 --check
 ok $? "--fft 1048576 (2^20) --check"
 for target in glsl hlsl msl; do
