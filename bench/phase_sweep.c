@@ -13,16 +13,15 @@ typedef struct {
     uint32_t tile, wg;    /* spdgen --tile/--wg (0: the default 64x64 shape) */
     int sampler_linear;   /* needs --op mean, a float format and a power-of-two size */
     uint32_t tiles_per_workgroup; /* the push constant (64x64 shape): 0 = one tile */
-    int quarters;         /* spdgen --quarters (64x64 shape) */
 } phase_variant;
 
 static const phase_variant variants[] = {
-    {"texel loads", 0, 0, 0, 0, 0},
-    {"texel loads, 2 tiles per workgroup", 0, 0, 0, 2, 0},
-    {"--quarters, 2 tiles per workgroup", 0, 0, 0, 2, 1},
-    {"--sampler linear, 2 tiles per workgroup", 0, 0, 1, 2, 0},
-    {"--quarters --sampler linear, 2 tiles per workgroup", 0, 0, 1, 2, 1},
-    {"--tile 32 --wg 256", 32, 256, 0, 0, 0},
+    {"texel loads", 0, 0, 0, 0},
+    {"texel loads, 2 tiles per workgroup", 0, 0, 0, 2},
+    {"texel loads, 4 tiles per workgroup", 0, 0, 0, 4},
+    {"--sampler linear", 0, 0, 1, 0},
+    {"--sampler linear, 4 tiles per workgroup", 0, 0, 1, 4},
+    {"--tile 32 --wg 256", 32, 256, 0, 0},
 };
 #define VARIANTS (sizeof variants / sizeof variants[0])
 
@@ -52,7 +51,7 @@ static uint32_t run_variant(bench_sweep *s, bench_workload *wl, const bench_chai
     memset(&check, 0, sizeof check);
     snprintf(max_size, sizeof max_size, "%ux%u", wl->width, wl->height);
     if (bench_spdgen_spd(&s->spdgen, bench_op_name(op), spdrt__format_name(wl->format),
-                         subgroup, v->tile, v->wg, v->tile != 0, v->sampler_linear, v->quarters, max_size,
+                         subgroup, v->tile, v->wg, v->tile != 0, v->sampler_linear, max_size,
                          wl->levels, &spv, &words, command, sizeof command, err,
                          sizeof err) != 0) {
         fprintf(out, "\n%s: not generated: %s\n", v->name, err);

@@ -12,9 +12,9 @@
 
 /* `--subgroup S [--sampler linear]`, and the tiles per workgroup the runtime dispatched. */
 static void variant_label(const bench_variant *x, char *out, size_t size) {
-    snprintf(out, size, "`--subgroup %u%s%s`, %u tile%s per workgroup", x->subgroup,
-             x->sampler_linear ? " --sampler linear" : "", x->quarters ? " --quarters" : "",
-             x->tiles_per_workgroup, x->tiles_per_workgroup == 1 ? "" : "s");
+    snprintf(out, size, "`--subgroup %u%s`, %u tile%s per workgroup", x->subgroup,
+             x->sampler_linear ? " --sampler linear" : "", x->tiles_per_workgroup,
+             x->tiles_per_workgroup == 1 ? "" : "s");
 }
 
 static int timed(const bench_timing *t) {
@@ -420,9 +420,9 @@ static void json_op(FILE *out, const bench_group *gr, const bench_op_result *op)
     for (v = 0; v < op->variant_count; v++) {
         const bench_variant *x = &op->variants[v];
         fprintf(out, "%s\n        {\"subgroup\": %u, \"sampler_linear\": %s, "
-                "\"quarters\": %s, \"tiles_per_workgroup\": %u, \"best\": %s, \"spdgen\": ",
+                "\"tiles_per_workgroup\": %u, \"best\": %s, \"spdgen\": ",
                 v ? "," : "", x->subgroup, x->sampler_linear ? "true" : "false",
-                x->quarters ? "true" : "false", x->tiles_per_workgroup, x->best ? "true" : "false");
+                x->tiles_per_workgroup, x->best ? "true" : "false");
         json_string(out, x->command);
         fprintf(out, ", ");
         json_timing(out, "time", &x->time, gr->bytes, &gr->floor);

@@ -10,7 +10,7 @@
 #include "spdrt.h"
 
 #define BENCH_MAX_LEVELS 16u
-#define BENCH_MAX_VARIANTS 8u
+#define BENCH_MAX_VARIANTS 6u
 
 typedef enum {
     BENCH_NOT_RUN = 0, /* not attempted (an earlier step of its group failed) */
@@ -49,7 +49,6 @@ typedef struct {
 typedef struct {
     uint32_t subgroup;    /* spdgen --subgroup */
     int sampler_linear;   /* spdgen --sampler linear (mean, power-of-two sizes) */
-    int quarters;         /* spdgen --quarters */
     uint32_t tiles_per_workgroup; /* the runtime's choice for the 64x64 loop shape (push
                                      constant; grid x = ceil(tiles x / it)) */
     char command[256];    /* the spdgen arguments that made the shader */

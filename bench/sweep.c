@@ -134,39 +134,29 @@ static void spd_variants(bench_sweep *s, bench_workload *wl, const bench_chain *
     bench_sample samples[BENCH_MAX_VARIANTS];
     const bench_sample *checked[BENCH_MAX_VARIANTS];
     bench_check *checks[BENCH_MAX_VARIANTS];
-    uint32_t v, n = 0, count = 0;
+    uint32_t v, n = 0;
     /* Every subgroup plan with the runtime's default tiles per workgroup (more than 6 levels:
      * a hand-off to share); for mean on power-of-two sizes of float formats --sampler linear
-     * at the last (device-sized) subgroup (spdgen refuses it for rgba8); at that subgroup
-     * --quarters (with the sampler too), and one tile per workgroup (the contract's grid). */
+     * at the last (device-sized) subgroup (spdgen refuses it for rgba8); then at that
+     * subgroup one tile per workgroup (the contract's grid) and, with the sampler, 4. */
     int pot = !(g->width & (g->width - 1)) && !(g->height & (g->height - 1));
     int linear = op->op == SPD_OP_MEAN && pot && g->format != SPDRT_RGBA8;
     uint32_t per_wg = g->levels > 6 ? SPDRT_DEFAULT_TILES_PER_WORKGROUP : 1;
-    uint32_t device_sg = s->subgroups[s->subgroup_count - 1];
-    bench_variant plan[BENCH_MAX_VARIANTS];
-    memset(plan, 0, sizeof plan);
-    for (v = 0; v < s->subgroup_count; v++)
-        plan[count].subgroup = s->subgroups[v], plan[count++].tiles_per_workgroup = per_wg;
-    for (v = 0; v <= (uint32_t)linear; v++) { /* --quarters, then with the sampler */
-        if (v)
-            plan[count].subgroup = device_sg, plan[count].sampler_linear = 1,
-            plan[count++].tiles_per_workgroup = per_wg;
-        plan[count].subgroup = device_sg, plan[count].sampler_linear = (int)v,
-        plan[count].quarters = 1, plan[count++].tiles_per_workgroup = per_wg;
-    }
-    if (per_wg > 1)
-        plan[count].subgroup = device_sg, plan[count++].tiles_per_workgroup = 1;
+    uint32_t count = s->subgroup_count + (linear ? 1 : 0) + (per_wg > 1 ? 1 + linear : 0);
     memset(samples, 0, sizeof samples);
     for (v = 0; v < count && op->variant_count < BENCH_MAX_VARIANTS; v++) {
         bench_variant *x = &op->variants[op->variant_count++];
         bench_spd_kernel k;
         uint32_t *spv = NULL;
-        size_t words = 0;
+        size_t words = 0, extra = v - s->subgroup_count - (uint32_t)linear;
         char err[512];
         spdrt_result res;
-        *x = plan[v];
+        x->sampler_linear = v >= s->subgroup_count && (v == s->subgroup_count ? linear : extra == 1);
+        x->subgroup = s->subgroups[v >= s->subgroup_count ? s->subgroup_count - 1 : v];
+        x->tiles_per_workgroup = v < s->subgroup_count + (uint32_t)linear ? per_wg
+                                 : extra == 0 ? 1 : 4;
         if (bench_spdgen_spd(&s->spdgen, bench_op_name(op->op), format_arg(g->format),
-                             x->subgroup, 0, 0, 0, x->sampler_linear, x->quarters, g->max_size, g->levels, &spv, &words, x->command,
+                             x->subgroup, 0, 0, 0, x->sampler_linear, g->max_size, g->levels, &spv, &words, x->command,
                              sizeof x->command, err, sizeof err) != 0) {
             x->time.status = BENCH_FAILED;
             snprintf(x->time.note, sizeof x->time.note, "%.250s", err);

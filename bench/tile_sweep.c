@@ -35,7 +35,7 @@ static void run_shape(bench_sweep *s, bench_workload *wl, const bench_chain *cha
     spdrt_result res;
     snprintf(max_size, sizeof max_size, "%ux%u", wl->width, wl->height);
     if (bench_spdgen_spd(&s->spdgen, bench_op_name(op), spdrt__format_name(wl->format), subgroup,
-                         shape[0], shape[1], shape[0] == 64 && shape[2], 0, 0, max_size, wl->levels, &spv, &words, command,
+                         shape[0], shape[1], shape[0] == 64 && shape[2], 0, max_size, wl->levels, &spv, &words, command,
                          sizeof command, r->note, sizeof r->note) != 0) {
         r->time.status = BENCH_FAILED;
         return;

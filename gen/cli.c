@@ -63,10 +63,6 @@ static const char usage_text[] =
     "  --tile T              one workgroup reduces a TxT tile by log2(T) levels: 2, 4, 8, 16,\n"
     "                        32, 64 (default 64). Below 64 a hierarchy of counters (one per\n"
     "                        block of TxT workgroups per stage) finishes the chain\n"
-    "  --quarters            --tile 64 --tail loop: reduce each 64x64 tile (and each 64x64\n"
-    "                        region of the tail) as four 32x32 quarters, each invocation\n"
-    "                        reading 2x2 texels per quarter, then level 6 from the quarters:\n"
-    "                        fewer registers, more workgroups per SM\n"
     "  --tail loop|hierarchy how the chain continues past one tile: loop (default for --tile\n"
     "                        64: the last workgroup loops over 64x64 regions of level 6;\n"
     "                        needed by sub-rectangle updates and --edge) | hierarchy (the\n"
@@ -242,12 +238,6 @@ static int check_tail(sg_config *cfg)
     if (!strcmp(cfg->tail, "loop") && cfg->tile != 64)
         return usage_error("--tail loop: needs --tile 64 (got --tile %d, whose chain continues "
                            "only by --tail hierarchy)", cfg->tile);
-    if (cfg->quarters && (cfg->tile != 64 || strcmp(cfg->tail, "loop")))
-        return usage_error("--quarters: needs --tile 64 --tail loop (got --tile %d --tail %s)",
-                           cfg->tile, cfg->tail);
-    if (cfg->quarters && strcmp(cfg->edge, "drop"))
-        return usage_error("--quarters: not with --edge %s (its strips are written for 4x4 "
-                           "reads of one 64x64 pass)", cfg->edge);
     return SG_EXIT_OK;
 }
 
@@ -283,10 +273,9 @@ static void build_command(sg_config *cfg)
     else if (!strcmp(cfg->tail, "hierarchy")) /* below 64 the hierarchy is implied */
         snprintf(tile, sizeof tile, " --tail hierarchy");
     snprintf(cfg->command, sizeof cfg->command,
-             "spdgen --spd --op %s%s --mips %d%s --max-size %s --format %s%s%s%s%s --wg %d --subgroup %d%s --target %s%s%s%s%s",
+             "spdgen --spd --op %s%s --mips %d%s --max-size %s --format %s%s%s%s --wg %d --subgroup %d%s --target %s%s%s%s%s",
              cfg->op, edge, cfg->mips, passes, cfg->max_size, cfg->format, cfg->half ? " --half" : "",
-             cfg->sampler_linear ? " --sampler linear" : "", tile, cfg->quarters ? " --quarters" : "",
-             cfg->wg, cfg->subgroup,
+             cfg->sampler_linear ? " --sampler linear" : "", tile, cfg->wg, cfg->subgroup,
              cfg->array ? " --array" : "", target_names[cfg->target],
              cfg->target == SG_TARGET_SPIRV ? " --spirv-from " : "",
              cfg->target == SG_TARGET_SPIRV ? lang_names[cfg->spirv_from] : "",
@@ -479,11 +468,9 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
             return -1;
         }
         if (!strcmp(flag, "--spd") || !strcmp(flag, "--array") || !strcmp(flag, "--check") ||
-            !strcmp(flag, "-MD") || !strcmp(flag, "--selftest") || !strcmp(flag, "--half") ||
-            !strcmp(flag, "--quarters")) {
+            !strcmp(flag, "-MD") || !strcmp(flag, "--selftest") || !strcmp(flag, "--half")) {
             if (!strcmp(flag, "--array") && !spd_only_flag) spd_only_flag = "--array";
             if (!strcmp(flag, "--half") && !spd_only_flag) spd_only_flag = "--half";
-            if (!strcmp(flag, "--quarters") && !spd_only_flag) spd_only_flag = "--quarters";
             if (value) return usage_error("%s takes no value (got '%s')", flag, value);
             if (!strcmp(flag, "--spd")) {
                 if (cfg->kernel != SG_KERNEL_SPD) kernels++;
@@ -492,8 +479,6 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
                 cfg->array = 1;
             } else if (!strcmp(flag, "--half")) {
                 cfg->half = 1;
-            } else if (!strcmp(flag, "--quarters")) {
-                cfg->quarters = 1;
             } else if (!strcmp(flag, "--check")) {
                 cfg->check_only = 1;
             } else if (!strcmp(flag, "--selftest")) {

@@ -31,7 +31,6 @@ typedef struct {
     int subgroup;        /* 0, 4, 8, 16, 32, 64 */
     int array;           /* texture arrays: one dispatch for all slices */
     int half;            /* --half: fp16 math (16-bit float formats only) */
-    int quarters;        /* --quarters: a 64x64 tile as four 32x32 quarters, 2x2 reads each */
 
     /* --fft */
     sg_fft_params fft;

@@ -153,7 +153,6 @@ static void push_config(lua_State *L, const sg_config *cfg)
     sg_set_integer(L, "subgroup", cfg->subgroup);
     sg_set_boolean(L, "array", cfg->array);
     sg_set_boolean(L, "half", cfg->half);
-    sg_set_boolean(L, "quarters", cfg->quarters);
     sg_set_string(L, "target", sg_target_name(cfg->target));
     sg_set_string(L, "version", SPDGEN_VERSION);
     sg_set_string(L, "command", cfg->command);

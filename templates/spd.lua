@@ -239,51 +239,6 @@ local function emit_pass(c, ctx, pass)
     end
 end
 
--- --quarters: a 64x64 region (pass.origin's unit) as four 32x32 quarters, one after
--- another, each by the --tile 32 --wg 256 steps; invocation 0 keeps each quarter's last
--- texel in shared memory and the region's last level is the 2x2 reduction of those four.
--- Stores past mip_count are skipped rather than returned from: all four quarters must run.
-local function quarter_view(ctx)
-    return setmetatable({ shape = ctx.quarter_shape, steps = ctx.quarter_steps }, { __index = ctx })
-end
-
-local function emit_quarters(c, ctx, pass)
-    local D, cfg, base = ctx.dialect, ctx.cfg, pass.base
-    local quarter = quarter_view(ctx)
-    local function origin(n) return string.format("%squarter * %s + ", pass.origin(2 * n), u(n)) end
-    c:comment(string.format("--quarters: the 64x64 region as four 32x32 quarters (each invocation reads " ..
-        "a 2x2 block of level %d per quarter: a quarter of the registers a 4x4 block takes, so more " ..
-        "workgroups share an SM); invocation 0 keeps each quarter's level-%d texel.", base, base + 5))
-    c:block("for (uint q = 0u; q < 4u; q++)", function()
-        c:line("$uint2 quarter = $uint2(q & 1u, q >> 1u);")
-        c:block("", function()
-            emit_pass(c, quarter, { base = base, size = pass.size, guard_stores = true, load = pass.load,
-                                   sample = pass.sample, origin = origin })
-        end)
-        if base + 5 < cfg.mips then c:line("if (t == 0u) lds_quarters[q] = v;") end
-        c:comment("The next quarter reuses the shared exchange arrays.")
-        c:line(D.barrier())
-    end)
-    local level = base + 6
-    if level > cfg.mips then return end
-    c:comment(string.format("Level %d: the 2x2 block of the quarters' level-%d texels.", level, level - 1))
-    c:block("", function()
-        c:line("$uint2 size_in = max($uint2(1u, 1u), src_size >> %s);", u(level - 1))
-        c:line("$uint2 size_out = max($uint2(1u, 1u), src_size >> %s);", u(level))
-        c:line("v = spd_reduce_level(lds_quarters[0], lds_quarters[1], lds_quarters[2], lds_quarters[3], size_in);")
-        c:line("$uint2 texel%d = %s;", level, (pass.origin(1):gsub(" %+ $", "")))
-        c:line("if (t == 0u && mip_count >= %s && spd_inside(texel%d, size_out)) %s", u(level), level,
-            D.store_mip(ctx, level, "texel" .. level, stored_value(ctx, "v")))
-    end)
-    c:comment("Invocations may still be reading lds_quarters.")
-    c:line(D.barrier())
-end
-
--- One pass over a 64x64 region (or a tile of --tile T): as quarters with --quarters.
-local function emit_region(c, ctx, pass)
-    if ctx.cfg.quarters then emit_quarters(c, ctx, pass) else emit_pass(c, ctx, pass) end
-end
-
 -- What the hand-off needs before the tile loop: the grid of tiles and where this slice's
 -- level-6 texels go.
 local function emit_handoff_layout(c, ctx)
@@ -333,8 +288,7 @@ local function emit_tile_loop(c, ctx, phase1)
     c:line("uint tile_row = group.y + params.tile_offset.y;")
     c:block("for (uint tile_x = tile_first; tile_x < tile_end; tile_x++)", function()
         c:line("$uint2 tile = $uint2(tile_x, tile_row);")
-        c:comment(ctx.cfg.quarters and "One tile (its quarters skip the stores past mip_count)."
-            or "One tile; `break` leaves it early when mip_count asks for fewer levels.")
+        c:comment("One tile; `break` leaves it early when mip_count asks for fewer levels.")
         c:line("do {")
         c.depth = c.depth + 1
         phase1("break")
@@ -364,33 +318,22 @@ local function make_context(cfg, dialect)
     -- --tail hierarchy, the only tail of smaller tiles, climbs a hierarchy of counters
     -- (templates/spd_hierarchy.lua).
     local loop = shape.tile == 64 and cfg.tail ~= "hierarchy"
-    -- --quarters: the 64x64 shape's passes run as four 32x32 quarters of the same 256
-    -- invocations (2x2 reads each), whose steps are those of --tile 32 --wg 256.
-    local quarter_shape, quarter_steps
-    if cfg.quarters then
-        quarter_shape, quarter_steps = tile.shape(32, 256), {}
-        for _, s in ipairs(tile.plan_steps(quarter_shape, cfg.subgroup)) do
-            if s.level <= cfg.mips then quarter_steps[#quarter_steps + 1] = s end
-        end
-    end
     local extra = {}
     if loop and cfg.mips > 12 then extra[1] = { name = "lds_level12", count = MAX_REGIONS } end
-    if cfg.quarters and cfg.mips > 5 then extra[#extra + 1] = { name = "lds_quarters", count = 4 } end
     for _, a in ipairs(edge.shared_arrays(cfg)) do extra[#extra + 1] = a end
     local ctx = {
         cfg = cfg, dialect = dialect, channels = channels, steps = steps, shape = shape, loop = loop,
         uint = format.uint or false,                         -- r32ui: integer values
         source_channels = op.source_channels or channels,    -- channels read from level 0
         srgb = op.srgb or false,
-        shared = tile.shared_arrays(quarter_steps or steps, extra),
-        quarter_shape = quarter_shape, quarter_steps = quarter_steps,
+        shared = tile.shared_arrays(steps, extra),
         -- The counter and hand-off buffers, when levels continue past one tile.
         handoff = cfg.mips > shape.levels and (loop and { name = "level6", block = "SpdLevel6" }
             or { name = "handoff", block = "SpdHandoff" }) or nil,
         uses_lane = false,
         params = spd_push.params(), -- the push-constant block (templates/spd_push.lua)
     }
-    for _, s in ipairs(quarter_steps or steps) do
+    for _, s in ipairs(steps) do
         if s.kind == "shuffle" then ctx.uses_lane = true end
     end
     local value_bytes = spd_half.value_bytes(cfg, channels)
@@ -597,16 +540,16 @@ local function emit_main(c, ctx)
     end
     if cfg.array then c:line("uint slice = group.z;") end
     c:line("$uint2 src_size = params.src_size;")
-    if cfg.mips > 1 or cfg.quarters then c:line("uint mip_count = params.mip_count;") end
+    if cfg.mips > 1 then c:line("uint mip_count = params.mip_count;") end
     local shape = ctx.shape
     if shape.wg > 1 then c:line("$uint2 p = spd_morton_xy(t);") end
-    if cfg.mips > 1 or shape.block == 2 or cfg.quarters then c:line("$value v;") end
+    if cfg.mips > 1 or shape.block == 2 then c:line("$value v;") end
     c:blank()
     local function phase1(stop)
         c:comment(string.format("Phase 1: this workgroup's %dx%d tile of level 0 -> levels 1..%d.",
             shape.tile, shape.tile, math.min(shape.levels, cfg.mips)))
         c:block("", function()
-            emit_region(c, ctx, {
+            emit_pass(c, ctx, {
                 base = 0, size = "src_size", stop = stop,
                 origin = function(n) return n == 1 and "tile + " or string.format("tile * %s + ", u(n)) end,
                 load = function(x, y) return source_value(ctx, D.load_source(ctx, x, y)) end,
@@ -636,7 +579,7 @@ local function emit_main(c, ctx)
             c:block("for (uint rx = 0u; rx < regions.x; rx++)", function()
                 c:line("$uint2 region = $uint2(rx, ry);")
                 c:block("", function()
-                    emit_region(c, ctx, {
+                    emit_pass(c, ctx, {
                         base = 6, size = "size6", guard_stores = true,
                         origin = function(n) return n == 1 and "region + " or string.format("region * %s + ", u(n)) end,
                         load = function(x, y) return string.format("level6[level6_base + %s * tiles.x + %s]", y, x) end,
@@ -657,8 +600,7 @@ local function emit_main(c, ctx)
             "most 4x4, in shared memory).", cfg.mips))
         c:line("if (mip_count < 13u) return;")
         c:block("", function()
-            -- With --quarters one 32x32 quarter's steps cover the (at most 4x4) texels.
-            emit_pass(c, cfg.quarters and quarter_view(ctx) or ctx, {
+            emit_pass(c, ctx, {
                 base = 12, size = "max($uint2(1u, 1u), src_size >> 12u)",
                 origin = function() return "" end,
                 load = function(x, y) return string.format("lds_level12[%s * regions.x + %s]", y, x) end,

@@ -64,11 +64,6 @@ expect_usage_error "--edge weighted with --tile 16" "--edge weighted" --spd --ed
 expect_usage_error "--edge conservative with --half" "--edge conservative" --spd --op max --format r16f --half --edge conservative
 expect_usage_error "--tail unknown" "--tail tree" --spd --tail tree
 expect_usage_error "--tail loop with --tile 16" "--tail loop" --spd --tile 16 --tail loop
-expect_usage_error "--quarters with --tile 32" "--quarters" --spd --tile 32 --quarters
-expect_usage_error "--quarters with --tail hierarchy" "--quarters" --spd --tail hierarchy --quarters
-expect_usage_error "--quarters with --edge conservative" "--quarters" --spd --op max --edge conservative --quarters
-expect_usage_error "--quarters takes no value" "--quarters" --spd --quarters=yes
-expect_usage_error "--quarters with --fft" "--quarters" --fft 256 --quarters
 expect_usage_error "--tail loop with --tile 2" "--tail loop" --spd --tile 2 --tail loop
 expect_usage_error "--edge conservative with --tail hierarchy" "--edge conservative" --spd --op max --edge conservative --tail hierarchy
 expect_usage_error "--edge weighted with --tail hierarchy" "--edge weighted" --spd --edge weighted --tail hierarchy

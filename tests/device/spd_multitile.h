@@ -1,5 +1,4 @@
-/* spd_multitile.h: the 64x64 loop shape's two ways to spend fewer resources per tile:
- * several tiles per workgroup (spdrt_spd_params.tiles_per_workgroup, the
+/* spd_multitile.h: several tiles per workgroup (spdrt_spd_params.tiles_per_workgroup, the
  * push constant of --tile 64 --tail loop shaders), the "multitile" mode of spd_matrix.c (it
  * uses that file's generate_with() and run_case()). The other modes run the runtime's default
  * (0: SPDRT_DEFAULT_TILES_PER_WORKGROUP); this one names 1, 2, 3 and 64.
@@ -55,55 +54,6 @@ static void run_multitile(spdrt_context *ctx, const char *target)
             for (size_t g = 0; g < sizeof grids / sizeof *grids; g++)
                 run_case(ctx, spirv, words, label, shaders[s].ref, shaders[s].f, shaders[s].subgroup,
                          shaders[s].array, grids[g].w, grids[g].h);
-        }
-        free(spirv);
-    }
-    /* --quarters: the same 64x64 loop shape reduced as four 32x32 quarters (2x2 reads), in
-     * the tiles and in the tail's regions; 5000x300 loops over two level-6 regions, 16384x4
-     * reaches level 14 (phase 4 from the regions' level-12 texels). */
-    static const struct {
-        const char *op, *format, *extra;
-        spd_op ref;
-        spdrt_format f;
-        int subgroup, array;
-        uint32_t mips_bound, mips_total;
-    } quartered[] = {
-        {"max", "r32f", "--quarters", SPD_OP_MAX, SPDRT_R32F, 0, 0, 12, 0},
-        {"max", "r32f", "--quarters", SPD_OP_MAX, SPDRT_R32F, 8, 0, 12, 0},
-        {"test-order", "rgba32f", "--quarters", SPD_OP_TEST_ORDER, SPDRT_RGBA32F, 4, 0, 12, 0},
-        {"test-order", "rgba32f", "--quarters", SPD_OP_TEST_ORDER, SPDRT_RGBA32F, 8, 0, 12, 0},
-        {"mean", "rgba16f", "--quarters", SPD_OP_MEAN, SPDRT_RGBA16F, 8, 0, 12, 0},
-        {"min", "r32f", "--quarters", SPD_OP_MIN, SPDRT_R32F, 8, 1, 12, 0},
-        {"max", "r32f", "--quarters --mips 6", SPD_OP_MAX, SPDRT_R32F, 8, 0, 6, 0},
-        {"max", "r32f", "--quarters --mips 3", SPD_OP_MAX, SPDRT_R32F, 8, 0, 3, 0},
-        {"max", "r32f", "--quarters --mips 1", SPD_OP_MAX, SPDRT_R32F, 8, 0, 1, 0},
-        {"max", "r32f", "--quarters --mips 12 --max-mips-per-pass 7", SPD_OP_MAX, SPDRT_R32F, 8, 0, 7, 12},
-        {"max", "r32f", "--quarters --max-size 16384x16384", SPD_OP_MAX, SPDRT_R32F, 8, 0, 14, 0},
-    };
-    static const struct { uint32_t w, h; } quarter_grids[] = {
-        {1, 1}, {37, 1}, {64, 64}, {130, 65}, {1000, 700}, {5000, 300}, {16384, 4},
-    };
-    for (size_t s = 0; s < sizeof quartered / sizeof *quartered; s++) {
-        size_t words;
-        uint32_t *spirv = generate_with(target, quartered[s].op, quartered[s].subgroup, quartered[s].format,
-                                        quartered[s].array, quartered[s].extra, &words);
-        char label[192];
-        mips_bound = quartered[s].mips_bound, mips_total = quartered[s].mips_total;
-        for (uint32_t k = 1; k <= 2; k++) {
-            tiles_per_workgroup = k;
-            snprintf(label, sizeof label, "%s %s --subgroup %d %s %s%s, %u tile%s per workgroup", target,
-                     quartered[s].op, quartered[s].subgroup, quartered[s].format, quartered[s].extra,
-                     quartered[s].array ? " 8 layers" : "", k, k == 1 ? "" : "s");
-            if (!spirv) {
-                ok(0, "%s: spdgen failed", label);
-                continue;
-            }
-            for (size_t g = 0; g < sizeof quarter_grids / sizeof *quarter_grids; g++) {
-                /* 16384 wide needs the 14-level shader's --max-size; the others skip it. */
-                if (quarter_grids[g].w > 4096 * 2 && quartered[s].mips_bound != 14) continue;
-                run_case(ctx, spirv, words, label, quartered[s].ref, quartered[s].f, quartered[s].subgroup,
-                         quartered[s].array, quarter_grids[g].w, quarter_grids[g].h);
-            }
         }
         free(spirv);
     }
