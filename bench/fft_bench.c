@@ -283,6 +283,12 @@ static void plan_variants(const fft_sweep *s, fft_group *g) {
             add_variant(g, &r, NULL, 0);
             r.lut = 0;
         }
+        /* One float2 array for the exchanges: 64-bit shared accesses, half the instructions. */
+        if (g->n >= 256) {
+            r.paired = 1, r.subgroup = 0;
+            add_variant(g, &r, NULL, 0);
+            r.paired = 0;
+        }
         /* Rows per workgroup: spdgen's default gives N <= 128 (E <= 4) 16/E rows; time the
          * other choice too (one row there, two rows at E = 8). */
         if (g->n / wg_default <= 8) {
@@ -312,6 +318,9 @@ static void plan_variants(const fft_sweep *s, fft_group *g) {
             r.subgroup = s->subgroups[i];
             add_variant(g, &r, NULL, s->subgroups[i] == 0);
         }
+        r.subgroup = 0, r.paired = 1;
+        add_variant(g, &r, NULL, 0);
+        r.paired = 0;
         /* Both passes' columns in registers, the layout before the lanes default. */
         r.subgroup = 0, r.column_layout = "registers";
         add_variant(g, &r, NULL, 0);

@@ -23,7 +23,7 @@
 #include "timing_options.h"
 
 #define FFT_BENCH_MAX_SIZES 24u
-#define FFT_BENCH_MAX_VARIANTS 12u
+#define FFT_BENCH_MAX_VARIANTS 14u
 #define FFT_BENCH_MAX_SUBGROUPS 6u
 #define FFT_BENCH_2D_ROWS 1024u  /* the 2D transform: 1024 rows of 2048 complex values */
 #define FFT_BENCH_2D_COLS 2048u
@@ -58,6 +58,7 @@ typedef struct {
     int strided, real;
     uint32_t rows_per_wg;            /* --rows-per-wg; 0: not given (spdgen's default) */
     int lut;                         /* --twiddles lut (a host-made table, binding 2) */
+    int paired;                      /* --shared-layout paired (one float2 array) */
     const char *column_layout;       /* --column-layout; NULL: not given (spdgen's default) */
     uint32_t columns_per_wg;         /* --columns-per-wg; 0: not given (spdgen's default) */
 } fft_request;

@@ -166,6 +166,8 @@ int fft_generate(bench_spdgen *g, const fft_request *r, const char *name, fft_sh
         argv[a++] = "--rows-per-wg", argv[a++] = rows;
     if (r->lut)
         argv[a++] = "--twiddles", argv[a++] = "lut";
+    if (r->paired)
+        argv[a++] = "--shared-layout", argv[a++] = "paired";
     if (r->column_layout)
         argv[a++] = "--column-layout", argv[a++] = (char *)r->column_layout;
     if (r->columns_per_wg)

@@ -18,6 +18,8 @@ static const char *const norms[] = {"inverse", "none", "unitary", NULL};
 static const char *const orders[] = {"natural", "native", NULL};
 static const char *const storages[] = {"f32", "f16", NULL};
 static const char *const twiddle_kinds[] = {"device", "lut", NULL};
+/* --shared-layout: index = sg_fft_params.paired_shared. */
+static const char *const shared_layouts[] = {"split", "paired", NULL};
 /* --column-layout; index + 1 is the sg_fft_column_layout (AUTO has no name). */
 static const char *const column_layouts[] = {"lanes", "registers", NULL};
 
@@ -25,7 +27,7 @@ static const char *const column_layouts[] = {"lanes", "registers", NULL};
 static const char *const valued_options[] = {"--fft", "--ept", "--max-wg", "--direction", "--norm",
                                              "--order", "--storage", "--twiddles", "--batch",
                                              "--rows-per-wg", "--column-layout",
-                                             "--columns-per-wg", NULL};
+                                             "--columns-per-wg", "--shared-layout", NULL};
 static const char *const flag_options[] = {"--stride", "--real", NULL};
 
 #define usage_error sg_usage_error
@@ -154,6 +156,9 @@ int sg_fft_cli_option(sg_config *cfg, const char *flag, const char *value)
     } else if (!strcmp(flag, "--twiddles")) {
         if (parse_choice(flag, value, twiddle_kinds, &choice)) return SG_EXIT_USAGE;
         f->twiddles = (sg_fft_twiddles)choice;
+    } else if (!strcmp(flag, "--shared-layout")) {
+        if (parse_choice(flag, value, shared_layouts, &choice)) return SG_EXIT_USAGE;
+        f->paired_shared = choice;
     } else if (!strcmp(flag, "--stride")) {
         f->strided = 1;
     } else if (!strcmp(flag, "--real")) {
@@ -398,10 +403,11 @@ void sg_fft_cli_command(const sg_config *cfg, char *buf, size_t size)
     else snprintf(shape, sizeof shape, "--ept %d --wg %d", f->ept, cfg->wg);
     snprintf(buf, size,
              "spdgen --fft %ld %s --subgroup %d --direction %s --norm %s --order %s "
-             "--storage %s%s%s%s --twiddles %s --target %s%s%s%s%s",
+             "--storage %s%s%s%s --twiddles %s%s --target %s%s%s%s%s",
              f->n, shape, cfg->subgroup, directions[f->direction], norms[f->norm],
              orders[f->order], storages[f->storage], f->strided ? " --stride" : "",
-             f->real ? " --real" : "", rows_flag, twiddle_kinds[f->twiddles], sg_target_name(cfg->target),
+             f->real ? " --real" : "", rows_flag, twiddle_kinds[f->twiddles],
+             f->paired_shared ? " --shared-layout paired" : "", sg_target_name(cfg->target),
              cfg->target == SG_TARGET_SPIRV ? " --spirv-from " : "",
              cfg->target == SG_TARGET_SPIRV ? lang_names[cfg->spirv_from] : "",
              cfg->env != SV_ENV_VULKAN_1_1 ? " --target-env " : "",
@@ -422,6 +428,7 @@ void sg_fft_push_fields(struct lua_State *L, const sg_config *cfg)
     sg_set_string(L, "order", orders[f->order]);
     sg_set_string(L, "storage", storages[f->storage]);
     sg_set_string(L, "twiddles", twiddle_kinds[f->twiddles]);
+    sg_set_boolean(L, "paired_shared", f->paired_shared);
     sg_set_boolean(L, "strided", f->strided);
     sg_set_boolean(L, "real", f->real);
     sg_set_integer(L, "rows_per_wg", f->rows_per_wg);

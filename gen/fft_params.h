@@ -39,6 +39,7 @@ typedef struct {
     sg_fft_order order;         /* --order */
     sg_fft_storage storage;     /* --storage */
     sg_fft_twiddles twiddles;   /* --twiddles */
+    int paired_shared;          /* --shared-layout paired: one float2 array (64-bit accesses) */
     int strided;                /* --stride: FFTs along columns (elements row_stride apart) */
     int real;                   /* --real: two real rows per complex FFT */
     int rows_per_wg;            /* --rows-per-wg R: consecutive rows per workgroup (0 = 1) */

@@ -164,8 +164,12 @@ function glsl.fft_declarations(ctx)
     lines[#lines + 1] = "} params;"
     if ctx.slots > 0 then
         lines[#lines + 1] = ""
-        lines[#lines + 1] = string.format("shared float fft_re[%d];", ctx.slots)
-        lines[#lines + 1] = string.format("shared float fft_im[%d];", ctx.slots)
+        if ctx.paired then
+            lines[#lines + 1] = string.format("shared vec2 fft_c[%d];", ctx.slots)
+        else
+            lines[#lines + 1] = string.format("shared float fft_re[%d];", ctx.slots)
+            lines[#lines + 1] = string.format("shared float fft_im[%d];", ctx.slots)
+        end
     end
     return table.concat(lines, "\n")
 end

@@ -145,8 +145,12 @@ function hlsl.fft_declarations(ctx)
     lines[#lines + 1] = "[[vk::push_constant]] ConstantBuffer<FftParams> params;"
     if ctx.slots > 0 then
         lines[#lines + 1] = ""
-        lines[#lines + 1] = string.format("groupshared float fft_re[%d];", ctx.slots)
-        lines[#lines + 1] = string.format("groupshared float fft_im[%d];", ctx.slots)
+        if ctx.paired then
+            lines[#lines + 1] = string.format("groupshared float2 fft_c[%d];", ctx.slots)
+        else
+            lines[#lines + 1] = string.format("groupshared float fft_re[%d];", ctx.slots)
+            lines[#lines + 1] = string.format("groupshared float fft_im[%d];", ctx.slots)
+        end
     end
     return table.concat(lines, "\n")
 end

@@ -128,6 +128,7 @@ function msl.fft_binding_label(b) return string.format("[[buffer(%d)]]", FFT_BUF
 
 function msl.fft_entry_prologue(ctx)
     if ctx.slots == 0 then return {} end
+    if ctx.paired then return { string.format("threadgroup float2 fft_c[%d];", ctx.slots) } end
     return { string.format("threadgroup float fft_re[%d];", ctx.slots),
              string.format("threadgroup float fft_im[%d];", ctx.slots) }
 end

@@ -84,6 +84,7 @@ local function make_context(cfg, dialect)
         -- The subgroup size the shader's shuffles need (0: it has none).
         subgroup = g.s > 0 and cfg.subgroup or 0,
         slots = slots, lut = f.twiddles == "lut", swizzles = {}, shared_used = false,
+        paired = f.paired_shared,
     }
     -- Storage per binding: a multi-pass plan keeps fp32 between its passes.
     ctx.src_storage, ctx.dst_storage = f.storage, f.storage

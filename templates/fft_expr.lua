@@ -105,7 +105,20 @@ local function n_total_columns(f)
     return f.pass.n_total // f.n
 end
 
+-- Shared-memory slot i holding complex value v: two float arrays, fft_re and fft_im (split:
+-- 32-bit accesses, the layout the bank-conflict counts are made for), or one float2 array,
+-- fft_c (--shared-layout paired: one 64-bit access per value, half the instructions).
+local function shared_store(ctx, i, v)
+    if ctx.paired then return string.format("fft_c[%s] = %s;", i, v) end
+    return string.format("fft_re[%s] = %s.x; fft_im[%s] = %s.y;", i, v, i, v)
+end
+local function shared_load(ctx, i)
+    if ctx.paired then return string.format("fft_c[%s]", i) end
+    return string.format("$float2(fft_re[%s], fft_im[%s])", i, i)
+end
+
 return {
+    shared_store = shared_store, shared_load = shared_load,
     u = u, log2 = log2, thread_part = thread_part, register_part = register_part, swizzle = swizzle,
     swizzle_bits = swizzle_bits, conflict_ways = conflict_ways, reg_name = reg_name, plus = plus, factor = factor, j_bit = j_bit,
     n_total_columns = n_total_columns,

@@ -275,16 +275,14 @@ local function emit_real_unpack(c, ctx, step)
             local slot = (j - i) * W
             local k = lower[j]
             local o = reg_name(partner[k].other)
-            c:line("fft_re[%st] = %s.x; fft_im[%st] = %s.y;", slot > 0 and (u(slot) .. " + ") or "", o,
-                slot > 0 and (u(slot) .. " + ") or "", o)
+            c:line(X.shared_store(ctx, (slot > 0 and (u(slot) .. " + ") or "") .. "t", o))
         end
         c:line(D.barrier())
         for j = i, math.min(#lower, i + step.per_round - 1) do
             local slot = (j - i) * W
             local k = lower[j]
             local at = slot > 0 and (u(slot) .. " + mirror") or "mirror"
-            c:line("$float2 p%d = t == 0u ? %s : $float2(fft_re[%s], fft_im[%s]);", k,
-                reg_name(partner[k].own), at, at)
+            c:line("$float2 p%d = t == 0u ? %s : %s;", k, reg_name(partner[k].own), X.shared_load(ctx, at))
         end
         ctx.shared_used = true
     end

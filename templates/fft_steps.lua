@@ -245,12 +245,12 @@ local function emit_exchange(c, ctx, step)
             if ctx.shared_used then c:line(D.barrier()) end
             for _, k in ipairs(regs) do
                 local a = slot.constant(A, k)
-                c:line("fft_re[wa ^ %s] = %s.x; fft_im[wa ^ %s] = %s.y;", u(a), reg_name(k), u(a), reg_name(k))
+                c:line(X.shared_store(ctx, "wa ^ " .. u(a), reg_name(k)))
             end
             c:line(D.barrier())
             for _, k in ipairs(regs) do
                 local a = slot.constant(B, k)
-                c:line("%s = $float2(fft_re[ra ^ %s], fft_im[ra ^ %s]);", reg_name(k), u(a), u(a))
+                c:line("%s = %s;", reg_name(k), X.shared_load(ctx, "ra ^ " .. u(a)))
             end
             ctx.shared_used = true
         end

@@ -37,6 +37,8 @@ expect_usage_error "unknown --direction" "--direction backward" --fft 64 --direc
 expect_usage_error "unknown --norm" "--norm ortho" --fft 64 --norm ortho
 expect_usage_error "unknown --storage" "--storage f64" --fft 64 --storage f64
 expect_usage_error "unknown --twiddles" "--twiddles table" --fft 64 --twiddles table
+expect_usage_error "unknown --shared-layout" "--shared-layout interleaved" --fft 64 --shared-layout interleaved
+expect_usage_error "--shared-layout with --spd" "--shared-layout" --spd --shared-layout paired
 expect_usage_error "--real with native order" "--order native" --fft 64 --real --order native
 expect_usage_error "an SPD flag with --fft" "--op" --fft 64 --op max
 expect_usage_error "--batch 0" "--batch 0" --fft 64 --batch 0
@@ -258,6 +260,14 @@ if "$SPDGEN_BUILD/tests/fft_matrix" list >/dev/null 2>&1 && vulkaninfo --summary
     "$SPDGEN" --fft 65536 --subgroup 8 --direction inverse --selftest >"$WORK/out" 2>&1 &&
         grep -q "(two passes)" "$WORK/out" && grep -q "selftest passed" "$WORK/out"
     ok $? "--selftest runs a four-step plan (--fft 65536) and passes"
+    mkdir -p "$WORK/paired"
+    "$SPDGEN" --fft 65536 --shared-layout paired -o "$WORK/paired/p.comp" &&
+        grep -q "^shared vec2 fft_c\[" "$WORK/paired/p.pass1.comp" &&
+        grep -q "^shared vec2 fft_c\[" "$WORK/paired/p.pass2.comp" &&
+        ! grep -q "fft_re" "$WORK/paired/p.pass1.comp" "$WORK/paired/p.pass2.comp" &&
+        "$SPDGEN" --fft 65536 --shared-layout paired --selftest >"$WORK/out" 2>&1 &&
+        grep -q "selftest passed" "$WORK/out"
+    ok $? "--shared-layout paired: both plan passes exchange through one float2 array; --selftest passes"
     "$SPDGEN" --fft 65536 --template-dir "$WORK/tdir" --selftest >"$WORK/out" 2>&1
     [ $? -eq 1 ] && grep -q "selftest FAILED" "$WORK/out"
     ok $? "--selftest fails (exit 1) for a plan with twiddles of the wrong sign"

@@ -23,6 +23,7 @@ typedef struct {
     uint32_t rows;    /* --rows-per-wg (0 = not given) */
     const char *layout; /* --column-layout (NULL = not given) */
     uint32_t cols;    /* --columns-per-wg (0 = not given) */
+    int paired;       /* --shared-layout paired */
 } fft_case;
 
 /* Accuracy bars: spdrt_fft.h's (README). */
@@ -33,10 +34,11 @@ typedef struct {
 
 static inline void fft_case_flags(const fft_case *c, char *buf, size_t size)
 {
-    char rows[96] = "";
+    char rows[128] = "";
     if (c->rows) snprintf(rows, sizeof rows, " --rows-per-wg %u", c->rows);
     if (c->layout) snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " --column-layout %s", c->layout);
     if (c->cols) snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " --columns-per-wg %u", c->cols);
+    if (c->paired) snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " --shared-layout paired");
     snprintf(buf, size, "--fft %u --ept %u --wg %u --subgroup %u --direction %s%s%s%s%s%s%s%s%s",
              c->n, c->ept, c->wg, c->subgroup, c->inverse ? "inverse" : "forward",
              c->native ? " --order native" : "", c->real ? " --real" : "",

@@ -157,6 +157,12 @@ static void options(void)
         {.n = 16, .ept = 16, .wg = 1, .f16 = 1, .real = 1, .inverse = 1},
         {.n = 1024, .ept = 4, .wg = 256, .subgroup = 8, .lut = 1},
         {.n = 4096, .ept = 16, .wg = 256, .subgroup = 4, .lut = 1, .inverse = 1},
+        /* --shared-layout paired: every exchange through one float2 array. */
+        {.n = 4096, .ept = 16, .wg = 256, .paired = 1},
+        {.n = 1024, .ept = 4, .wg = 256, .subgroup = 8, .real = 1, .paired = 1},
+        {.n = 512, .ept = 4, .wg = 128, .real = 1, .inverse = 1, .paired = 1},
+        {.n = 2048, .ept = 8, .wg = 256, .f16 = 1, .inverse = 1, .native = 1, .paired = 1},
+        {.n = 64, .ept = 2, .wg = 32, .rows = 8, .paired = 1},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         uint32_t count = cases[i].n <= 1024 ? 6 : 2;
@@ -185,6 +191,7 @@ static void columns(void)
         {.n = 512, .ept = 16, .wg = 32, .subgroup = 8, .strided = 1, .cols = 1},
         {.n = 16, .ept = 2, .wg = 8, .subgroup = 4, .strided = 1, .cols = 64, .norm = "unitary"},
         {.n = 256, .ept = 4, .wg = 64, .subgroup = 8, .strided = 1, .layout = "registers"},
+        {.n = 256, .ept = 8, .wg = 32, .strided = 1, .paired = 1},          /* C = 16, float2 slots */
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         const fft_case *c = &cases[i];
