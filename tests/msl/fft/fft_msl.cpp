@@ -114,6 +114,10 @@ flags parse_flags(const std::string& text) {
     else if (a == "--rows-per-wg") f.rows = number();
     else if (a == "--column-layout") f.layout = value();
     else if (a == "--columns-per-wg") f.cols = number();
+    else if (a == "--shared-layout") { // the exchanges' array layout: same memory, same contract
+      std::string v = value();
+      if (v != "split" && v != "paired") usage("--config: --shared-layout " + v);
+    }
     else if (a == "--norm") {
       std::string v = value();
       if (v == "inverse") f.norm = SPDRT_FFT_NORM_INVERSE;
