@@ -28,8 +28,10 @@ typedef enum {
 typedef struct spdrt_context spdrt_context;
 
 /* Tiles one SPD workgroup reduces (spdrt_spd_params.tiles_per_workgroup): at most, and
- * what 0 means for --tile 64 --tail loop shaders (2: measured faster than one at every size
- * from 1920x1080 to 16384x16384, bench/PHASES.md; 4 is no faster). */
+ * what 0 means for --tile 64 --tail loop shaders. 2: on an H100 2-6% faster than one at every
+ * size from 1920x1080 to 16384x16384 (bench/PHASES.md), on the H200 10-14% faster at 8192^2
+ * and up but 3-6% slower at 2560x1440 and 2048x2048 rgba16f (bench/RESULTS.md); 4 is no
+ * faster. */
 #define SPDRT_MAX_TILES_PER_WORKGROUP 64u
 #define SPDRT_DEFAULT_TILES_PER_WORKGROUP 2u
 

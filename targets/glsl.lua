@@ -162,14 +162,9 @@ function glsl.fft_declarations(ctx)
     lines[#lines + 1] = "layout(push_constant) uniform FftParams {"
     for _, p in ipairs(ctx.push_constants) do lines[#lines + 1] = "    uint " .. p.name .. ";" end
     lines[#lines + 1] = "} params;"
-    if ctx.slots > 0 then
-        lines[#lines + 1] = ""
-        if ctx.paired then
-            lines[#lines + 1] = string.format("shared vec2 fft_c[%d];", ctx.slots)
-        else
-            lines[#lines + 1] = string.format("shared float fft_re[%d];", ctx.slots)
-            lines[#lines + 1] = string.format("shared float fft_im[%d];", ctx.slots)
-        end
+    if ctx.slots > 0 then lines[#lines + 1] = "" end
+    for _, a in ipairs(ctx.exchange_arrays) do
+        lines[#lines + 1] = string.format("shared %s %s[%d];", glsl.types[a.type], a.name, ctx.slots)
     end
     return table.concat(lines, "\n")
 end

@@ -143,14 +143,9 @@ function hlsl.fft_declarations(ctx)
     lines[#lines + 1] = "};"
     -- ConstantBuffer<T>: glslang ignores [[vk::push_constant]] on a plain global struct.
     lines[#lines + 1] = "[[vk::push_constant]] ConstantBuffer<FftParams> params;"
-    if ctx.slots > 0 then
-        lines[#lines + 1] = ""
-        if ctx.paired then
-            lines[#lines + 1] = string.format("groupshared float2 fft_c[%d];", ctx.slots)
-        else
-            lines[#lines + 1] = string.format("groupshared float fft_re[%d];", ctx.slots)
-            lines[#lines + 1] = string.format("groupshared float fft_im[%d];", ctx.slots)
-        end
+    if ctx.slots > 0 then lines[#lines + 1] = "" end
+    for _, a in ipairs(ctx.exchange_arrays) do
+        lines[#lines + 1] = string.format("groupshared %s %s[%d];", hlsl.types[a.type], a.name, ctx.slots)
     end
     return table.concat(lines, "\n")
 end

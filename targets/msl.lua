@@ -127,10 +127,11 @@ local FFT_BUFFERS = { [0] = 0, [1] = 1, [2] = 3 }
 function msl.fft_binding_label(b) return string.format("[[buffer(%d)]]", FFT_BUFFERS[b.binding]) end
 
 function msl.fft_entry_prologue(ctx)
-    if ctx.slots == 0 then return {} end
-    if ctx.paired then return { string.format("threadgroup float2 fft_c[%d];", ctx.slots) } end
-    return { string.format("threadgroup float fft_re[%d];", ctx.slots),
-             string.format("threadgroup float fft_im[%d];", ctx.slots) }
+    local lines = {}
+    for _, a in ipairs(ctx.exchange_arrays) do
+        lines[#lines + 1] = string.format("threadgroup %s %s[%d];", msl.types[a.type], a.name, ctx.slots)
+    end
+    return lines
 end
 function msl.shuffle_xor(v, mask) return string.format("simd_shuffle_xor(%s, ushort(%s))", v, mask) end
 function msl.quad_swap(v, mask) return string.format("quad_shuffle_xor(%s, ushort(%d))", v, mask) end

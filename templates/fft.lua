@@ -86,6 +86,10 @@ local function make_context(cfg, dialect)
         slots = slots, lut = f.twiddles == "lut", swizzles = {}, shared_used = false,
         paired = f.paired_shared,
     }
+    -- The exchange arrays the targets declare (fft_expr.lua's shared_store/shared_load use
+    -- the same names): re and im apart, or one float2 per value (--shared-layout paired).
+    ctx.exchange_arrays = slots == 0 and {} or ctx.paired and { { type = "float2", name = "fft_c" } }
+        or { { type = "float", name = "fft_re" }, { type = "float", name = "fft_im" } }
     -- Storage per binding: a multi-pass plan keeps fp32 between its passes.
     ctx.src_storage, ctx.dst_storage = f.storage, f.storage
     if f.pass then

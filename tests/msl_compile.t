@@ -16,6 +16,13 @@ if ! command -v "${CLANGXX:-clang++}" >/dev/null 2>&1; then
     exit 0
 fi
 
+# check_unit DESC: $unit compiles against the shim, and every configuration was generated.
+check_unit() {
+    [ $failed -eq 0 ] && "$here/msl/check-msl.sh" "$unit" 2>"$WORK/err"
+    ok $? "$1 compile against the shim"
+    [ -s "$WORK/err" ] && diag "$(head -20 "$WORK/err")"
+}
+
 for op in min max mean test-order "mean --sampler linear" "max --half" "mean --half" "max --edge conservative" "mean --edge weighted"; do
     name=$(echo "$op" | tr -d ' -')
     unit="$WORK/all_$name.metal"
@@ -43,9 +50,7 @@ for op in min max mean test-order "mean --sampler linear" "max --half" "mean --h
             done
         done
     done
-    [ $failed -eq 0 ] && "$here/msl/check-msl.sh" "$unit" 2>"$WORK/err"
-    ok $? "MSL --op $op: all $n configurations (--subgroup $(echo $sgs | tr ' ' ,) x 3 formats x 2D/array x --mips 1 3 7 12) compile against the shim"
-    [ -s "$WORK/err" ] && diag "$(head -20 "$WORK/err")"
+    check_unit "MSL --op $op: all $n configurations (--subgroup $(echo $sgs | tr ' ' ,) x 3 formats x 2D/array x --mips 1 3 7 12)"
 done
 
 # --tile T with every --wg it takes (the hierarchy of counters; --tail hierarchy), a few subgroups,
@@ -66,7 +71,5 @@ for tw in 2:1 4:4 4:1 8:16 8:4 16:64 16:16 32:256 32:64 64:256; do
         done
     done
 done
-[ $failed -eq 0 ] && "$here/msl/check-msl.sh" "$unit" 2>"$WORK/err"
-ok $? "MSL --tile: all $n configurations (every (T, N) x --subgroup 0 4 8 32 x 2D/array, 14 levels) compile against the shim"
-[ -s "$WORK/err" ] && diag "$(head -20 "$WORK/err")"
+check_unit "MSL --tile: all $n configurations (every (T, N) x --subgroup 0 4 8 32 x 2D/array, 14 levels)"
 done_testing

@@ -73,6 +73,16 @@ static void run_multitile(spdrt_context *ctx, const char *target)
        "%s: 2 tiles per workgroup with --tail hierarchy is refused (%s)", target, spdrt_last_error(ctx));
     spdrt_spd_levels_free(&out);
     free(spirv);
+
+    /* More than SPDRT_MAX_TILES_PER_WORKGROUP is refused too, before anything runs. */
+    spirv = generate_with(target, "max", 8, "r32f", 0, "", &words);
+    p.hierarchy = 0, p.tiles_per_workgroup = SPDRT_MAX_TILES_PER_WORKGROUP + 1;
+    r = spirv ? spdrt_spd_run(ctx, spirv, words, &p, texels, &out) : SPDRT_ERROR_ARGUMENT;
+    ok(r == SPDRT_ERROR_ARGUMENT && strstr(spdrt_last_error(ctx), "tiles_per_workgroup 65"),
+       "%s: %u tiles per workgroup is refused (%s)", target, SPDRT_MAX_TILES_PER_WORKGROUP + 1,
+       spdrt_last_error(ctx));
+    spdrt_spd_levels_free(&out);
+    free(spirv);
 }
 
 #endif
