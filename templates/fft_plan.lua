@@ -24,8 +24,9 @@
 --     bits (register bits in both layouts) have one value, so a 48 KB or 32 KB device
 --     still runs N = 16384 (see plan_exchange).
 -- Forward and natural-order inverse transforms are decimation in frequency (DIF: bits n-1
--- down to 0, input in natural order, output in bit-reversed order, then one exchange puts
--- it in natural order); the native-order inverse is decimation in time (DIT: bits 0 up to
+-- down to 0, input in natural order, output in bit-reversed order, put in natural order by
+-- the last butterfly exchange when only register butterflies follow it, else by one more
+-- exchange); the native-order inverse is decimation in time (DIT: bits 0 up to
 -- n-1, input in bit-reversed order, output natural), so a forward and an inverse in native
 -- order skip both reorders.
 local emit = require("templates.emit")
@@ -135,18 +136,30 @@ end
 -- both layouts (at the same position, as target_layout arranges) may be "fixed": a round
 -- moves only the elements with one value of the fixed bits, so it needs total / 2^fixed
 -- slots. Fix as few as the budget allows (fewer rounds, fewer barriers), highest first.
-local function plan_exchange(g, A, B, what)
-    if same_threads(A, B) then
-        return { kind = "permute", from = A, to = B, what = what }
-    end
+-- The register bits A and B hold at the same position (the bits a round may fix), highest
+-- first, and how many of them the budget makes the exchange fix.
+local function fixable_bits(g, A, B)
     local common = {}
     for i, b in ipairs(A.reg) do
         if B.reg[i] == b then common[#common + 1] = b end
     end
     table.sort(common, function(x, y) return x > y end)
-    local total_bits = g.n + g.cb + g.tc
     local f = 0
-    while (1 << (total_bits - f)) > g.budget do f = f + 1 end
+    while (1 << (g.n + g.cb + g.tc - f)) > g.budget do f = f + 1 end
+    return common, f
+end
+
+local function fits_budget(g, A, B)
+    local common, f = fixable_bits(g, A, B)
+    return f <= #common
+end
+
+local function plan_exchange(g, A, B, what)
+    if same_threads(A, B) then
+        return { kind = "permute", from = A, to = B, what = what }
+    end
+    local common, f = fixable_bits(g, A, B)
+    local total_bits = g.n + g.cb + g.tc
     if f > #common then
         error(string.format("fft_plan: the %s exchange needs %d elements of shared memory at " ..
             "least; the budget is %d", what, 1 << (total_bits - #common), g.budget))
@@ -200,10 +213,21 @@ function plan.build(g, opts)
     if opts.dif then
         for b = g.n - 1, g.w, -1 do stage(b) end
         local b = g.w - 1
+        local reordered = false
         while b >= g.s do
             local bits = {}
             for x = b, math.max(g.s, b - group + 1), -1 do bits[#bits + 1] = x end
-            exchange_to(bring_in(g, L, bits, done_at), "butterfly")
+            local T, what = bring_in(g, L, bits, done_at), "butterfly"
+            if opts.natural and g.s == 0 and b - #bits < 0 then
+                -- The last exchange brings in bits {b..0}, which the natural output layout
+                -- holds in registers too (its registers are bits 0..e-1), and after it only
+                -- register butterflies remain, which leave every bit where it is. So this
+                -- exchange can go straight to the output layout, and the separate reorder
+                -- exchange (a full pass through shared memory and two barriers) goes away.
+                local O = natural_output_layout(g, L, opts.columns_last)
+                if fits_budget(g, L, O) then T, what, reordered = O, "butterfly_reorder", true end
+            end
+            exchange_to(T, what)
             for _, x in ipairs(bits) do stage(x) end
             b = b - #bits
         end
@@ -228,7 +252,7 @@ function plan.build(g, opts)
                     L = T
                 end
             end
-            exchange_to(natural_output_layout(g, L, opts.columns_last), "reorder")
+            if not reordered then exchange_to(natural_output_layout(g, L, opts.columns_last), "reorder") end
             if opts.pair_output then
                 -- Frequencies f and f + 1 (f even) into one invocation: output bit 0 (index
                 -- bit n-1) goes to register bit 0, from a thread bit by a shuffle when it is

@@ -219,7 +219,9 @@ local function emit_exchange(c, ctx, step)
     local A, B, addr_of = step.from, step.to, step.addr_of
     local slot = exchange_slots(ctx, step)
     local ways = slot.ways
-    local purpose = step.what == "reorder" and "into natural order" or step.what == "return"
+    local purpose = step.what == "reorder" and "into natural order" or step.what == "butterfly_reorder"
+        and "to bring the last butterflies' partners together, already in the natural-order " ..
+        "output layout (the butterflies left keep every element in its invocation)" or step.what == "return"
         and "back to the load layout" or step.what == "pair"
         and "so samples f and f + 1 meet in one invocation" or "to bring the next butterflies' partners together"
     local rounds = step.rounds == 1 and string.format("One round of %d slots", step.slots) or

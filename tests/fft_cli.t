@@ -86,6 +86,28 @@ rows() { "$SPDGEN" "$@" | sed -n 's|^//   spdgen .*--rows-per-wg \([0-9]*\).*|\1
     [ "$(rows --fft 64 --real)" = "" ] && [ "$(rows --fft 64 --stride)" = "" ] || rule_ok=1
 ok $rule_ok "E/W derivation: E = 16 with W >= 32 (or N/2), W <= --max-wg, 16/E rows per workgroup at E <= 4; one given, the other follows"
 
+# The plan's shared-memory exchanges at --subgroup 0: bringing the W invocation bits into
+# registers takes ceil(w / group) exchanges (group: the most bits one exchange brings in, at
+# most e, with 2^group slots per invocation in the 32 KB budget of 4096 slots), and a
+# natural-order output costs no more than the native (bit-reversed) order: the reorder rides
+# on the last butterfly exchange.
+exchanges() { # ARGS... -> the number in the Plan line's "N shared-memory exchange(s)"
+    "$SPDGEN" "$@" | tr '\n' ' ' |
+        sed -n 's|.*// Plan: [^;]*; [^;]*, \([0-9]*\) [/ ]*shared-memory exchange.*|\1|p'
+}
+ex_ok=0
+for case in "256 3 5" "1024 4 6" "4096 4 8" "8192 4 9" "16384 4 10" "2048 3 8"; do
+    set -- $case
+    n=$1; e=$2; w=$3; group=0
+    while [ $group -lt $e ] && [ $((4096 >> (group + 1))) -ge $((1 << w)) ]; do group=$((group + 1)); done
+    want=$(((w + group - 1) / group))
+    for order in natural native; do
+        got=$(exchanges --fft "$n" --ept $((1 << e)) --subgroup 0 --order $order)
+        [ "$got" = "$want" ] || { ex_ok=1; diag "--fft $n --ept $((1 << e)) --order $order: $got exchanges, want $want"; }
+    done
+done
+ok $ex_ok "--subgroup 0: ceil(w / group) shared exchanges, the natural-order reorder folded into the last one"
+
 # Columns (--stride, a plan's passes): --column-layout lanes|registers and --columns-per-wg.
 expect_usage_error "--columns-per-wg 3" "--columns-per-wg 3" --fft 256 --stride --columns-per-wg 3
 expect_usage_error "--columns-per-wg 0" "--columns-per-wg 0" --fft 256 --stride --columns-per-wg 0
