@@ -159,6 +159,7 @@ int sg_fft_cli_option(sg_config *cfg, const char *flag, const char *value)
     } else if (!strcmp(flag, "--shared-layout")) {
         if (parse_choice(flag, value, shared_layouts, &choice)) return SG_EXIT_USAGE;
         f->paired_shared = choice;
+        f->paired_shared_given = 1;
     } else if (!strcmp(flag, "--stride")) {
         f->strided = 1;
     } else if (!strcmp(flag, "--real")) {
@@ -348,6 +349,7 @@ int sg_fft_cli_check(sg_config *cfg)
         return usage_error("--wg %d: must be a power of two 1..--max-wg", cfg->wg);
     int rc = derive_shape(cfg);
     if (rc != SG_EXIT_OK) return rc;
+    if (!f->paired_shared_given) f->paired_shared = f->n >= SG_FFT_PAIRED_FROM_N;
     if (cfg->subgroup > cfg->wg)
         return usage_error("--subgroup %d: larger than the workgroup (%s %d); use 0..%d",
                            cfg->subgroup, f->passes ? "a pass's" : "--wg", cfg->wg,
@@ -403,11 +405,11 @@ void sg_fft_cli_command(const sg_config *cfg, char *buf, size_t size)
     else snprintf(shape, sizeof shape, "--ept %d --wg %d", f->ept, cfg->wg);
     snprintf(buf, size,
              "spdgen --fft %ld %s --subgroup %d --direction %s --norm %s --order %s "
-             "--storage %s%s%s%s --twiddles %s%s --target %s%s%s%s%s",
+             "--storage %s%s%s%s --twiddles %s --shared-layout %s --target %s%s%s%s%s",
              f->n, shape, cfg->subgroup, directions[f->direction], norms[f->norm],
              orders[f->order], storages[f->storage], f->strided ? " --stride" : "",
              f->real ? " --real" : "", rows_flag, twiddle_kinds[f->twiddles],
-             f->paired_shared ? " --shared-layout paired" : "", sg_target_name(cfg->target),
+             shared_layouts[f->paired_shared], sg_target_name(cfg->target),
              cfg->target == SG_TARGET_SPIRV ? " --spirv-from " : "",
              cfg->target == SG_TARGET_SPIRV ? lang_names[cfg->spirv_from] : "",
              cfg->env != SV_ENV_VULKAN_1_1 ? " --target-env " : "",

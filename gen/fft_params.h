@@ -28,6 +28,10 @@ typedef enum { SG_FFT_COLUMNS_AUTO, SG_FFT_COLUMNS_LANES, SG_FFT_COLUMNS_REGISTE
  * FFT_RESULTS.md): with 16 each exchange of the 256-point passes brings fewer bits
  * together, so they need more exchanges. */
 #define SG_FFT_PLAN_LANES_DEFAULT 4
+/* --shared-layout default: paired (one float2 array, one 64-bit access per value) from this
+ * N, split below. Measured on the H200 (bench/FFT_RESULTS.md): paired 12% faster at N = 8192
+ * and 16384, 1-2% at 1024 and 4096, equal in the four-step plans; split 4% faster at 256. */
+#define SG_FFT_PAIRED_FROM_N 1024
 
 typedef struct {
     long n;                     /* --fft N: transform length, a power of two */
@@ -40,6 +44,7 @@ typedef struct {
     sg_fft_storage storage;     /* --storage */
     sg_fft_twiddles twiddles;   /* --twiddles */
     int paired_shared;          /* --shared-layout paired: one float2 array (64-bit accesses) */
+    int paired_shared_given;    /* --shared-layout on the command line (else by N) */
     int strided;                /* --stride: FFTs along columns (elements row_stride apart) */
     int real;                   /* --real: two real rows per complex FFT */
     int rows_per_wg;            /* --rows-per-wg R: consecutive rows per workgroup (0 = 1) */

@@ -108,6 +108,17 @@ for case in "256 3 5" "1024 4 6" "4096 4 8" "8192 4 9" "16384 4 10" "2048 3 8"; 
 done
 ok $ex_ok "--subgroup 0: ceil(w / group) shared exchanges, the natural-order reorder folded into the last one"
 
+# --shared-layout by N: split below 1024, paired from 1024 (SG_FFT_PAIRED_FROM_N); the
+# regenerate command names the layout, so an explicit split at N >= 1024 is reproduced.
+"$SPDGEN" --fft 512 -o "$WORK/sl512.comp" && grep -q "^shared float fft_re\[" "$WORK/sl512.comp" &&
+    "$SPDGEN" --fft 1024 -o "$WORK/sl1024.comp" && grep -q "^shared vec2 fft_c\[" "$WORK/sl1024.comp" &&
+    ! grep -q "fft_re" "$WORK/sl1024.comp" &&
+    "$SPDGEN" --fft 4096 --shared-layout split -o "$WORK/sl4096.comp" && grep -q "^shared float fft_re\[" "$WORK/sl4096.comp" &&
+    cmd=$(sed -n 's|^//   \(spdgen .*\)$|\1|p' "$WORK/sl4096.comp" | head -1) &&
+    case $cmd in *"--shared-layout split"*) true ;; *) false ;; esac &&
+    $SPDGEN_BUILD/$cmd -o "$WORK/sl4096b.comp" && cmp -s "$WORK/sl4096.comp" "$WORK/sl4096b.comp"
+ok $? "--shared-layout: split below N = 1024, paired from 1024; an explicit split is named in the regenerate command and reproduced"
+
 # Columns (--stride, a plan's passes): --column-layout lanes|registers and --columns-per-wg.
 expect_usage_error "--columns-per-wg 3" "--columns-per-wg 3" --fft 256 --stride --columns-per-wg 3
 expect_usage_error "--columns-per-wg 0" "--columns-per-wg 0" --fft 256 --stride --columns-per-wg 0

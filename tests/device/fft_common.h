@@ -38,7 +38,8 @@ static inline void fft_case_flags(const fft_case *c, char *buf, size_t size)
     if (c->rows) snprintf(rows, sizeof rows, " --rows-per-wg %u", c->rows);
     if (c->layout) snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " --column-layout %s", c->layout);
     if (c->cols) snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " --columns-per-wg %u", c->cols);
-    if (c->paired) snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " --shared-layout paired");
+    /* Named either way: the default depends on N (SG_FFT_PAIRED_FROM_N). */
+    snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " --shared-layout %s", c->paired ? "paired" : "split");
     snprintf(buf, size, "--fft %u --ept %u --wg %u --subgroup %u --direction %s%s%s%s%s%s%s%s%s",
              c->n, c->ept, c->wg, c->subgroup, c->inverse ? "inverse" : "forward",
              c->native ? " --order native" : "", c->real ? " --real" : "",
