@@ -16,6 +16,7 @@ static const char *const spd_formats[] = {"r16f", "rg16f", "rgba16f", "r32f", "r
                                           "rgba8", "r32ui", NULL};
 static const char *const edge_modes[] = {"drop", "conservative", "weighted", NULL};
 static const char *const tail_modes[] = {"loop", "hierarchy", NULL};
+static const char *const level1_modes[] = {"interleaved", "blocks", NULL};
 static const char *const target_names[] = {"glsl", "hlsl", "msl", "spirv", NULL};
 static const char *const env_names[] = {"vulkan1.1", "vulkan1.2", "vulkan1.3", NULL};
 static const char *const lang_names[] = {"glsl", "hlsl", NULL};
@@ -45,6 +46,11 @@ static const char usage_text[] =
     "                        12 for 4096x4096)\n"
     "  --max-size WxH        the largest source the shader serves, up to 16384x16384 (14\n"
     "                        levels, still one dispatch) (default 4096x4096)\n"
+    "  --level1 L            how a workgroup reads level 0 (invocations reading 4x4 blocks):\n"
+    "                        interleaved (default; four 2x2 blocks T/2 apart, so a subgroup's\n"
+    "                        fetches are dense, and level 1 exchanged through shared memory,\n"
+    "                        16 KB at --tile 64) | blocks (each invocation its 4x4 block; the\n"
+    "                        default for rgba8 and with --edge conservative|weighted)\n"
     "  --sampler load|linear level 1 by texel loads (default) or, for --op mean on a 16- or\n"
     "                        32-bit float format, one bilinear fetch per 2x2 block (power-of-\n"
     "                        two sources only; binds a linear clamp-to-edge sampler)\n"
@@ -112,9 +118,9 @@ static const char usage_text[] =
     "                        inverse: the reverse\n"
     "  --twiddles T          device (default: computed from integer exponents) | lut (a\n"
     "                        table computed in double on the host, binding 2)\n"
-    "  --shared-layout L     split (default: exchanges through two float arrays) | paired\n"
-    "                        (one float2 array: half the shared-memory instructions;\n"
-    "                        measured faster at N >= 8192 on the H200)\n"
+    "  --shared-layout L     split (exchanges through two float arrays; default below\n"
+    "                        N = 1024) | paired (one float2 array: half the shared-memory\n"
+    "                        instructions; default from N = 1024, measured faster there)\n"
     "  --rows-per-wg R       R consecutive rows per workgroup, each invocation holding its\n"
     "                        E elements of every row (E x R <= 16 registers): more loads\n"
     "                        in flight for short FFTs (default: 16/E for complex rows\n"
@@ -269,6 +275,9 @@ static void build_command(sg_config *cfg)
 {
     char passes[40] = "", tile[48] = "", edge[24] = "";
     if (strcmp(cfg->edge, "drop")) snprintf(edge, sizeof edge, " --edge %s", cfg->edge);
+    /* --level1 is named where it is not the default (blocks with --edge or rgba8). */
+    else if (strcmp(cfg->level1, strcmp(cfg->format, "rgba8") ? "interleaved" : "blocks"))
+        snprintf(edge, sizeof edge, " --level1 %s", cfg->level1);
     if (cfg->max_mips_per_pass && cfg->max_mips_per_pass < cfg->mips)
         snprintf(passes, sizeof passes, " --max-mips-per-pass %d", cfg->max_mips_per_pass);
     if (cfg->tile != 64) /* the default stays out, so 64x64 shaders keep their text */
@@ -324,6 +333,9 @@ static int check_op_format(const sg_config *cfg)
     if (strcmp(cfg->edge, "drop") && cfg->half)
         return usage_error("--edge %s: not with --half (the edge code computes in 32-bit floats)",
                            cfg->edge);
+    if (cfg->level1 && !strcmp(cfg->level1, "interleaved") && strcmp(cfg->edge, "drop"))
+        return usage_error("--level1 interleaved: not with --edge %s (its 5x5 reads and strips "
+                           "are written for 4x4 blocks); use --level1 blocks", cfg->edge);
     if (cfg->sampler_linear && strcmp(cfg->edge, "drop"))
         return usage_error("--sampler linear: not with --edge %s (a bilinear fetch is the plain "
                            "2x2 mean; odd sizes need --sampler load)", cfg->edge);
@@ -421,6 +433,10 @@ static int check_combination(sg_config *cfg, int kernels, const char *spd_only_f
         if ((rc = check_tail(cfg)) != SG_EXIT_OK) return rc;
         if ((rc = check_mips(cfg)) != SG_EXIT_OK) return rc;
         if ((rc = check_op_format(cfg)) != SG_EXIT_OK) return rc;
+        /* rgba8: measured slower interleaved at 4096x4096 and up on an H200 (94 registers
+         * against 69 cost more than the denser fetches save at 4 bytes a texel). */
+        if (!cfg->level1)
+            cfg->level1 = strcmp(cfg->edge, "drop") || !strcmp(cfg->format, "rgba8") ? "blocks" : "interleaved";
     }
     if (spirv_from_given && cfg->target != SG_TARGET_SPIRV)
         return usage_error("--spirv-from: only meaningful with --target spirv (target is %s)",
@@ -497,7 +513,7 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
             "--op", "--mips", "--max-size", "--format", "--wg", "--subgroup", "--target",
             "--spirv-from", "--target-env", "-o", "-MF", "-MT", "--emit-header",
             "--template-dir", "--size", "--seed", "--max-mips-per-pass", "--sampler", "--tile",
-            "--edge", "--tail",
+            "--edge", "--tail", "--level1",
             NULL};
         int fft_takes_value = 0;
         if (sg_fft_cli_is_option(flag, &fft_takes_value)) {
@@ -530,7 +546,7 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
         int k;
         static const char *const spd_only[] = {"--op", "--mips", "--max-size", "--format",
                                                "--max-mips-per-pass", "--sampler", "--tile",
-                                               "--edge", "--tail", NULL};
+                                               "--edge", "--tail", "--level1", NULL};
         if (index_of(spd_only, flag) >= 0 && !spd_only_flag) spd_only_flag = spd_only[index_of(spd_only, flag)];
         if (!strcmp(flag, "--op")) {
             if (index_of(spd_ops, value) < 0)
@@ -559,6 +575,10 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
             if ((k = index_of(tail_modes, value)) < 0)
                 return usage_error("--tail %s: must be %s", value, list_of(tail_modes));
             cfg->tail = tail_modes[k];
+        } else if (!strcmp(flag, "--level1")) {
+            if ((k = index_of(level1_modes, value)) < 0)
+                return usage_error("--level1 %s: must be %s", value, list_of(level1_modes));
+            cfg->level1 = level1_modes[k];
         } else if (!strcmp(flag, "--max-mips-per-pass")) {
             if (parse_uint(value, &n) || n < 1 || n > 14)
                 return usage_error("--max-mips-per-pass %s: must be 1..--mips (at most 14)", value);

@@ -22,6 +22,8 @@ typedef struct {
     int max_mips_per_pass; /* --max-mips-per-pass K: levels per dispatch (0: all in one) */
     int sampler_linear;  /* --sampler linear: level 1 by one bilinear fetch per 2x2 (mean) */
     const char *edge;    /* --edge drop | conservative | weighted: odd edges (spd_edge.lua) */
+    const char *level1;  /* --level1 interleaved | blocks: how a workgroup reads level 0 (NULL
+                            until cli.c resolves the default: interleaved, blocks with --edge) */
     const char *format;  /* r32f | rgba32f | rgba16f | rgba8 */
     int tile;            /* --tile T: one workgroup reduces a T x T tile by log2(T) levels */
     const char *tail;    /* --tail loop | hierarchy: how the chain continues past one tile

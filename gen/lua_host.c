@@ -147,6 +147,7 @@ static void push_config(lua_State *L, const sg_config *cfg)
     sg_set_string(L, "max_size", cfg->max_size);
     sg_set_boolean(L, "sampler_linear", cfg->sampler_linear);
     sg_set_string(L, "edge", cfg->edge ? cfg->edge : "drop");
+    sg_set_string(L, "level1", cfg->level1 ? cfg->level1 : "interleaved");
     sg_set_integer(L, "wg", cfg->wg);
     sg_set_integer(L, "tile", cfg->tile);
     sg_set_string(L, "tail", cfg->tail ? cfg->tail : "loop");

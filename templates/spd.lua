@@ -71,6 +71,29 @@ local function stored_value(ctx, v)
     return ctx.srgb and ("spd_linear_to_srgb(" .. v .. ")") or v
 end
 
+-- --level1 interleaved: invocation t made the level-1 texels p + (T/4) * (i, j) of its
+-- region (p = spd_morton_xy(t), i, j in {0, 1}); level 2 needs the 2x2 block at 2p, which
+-- four invocations made. The exchange goes through lds_level1, split into four planes by the
+-- texel's (x & 1, y & 1): plane a + 2b holds the texels (2p + (a, b)) at index t, so the
+-- reads are four consecutive runs, and the writer's plane is its t & 3, its index
+-- (t >> 2) + quadrant * W/4; both sides use every bank once per 32 values.
+local function emit_level1_exchange(c, ctx, base)
+    local D, W = ctx.dialect, ctx.shape.wg
+    c:comment(string.format("Level %d: its 2x2 block of level %d was made by four invocations: " ..
+        "exchange through shared memory (one plane per texel parity, a 2x2 block at index t).",
+        base + 2, base + 1))
+    for k, q in ipairs({ { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
+        local quadrant = (k - 1) * (W // 4)
+        c:line("lds_level1[(t & 3u) * %s + (t >> 2u)%s] = q%d%d;", u(W),
+            quadrant == 0 and "" or (" + " .. u(quadrant)), q[1], q[2])
+    end
+    c:line(D.barrier())
+    for k, q in ipairs({ { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
+        local plane = (k - 1) * W
+        c:line("q%d%d = lds_level1[%st];", q[1], q[2], plane == 0 and "" or (u(plane) .. " + "))
+    end
+end
+
 -- Emits one pass: levels base+1 .. min(base+6, mips) of a 64x64 region whose texels are
 -- read with pass.load(x, y). pass.origin(n) is the region's corner in a level of n x n
 -- texels per region ("tile * 32u + " for workgroup tiles, "" for a single region).
@@ -119,13 +142,22 @@ local function emit_pass(c, ctx, pass)
         if ctx.shape.wg == 1 then return (pass.origin(n):gsub(" %+ $", "")) end
         return pass.origin(n) .. "p" .. (scale and (" * " .. u(scale)) or "")
     end
-    c:comment(string.format("Level %d: this invocation reads the %dx%d block of level %d under its " ..
-        "level-%d texel%s.", base + 1, B, B, base, base + ctx.shape.register_levels, pass.sample and "" or
-        ", clamping coordinates to the level's edge so nothing outside it is read"))
-    c:line("$uint2 corner = %s;", at(T, B))
+    local interleaved = B == 4 and ctx.level1_interleaved
+    local clamp_note = pass.sample and "" or ", clamping coordinates to the level's edge so nothing outside it is read"
+    if interleaved then
+        c:comment(string.format("Level %d: this invocation reads four 2x2 blocks of level %d, %d texels " ..
+            "apart (--level1 interleaved), so the invocations of a subgroup read neighbouring blocks and " ..
+            "each fetch instruction touches few cache lines%s.", base + 1, base, T // 2, clamp_note))
+    else
+        c:comment(string.format("Level %d: this invocation reads the %dx%d block of level %d under its " ..
+            "level-%d texel%s.", base + 1, B, B, base, base + ctx.shape.register_levels, clamp_note))
+    end
+    c:line("$uint2 corner = %s;", at(T, interleaved and 2 or B))
+    -- Offset of coordinate i from the corner: 0..B-1, or (interleaved) 0, 1, T/2, T/2 + 1.
+    local function offset(i) return interleaved and (i % 2 + (i // 2) * (T // 2)) or i end
     if not pass.sample then
         c:line("$uint2 edge = size_in - $uint2(1u, 1u);")
-        local function plus(i) return i == 0 and "" or (" + " .. u(i)) end
+        local function plus(i) return offset(i) == 0 and "" or (" + " .. u(offset(i))) end
         for i = 0, B - 1 do c:line("uint x%d = min(corner.x%s, edge.x);", i, plus(i)) end
         for i = 0, B - 1 do c:line("uint y%d = min(corner.y%s, edge.y);", i, plus(i)) end
     end
@@ -138,7 +170,8 @@ local function emit_pass(c, ctx, pass)
         c:line("$float2 inv_size = $float2(1.0f, 1.0f) / $float2(size_in);")
     end
     local function sample(qx, qy)
-        return pass.sample(string.format("$float2(corner + $uint2(%s, %s)) * inv_size", u(2 * qx + 1), u(2 * qy + 1)))
+        return pass.sample(string.format("$float2(corner + $uint2(%s, %s)) * inv_size",
+            u(offset(2 * qx) + 1), u(offset(2 * qy) + 1)))
     end
     if B == 2 then
         if pass.sample then
@@ -169,24 +202,29 @@ local function emit_pass(c, ctx, pass)
         else
             quads(ctx.value_type .. " ")
         end
-        c:line("$uint2 level%d_corner = %s;", base + 1, at(T // 2, 2))
-        for _, q in ipairs({ { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
-            local coord = string.format("level%d_corner + $uint2(%s, %s)", base + 1, u(q[1]), u(q[2]))
-            local value = string.format("q%d%d", q[1], q[2])
-            if conservative then
-                local name = string.format("texel%d_%d%d", base + 1, q[1], q[2])
-                c:line("$uint2 %s = %s;", name, coord)
-                edge.emit_fix(c, ctx, 1, name, value)
-                coord = name
+        -- Stores q00..q11, the level-1 texels at corner + (q.x, q.y) * step.
+        local function store_level1(corner, step)
+            c:line("$uint2 level%d_corner = %s;", base + 1, corner)
+            for _, q in ipairs({ { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
+                local coord = string.format("level%d_corner + $uint2(%s, %s)", base + 1, u(q[1] * step), u(q[2] * step))
+                local value = string.format("q%d%d", q[1], q[2])
+                if conservative then
+                    local name = string.format("texel%d_%d%d", base + 1, q[1], q[2])
+                    c:line("$uint2 %s = %s;", name, coord)
+                    edge.emit_fix(c, ctx, 1, name, value)
+                    coord = name
+                end
+                c:line("if (spd_inside(%s, size_out)) %s", coord,
+                    D.store_mip(ctx, base + 1, coord, stored_value(ctx, value)))
             end
-            c:line("if (spd_inside(%s, size_out)) %s", coord,
-                D.store_mip(ctx, base + 1, coord, stored_value(ctx, value)))
         end
+        store_level1(at(T // 2, not interleaved and 2 or nil), interleaved and T // 4 or 1)
         if last < base + 2 then return end
-
         next_level(base + 2)
-        c:comment(string.format("Level %d: the four level-%d texels just made are this invocation's 2x2 block.",
-            base + 2, base + 1))
+        if interleaved then emit_level1_exchange(c, ctx, base) else
+            c:comment(string.format("Level %d: the four level-%d texels just made are this invocation's 2x2 block.",
+                base + 2, base + 1))
+        end
         c:line("v = spd_reduce_level(q00, q10, q01, q11, size_in);")
         store(base + 2, at(T // 4), "v")
     end
@@ -321,7 +359,13 @@ local function make_context(cfg, dialect)
     local extra = {}
     if loop and cfg.mips > 12 then extra[1] = { name = "lds_level12", count = MAX_REGIONS } end
     for _, a in ipairs(edge.shared_arrays(cfg)) do extra[#extra + 1] = a end
+    -- --level1 interleaved applies to workgroups of several invocations reading 4x4 blocks
+    -- when some level past 1 is made; the exchange array holds the region's level 1.
+    local level1_interleaved = cfg.level1 == "interleaved" and cfg.edge == "drop" and shape.block == 4
+        and shape.wg > 1 and cfg.mips >= 2
+    if level1_interleaved then extra[#extra + 1] = { name = "lds_level1", count = 4 * shape.wg } end
     local ctx = {
+        level1_interleaved = level1_interleaved,
         cfg = cfg, dialect = dialect, channels = channels, steps = steps, shape = shape, loop = loop,
         uint = format.uint or false,                         -- r32ui: integer values
         source_channels = op.source_channels or channels,    -- channels read from level 0

@@ -51,6 +51,25 @@ expect_usage_error "--half takes no value" "--half" --spd --half=1 --format r16f
 ok $? "--half: fp16 extension, --half in the regenerate command, halves in the hand-off, no fp32 literal"
 "$SPDGEN" --help | grep -q -- "--half"
 ok $? "--help lists --half"
+# --level1: interleaved (default) reads four 2x2 blocks T/2 apart and forms level 2 through
+# lds_level1 (4 x --wg values); blocks reads each invocation's 4x4 block, no exchange; with
+# --edge conservative|weighted only blocks (their 5x5 reads are written for it).
+expect_usage_error "--level1 unknown" "--level1 diagonal" --spd --level1 diagonal
+expect_usage_error "--level1 interleaved with --edge weighted" "--level1 interleaved" --spd --op mean --edge weighted --level1 interleaved
+expect_usage_error "--level1 with --fft" "--level1" --fft 64 --level1 blocks
+"$SPDGEN" --spd -o "$WORK/l1i.comp" && grep -q "^shared vec4 lds_level1\[1024\];" "$WORK/l1i.comp" &&
+    "$SPDGEN" --spd --tile 32 --wg 64 -o "$WORK/l1i32.comp" && grep -q "^shared vec4 lds_level1\[256\];" "$WORK/l1i32.comp" &&
+    "$SPDGEN" --spd --level1 blocks -o "$WORK/l1b.comp" && ! grep -q "lds_level1" "$WORK/l1b.comp" &&
+    "$SPDGEN" --spd --op mean --edge weighted -o "$WORK/l1w.comp" && ! grep -q "lds_level1" "$WORK/l1w.comp" &&
+    "$SPDGEN" --spd --tile 32 --wg 256 -o "$WORK/l1b2.comp" && ! grep -q "lds_level1" "$WORK/l1b2.comp" &&
+    ! grep -q "^//   spdgen .*--level1" "$WORK/l1i.comp"
+ok $? "--level1: interleaved by default with 4 x --wg values of lds_level1; none with blocks, --edge weighted or 2x2 blocks (--wg 256 at --tile 32)"
+cmd=$(sed -n 's|^//   \(spdgen .*\)|\1|p' "$WORK/l1b.comp" | head -1)
+case $cmd in *"--level1 blocks"*) ;; *) false ;; esac &&
+    $SPDGEN_BUILD/$cmd -o "$WORK/l1b_again.comp" && cmp -s "$WORK/l1b.comp" "$WORK/l1b_again.comp"
+ok $? "--level1 blocks is named in the regenerate command, which reproduces the file"
+"$SPDGEN" --help | grep -q -- "--level1"
+ok $? "--help lists --level1"
 expect_usage_error "--edge unknown" "--edge clamp" --spd --edge clamp
 expect_usage_error "--edge conservative with mean" "--edge conservative" --spd --op mean --edge conservative
 expect_usage_error "--edge conservative with test-order" "--edge conservative" --spd --op test-order --edge conservative

@@ -315,12 +315,15 @@ static void run_layers(spdrt_context *ctx, const char *target, uint32_t w, uint3
  * on POT, NPOT and one-texel-wide sizes; 1000x700 needs 5 stages of the hierarchy at T = 4
  * and 9 at T = 2. Then mean, arrays, passes and the 14-level chain per tile (16384x4 and
  * 4x16384: 3 stages at T = 64). The 64x64 shape runs with both tails (--tail loop, the
- * default, and hierarchy); its hierarchy also on 5000x300, two stage-1 blocks of tiles. */
+ * default, and hierarchy); its hierarchy also on 5000x300, two stage-1 blocks of tiles.
+ * Shapes whose invocations read 4x4 blocks run with --level1 interleaved (the default: a
+ * shared-memory exchange forms level 2) and, for some, --level1 blocks (no exchange). */
 static void run_tiles(spdrt_context *ctx, const char *target)
 {
-    static const struct { uint32_t t, n; int hierarchy; } shapes[] = {
-        {2, 1, 1}, {4, 4, 1}, {4, 1, 1}, {8, 16, 1}, {8, 4, 1}, {16, 64, 1}, {16, 16, 1},
-        {32, 256, 1}, {32, 64, 1}, {64, 256, 0}, {64, 256, 1},
+    static const struct { uint32_t t, n; int hierarchy, blocks; } shapes[] = {
+        {2, 1, 1, 0}, {4, 4, 1, 0}, {4, 1, 1, 0}, {8, 16, 1, 0}, {8, 4, 1, 0}, {16, 64, 1, 0}, {16, 16, 1, 0},
+        {32, 256, 1, 0}, {32, 64, 1, 0}, {64, 256, 0, 0}, {64, 256, 1, 0},
+        {8, 4, 1, 1}, {32, 64, 1, 1}, {64, 256, 0, 1},
     };
     static const struct { uint32_t w, h; } tile_sizes[] = {
         {1, 1}, {1, 37}, {37, 1}, {2, 2}, {64, 64}, {256, 256}, {65, 65}, {127, 33}, {1000, 700},
@@ -331,8 +334,9 @@ static void run_tiles(spdrt_context *ctx, const char *target)
         tile = shapes[i].t;
         /* Below 64 the hierarchy is implied: --tail is named only where it is a choice. */
         hierarchy = shapes[i].hierarchy;
-        snprintf(flags, sizeof flags, "--tile %u --wg %u%s", shapes[i].t, shapes[i].n,
-                 shapes[i].t == 64 && hierarchy ? " --tail hierarchy" : "");
+        snprintf(flags, sizeof flags, "--tile %u --wg %u%s%s", shapes[i].t, shapes[i].n,
+                 shapes[i].t == 64 && hierarchy ? " --tail hierarchy" : "",
+                 shapes[i].blocks ? " --level1 blocks" : "");
         for (size_t s = 0; s < subgroup_count; s++) {
             snprintf(extra, sizeof extra, "%s", flags);
             snprintf(label, sizeof label, "%s max --subgroup %d r32f %s", target, subgroups[s], extra);
