@@ -479,9 +479,13 @@ local function emit_header_comment(c, ctx)
     local registers = r == 1 and "level 1" or string.format("levels 1 and %d", r)
     local owns = shape.wg == 1 and string.format("Its one invocation reads the whole tile and makes %s in " ..
             "registers.", registers)
-        or string.format("Invocation t owns texel morton(t) of level %d: it reads the %dx%d block of level 0 " ..
-            "beneath it and makes %s in registers. %s 2x2 blocks held by other " ..
-            "invocations: %s.", r, b, b, registers, r + 1 == m and string.format("Level %d combines", m)
+        or string.format("Invocation t owns texel morton(t) of level %d: %s. %s 2x2 blocks held by other " ..
+            "invocations: %s.", r, ctx.level1_interleaved and string.format("it reads four 2x2 blocks of " ..
+                "level 0, %d texels apart (--level1 interleaved: a subgroup's fetches cover neighbouring " ..
+                "texels), makes their level-1 texels, and one shared-memory exchange gives it the 2x2 block " ..
+                "of level 1 under its level-2 texel", t // 2)
+                or string.format("it reads the %dx%d block of level 0 beneath it and makes %s in registers",
+                    b, b, registers), r + 1 == m and string.format("Level %d combines", m)
                 or string.format("Levels %d..%d combine", r + 1, m), ctx.strategy)
     local tail = ""
     if ctx.handoff and ctx.loop then
