@@ -17,7 +17,7 @@
 #include "kernels.h"
 
 static const uint32_t default_sizes[] = {64, 256, 1024, 4096, 8192, 16384, 32768, 65536};
-/* --quick: one size of each kind (tiny rows; E 2 x W 512; E 16 x W 1024, the largest single
+/* --quick: one size of each kind (tiny rows; E 16 x W 64; E 64 x W 256, the largest single
  * dispatch; a four-step plan) on a small batch, small enough for lavapipe. */
 static const uint32_t quick_sizes[] = {64, 1024, 16384, 65536};
 
@@ -268,9 +268,12 @@ static void plan_variants(const fft_sweep *s, fft_group *g) {
     r.n = g->n;
     if (g->n <= FFT_BENCH_SINGLE_MAX) {
         /* spdgen's default shape (README, "E and W"; gen/fft_cli.c default_shape): E = 16
-         * while W = N/16 >= 32, else W = 32 (N/2 below N = 64); the sweep skips it. */
+         * while W = N/16 >= 32, else W = 32 (N/2 below N = 64), and W = 256 with a larger E
+         * where N/16 > 256; the sweep skips it. */
         uint32_t warp = g->n / 2 < 32 ? g->n / 2 : 32;
         uint32_t wg_default = g->n / 16 > warp ? g->n / 16 : warp, e;
+        if (wg_default > 256)
+            wg_default = g->n / 64 > 256 ? g->n / 64 : 256;
         for (i = 0; i < s->subgroup_count; i++)
             if (s->subgroups[i] <= wg_default) {
                 r.subgroup = s->subgroups[i];
@@ -296,7 +299,7 @@ static void plan_variants(const fft_sweep *s, fft_group *g) {
             add_variant(g, &r, NULL, 0);
             r.rows_per_wg = 0;
         }
-        for (e = 2; e <= 16 && added < s->opt->sweep; e *= 2) {
+        for (e = 2; e <= 64 && added < s->opt->sweep; e *= 2) {
             uint32_t wg = g->n / e;
             if (wg == wg_default || wg > 1024 || wg > limit || wg == 0)
                 continue;

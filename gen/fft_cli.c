@@ -121,10 +121,10 @@ int sg_fft_cli_option(sg_config *cfg, const char *flag, const char *value)
         f->max_wg = (int)v;
     } else if (!strcmp(flag, "--rows-per-wg")) {
         v = parse_count(value);
-        if (!is_pow2(v) || v > SG_FFT_MAX_EPT / 2)
+        if (!is_pow2(v) || v > SG_FFT_DEFAULT_EPT / 2)
             return usage_error("--rows-per-wg %s: must be a power of two 1..%d (rows per "
                                "workgroup, --ept x rows <= %d registers)", value,
-                               SG_FFT_MAX_EPT / 2, SG_FFT_MAX_EPT);
+                               SG_FFT_DEFAULT_EPT / 2, SG_FFT_DEFAULT_EPT);
         f->rows_per_wg = (int)v;
     } else if (!strcmp(flag, "--columns-per-wg")) {
         v = parse_count(value);
@@ -182,15 +182,19 @@ static void working_pairs(const sg_fft_params *f, char *buf, size_t size)
 }
 
 /* The default shape of one FFT of n points, from the H200 measurements in
- * bench/FFT_RESULTS.md: as many elements per invocation as registers hold (E = 16: four
- * butterfly stages per exchange, and 16 loads in flight per invocation) while the
- * workgroup keeps at least 32 invocations (one full warp; E = 8 x W = 32 is the fastest
- * N = 256), and never more than --max-wg invocations. Nabla's rule (E = 2 until the
- * workgroup is full) was 1.5-2.2x slower for N >= 256 on the H200. */
-static void default_shape(long n, int max_wg, int *ept, int *wg)
+ * bench/FFT_RESULTS.md: E = 16 elements per invocation (four butterfly stages per exchange,
+ * and 16 loads in flight per invocation) while the workgroup keeps at least 32 invocations
+ * (one full warp; E = 8 x W = 32 is the fastest N = 256), and never more than --max-wg
+ * invocations. Nabla's rule (E = 2 until the workgroup is full) was 1.5-2.2x slower for
+ * N >= 256 on the H200. `wide` (complex rows, the shape measured): where E = 16 would need
+ * more than SG_FFT_WIDE_WG invocations, W stays there and E grows (N = 8192: E 32 x W 256,
+ * 16384: E 64 x W 256). */
+static void default_shape(long n, int max_wg, int wide, int *ept, int *wg)
 {
-    long w = n / SG_FFT_MAX_EPT;
+    long w = n / SG_FFT_DEFAULT_EPT;
     long warp = n / 2 < 32 ? n / 2 : 32;
+    if (wide && w > SG_FFT_WIDE_WG)
+        w = n / SG_FFT_MAX_EPT > SG_FFT_WIDE_WG ? n / SG_FFT_MAX_EPT : SG_FFT_WIDE_WG;
     if (w < warp) w = warp;
     if (w > max_wg) w = max_wg;
     *wg = (int)w;
@@ -229,7 +233,7 @@ static int plan_passes(sg_config *cfg, long single_max)
     f->passes = 2;
     f->pass_n[0] = n1;
     f->pass_n[1] = n2;
-    for (int p = 0; p < 2; p++) default_shape(f->pass_n[p], f->max_wg, &f->pass_ept[p], &f->pass_wg[p]);
+    for (int p = 0; p < 2; p++) default_shape(f->pass_n[p], f->max_wg, 0, &f->pass_ept[p], &f->pass_wg[p]);
     f->ept = f->pass_ept[0];
     cfg->wg = f->pass_wg[0] < f->pass_wg[1] ? f->pass_wg[0] : f->pass_wg[1]; /* for --subgroup */
     return SG_EXIT_OK;
@@ -239,7 +243,7 @@ static int plan_passes(sg_config *cfg, long single_max)
 static int derive_shape(sg_config *cfg)
 {
     sg_fft_params *f = &cfg->fft;
-    long single_max = (long)SG_FFT_MAX_EPT * f->max_wg;
+    long single_max = (long)SG_FFT_DEFAULT_EPT * f->max_wg;
     char pairs[256];
     if (f->n > single_max) return plan_passes(cfg, single_max);
     if (f->ept_given && cfg->wg_given) {
@@ -268,7 +272,7 @@ static int derive_shape(sg_config *cfg)
                                "%d; use --ept %ld..%d", f->ept, f->n, f->ept, cfg->wg,
                                f->max_wg, f->n / f->max_wg, SG_FFT_MAX_EPT);
     } else {
-        default_shape(f->n, f->max_wg, &f->ept, &cfg->wg);
+        default_shape(f->n, f->max_wg, !f->strided && !f->real, &f->ept, &cfg->wg);
     }
     if (f->passes) return SG_EXIT_OK;
     if (!is_pow2(cfg->wg))
@@ -289,7 +293,7 @@ static int default_rows_per_wg(const sg_config *cfg)
     const sg_fft_params *f = &cfg->fft;
     if (f->strided || f->real || f->passes || f->ept_given || cfg->wg_given || f->ept > 4)
         return 1;
-    return SG_FFT_MAX_EPT / f->ept;
+    return SG_FFT_DEFAULT_EPT / f->ept;
 }
 
 /* Columns in lanes for a column FFT of `wg` invocations (a --stride shader, or a plan's
@@ -368,10 +372,12 @@ int sg_fft_cli_check(sg_config *cfg)
         if (clash)
             return usage_error("--rows-per-wg %d: not with %s; it is for complex rows in one "
                                "dispatch", f->rows_per_wg, clash);
-        if (f->ept * f->rows_per_wg > SG_FFT_MAX_EPT)
+        /* Rows in registers were measured with 16 values per invocation (N = 64). */
+        if (f->ept * f->rows_per_wg > SG_FFT_DEFAULT_EPT)
             return usage_error("--rows-per-wg %d: --ept %d x %d rows is more than %d values in "
                                "registers; use --rows-per-wg %d or less", f->rows_per_wg, f->ept,
-                               f->rows_per_wg, SG_FFT_MAX_EPT, SG_FFT_MAX_EPT / f->ept);
+                               f->rows_per_wg, SG_FFT_DEFAULT_EPT,
+                               f->ept < SG_FFT_DEFAULT_EPT ? SG_FFT_DEFAULT_EPT / f->ept : 1);
     }
     return check_columns(cfg);
 }

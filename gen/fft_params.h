@@ -3,9 +3,20 @@
 #ifndef SPDGEN_FFT_PARAMS_H
 #define SPDGEN_FFT_PARAMS_H
 
-/* Largest elements per invocation: 16 complex values (32 floats) in registers. With 1024
- * invocations that is N = 16384 in one dispatch. */
-#define SG_FFT_MAX_EPT 16
+/* Largest elements per invocation (--ept, and --ept x --rows-per-wg): 64 complex values, 128
+ * floats in registers. */
+#define SG_FFT_MAX_EPT 64
+/* The default shape's elements per invocation (four butterfly stages per exchange, 16 loads
+ * in flight per invocation), and what bounds one dispatch: N <= 16 x --max-wg (16384 at 1024);
+ * longer transforms are four-step plans. */
+#define SG_FFT_DEFAULT_EPT 16
+/* Complex row FFTs whose E = 16 shape would need more invocations than this keep this many
+ * and raise E instead (up to SG_FFT_MAX_EPT): fewer, larger register passes, so fewer
+ * shared-memory exchanges. Measured on the H200 (bench/FFT_RESULTS.md), against E = 16:
+ * N = 8192 E 32 x W 256 77% of the copy floor against 69% (two exchanges instead of three);
+ * N = 16384 E 64 x W 256 85% against 53% (two instead of five). At N = 4096, E 32 x W 128 was
+ * slower (47% against 62%), hence the threshold. */
+#define SG_FFT_WIDE_WG 256
 /* Largest transform length spdgen accepts (beyond one dispatch, as a four-step plan). */
 #define SG_FFT_MAX_N (1L << 20)
 

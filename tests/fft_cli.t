@@ -24,7 +24,7 @@ expect_usage_error "N beyond 2^20" "--fft 2097152" --fft 2097152
 expect_usage_error "E x W != N" "--ept 4 --wg 8" --fft 64 --ept 4 --wg 8
 expect_usage_error "E = 1" "--ept 1" --fft 64 --ept 1
 expect_usage_error "E = 3" "--ept 3" --fft 64 --ept 3
-expect_usage_error "E = 32" "--ept 32" --fft 1024 --ept 32
+expect_usage_error "E = 128" "--ept 128" --fft 1024 --ept 128
 expect_usage_error "W > --max-wg" "--wg 1024" --fft 4096 --wg 1024 --max-wg 512
 expect_usage_error "E gives W > --max-wg" "--ept 2" --fft 4096 --ept 2
 expect_usage_error "W not dividing N" "--wg 48" --fft 64 --wg 48
@@ -65,17 +65,23 @@ EOF2
 ok $? "the E x W != N message lists $n working --ept/--wg pairs, each accepted"
 
 # The default shape: E = 16 while W = N/16 keeps >= 32 invocations (else W = 32, or N/2
-# below N = 64), W <= --max-wg; one of E and W given, the other follows.
+# below N = 64); complex rows keep W <= 256 by a larger E (SG_FFT_WIDE_WG), columns and real
+# rows do not; W <= --max-wg; one of E and W given, the other follows.
 shape() { # ARGS... -> "E W" read from the regenerate command
     "$SPDGEN" "$@" -o "$WORK/s.comp" &&
         sed -n 's|^//   spdgen .*--ept \([0-9]*\) --wg \([0-9]*\) .*|\1 \2|p' "$WORK/s.comp" | head -1
 }
 rule_ok=0
-for case in "4 2 2" "32 2 16" "64 2 32" "128 4 32" "256 8 32" "512 16 32" "1024 16 64" "2048 16 128" "16384 16 1024"; do
+for case in "4 2 2" "32 2 16" "64 2 32" "128 4 32" "256 8 32" "512 16 32" "1024 16 64" "2048 16 128" "4096 16 256" "8192 32 256" "16384 64 256"; do
     set -- $case
     [ "$(shape --fft $1)" = "$2 $3" ] || { rule_ok=1; diag "--fft $1: $(shape --fft $1), want $2 $3"; }
 done
 [ "$(shape --fft 4096 --max-wg 256)" = "16 256" ] || rule_ok=1
+[ "$(shape --fft 8192 --max-wg 512)" = "32 256" ] || rule_ok=1
+[ "$(shape --fft 16384 --stride)" = "16 1024" ] || rule_ok=1
+[ "$(shape --fft 16384 --real)" = "16 1024" ] || rule_ok=1
+[ "$(shape --fft 8192 --wg 512)" = "16 512" ] || rule_ok=1
+[ "$(shape --fft 8192 --ept 64)" = "64 128" ] || rule_ok=1
 [ "$(shape --fft 256 --max-wg 16)" = "16 16" ] || rule_ok=1
 [ "$(shape --fft 2048 --wg 512)" = "4 512" ] || rule_ok=1
 [ "$(shape --fft 2048 --ept 8)" = "8 256" ] || rule_ok=1
@@ -84,7 +90,7 @@ rows() { "$SPDGEN" "$@" | sed -n 's|^//   spdgen .*--rows-per-wg \([0-9]*\).*|\1
 [ "$(rows --fft 64)" = "8" ] && [ "$(rows --fft 128)" = "4" ] && [ "$(rows --fft 8)" = "8" ] &&
     [ "$(rows --fft 256)" = "" ] && [ "$(rows --fft 64 --ept 2)" = "" ] &&
     [ "$(rows --fft 64 --real)" = "" ] && [ "$(rows --fft 64 --stride)" = "" ] || rule_ok=1
-ok $rule_ok "E/W derivation: E = 16 with W >= 32 (or N/2), W <= --max-wg, 16/E rows per workgroup at E <= 4; one given, the other follows"
+ok $rule_ok "E/W derivation: E = 16 with W >= 32 (or N/2), complex rows W <= 256 by a larger E, W <= --max-wg, 16/E rows per workgroup at E <= 4; one given, the other follows"
 
 # The plan's shared-memory exchanges at --subgroup 0: bringing the W invocation bits into
 # registers takes ceil(w / group) exchanges (group: the most bits one exchange brings in, at
@@ -96,7 +102,7 @@ exchanges() { # ARGS... -> the number in the Plan line's "N shared-memory exchan
         sed -n 's|.*// Plan: [^;]*; [^;]*, \([0-9]*\) [/ ]*shared-memory exchange.*|\1|p'
 }
 ex_ok=0
-for case in "256 3 5" "1024 4 6" "4096 4 8" "8192 4 9" "16384 4 10" "2048 3 8"; do
+for case in "256 3 5" "1024 4 6" "4096 4 8" "8192 4 9" "16384 4 10" "2048 3 8" "8192 5 8" "16384 6 8" "4096 6 6"; do
     set -- $case
     n=$1; e=$2; w=$3; group=0
     while [ $group -lt $e ] && [ $((4096 >> (group + 1))) -ge $((1 << w)) ]; do group=$((group + 1)); done

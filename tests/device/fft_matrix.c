@@ -105,13 +105,15 @@ static void sizes(void)
     }
 }
 
-/* Every E in {2, 4, 8, 16} and every workgroup size 2..1024 (with sizes()), each with
- * subgroups 0, 4 and 8 where they fit. */
+/* Every E in {2, 4, ..., 64} and every workgroup size 2..1024 (with sizes()), each with
+ * subgroups 0, 4 and 8 where they fit; E = 32 and 64 in the default shapes of N = 8192 and
+ * 16384 (W = 256) and at W = 4 and 64. */
 static void shapes(void)
 {
     static const struct { uint32_t n, ept; } s[] = {
         {16, 8}, {64, 16}, {256, 4}, {1024, 8}, {4096, 16}, {16384, 16}, {2048, 2},
-        {512, 4}, {8192, 8}, {64, 4},
+        {512, 4}, {8192, 8}, {64, 4}, {8192, 32}, {16384, 64}, {128, 32}, {256, 64},
+        {2048, 32}, {4096, 64},
     };
     static const uint32_t sgs[] = {0, 4, 8};
     for (size_t i = 0; i < sizeof s / sizeof *s; i++)
@@ -163,6 +165,15 @@ static void options(void)
         {.n = 512, .ept = 4, .wg = 128, .real = 1, .inverse = 1, .paired = 1},
         {.n = 2048, .ept = 8, .wg = 256, .f16 = 1, .inverse = 1, .native = 1, .paired = 1},
         {.n = 64, .ept = 2, .wg = 32, .rows = 8, .paired = 1},
+        /* E = 32 and 64 with the other options. */
+        {.n = 8192, .ept = 32, .wg = 256, .subgroup = 8, .native = 1, .inverse = 1},
+        {.n = 2048, .ept = 64, .wg = 32, .subgroup = 4, .real = 1},
+        {.n = 1024, .ept = 32, .wg = 32, .real = 1, .inverse = 1, .paired = 1},
+        {.n = 4096, .ept = 64, .wg = 64, .f16 = 1, .native = 1},
+        {.n = 8192, .ept = 32, .wg = 256, .lut = 1, .inverse = 1},
+        {.n = 2048, .ept = 32, .wg = 64, .subgroup = 8, .strided = 1},
+        {.n = 16384, .ept = 64, .wg = 256, .paired = 1}, /* the default shapes of 16384, 8192 */
+        {.n = 8192, .ept = 32, .wg = 256, .subgroup = 4, .paired = 1, .inverse = 1},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         uint32_t count = cases[i].n <= 1024 ? 6 : 2;
