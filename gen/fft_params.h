@@ -14,7 +14,7 @@
  * and raise E instead (up to SG_FFT_MAX_EPT): fewer, larger register passes, so fewer
  * shared-memory exchanges. Measured on the H200 (bench/FFT_RESULTS.md), against E = 16:
  * N = 8192 E 32 x W 256 77% of the copy floor against 69% (two exchanges instead of three);
- * N = 16384 E 64 x W 256 85% against 53% (two instead of five). At N = 4096, E 32 x W 128 was
+ * N = 16384 E 64 x W 256 84.9% against 53% (two instead of five). At N = 4096, E 32 x W 128 was
  * slower (47% against 62%), hence the threshold. */
 #define SG_FFT_WIDE_WG 256
 /* Largest transform length spdgen accepts (beyond one dispatch, as a four-step plan). */
