@@ -299,6 +299,19 @@ static void plan_variants(const fft_sweep *s, fft_group *g) {
             add_variant(g, &r, NULL, 0);
             r.rows_per_wg = 0;
         }
+        /* Rows in turn, the next row's loads in flight (--prefetch-rows): spdgen's default
+         * gives N = 4096 two (E 16 x W 256); time one and four there, two at 256..2048. */
+        if (g->n == 4096 && wg_default == 256) {
+            r.subgroup = 0, r.prefetch_rows = 1;
+            add_variant(g, &r, NULL, 0);
+            r.prefetch_rows = 4;
+            add_variant(g, &r, NULL, 0);
+            r.prefetch_rows = 0;
+        } else if (g->n >= 256 && g->n <= 2048) {
+            r.subgroup = 0, r.prefetch_rows = 2;
+            add_variant(g, &r, NULL, 0);
+            r.prefetch_rows = 0;
+        }
         for (e = 2; e <= 64 && added < s->opt->sweep; e *= 2) {
             uint32_t wg = g->n / e;
             if (wg == wg_default || wg > 1024 || wg > limit || wg == 0)

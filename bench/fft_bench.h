@@ -57,6 +57,7 @@ typedef struct {
     uint32_t max_wg;                 /* 0: spdgen's default (1024) */
     int strided, real;
     uint32_t rows_per_wg;            /* --rows-per-wg; 0: not given (spdgen's default) */
+    uint32_t prefetch_rows;          /* --prefetch-rows; 0: not given (spdgen's default) */
     int lut;                         /* --twiddles lut (a host-made table, binding 2) */
     int paired;                      /* --shared-layout paired (one float2 array) */
     const char *column_layout;       /* --column-layout; NULL: not given (spdgen's default) */

@@ -130,9 +130,9 @@ static int read_plan(const fft_request *r, const char *dir, const char *path, ff
 
 int fft_generate(bench_spdgen *g, const fft_request *r, const char *name, fft_shader *out,
                  char *command, size_t command_size, char *err, size_t err_size) {
-    char n[16], ept[16], wg[16], sub[16], max_wg[16], rows[16], cols[16];
+    char n[16], ept[16], wg[16], sub[16], max_wg[16], rows[16], cols[16], prefetch[16];
     char *spv = out->files[0], *header = out->files[1];
-    char *argv[30];
+    char *argv[40];
     int a = 0, i, status;
     size_t used = strlen(command);
     memset(out, 0, sizeof *out);
@@ -149,6 +149,7 @@ int fft_generate(bench_spdgen *g, const fft_request *r, const char *name, fft_sh
     snprintf(sub, sizeof sub, "%u", r->subgroup);
     snprintf(max_wg, sizeof max_wg, "%u", r->max_wg);
     snprintf(rows, sizeof rows, "%u", r->rows_per_wg);
+    snprintf(prefetch, sizeof prefetch, "%u", r->prefetch_rows);
     snprintf(cols, sizeof cols, "%u", r->columns_per_wg);
     argv[a++] = g->path, argv[a++] = "--fft", argv[a++] = n;
     if (r->ept)
@@ -164,6 +165,8 @@ int fft_generate(bench_spdgen *g, const fft_request *r, const char *name, fft_sh
         argv[a++] = "--real";
     if (r->rows_per_wg)
         argv[a++] = "--rows-per-wg", argv[a++] = rows;
+    if (r->prefetch_rows)
+        argv[a++] = "--prefetch-rows", argv[a++] = prefetch;
     if (r->lut)
         argv[a++] = "--twiddles", argv[a++] = "lut";
     if (r->paired)

@@ -27,7 +27,8 @@ static const char *const column_layouts[] = {"lanes", "registers", NULL};
 static const char *const valued_options[] = {"--fft", "--ept", "--max-wg", "--direction", "--norm",
                                              "--order", "--storage", "--twiddles", "--batch",
                                              "--rows-per-wg", "--column-layout",
-                                             "--columns-per-wg", "--shared-layout", NULL};
+                                             "--columns-per-wg", "--shared-layout",
+                                             "--prefetch-rows", NULL};
 static const char *const flag_options[] = {"--stride", "--real", NULL};
 
 #define usage_error sg_usage_error
@@ -126,6 +127,12 @@ int sg_fft_cli_option(sg_config *cfg, const char *flag, const char *value)
                                "workgroup, --ept x rows <= %d registers)", value,
                                SG_FFT_DEFAULT_EPT / 2, SG_FFT_DEFAULT_EPT);
         f->rows_per_wg = (int)v;
+    } else if (!strcmp(flag, "--prefetch-rows")) {
+        v = parse_count(value);
+        if (!is_pow2(v) || v > 64)
+            return usage_error("--prefetch-rows %s: must be a power of two 1..64 (rows per "
+                               "workgroup in turn; 1: no prefetch)", value);
+        f->prefetch_rows = (int)v;
     } else if (!strcmp(flag, "--columns-per-wg")) {
         v = parse_count(value);
         if (!is_pow2(v) || v > 1024)
@@ -296,6 +303,17 @@ static int default_rows_per_wg(const sg_config *cfg)
     return SG_FFT_DEFAULT_EPT / f->ept;
 }
 
+/* Rows in turn (--prefetch-rows) when not given: SG_FFT_PREFETCH_DEFAULT for complex rows in
+ * the default shape at E = 16 x W = SG_FFT_WIDE_WG (N = 4096), the shape it was measured on;
+ * else 1. */
+static int default_prefetch_rows(const sg_config *cfg)
+{
+    const sg_fft_params *f = &cfg->fft;
+    if (f->strided || f->real || f->passes || f->ept_given || cfg->wg_given || f->rows_per_wg > 1)
+        return 1;
+    return f->ept == SG_FFT_DEFAULT_EPT && cfg->wg == SG_FFT_WIDE_WG ? SG_FFT_PREFETCH_DEFAULT : 1;
+}
+
 /* Columns in lanes for a column FFT of `wg` invocations (a --stride shader, or a plan's
  * pass): --columns-per-wg, else the largest power of two up to SG_FFT_LANES_DEFAULT
  * (SG_FFT_PLAN_LANES_DEFAULT for a plan's pass) with C x W <= --max-wg. 0 = the register
@@ -379,6 +397,18 @@ int sg_fft_cli_check(sg_config *cfg)
                                f->rows_per_wg, SG_FFT_DEFAULT_EPT,
                                f->ept < SG_FFT_DEFAULT_EPT ? SG_FFT_DEFAULT_EPT / f->ept : 1);
     }
+    if (!f->prefetch_rows) f->prefetch_rows = default_prefetch_rows(cfg);
+    if (f->prefetch_rows > 1) {
+        const char *clash = f->strided ? "--stride" : f->real ? "--real" : f->passes ? "a four-step plan"
+                            : f->rows_per_wg > 1 ? "--rows-per-wg" : NULL;
+        if (clash)
+            return usage_error("--prefetch-rows %d: not with %s; it is for complex rows in one "
+                               "dispatch, one at a time", f->prefetch_rows, clash);
+        if (f->ept > SG_FFT_DEFAULT_EPT)
+            return usage_error("--prefetch-rows %d: --ept %d plus the next row's %d is more than "
+                               "%d values in registers; use --ept %d or less", f->prefetch_rows,
+                               f->ept, f->ept, 2 * SG_FFT_DEFAULT_EPT, SG_FFT_DEFAULT_EPT);
+    }
     return check_columns(cfg);
 }
 
@@ -393,6 +423,7 @@ void sg_fft_cli_command(const sg_config *cfg, char *buf, size_t size)
     static const char *const lang_names[] = {"glsl", "hlsl"};
     char shape[64], rows_flag[80] = "";
     if (f->rows_per_wg > 1) snprintf(rows_flag, sizeof rows_flag, " --rows-per-wg %d", f->rows_per_wg);
+    if (f->prefetch_rows > 1) snprintf(rows_flag, sizeof rows_flag, " --prefetch-rows %d", f->prefetch_rows);
     /* Columns: one shader names its resolved layout; a plan's passes derive theirs (per
      * pass), so only what was given is repeated. */
     if (f->strided && !f->passes && f->lanes)
@@ -423,7 +454,7 @@ void sg_fft_cli_command(const sg_config *cfg, char *buf, size_t size)
 }
 
 /* cfg.fft = { n, ept, wg, direction, norm, order, storage, twiddles, strided, real,
- * rows_per_wg, lanes (columns in lanes, 0: none), pass }. */
+ * rows_per_wg, prefetch_rows, lanes (columns in lanes, 0: none), pass }. */
 void sg_fft_push_fields(struct lua_State *L, const sg_config *cfg)
 {
     const sg_fft_params *f = &cfg->fft;
@@ -440,6 +471,7 @@ void sg_fft_push_fields(struct lua_State *L, const sg_config *cfg)
     sg_set_boolean(L, "strided", f->strided);
     sg_set_boolean(L, "real", f->real);
     sg_set_integer(L, "rows_per_wg", f->rows_per_wg);
+    sg_set_integer(L, "prefetch_rows", f->prefetch_rows);
     sg_set_integer(L, "lanes", f->lanes);
     if (f->pass) { /* one pass of a four-step plan: cfg.fft.pass = { index, count, n_total } */
         lua_createtable(L, 0, 3);

@@ -43,6 +43,13 @@ typedef enum { SG_FFT_COLUMNS_AUTO, SG_FFT_COLUMNS_LANES, SG_FFT_COLUMNS_REGISTE
  * N, split below. Measured on the H200 (bench/FFT_RESULTS.md): paired 12% faster at N = 8192
  * and 16384, 1-2% at 1024 and 4096, equal in the four-step plans; split 4% faster at 256. */
 #define SG_FFT_PAIRED_FROM_N 1024
+/* --prefetch-rows default: 2 for complex rows in the default shape at E = 16 x W = 256
+ * (N = 4096), else 1. Measured on the H200 (bench/FFT_RESULTS.md): N = 4096 went from 62% to
+ * 74% of the copy floor with 2 rows (108 registers against 70: 2 workgroups per SM instead of
+ * 3), and 4, 8 and 16 rows were slower than 2 (69%, 67%, 67%). A knock-out run placed the cost:
+ * with the shared-memory exchanges left out the same shader reached the floor (100%), so the
+ * exchanges' barriers hold each workgroup's loads back, and the prefetch overlaps them. */
+#define SG_FFT_PREFETCH_DEFAULT 2
 
 typedef struct {
     long n;                     /* --fft N: transform length, a power of two */
@@ -59,6 +66,8 @@ typedef struct {
     int strided;                /* --stride: FFTs along columns (elements row_stride apart) */
     int real;                   /* --real: two real rows per complex FFT */
     int rows_per_wg;            /* --rows-per-wg R: consecutive rows per workgroup (0 = 1) */
+    int prefetch_rows;          /* --prefetch-rows R: rows per workgroup in turn, the next one
+                                 * loaded while one is transformed (0 = the default, 1 = off) */
     sg_fft_column_layout column_layout; /* --column-layout */
     int column_layout_given;
     int columns_per_wg;         /* --columns-per-wg C (0: derived) */

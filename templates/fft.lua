@@ -85,6 +85,8 @@ local function make_context(cfg, dialect)
         subgroup = g.s > 0 and cfg.subgroup or 0,
         slots = slots, lut = f.twiddles == "lut", swizzles = {}, shared_used = false,
         paired = f.paired_shared,
+        -- --prefetch-rows R: R rows per workgroup one after another (plain complex rows only).
+        rows_in_turn = math.max(1, f.prefetch_rows or 1),
     }
     -- The exchange arrays the targets declare (fft_expr.lua's shared_store/shared_load use
     -- the same names): re and im apart, or one float2 per value (--shared-layout paired).
@@ -174,7 +176,7 @@ local function make_contract(ctx)
     end
     local unit_in = (f.real and ctx.forward) and "real samples" or "complex elements"
     local unit_out = (f.real and not ctx.forward) and "real samples" or "complex elements"
-    local per_wg = ctx.columns
+    local per_wg = ctx.columns * ctx.rows_in_turn
     return {
         kernel = "fft",
         entry = ctx.dialect.fft_entry_name or ctx.dialect.entry_name,
@@ -184,7 +186,7 @@ local function make_contract(ctx)
         norm = f.norm, order = f.order, storage = f.storage, real = f.real, strided = f.strided,
         pass = f.pass and { index = f.pass.index, count = f.pass.count, n_total = f.pass.n_total,
                             columns_per_transform = n_total_columns(f) },
-        columns = ctx.columns, lanes = ctx.lanes, twiddles = f.twiddles, scale = ctx.scale,
+        columns = per_wg, lanes = ctx.lanes, twiddles = f.twiddles, scale = ctx.scale,
         shared_bytes = ctx.slots * SLOT_BYTES,
         element_bytes = { src = (ctx.elements.src == "float2") and 8 or 4, dst = (ctx.elements.dst == "float2") and 8 or 4 },
         elements = ctx.elements,
@@ -279,7 +281,9 @@ local function emit_header_comment(c, ctx)
     else
         c:line("//   workgroup %dx1x1, dispatch (%s, 1, 1): %s", f.wg, k.grid[1],
             ctx.columns > 1 and string.format("%d neighbouring %s per workgroup", ctx.columns,
-                (f.strided or f.pass) and "columns" or "rows") or "one FFT per workgroup")
+                (f.strided or f.pass) and "columns" or "rows")
+            or ctx.rows_in_turn > 1 and string.format("%d consecutive rows per workgroup, one " ..
+                "after another", ctx.rows_in_turn) or "one FFT per workgroup")
     end
     hanging(c, "//   ", string.format("shared memory %d bytes; %s", k.shared_bytes, ctx.subgroup >= 8 and
         string.format("needs full subgroups of %d invocations (Vulkan: requiredSubgroupSize = %d and " ..
@@ -344,22 +348,10 @@ local function emit_helpers(c, ctx)
     end
 end
 
-local function emit_main(c, ctx)
-    local D, f = ctx.dialect, ctx.f
-    c:line(D.fft_entry_open(ctx))
-    c.depth = c.depth + 1
-    for _, line in ipairs(D.fft_entry_prologue(ctx)) do c:line(line) end
-    if ctx.columns > 1 or f.strided or f.pass then
-        c:line("uint col0 = group.x * %s;", u(ctx.columns))
-        c:line("if (col0 >= params.count) return;")
-    else
-        c:line("uint fft = group.x;")
-        c:line("if (fft >= params.count) return;")
-    end
-    local regs = {}
-    for k = 0, ctx.registers - 1 do regs[#regs + 1] = reg_name(k) end
-    c:line("$float2 %s;", table.concat(regs, ", "))
-    for _, step in ipairs(ctx.plan.steps) do
+-- The plan's steps in order (the load and store included), spelled for the target.
+local function emit_steps(c, ctx, plan_steps)
+    local f = ctx.f
+    for _, step in ipairs(plan_steps) do
         c:blank()
         if step.kind == "load" then io.load(c, ctx, step)
         elseif step.kind == "stage" then steps.stage(c, ctx, step)
@@ -371,6 +363,69 @@ local function emit_main(c, ctx)
         elseif step.kind == "store" then
             if not (f.real and ctx.forward) then io.store(c, ctx, step) end
         else error("fft: unknown step " .. step.kind) end
+    end
+end
+
+-- --prefetch-rows R: the workgroup's R rows one after another. Each invocation loads its
+-- values of the first row into next0.., then per row: takes them over, starts the next
+-- row's loads into next0.. (in flight while this row's butterflies and exchanges run: the
+-- exchanges' barriers no longer leave the memory system idle), and transforms and stores
+-- this row.
+local function emit_rows_in_turn(c, ctx, next_regs)
+    local D = ctx.dialect
+    local load = ctx.plan.steps[1]
+    assert(load.kind == "load", "fft: the plan starts with its load")
+    local function reg_next(k) return next_regs[k + 1] end
+    c:blank()
+    io.load(c, ctx, load, { row = "fft0", reg = reg_next, base = "in_base", comment = string.format(
+        "Load the first row: next k holds element j = k * %d + t (consecutive invocations read " ..
+        "consecutive elements).", ctx.f.wg) })
+    c:blank()
+    c:block("for (uint fft = fft0; fft < fft_end; fft++)", function()
+        for k = 0, ctx.registers - 1, 4 do
+            local copies = {}
+            for i = k, math.min(k + 3, ctx.registers - 1) do
+                copies[#copies + 1] = string.format("%s = %s;", reg_name(i), reg_next(i))
+            end
+            c:line(table.concat(copies, " "))
+        end
+        c:block("if (fft + 1u < fft_end)", function()
+            io.load(c, ctx, load, { row = "fft + 1u", reg = reg_next, base = "next_base",
+                comment = "The next row's loads, in flight while this row is transformed." })
+        end)
+        local rest = {}
+        for i = 2, #ctx.plan.steps do rest[#rest + 1] = ctx.plan.steps[i] end
+        emit_steps(c, ctx, rest)
+        c:blank()
+        c:comment("The next row's first exchange overwrites the shared array this row read last.")
+        c:line("if (fft + 1u < fft_end) %s", D.barrier())
+    end)
+end
+
+local function emit_main(c, ctx)
+    local D, f = ctx.dialect, ctx.f
+    c:line(D.fft_entry_open(ctx))
+    c.depth = c.depth + 1
+    for _, line in ipairs(D.fft_entry_prologue(ctx)) do c:line(line) end
+    if ctx.columns > 1 or f.strided or f.pass then
+        c:line("uint col0 = group.x * %s;", u(ctx.columns))
+        c:line("if (col0 >= params.count) return;")
+    elseif ctx.rows_in_turn > 1 then
+        c:line("uint fft0 = group.x * %s;", u(ctx.rows_in_turn))
+        c:line("if (fft0 >= params.count) return;")
+        c:line("uint fft_end = min(fft0 + %s, params.count);", u(ctx.rows_in_turn))
+    else
+        c:line("uint fft = group.x;")
+        c:line("if (fft >= params.count) return;")
+    end
+    local regs, next_regs = {}, {}
+    for k = 0, ctx.registers - 1 do regs[#regs + 1], next_regs[#next_regs + 1] = reg_name(k), "next" .. k end
+    c:line("$float2 %s;", table.concat(regs, ", "))
+    if ctx.rows_in_turn > 1 then
+        c:line("$float2 %s;", table.concat(next_regs, ", "))
+        emit_rows_in_turn(c, ctx, next_regs)
+    else
+        emit_steps(c, ctx, ctx.plan.steps)
     end
     c.depth = c.depth - 1
     c:line("}")

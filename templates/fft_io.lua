@@ -88,7 +88,7 @@ local function lane_column(c, ctx, L, name)
     return name
 end
 
-local function emit_load(c, ctx, step)
+local function emit_load(c, ctx, step, opts)
     local f, g, L = ctx.f, ctx.g, step.layout
     local jt = thread_part(L, j_bit(ctx)) or "0u"
     local function j_of(k) return plus(jt, register_part(L, k, j_bit(ctx))) end
@@ -164,11 +164,15 @@ local function emit_load(c, ctx, step)
         end
         return
     end
-    c:comment(string.format("Load: register k holds element j = k * %d + t (consecutive " ..
+    -- A plain row; opts (--prefetch-rows): the row expression, registers and base name.
+    opts = opts or {}
+    local reg, base = opts.reg or reg_name, opts.base or "in_base"
+    c:comment(opts.comment or string.format("Load: register k holds element j = k * %d + t (consecutive " ..
         "invocations read consecutive elements).", f.wg))
-    c:line("uint in_base = fft * params.in_stride;")
+    local row = opts.row or "fft"
+    c:line("uint %s = %s * params.in_stride;", base, row:find(" ") and "(" .. row .. ")" or row)
     for k = 0, ctx.registers - 1 do
-        c:line("%s = %s;", reg_name(k), load_complex(ctx, "in_base + " .. j_of(k)))
+        c:line("%s = %s;", reg(k), load_complex(ctx, base .. " + " .. j_of(k)))
     end
 end
 

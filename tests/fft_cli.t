@@ -48,6 +48,13 @@ expect_usage_error "--rows-per-wg beyond 16 registers" "--rows-per-wg 4" --fft 2
 expect_usage_error "--rows-per-wg with --stride" "--rows-per-wg 2" --fft 256 --stride --rows-per-wg 2
 expect_usage_error "--rows-per-wg with --real" "--rows-per-wg 2" --fft 256 --ept 4 --real --rows-per-wg 2
 expect_usage_error "--ept without a value" "--ept" --fft 64 --ept
+expect_usage_error "--prefetch-rows 3" "--prefetch-rows 3" --fft 4096 --prefetch-rows 3
+expect_usage_error "--prefetch-rows 128" "--prefetch-rows 128" --fft 4096 --prefetch-rows 128
+expect_usage_error "--prefetch-rows with --stride" "--prefetch-rows 2" --fft 256 --stride --prefetch-rows 2
+expect_usage_error "--prefetch-rows with --real" "--prefetch-rows 2" --fft 256 --real --prefetch-rows 2
+expect_usage_error "--prefetch-rows with --rows-per-wg" "--prefetch-rows 2" --fft 64 --rows-per-wg 2 --prefetch-rows 2
+expect_usage_error "--prefetch-rows with a plan" "--prefetch-rows 2" --fft 65536 --prefetch-rows 2
+expect_usage_error "--prefetch-rows with E = 32" "--prefetch-rows 2" --fft 8192 --prefetch-rows 2
 
 # The message for inconsistent E and W lists pairs that work: each must be accepted.
 "$SPDGEN" --fft 256 --ept 4 --wg 32 2>"$WORK/err"
@@ -90,6 +97,15 @@ rows() { "$SPDGEN" "$@" | sed -n 's|^//   spdgen .*--rows-per-wg \([0-9]*\).*|\1
 [ "$(rows --fft 64)" = "8" ] && [ "$(rows --fft 128)" = "4" ] && [ "$(rows --fft 8)" = "8" ] &&
     [ "$(rows --fft 256)" = "" ] && [ "$(rows --fft 64 --ept 2)" = "" ] &&
     [ "$(rows --fft 64 --real)" = "" ] && [ "$(rows --fft 64 --stride)" = "" ] || rule_ok=1
+# Rows in turn (--prefetch-rows): 2 for complex rows in the default shape at E 16 x W 256 (N =
+# 4096), else 1 (not named); the contract dispatches one workgroup per 2 rows.
+prefetch() { "$SPDGEN" "$@" | sed -n 's|^//   spdgen .*--prefetch-rows \([0-9]*\).*|\1|p' | head -1; }
+[ "$(prefetch --fft 4096)" = "2" ] && [ "$(prefetch --fft 2048)" = "" ] && [ "$(prefetch --fft 8192)" = "" ] &&
+    [ "$(prefetch --fft 4096 --ept 16)" = "" ] && [ "$(prefetch --fft 4096 --real)" = "" ] &&
+    [ "$(prefetch --fft 4096 --stride)" = "" ] && [ "$(prefetch --fft 4096 --wg 512)" = "" ] &&
+    [ "$(prefetch --fft 1024 --prefetch-rows 4)" = "4" ] || rule_ok=1
+"$SPDGEN" --fft 4096 --emit-header "$WORK/p.h" -o "$WORK/p.comp" &&
+    grep -q "^#define FFT_COLUMNS_PER_WORKGROUP 2 " "$WORK/p.h" && grep -q "^#define FFT_GRID_X(count) (((count) + 1u) / 2u)" "$WORK/p.h" || rule_ok=1
 ok $rule_ok "E/W derivation: E = 16 with W >= 32 (or N/2), complex rows W <= 256 by a larger E, W <= --max-wg, 16/E rows per workgroup at E <= 4; one given, the other follows"
 
 # The plan's shared-memory exchanges at --subgroup 0: bringing the W invocation bits into

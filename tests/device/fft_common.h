@@ -21,6 +21,7 @@ typedef struct {
     int inverse, native, real, strided, f16, lut;
     const char *norm; /* NULL = default (inverse) */
     uint32_t rows;    /* --rows-per-wg (0 = not given) */
+    uint32_t prefetch; /* --prefetch-rows (0 = not given) */
     const char *layout; /* --column-layout (NULL = not given) */
     uint32_t cols;    /* --columns-per-wg (0 = not given) */
     int paired;       /* --shared-layout paired */
@@ -36,6 +37,7 @@ static inline void fft_case_flags(const fft_case *c, char *buf, size_t size)
 {
     char rows[128] = "";
     if (c->rows) snprintf(rows, sizeof rows, " --rows-per-wg %u", c->rows);
+    if (c->prefetch) snprintf(rows, sizeof rows, " --prefetch-rows %u", c->prefetch);
     if (c->layout) snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " --column-layout %s", c->layout);
     if (c->cols) snprintf(rows + strlen(rows), sizeof rows - strlen(rows), " --columns-per-wg %u", c->cols);
     /* Named either way: the default depends on N (SG_FFT_PAIRED_FROM_N). */

@@ -174,10 +174,16 @@ static void options(void)
         {.n = 2048, .ept = 32, .wg = 64, .subgroup = 8, .strided = 1},
         {.n = 16384, .ept = 64, .wg = 256, .paired = 1}, /* the default shapes of 16384, 8192 */
         {.n = 8192, .ept = 32, .wg = 256, .subgroup = 4, .paired = 1, .inverse = 1},
+        /* --prefetch-rows: rows in turn, the next one's loads in flight (9 rows: a partial
+         * last workgroup, and one that runs a single row). */
+        {.n = 4096, .ept = 16, .wg = 256, .prefetch = 2, .paired = 1},
+        {.n = 4096, .ept = 16, .wg = 256, .subgroup = 8, .prefetch = 4, .inverse = 1, .native = 1},
+        {.n = 1024, .ept = 8, .wg = 128, .subgroup = 4, .prefetch = 8, .f16 = 1},
+        {.n = 256, .ept = 8, .wg = 32, .prefetch = 2, .lut = 1, .norm = "unitary"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         uint32_t count = cases[i].n <= 1024 ? 6 : 2;
-        if (cases[i].strided || cases[i].rows) count = 9; /* a partial last group */
+        if (cases[i].strided || cases[i].rows || cases[i].prefetch) count = 9; /* a partial last group */
         run_case(&cases[i], count);
     }
 }

@@ -103,7 +103,7 @@ $(B)/spd/spd_msl.o: $(M)/spd/spd_msl.cpp
 # ---- FFT configurations ------------------------------------------------------------------
 # CONFIG -> spdgen arguments: the words that are FFT flag names get their dashes back.
 FFT_FLAG_NAMES := fft ept wg subgroup direction order storage real stride twiddles norm rows-per-wg \
-	column-layout columns-per-wg shared-layout
+	column-layout columns-per-wg shared-layout prefetch-rows
 fft_args = $(foreach w,$(subst _, ,$(1)),$(if $(filter $(FFT_FLAG_NAMES),$(w)),--$(w),$(w)))
 
 $(B)/fft/%/kernel.metal $(B)/fft/%/contract.h: $(SPDGEN)

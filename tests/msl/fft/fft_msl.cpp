@@ -62,6 +62,7 @@ struct flags {
   uint32_t n = 0, ept = 0, wg = 0, subgroup = 0;
   int inverse = 0, native = 0, real = 0, strided = 0, f16 = 0, lut = 0;
   uint32_t rows = 0; // --rows-per-wg (0: not given; the configurations name --ept and --wg, so 1)
+  uint32_t prefetch = 0; // --prefetch-rows (0: not given, so 1 for the same reason)
   std::string layout; // --column-layout ("": not given)
   uint32_t cols = 0;  // --columns-per-wg (0: not given)
   spdrt_fft_norm norm = SPDRT_FFT_NORM_INVERSE;
@@ -112,6 +113,7 @@ flags parse_flags(const std::string& text) {
     else if (a == "--real") f.real = 1;
     else if (a == "--stride") f.strided = 1;
     else if (a == "--rows-per-wg") f.rows = number();
+    else if (a == "--prefetch-rows") f.prefetch = number();
     else if (a == "--column-layout") f.layout = value();
     else if (a == "--columns-per-wg") f.cols = number();
     else if (a == "--shared-layout") { // the exchanges' array layout: same memory, same contract
@@ -219,7 +221,7 @@ std::string check_contract(const fft_contract& c, const flags& f) {
     if (f.cols) lanes = f.cols;
     else if (lanes < 8 && f.layout != "lanes") lanes = 0;
   }
-  uint32_t columns = lanes ? lanes : f.strided ? (c.ept <= 4 ? 4 : c.ept == 8 ? 2 : 1) : f.rows ? f.rows : 1;
+  uint32_t columns = lanes ? lanes : f.strided ? (c.ept <= 4 ? 4 : c.ept == 8 ? 2 : 1) : f.rows ? f.rows : f.prefetch ? f.prefetch : 1;
   uint32_t per_fft = lanes ? lanes : 1; // invocations per element position: C in lanes
   // Shuffles need butterfly partners within a subgroup: in lanes only where S > C.
   uint32_t subgroup = lanes && f.subgroup <= lanes ? 0 : f.subgroup;
