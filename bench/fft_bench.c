@@ -16,7 +16,7 @@
 #include "fft_bench.h"
 #include "kernels.h"
 
-static const uint32_t default_sizes[] = {64, 256, 1024, 4096, 8192, 16384, 32768, 65536};
+static const uint32_t default_sizes[] = {64, 256, 1024, 2048, 4096, 8192, 16384, 32768, 65536};
 /* --quick: one size of each kind (tiny rows; E 16 x W 64; E 64 x W 256, the largest single
  * dispatch; a four-step plan) on a small batch, small enough for lavapipe. */
 static const uint32_t quick_sizes[] = {64, 1024, 16384, 65536};
@@ -30,7 +30,7 @@ static void help(void) {
            "bytes on the Vulkan device, checks every run's output against the double\n"
            "reference, prints a markdown table. Exit 0 only if every check passed.\n\n"
            "  --sizes LIST      1D lengths N, powers of two 64..1048576, comma-separated\n"
-           "                    (default 64,256,1024,4096,8192,16384,32768,65536)\n"
+           "                    (default 64,256,1024,2048,4096,8192,16384,32768,65536)\n"
            "  --batch-mib N     input per 1D transform: batch = N MiB / 8N rows (default 512)\n"
            "  --subgroups LIST  spdgen --subgroup values for the default E and W (default: 0,\n"
            "                    4 and the device's size)\n"
@@ -300,14 +300,17 @@ static void plan_variants(const fft_sweep *s, fft_group *g) {
             r.rows_per_wg = 0;
         }
         /* Rows in turn, the next row's loads in flight (--prefetch-rows): spdgen's default
-         * gives N = 4096 two (E 16 x W 256); time one and four there, two at 256..2048. */
-        if (g->n == 4096 && wg_default == 256) {
+         * gives E = 16 x W = 64..256 (N = 1024..4096) two; time one there (and four at
+         * 4096), two at 256 and 512. */
+        if (g->n / wg_default == 16 && wg_default >= 64 && wg_default <= 256) {
             r.subgroup = 0, r.prefetch_rows = 1;
             add_variant(g, &r, NULL, 0);
-            r.prefetch_rows = 4;
-            add_variant(g, &r, NULL, 0);
+            if (g->n == 4096) {
+                r.prefetch_rows = 4;
+                add_variant(g, &r, NULL, 0);
+            }
             r.prefetch_rows = 0;
-        } else if (g->n >= 256 && g->n <= 2048) {
+        } else if (g->n >= 256 && g->n <= 512) {
             r.subgroup = 0, r.prefetch_rows = 2;
             add_variant(g, &r, NULL, 0);
             r.prefetch_rows = 0;

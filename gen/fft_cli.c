@@ -304,14 +304,15 @@ static int default_rows_per_wg(const sg_config *cfg)
 }
 
 /* Rows in turn (--prefetch-rows) when not given: SG_FFT_PREFETCH_DEFAULT for complex rows in
- * the default shape at E = 16 x W = SG_FFT_WIDE_WG (N = 4096), the shape it was measured on;
- * else 1. */
+ * the default shape at E = 16 with W = SG_FFT_PREFETCH_MIN_WG..SG_FFT_WIDE_WG (N = 1024..4096),
+ * the shapes it was measured faster on; else 1. */
 static int default_prefetch_rows(const sg_config *cfg)
 {
     const sg_fft_params *f = &cfg->fft;
     if (f->strided || f->real || f->passes || f->ept_given || cfg->wg_given || f->rows_per_wg > 1)
         return 1;
-    return f->ept == SG_FFT_DEFAULT_EPT && cfg->wg == SG_FFT_WIDE_WG ? SG_FFT_PREFETCH_DEFAULT : 1;
+    return f->ept == SG_FFT_DEFAULT_EPT && cfg->wg >= SG_FFT_PREFETCH_MIN_WG && cfg->wg <= SG_FFT_WIDE_WG
+               ? SG_FFT_PREFETCH_DEFAULT : 1;
 }
 
 /* Columns in lanes for a column FFT of `wg` invocations (a --stride shader, or a plan's

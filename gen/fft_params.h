@@ -43,13 +43,15 @@ typedef enum { SG_FFT_COLUMNS_AUTO, SG_FFT_COLUMNS_LANES, SG_FFT_COLUMNS_REGISTE
  * N, split below. Measured on the H200 (bench/FFT_RESULTS.md): paired 12% faster at N = 8192
  * and 16384, 1-2% at 1024 and 4096, equal in the four-step plans; split 4% faster at 256. */
 #define SG_FFT_PAIRED_FROM_N 1024
-/* --prefetch-rows default: 2 for complex rows in the default shape at E = 16 x W = 256
- * (N = 4096), else 1. Measured on the H200 (bench/FFT_RESULTS.md): N = 4096 went from 62% to
- * 74% of the copy floor with 2 rows (108 registers against 70: 2 workgroups per SM instead of
- * 3), and 4, 8 and 16 rows were slower than 2 (69%, 67%, 67%). A knock-out run placed the cost:
- * with the shared-memory exchanges left out the same shader reached the floor (100%), so the
- * exchanges' barriers hold each workgroup's loads back, and the prefetch overlaps them. */
+/* --prefetch-rows default: 2 for complex rows in the default shape at E = 16 with W = 64..256
+ * (N = 1024..4096), else 1. Measured on the H200 (bench/FFT_RESULTS.md), against one row at a
+ * time: N = 1024 95.4% -> 99.5% of the copy floor, 2048 88.7% -> 94.7%, 4096 62.4% -> 74.0%
+ * (108 registers against 70 there: 2 workgroups per SM instead of 3); 4 rows were slower than
+ * 2 at 4096 (69.8%), and N = 256 (E = 8) gained 1%, within the noise. A knock-out run placed
+ * the cost: with the shared-memory exchanges left out the 4096 shader reached the floor, so
+ * the exchanges' barriers hold each workgroup's loads back, and the prefetch overlaps them. */
 #define SG_FFT_PREFETCH_DEFAULT 2
+#define SG_FFT_PREFETCH_MIN_WG 64
 
 typedef struct {
     long n;                     /* --fft N: transform length, a power of two */

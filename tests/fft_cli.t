@@ -97,13 +97,14 @@ rows() { "$SPDGEN" "$@" | sed -n 's|^//   spdgen .*--rows-per-wg \([0-9]*\).*|\1
 [ "$(rows --fft 64)" = "8" ] && [ "$(rows --fft 128)" = "4" ] && [ "$(rows --fft 8)" = "8" ] &&
     [ "$(rows --fft 256)" = "" ] && [ "$(rows --fft 64 --ept 2)" = "" ] &&
     [ "$(rows --fft 64 --real)" = "" ] && [ "$(rows --fft 64 --stride)" = "" ] || rule_ok=1
-# Rows in turn (--prefetch-rows): 2 for complex rows in the default shape at E 16 x W 256 (N =
-# 4096), else 1 (not named); the contract dispatches one workgroup per 2 rows.
+# Rows in turn (--prefetch-rows): 2 for complex rows in the default shape at E = 16 with
+# W = 64..256 (N = 1024..4096), else 1 (not named); the contract dispatches one workgroup per 2 rows.
 prefetch() { "$SPDGEN" "$@" | sed -n 's|^//   spdgen .*--prefetch-rows \([0-9]*\).*|\1|p' | head -1; }
-[ "$(prefetch --fft 4096)" = "2" ] && [ "$(prefetch --fft 2048)" = "" ] && [ "$(prefetch --fft 8192)" = "" ] &&
+[ "$(prefetch --fft 4096)" = "2" ] && [ "$(prefetch --fft 2048)" = "2" ] && [ "$(prefetch --fft 1024)" = "2" ] &&
+    [ "$(prefetch --fft 512)" = "" ] && [ "$(prefetch --fft 256)" = "" ] && [ "$(prefetch --fft 8192)" = "" ] &&
     [ "$(prefetch --fft 4096 --ept 16)" = "" ] && [ "$(prefetch --fft 4096 --real)" = "" ] &&
     [ "$(prefetch --fft 4096 --stride)" = "" ] && [ "$(prefetch --fft 4096 --wg 512)" = "" ] &&
-    [ "$(prefetch --fft 1024 --prefetch-rows 4)" = "4" ] || rule_ok=1
+    [ "$(prefetch --fft 1024 --prefetch-rows 4)" = "4" ] && [ "$(prefetch --fft 1024 --prefetch-rows 1)" = "" ] || rule_ok=1
 "$SPDGEN" --fft 4096 --emit-header "$WORK/p.h" -o "$WORK/p.comp" &&
     grep -q "^#define FFT_COLUMNS_PER_WORKGROUP 2 " "$WORK/p.h" && grep -q "^#define FFT_GRID_X(count) (((count) + 1u) / 2u)" "$WORK/p.h" || rule_ok=1
 ok $rule_ok "E/W derivation: E = 16 with W >= 32 (or N/2), complex rows W <= 256 by a larger E, W <= --max-wg, 16/E rows per workgroup at E <= 4; one given, the other follows"
