@@ -2,7 +2,8 @@
 --
 -- After Nabla's workgroup FFT: one workgroup transforms one row (or, with --stride, C
 -- neighbouring columns) of N = E x W complex points held in registers, E per invocation
--- (columns: in C x W invocations, the lanes layout, or E x C registers of W invocations).
+-- (columns: in C x W invocations, the lanes layout, or E x C registers of W invocations;
+-- with --prefetch-rows R, R rows in turn, the next one's loads in flight).
 -- Butterflies whose partners sit in one invocation run in registers; partners in lanes of
 -- one subgroup trade values by XOR shuffles; everything else moves through shared memory,
 -- which holds only what one round of an exchange needs. templates/fft_plan.lua decides the
