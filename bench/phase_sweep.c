@@ -51,7 +51,7 @@ static uint32_t run_variant(bench_sweep *s, bench_workload *wl, const bench_chai
     memset(&check, 0, sizeof check);
     snprintf(max_size, sizeof max_size, "%ux%u", wl->width, wl->height);
     if (bench_spdgen_spd(&s->spdgen, bench_op_name(op), spdrt__format_name(wl->format),
-                         subgroup, v->tile, v->wg, v->tile != 0, v->sampler_linear, max_size,
+                         subgroup, v->tile, v->wg, v->tile != 0, v->sampler_linear, 0, max_size,
                          wl->levels, &spv, &words, command, sizeof command, err,
                          sizeof err) != 0) {
         fprintf(out, "\n%s: not generated: %s\n", v->name, err);

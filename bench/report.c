@@ -10,10 +10,12 @@
 #include "internal.h"
 #include "report.h"
 
-/* `--subgroup S [--sampler linear]`, and the tiles per workgroup the runtime dispatched. */
+/* `--subgroup S [--sampler linear] [--half]`, and the tiles per workgroup the runtime
+ * dispatched. */
 static void variant_label(const bench_variant *x, char *out, size_t size) {
-    snprintf(out, size, "`--subgroup %u%s`, %u tile%s per workgroup", x->subgroup,
-             x->sampler_linear ? " --sampler linear" : "", x->tiles_per_workgroup,
+    snprintf(out, size, "`--subgroup %u%s%s`, %u tile%s per workgroup", x->subgroup,
+             x->sampler_linear ? " --sampler linear" : "", x->half ? " --half" : "",
+             x->tiles_per_workgroup,
              x->tiles_per_workgroup == 1 ? "" : "s");
 }
 
@@ -339,8 +341,9 @@ static void notes(const bench_report *r, FILE *out) {
         }
     }
     fprintf(out, "\nChecks: %u of %u checked runs match (SPD: the CPU reference, within one "
-            "unit of rgba8/rgba16f, 2^-20 for r32f mean, bit-exact for r32f max; baselines: "
-            "each level against its stored predecessor). %u failure(s) in all.\n",
+            "unit of rgba8/rgba16f, 2^-20 for r32f mean, bit-exact for r32f max; --half: level k "
+            "within (5k+2)/4 x 2^-11 for mean, bit-exact for max; baselines: each level "
+            "against its stored predecessor). %u failure(s) in all.\n",
             passed, checks, bench_report_failures(r));
     if (r->error[0])
         fprintf(out, "\n**Run failed:** %s\n", r->error);
@@ -419,10 +422,10 @@ static void json_op(FILE *out, const bench_group *gr, const bench_op_result *op)
     fprintf(out, "{\"op\": \"%s\", \"variants\": [", bench_op_name(op->op));
     for (v = 0; v < op->variant_count; v++) {
         const bench_variant *x = &op->variants[v];
-        fprintf(out, "%s\n        {\"subgroup\": %u, \"sampler_linear\": %s, "
+        fprintf(out, "%s\n        {\"subgroup\": %u, \"sampler_linear\": %s, \"half\": %s, "
                 "\"tiles_per_workgroup\": %u, \"best\": %s, \"spdgen\": ",
                 v ? "," : "", x->subgroup, x->sampler_linear ? "true" : "false",
-                x->tiles_per_workgroup, x->best ? "true" : "false");
+                x->half ? "true" : "false", x->tiles_per_workgroup, x->best ? "true" : "false");
         json_string(out, x->command);
         fprintf(out, ", ");
         json_timing(out, "time", &x->time, gr->bytes, &gr->floor);

@@ -10,7 +10,7 @@
 #include "spdrt.h"
 
 #define BENCH_MAX_LEVELS 16u
-#define BENCH_MAX_VARIANTS 6u
+#define BENCH_MAX_VARIANTS 10u
 
 typedef enum {
     BENCH_NOT_RUN = 0, /* not attempted (an earlier step of its group failed) */
@@ -41,14 +41,17 @@ typedef struct {
     uint64_t values;      /* channel values compared */
     uint64_t mismatches;  /* outside the bound */
     uint64_t unwritten;   /* equal to the sentinel the levels were cleared to */
-    double max_error, bound;
-    char what[160];       /* what was compared against what */
+    double max_error, bound; /* half: the bound of the last level (each level has its own) */
+    int half;             /* spdgen --half (fp16 math): level k within spd_ref_bound_level(k),
+                             which grows with k; set before bench_verify_spd */
+    char what[256];       /* what was compared against what */
     char first[200];      /* the first mismatch, with both values */
 } bench_check;
 
 typedef struct {
     uint32_t subgroup;    /* spdgen --subgroup */
     int sampler_linear;   /* spdgen --sampler linear (mean, power-of-two sizes) */
+    int half;             /* spdgen --half: fp16 math (16-bit float formats) */
     uint32_t tiles_per_workgroup; /* the runtime's choice for the 64x64 loop shape (push
                                      constant; grid x = ceil(tiles x / it)) */
     char command[256];    /* the spdgen arguments that made the shader */

@@ -129,34 +129,65 @@ static void copy_buffer(bench_sweep *s, bench_workload *wl, bench_group *g) {
     measure(s, wl, bench_copy_buffer_record, wl, &g->copy_buffer, NULL);
 }
 
+/* Appends one SPD variant to the plan (up to BENCH_MAX_VARIANTS). */
+static void plan_variant(bench_variant *plan, uint32_t *count, uint32_t subgroup, int linear,
+                         int half, uint32_t tiles_per_workgroup) {
+    if (*count >= BENCH_MAX_VARIANTS)
+        return;
+    plan[*count].subgroup = subgroup;
+    plan[*count].sampler_linear = linear;
+    plan[*count].half = half;
+    plan[(*count)++].tiles_per_workgroup = tiles_per_workgroup;
+}
+
 static void spd_variants(bench_sweep *s, bench_workload *wl, const bench_chain *chain,
                          bench_group *g, bench_op_result *op) {
     bench_sample samples[BENCH_MAX_VARIANTS];
     const bench_sample *checked[BENCH_MAX_VARIANTS];
     bench_check *checks[BENCH_MAX_VARIANTS];
-    uint32_t v, n = 0;
+    bench_variant plan[BENCH_MAX_VARIANTS];
+    uint32_t v, n = 0, count = 0;
     /* Every subgroup plan with the runtime's default tiles per workgroup (more than 6 levels:
      * a hand-off to share); for mean on power-of-two sizes of float formats --sampler linear
      * at the last (device-sized) subgroup (spdgen refuses it for rgba8); then at that
-     * subgroup one tile per workgroup (the contract's grid) and, with the sampler, 4. */
+     * subgroup one tile per workgroup (the contract's grid) and, with the sampler, 4. For
+     * rgba16f also --half (fp16 math, checked against its own per-level bound): the fastest
+     * of these on the H200 were no subgroup operations with the default tiles, the device's
+     * subgroup with one tile (1920x1080) and --sampler linear. */
     int pot = !(g->width & (g->width - 1)) && !(g->height & (g->height - 1));
     int linear = op->op == SPD_OP_MEAN && pot && g->format != SPDRT_RGBA8;
+    int half = g->format == SPDRT_RGBA16F;
     uint32_t per_wg = g->levels > 6 ? SPDRT_DEFAULT_TILES_PER_WORKGROUP : 1;
-    uint32_t count = s->subgroup_count + (linear ? 1 : 0) + (per_wg > 1 ? 1 + linear : 0);
+    uint32_t last = s->subgroups[s->subgroup_count - 1];
+    memset(plan, 0, sizeof plan);
+    for (v = 0; v < s->subgroup_count; v++)
+        plan_variant(plan, &count, s->subgroups[v], 0, 0, per_wg);
+    if (linear)
+        plan_variant(plan, &count, last, 1, 0, per_wg);
+    if (per_wg > 1) {
+        plan_variant(plan, &count, last, 0, 0, 1);
+        if (linear)
+            plan_variant(plan, &count, last, 1, 0, 4);
+    }
+    if (half) {
+        plan_variant(plan, &count, 0, 0, 1, per_wg);
+        if (per_wg > 1)
+            plan_variant(plan, &count, last, 0, 1, 1);
+        if (linear)
+            plan_variant(plan, &count, last, 1, 1, per_wg);
+    }
     memset(samples, 0, sizeof samples);
     for (v = 0; v < count && op->variant_count < BENCH_MAX_VARIANTS; v++) {
         bench_variant *x = &op->variants[op->variant_count++];
         bench_spd_kernel k;
         uint32_t *spv = NULL;
-        size_t words = 0, extra = v - s->subgroup_count - (uint32_t)linear;
+        size_t words = 0;
         char err[512];
         spdrt_result res;
-        x->sampler_linear = v >= s->subgroup_count && (v == s->subgroup_count ? linear : extra == 1);
-        x->subgroup = s->subgroups[v >= s->subgroup_count ? s->subgroup_count - 1 : v];
-        x->tiles_per_workgroup = v < s->subgroup_count + (uint32_t)linear ? per_wg
-                                 : extra == 0 ? 1 : 4;
+        *x = plan[v];
+        x->check.half = x->half;
         if (bench_spdgen_spd(&s->spdgen, bench_op_name(op->op), format_arg(g->format),
-                             x->subgroup, 0, 0, 0, x->sampler_linear, g->max_size, g->levels, &spv, &words, x->command,
+                             x->subgroup, 0, 0, 0, x->sampler_linear, x->half, g->max_size, g->levels, &spv, &words, x->command,
                              sizeof x->command, err, sizeof err) != 0) {
             x->time.status = BENCH_FAILED;
             snprintf(x->time.note, sizeof x->time.note, "%.250s", err);

@@ -8,12 +8,15 @@
 #include "tile_sweep.h"
 #include "verify.h"
 
-/* The (--tile, --wg) pairs spdgen admits (gen/cli.c: N = (T/B)^2, B = 2 or 4, N <= 256), and
+/* The (--tile, --wg) pairs spdgen admits (gen/cli.c: N = (T/B)^2, B = 2 or 4, N <= 256),
  * whether the chain continues by --tail hierarchy (always below 64; a choice at 64, where the
- * loop is the default). The last row, the default shader, is the reference. */
-static const uint32_t shapes[][3] = {
-    {2, 1, 1}, {4, 4, 1}, {4, 1, 1}, {8, 16, 1}, {8, 4, 1}, {16, 64, 1}, {16, 16, 1},
-    {32, 256, 1}, {32, 64, 1}, {64, 256, 1}, {64, 256, 0},
+ * loop is the default), and whether level 1 is read by --sampler linear (mean on power-of-two
+ * sizes of float formats only; skipped elsewhere). The last row, the default shader, is the
+ * reference. */
+static const uint32_t shapes[][4] = {
+    {2, 1, 1, 0},    {4, 4, 1, 0},    {4, 1, 1, 0},    {8, 16, 1, 0},  {8, 4, 1, 0},
+    {16, 64, 1, 0},  {16, 16, 1, 0},  {32, 256, 1, 0}, {32, 64, 1, 0}, {32, 256, 1, 1},
+    {32, 64, 1, 1},  {64, 256, 0, 1}, {64, 256, 1, 0}, {64, 256, 0, 0},
 };
 #define SHAPES (sizeof shapes / sizeof shapes[0])
 
@@ -24,7 +27,7 @@ typedef struct {
 } tile_result;
 
 static void run_shape(bench_sweep *s, bench_workload *wl, const bench_chain *chain, spd_op op,
-                      uint32_t subgroup, const uint32_t shape[3], tile_result *r) {
+                      uint32_t subgroup, const uint32_t shape[4], tile_result *r) {
     bench_spd_kernel k;
     bench_sample sample;
     const bench_sample *samples[1] = {&sample};
@@ -34,8 +37,14 @@ static void run_shape(bench_sweep *s, bench_workload *wl, const bench_chain *cha
     char max_size[32], command[256];
     spdrt_result res;
     snprintf(max_size, sizeof max_size, "%ux%u", wl->width, wl->height);
+    if (shape[3] && (op != SPD_OP_MEAN || wl->format == SPDRT_RGBA8 ||
+                     (wl->width & (wl->width - 1)) || (wl->height & (wl->height - 1)))) {
+        r->time.status = BENCH_SKIPPED;
+        snprintf(r->note, sizeof r->note, "--sampler linear: mean, float formats, power-of-two sizes");
+        return;
+    }
     if (bench_spdgen_spd(&s->spdgen, bench_op_name(op), spdrt__format_name(wl->format), subgroup,
-                         shape[0], shape[1], shape[0] == 64 && shape[2], 0, max_size, wl->levels, &spv, &words, command,
+                         shape[0], shape[1], shape[0] == 64 && shape[2], (int)shape[3], 0, max_size, wl->levels, &spv, &words, command,
                          sizeof command, r->note, sizeof r->note) != 0) {
         r->time.status = BENCH_FAILED;
         return;
@@ -86,21 +95,22 @@ uint32_t bench_tile_sweep(bench_sweep *s, FILE *out) {
                 (best == SHAPES || r[i].time.median_us < r[best].time.median_us))
                 best = i;
         }
-        fprintf(out, "| --tile | --wg | --tail | median us | min us | vs --tile 64 | check |\n");
-        fprintf(out, "|---|---|---|---|---|---|---|\n");
+        fprintf(out, "| --tile | --wg | --tail | level 1 | median us | min us | vs --tile 64 | check |\n");
+        fprintf(out, "|---|---|---|---|---|---|---|---|\n");
         for (i = 0; i < SHAPES; i++) {
             const tile_result *x = &r[i];
             int ok = x->time.status == BENCH_OK && x->check.status == BENCH_OK;
             const char *tail = shapes[i][2] ? "hierarchy" : "loop";
+            const char *level1 = shapes[i][3] ? "--sampler linear" : "texel loads";
             if (!ok && x->time.status != BENCH_SKIPPED)
                 failures++;
             if (x->time.status != BENCH_OK) {
-                fprintf(out, "| %u | %u | %s | %s | | | %s |\n", shapes[i][0], shapes[i][1], tail,
+                fprintf(out, "| %u | %u | %s | %s | %s | | | %s |\n", shapes[i][0], shapes[i][1], tail, level1,
                         x->time.status == BENCH_SKIPPED ? "skipped" : "FAILED", x->note);
                 continue;
             }
-            fprintf(out, "| %u | %u | %s | %s%.1f%s | %.1f | %.2fx | %s%s%s |\n", shapes[i][0],
-                    shapes[i][1], tail, i == best ? "**" : "", x->time.median_us,
+            fprintf(out, "| %u | %u | %s | %s | %s%.1f%s | %.1f | %.2fx | %s%s%s |\n", shapes[i][0],
+                    shapes[i][1], tail, level1, i == best ? "**" : "", x->time.median_us,
                     i == best ? "**" : "", x->time.min_us,
                     r[SHAPES - 1].time.status == BENCH_OK
                         ? r[SHAPES - 1].time.median_us / x->time.median_us : 0.0,

@@ -167,11 +167,11 @@ void bench_spdgen_close(bench_spdgen *g) {
 }
 
 int bench_spdgen_spd(bench_spdgen *g, const char *op, const char *format, uint32_t subgroup,
-                     uint32_t tile, uint32_t wg, int hierarchy, int sampler_linear,
+                     uint32_t tile, uint32_t wg, int hierarchy, int sampler_linear, int half,
                      const char *max_size, uint32_t mips, uint32_t **words, size_t *count,
                      char *command, size_t command_size, char *err, size_t err_size) {
     char sub[16], levels[16], out[BENCH_PATH_MAX + 16], max[32], tiles[16], wgs[16];
-    char *argv[25] = {g->path, "--spd", "--op", (char *)op, "--format", (char *)format,
+    char *argv[28] = {g->path, "--spd", "--op", (char *)op, "--format", (char *)format,
                       "--subgroup", sub, "--max-size", max, "--mips", levels,
                       "--target", "spirv", "-o", out, NULL};
     int status, i, next = 14;
@@ -190,6 +190,8 @@ int bench_spdgen_spd(bench_spdgen *g, const char *op, const char *format, uint32
         argv[next++] = "--tail", argv[next++] = "hierarchy";
     if (sampler_linear)
         argv[next++] = "--sampler", argv[next++] = "linear";
+    if (half)
+        argv[next++] = "--half";
     argv[next++] = "-o", argv[next++] = out, argv[next] = NULL;
     /* The arguments without the binary's path and the output, as the report shows them. */
     command[0] = '\0';

@@ -25,15 +25,15 @@ static void check_end(bench_check *chk) {
 }
 
 /* gpu: the unpacked stored row; want: the exact (unquantized) values it must store. */
-static void compare_row(bench_check *chk, spdrt_format format, uint32_t k, uint32_t y,
-                        uint32_t w, uint32_t ch, const float *gpu, const float *want) {
+static void compare_row(bench_check *chk, double bound, spdrt_format format, uint32_t k,
+                        uint32_t y, uint32_t w, uint32_t ch, const float *gpu, const float *want) {
     float sentinel = spd_ref_quantize(format, BENCH_SENTINEL);
     int sentinel_visible = format != SPDRT_RGBA8; /* rgba8 stores it as 0, a real value */
     uint32_t i;
     for (i = 0; i < w * ch; i++) {
         float g = gpu[i], r = spd_ref_quantize(format, want[i]);
         double err = fabs((double)g - (double)r);
-        int bad = chk->bound == 0 ? memcmp(&g, &r, sizeof g) != 0 : !(err <= chk->bound);
+        int bad = bound == 0 ? memcmp(&g, &r, sizeof g) != 0 : !(err <= bound);
         if (isnan(err))
             err = INFINITY;
         if (err > chk->max_error)
@@ -87,7 +87,9 @@ static void emit(stream *st, uint32_t k, uint32_t y, const float *row) {
         if (!g)
             continue;
         bench_source_unpack(c->format, g, c->w[k], st->gpu);
-        compare_row(st->checks[i], c->format, k, y, c->w[k], st->ch, st->gpu, row);
+        bench_check *chk = st->checks[i];
+        double bound = chk->half ? spd_ref_bound_level(st->op, c->format, 1, k) : chk->bound;
+        compare_row(chk, bound, c->format, k, y, c->w[k], st->ch, st->gpu, row);
     }
     if (k == c->levels)
         return;
@@ -121,8 +123,15 @@ int bench_verify_spd(const bench_chain *c, spd_op op, const bench_sample *const 
     snprintf(what, sizeof what,
              "levels 1-%u against the CPU reference (spd_ref), levels of up to %u texels "
              "whole, larger ones by rows", c->levels, BENCH_FULL_TEXELS);
-    for (i = 0; i < count; i++)
-        check_begin(checks[i], spd_ref_bound(op, c->format), what);
+    for (i = 0; i < count; i++) {
+        int half = checks[i]->half;
+        check_begin(checks[i], half ? spd_ref_bound_level(op, c->format, 1, c->levels)
+                                    : spd_ref_bound(op, c->format), what);
+        checks[i]->half = half;
+        if (half)
+            snprintf(checks[i]->what, sizeof checks[i]->what,
+                     "%s; --half: level k within the fp16 bound of spd_ref_bound_level", what);
+    }
     /* Row buffers sized for level 0's width serve every level. */
     st.gpu = malloc((size_t)c->w[0] * st.ch * sizeof(float));
     for (k = 0; k <= c->levels; k++) {
@@ -197,7 +206,7 @@ void bench_verify_chain(const bench_chain *c, spd_op op, const bench_sample *s, 
                 continue; /* its footprint was not read back */
             reduce_row(op, ch, pw, c->w[k], top, bottom, want);
             stored_row(c, s, k, y, gpu);
-            compare_row(out, c->format, k, y, c->w[k], ch, gpu, want);
+            compare_row(out, out->bound, c->format, k, y, c->w[k], ch, gpu, want);
         }
     }
     if (skipped) {
@@ -246,6 +255,7 @@ static int selftest_case(uint32_t w, uint32_t h, spdrt_format format, spd_op op,
     int rc = -1, exact_links = op == SPD_OP_MAX || format == SPDRT_R32F;
     memset(&ref, 0, sizeof ref);
     memset(&s, 0, sizeof s);
+    memset(&chk, 0, sizeof chk); /* chk.half = 0: bench_verify_spd keeps it */
     snprintf(err, err_size, "out of memory");
     if (!level0 || !unpacked || !rgba)
         goto done;
@@ -283,11 +293,44 @@ static int selftest_case(uint32_t w, uint32_t h, spdrt_format format, spd_op op,
             goto done;
         }
     }
-    /* A planted error in the last level must be caught by both. */
+    /* --half variants: the bound grows per level. An error of 2 x 2^-11 is outside the fp32
+     * bound (one rgba16f unit, 2^-11) everywhere, outside the fp16 bound of level 1 (7/4 x
+     * 2^-11) and inside that of every level from 2 ((5k+2)/4 x 2^-11). */
+    if (format == SPDRT_RGBA16F && op == SPD_OP_MEAN && levels >= 2) {
+        uint32_t k;
+        for (k = 1; k <= levels; k += levels - 1) {
+            unsigned char *texel0 = s.data + s.offset[k];
+            unsigned char saved[8];
+            float value[4];
+            int fp32_caught, half_ok;
+            memcpy(saved, texel0, texel);
+            spdrt__texel_unpack(format, texel0, value);
+            value[0] += value[0] >= 0.5f ? -1.0f / 1024.0f : 1.0f / 1024.0f; /* exact in fp16 */
+            spdrt__texel_pack(format, value, texel0);
+            chk.half = 0;
+            bench_verify_spd(&c, op, samples, checks, 1);
+            fp32_caught = chk.mismatches == 1;
+            chk.half = 1;
+            bench_verify_spd(&c, op, samples, checks, 1);
+            half_ok = chk.status == BENCH_OK && chk.max_error > 0.0;
+            chk.half = 0;
+            memcpy(texel0, saved, texel);
+            if (!fp32_caught || half_ok != (k > 1)) {
+                size_t len = strlen(err);
+                snprintf(err + len, err_size - len, "an error of 2^-10 in level %u %s", k,
+                         !fp32_caught ? "passed the fp32 bound"
+                         : k > 1      ? "failed the --half bound"
+                                      : "passed level 1's --half bound");
+                goto done;
+            }
+        }
+    }
+    /* A planted error in the last level must be caught by both (with --half's bound too). */
     {
         uint32_t k = levels;
         float bad[4] = {-0.5f, -0.5f, -0.5f, -0.5f}; /* rgba8: 0 */
         spdrt__texel_pack(format, bad, s.data + s.offset[k]);
+        chk.half = format == SPDRT_RGBA16F;
         bench_verify_spd(&c, op, samples, checks, 1);
         if (chk.mismatches == 0) {
             size_t len = strlen(err);
