@@ -220,7 +220,8 @@ local function describe_plan(ctx)
     if stages.shuffle > 0 then
         parts[#parts + 1] = string.format("%d with %s", stages.shuffle, ctx.subgroup == 4 and "quad swaps" or "subgroup shuffles")
     end
-    parts[#parts + 1] = string.format("%d shared-memory exchange%s (%d rounds)", exchanges, exchanges == 1 and "" or "s", rounds)
+    parts[#parts + 1] = string.format("%d shared-memory exchange%s (%d round%s)", exchanges, exchanges == 1 and "" or "s", rounds,
+        rounds == 1 and "" or "s")
     if swaps > 0 then parts[#parts + 1] = string.format("%d lane/register swap%s by shuffles", swaps, swaps == 1 and "" or "s") end
     return table.concat(parts, ", ")
 end
