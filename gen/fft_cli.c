@@ -65,6 +65,19 @@ static long parse_count(const char *s)
 static int is_pow2(long v) { return v > 0 && (v & (v - 1)) == 0; }
 
 
+/* A power-of-two option value in lo..hi into *out; else the one-line usage error naming
+ * the flag, the range and what the value means (`why`). */
+static int pow2_option(const char *flag, const char *value, long lo, long hi, const char *why,
+                       int *out)
+{
+    long v = parse_count(value);
+    if (!is_pow2(v) || v < lo || v > hi)
+        return usage_error("%s %s: must be a power of two %ld..%ld (%s)", flag, value, lo, hi,
+                           why);
+    *out = (int)v;
+    return SG_EXIT_OK;
+}
+
 int sg_fft_cli_is_option(const char *flag, int *takes_value)
 {
     if (index_of(valued_options, flag) >= 0) {
@@ -108,37 +121,23 @@ int sg_fft_cli_option(sg_config *cfg, const char *flag, const char *value)
             return usage_error("--fft %s: must be a power of two 4..2^20 (1048576)", value);
         f->n = v;
     } else if (!strcmp(flag, "--ept")) {
-        v = parse_count(value);
-        if (!is_pow2(v) || v < 2 || v > SG_FFT_MAX_EPT)
-            return usage_error("--ept %s: must be a power of two 2..%d (elements per invocation, "
-                               "held in registers)", value, SG_FFT_MAX_EPT);
-        f->ept = (int)v;
+        if (pow2_option(flag, value, 2, SG_FFT_MAX_EPT, "elements per invocation, held in "
+                        "registers", &f->ept)) return SG_EXIT_USAGE;
         f->ept_given = 1;
     } else if (!strcmp(flag, "--max-wg")) {
-        v = parse_count(value);
-        if (!is_pow2(v) || v > 1024)
-            return usage_error("--max-wg %s: must be a power of two 1..1024 (the largest "
-                               "workgroup the device runs)", value);
-        f->max_wg = (int)v;
+        return pow2_option(flag, value, 1, 1024, "the largest workgroup the device runs",
+                           &f->max_wg);
     } else if (!strcmp(flag, "--rows-per-wg")) {
-        v = parse_count(value);
-        if (!is_pow2(v) || v > SG_FFT_DEFAULT_EPT / 2)
-            return usage_error("--rows-per-wg %s: must be a power of two 1..%d (rows per "
-                               "workgroup, --ept x rows <= %d registers)", value,
-                               SG_FFT_DEFAULT_EPT / 2, SG_FFT_DEFAULT_EPT);
-        f->rows_per_wg = (int)v;
+        char why[64];
+        snprintf(why, sizeof why, "rows per workgroup, --ept x rows <= %d registers",
+                 SG_FFT_DEFAULT_EPT);
+        return pow2_option(flag, value, 1, SG_FFT_DEFAULT_EPT / 2, why, &f->rows_per_wg);
     } else if (!strcmp(flag, "--prefetch-rows")) {
-        v = parse_count(value);
-        if (!is_pow2(v) || v > 64)
-            return usage_error("--prefetch-rows %s: must be a power of two 1..64 (rows per "
-                               "workgroup in turn; 1: no prefetch)", value);
-        f->prefetch_rows = (int)v;
+        return pow2_option(flag, value, 1, 64, "rows per workgroup in turn; 1: no prefetch",
+                           &f->prefetch_rows);
     } else if (!strcmp(flag, "--columns-per-wg")) {
-        v = parse_count(value);
-        if (!is_pow2(v) || v > 1024)
-            return usage_error("--columns-per-wg %s: must be a power of two 1..1024 (columns per "
-                               "workgroup, in lanes: C x W invocations)", value);
-        f->columns_per_wg = (int)v;
+        return pow2_option(flag, value, 1, 1024, "columns per workgroup, in lanes: C x W "
+                           "invocations", &f->columns_per_wg);
     } else if (!strcmp(flag, "--column-layout")) {
         if (parse_choice(flag, value, column_layouts, &choice)) return SG_EXIT_USAGE;
         f->column_layout = (sg_fft_column_layout)(choice + 1);
