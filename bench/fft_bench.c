@@ -16,7 +16,7 @@
 #include "fft_bench.h"
 #include "kernels.h"
 
-static const uint32_t default_sizes[] = {64, 256, 1024, 2048, 4096, 8192, 16384, 32768, 65536};
+static const uint32_t default_sizes[] = {64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536};
 /* --quick: one size of each kind (tiny rows; E 16 x W 64; E 64 x W 256, the largest single
  * dispatch; a four-step plan) on a small batch, small enough for lavapipe. */
 static const uint32_t quick_sizes[] = {64, 1024, 16384, 65536};
@@ -271,9 +271,10 @@ static void plan_variants(const fft_sweep *s, fft_group *g) {
          * while W = N/16 >= 32, else W = 32 (N/2 below N = 64), and W = 256 with a larger E
          * where N/16 > 256; the sweep skips it. */
         uint32_t warp = g->n / 2 < 32 ? g->n / 2 : 32;
-        uint32_t wg_default = g->n / 16 > warp ? g->n / 16 : warp, e;
+        uint32_t wg_default = g->n / 16 > warp ? g->n / 16 : warp, e, e_default;
         if (wg_default > 256)
             wg_default = g->n / 64 > 256 ? g->n / 64 : 256;
+        e_default = g->n / wg_default;
         for (i = 0; i < s->subgroup_count; i++)
             if (s->subgroups[i] <= wg_default) {
                 r.subgroup = s->subgroups[i];
@@ -292,20 +293,38 @@ static void plan_variants(const fft_sweep *s, fft_group *g) {
             add_variant(g, &r, NULL, 0);
             r.paired = 0;
         }
-        /* Rows per workgroup: spdgen's default gives N <= 128 (E <= 4) 16/E rows; time the
-         * other choice too (one row there, two rows at E = 8). */
-        if (g->n / wg_default <= 8) {
-            r.rows_per_wg = g->n / wg_default <= 4 ? 1 : 2, r.subgroup = 0;
+        /* Rows per workgroup in registers (--rows-per-wg; README, "E and W"): spdgen gives
+         * E <= 4 (N <= 128) 8/E rows and E = 16, 32 at W = 256 (N = 4096, 8192) two; time
+         * the neighbours: one row and 16/E rows (S = 0 and the device's subgroup) at E <= 4,
+         * two and four at E = 8, four at 4096 and two at W = 64, 128 (N = 1024, 2048). */
+        if (e_default <= 4) {
+            r.subgroup = 0, r.rows_per_wg = 1;
             add_variant(g, &r, NULL, 0);
-            r.rows_per_wg = 0;
+            r.rows_per_wg = 16 / e_default;
+            add_variant(g, &r, NULL, 0);
+            r.subgroup = alternative_subgroup(s, wg_default);
+            if (r.subgroup >= 8)
+                add_variant(g, &r, NULL, 0);
+        } else if (e_default == 8 || (e_default == 16 && wg_default >= 64 && wg_default <= 256)) {
+            r.subgroup = 0;
+            r.rows_per_wg = e_default == 8 || wg_default < 256 ? 2 : 4;
+            add_variant(g, &r, NULL, 0);
+            if (e_default == 8) {
+                r.rows_per_wg = 4;
+                add_variant(g, &r, NULL, 0);
+            }
         }
-        /* Rows in turn, the next row's loads in flight (--prefetch-rows): spdgen's default
-         * gives E = 16 x W = 64..256 (N = 1024..4096) two; time one there (and four at
-         * 4096), two at 256 and 512. */
-        if (g->n / wg_default == 16 && wg_default >= 64 && wg_default <= 256) {
+        r.rows_per_wg = 0;
+        /* Rows in turn, the next row's loads in flight (--prefetch-rows; given, it leaves one
+         * row in registers): spdgen gives E = 16 x W = 64, 128 (N = 1024, 2048) two; time one
+         * row at a time there and at N = 4096, 8192, and two and four rows in turn at 4096
+         * (its default before rows in registers), two at 256 and 512. */
+        if (e_default >= 16 && e_default <= 32 && wg_default >= 64 && wg_default <= 256) {
             r.subgroup = 0, r.prefetch_rows = 1;
             add_variant(g, &r, NULL, 0);
             if (g->n == 4096) {
+                r.prefetch_rows = 2;
+                add_variant(g, &r, NULL, 0);
                 r.prefetch_rows = 4;
                 add_variant(g, &r, NULL, 0);
             }

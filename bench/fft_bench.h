@@ -23,7 +23,7 @@
 #include "timing_options.h"
 
 #define FFT_BENCH_MAX_SIZES 24u
-#define FFT_BENCH_MAX_VARIANTS 14u
+#define FFT_BENCH_MAX_VARIANTS 18u
 #define FFT_BENCH_MAX_SUBGROUPS 6u
 #define FFT_BENCH_2D_ROWS 1024u  /* the 2D transform: 1024 rows of 2048 complex values */
 #define FFT_BENCH_2D_COLS 2048u
@@ -136,6 +136,7 @@ typedef struct {
     spdrt_fft_config config[2];      /* each pass as the runtime builds it */
     uint32_t ept[2];
     uint32_t ffts_per_transform[2];  /* plans: FFTs per N-point transform */
+    int rows_in_turn;                /* rows per workgroup one after another (--prefetch-rows) */
     uint32_t *spirv[2];
     size_t words[2];
     spdrt_fft_config whole;          /* the transform */

@@ -33,6 +33,20 @@ static long header_define(const char *path, const char *name) {
     return value;
 }
 
+/* Whether a line of a contract header contains `text` (its regenerate command names every
+ * option spdgen chose). */
+static int header_mentions(const char *path, const char *text) {
+    FILE *f = fopen(path, "r");
+    char line[1024];
+    int found = 0;
+    if (!f)
+        return 0;
+    while (!found && fgets(line, sizeof line, f))
+        found = strstr(line, text) != NULL;
+    fclose(f);
+    return found;
+}
+
 static spdrt_fft_config base_config(const fft_request *r) {
     spdrt_fft_config c;
     memset(&c, 0, sizeof c);
@@ -63,6 +77,7 @@ static int read_single(const fft_request *r, const char *spv, const char *header
     out->config[0].columns = (uint32_t)columns;
     out->config[0].shared_bytes = (uint32_t)shared;
     out->ept[0] = (uint32_t)ept;
+    out->rows_in_turn = header_mentions(header, "--prefetch-rows ");
     out->ffts_per_transform[0] = 1;
     out->whole = out->config[0];
     out->spirv[0] = bench_read_spirv(spv, &out->words[0], err, err_size);
@@ -222,7 +237,7 @@ static void pass_shape(const fft_shader *s, int p, char *out, size_t size) {
         snprintf(per_wg, sizeof per_wg, " x %u columns in lanes", lanes);
     else if (c->columns > 1)
         snprintf(per_wg, sizeof per_wg, ", %u %s per workgroup", c->columns,
-                 c->strided ? "columns in registers" : "rows");
+                 c->strided ? "columns in registers" : s->rows_in_turn ? "rows in turn" : "rows in registers");
     snprintf(out, size, "E %u x W %u%s", s->ept[p], w, per_wg);
 }
 

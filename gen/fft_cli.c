@@ -130,8 +130,8 @@ int sg_fft_cli_option(sg_config *cfg, const char *flag, const char *value)
     } else if (!strcmp(flag, "--rows-per-wg")) {
         char why[64];
         snprintf(why, sizeof why, "rows per workgroup, --ept x rows <= %d registers",
-                 SG_FFT_DEFAULT_EPT);
-        return pow2_option(flag, value, 1, SG_FFT_DEFAULT_EPT / 2, why, &f->rows_per_wg);
+                 SG_FFT_MAX_EPT);
+        return pow2_option(flag, value, 1, SG_FFT_MAX_EPT / 2, why, &f->rows_per_wg);
     } else if (!strcmp(flag, "--prefetch-rows")) {
         return pow2_option(flag, value, 1, 64, "rows per workgroup in turn; 1: no prefetch",
                            &f->prefetch_rows);
@@ -290,21 +290,28 @@ static int derive_shape(sg_config *cfg)
     return SG_EXIT_OK;
 }
 
-/* Rows per workgroup when --rows-per-wg is not given: for short complex rows in the default
- * shape (E <= 4, i.e. N <= 128), enough rows that each invocation holds 16 values. On the
- * H200 that made N = 64 1.63x faster (2 loads in flight per invocation become 16); at
- * N = 256 (E = 8) two rows were 8% slower, so larger E keep one row. */
+/* Rows per workgroup when --rows-per-wg is not given, for complex rows in the default shape
+ * (fft_params.h has the measurements): at E <= 4 (N <= 128) enough rows that each invocation
+ * holds SG_FFT_SHORT_ROW_VALUES values; at W = SG_FFT_WIDE_WG with E = 32 (N = 8192), and
+ * with E = 16 (N = 4096) where no shuffles run (--subgroup 0 or 4; with 8+ rows in turn
+ * measured faster), SG_FFT_WIDE_ROWS; else 1. A given --prefetch-rows keeps one. */
 static int default_rows_per_wg(const sg_config *cfg)
 {
     const sg_fft_params *f = &cfg->fft;
-    if (f->strided || f->real || f->passes || f->ept_given || cfg->wg_given || f->ept > 4)
+    if (f->strided || f->real || f->passes || f->ept_given || cfg->wg_given || f->prefetch_rows)
         return 1;
-    return SG_FFT_DEFAULT_EPT / f->ept;
+    if (f->ept <= 4)
+        return SG_FFT_SHORT_ROW_VALUES / f->ept;
+    if (cfg->wg == SG_FFT_WIDE_WG && f->ept * SG_FFT_WIDE_ROWS <= SG_FFT_MAX_EPT &&
+        (f->ept > SG_FFT_DEFAULT_EPT || (f->ept == SG_FFT_DEFAULT_EPT && cfg->subgroup < 8)))
+        return SG_FFT_WIDE_ROWS;
+    return 1;
 }
 
 /* Rows in turn (--prefetch-rows) when not given: SG_FFT_PREFETCH_DEFAULT for complex rows in
- * the default shape at E = 16 with W = SG_FFT_PREFETCH_MIN_WG..SG_FFT_WIDE_WG (N = 1024..4096),
- * the shapes it was measured faster on; else 1. */
+ * the default shape at E = 16 with W = SG_FFT_PREFETCH_MIN_WG..SG_FFT_WIDE_WG (N = 1024..4096)
+ * that hold one row in registers (4096 holds two without shuffles), the shapes it was
+ * measured faster on; else 1. */
 static int default_prefetch_rows(const sg_config *cfg)
 {
     const sg_fft_params *f = &cfg->fft;
@@ -390,12 +397,12 @@ int sg_fft_cli_check(sg_config *cfg)
         if (clash)
             return usage_error("--rows-per-wg %d: not with %s; it is for complex rows in one "
                                "dispatch", f->rows_per_wg, clash);
-        /* Rows in registers were measured with 16 values per invocation (N = 64). */
-        if (f->ept * f->rows_per_wg > SG_FFT_DEFAULT_EPT)
+        /* As many values in registers as the largest E. */
+        if (f->ept * f->rows_per_wg > SG_FFT_MAX_EPT)
             return usage_error("--rows-per-wg %d: --ept %d x %d rows is more than %d values in "
                                "registers; use --rows-per-wg %d or less", f->rows_per_wg, f->ept,
-                               f->rows_per_wg, SG_FFT_DEFAULT_EPT,
-                               f->ept < SG_FFT_DEFAULT_EPT ? SG_FFT_DEFAULT_EPT / f->ept : 1);
+                               f->rows_per_wg, SG_FFT_MAX_EPT,
+                               f->ept < SG_FFT_MAX_EPT ? SG_FFT_MAX_EPT / f->ept : 1);
     }
     if (!f->prefetch_rows) f->prefetch_rows = default_prefetch_rows(cfg);
     if (f->prefetch_rows > 1) {

@@ -43,8 +43,9 @@ expect_usage_error "--real with native order" "--order native" --fft 64 --real -
 expect_usage_error "an SPD flag with --fft" "--op" --fft 64 --op max
 expect_usage_error "--batch 0" "--batch 0" --fft 64 --batch 0
 expect_usage_error "--rows-per-wg 3" "--rows-per-wg 3" --fft 64 --rows-per-wg 3
-expect_usage_error "--rows-per-wg 16" "--rows-per-wg 16" --fft 64 --rows-per-wg 16
-expect_usage_error "--rows-per-wg beyond 16 registers" "--rows-per-wg 4" --fft 256 --ept 8 --rows-per-wg 4
+expect_usage_error "--rows-per-wg 64" "--rows-per-wg 64" --fft 64 --rows-per-wg 64
+expect_usage_error "--rows-per-wg beyond 64 values" "--rows-per-wg 16" --fft 256 --ept 8 --rows-per-wg 16
+expect_usage_error "--rows-per-wg at E = 64" "--rows-per-wg 2" --fft 16384 --rows-per-wg 2
 expect_usage_error "--rows-per-wg with --stride" "--rows-per-wg 2" --fft 256 --stride --rows-per-wg 2
 expect_usage_error "--rows-per-wg with --real" "--rows-per-wg 2" --fft 256 --ept 4 --real --rows-per-wg 2
 expect_usage_error "--ept without a value" "--ept" --fft 64 --ept
@@ -92,22 +93,30 @@ done
 [ "$(shape --fft 256 --max-wg 16)" = "16 16" ] || rule_ok=1
 [ "$(shape --fft 2048 --wg 512)" = "4 512" ] || rule_ok=1
 [ "$(shape --fft 2048 --ept 8)" = "8 256" ] || rule_ok=1
-# Rows per workgroup: 16/E for the default shape at E <= 4, else 1 (not named in the command).
+# Rows per workgroup in the default shape: 8/E at E <= 4, 2 at W = 256 with E = 16 or 32
+# (N = 4096, 8192), else 1 (not named in the command); a given --prefetch-rows keeps 1.
 rows() { "$SPDGEN" "$@" | sed -n 's|^//   spdgen .*--rows-per-wg \([0-9]*\).*|\1|p' | head -1; }
-[ "$(rows --fft 64)" = "8" ] && [ "$(rows --fft 128)" = "4" ] && [ "$(rows --fft 8)" = "8" ] &&
+[ "$(rows --fft 64)" = "4" ] && [ "$(rows --fft 128)" = "2" ] && [ "$(rows --fft 8)" = "4" ] &&
     [ "$(rows --fft 256)" = "" ] && [ "$(rows --fft 64 --ept 2)" = "" ] &&
-    [ "$(rows --fft 64 --real)" = "" ] && [ "$(rows --fft 64 --stride)" = "" ] || rule_ok=1
+    [ "$(rows --fft 64 --real)" = "" ] && [ "$(rows --fft 64 --stride)" = "" ] &&
+    [ "$(rows --fft 4096)" = "2" ] && [ "$(rows --fft 8192)" = "2" ] && [ "$(rows --fft 2048)" = "" ] &&
+    [ "$(rows --fft 16384)" = "" ] && [ "$(rows --fft 2048 --max-wg 128)" = "" ] &&
+    [ "$(rows --fft 4096 --prefetch-rows 1)" = "" ] && [ "$(rows --fft 8192 --wg 256)" = "" ] &&
+    [ "$(rows --fft 4096 --rows-per-wg 4)" = "4" ] && [ "$(rows --fft 4096 --subgroup 4)" = "2" ] &&
+    [ "$(rows --fft 4096 --subgroup 32)" = "" ] && [ "$(rows --fft 8192 --subgroup 32)" = "2" ] || rule_ok=1
 # Rows in turn (--prefetch-rows): 2 for complex rows in the default shape at E = 16 with
-# W = 64..256 (N = 1024..4096), else 1 (not named); the contract dispatches one workgroup per 2 rows.
+# W = 64..256 (N = 1024..4096) where one row is in registers (4096 with shuffles), else 1 (not
+# named); the contract dispatches one workgroup per 2 rows either way.
 prefetch() { "$SPDGEN" "$@" | sed -n 's|^//   spdgen .*--prefetch-rows \([0-9]*\).*|\1|p' | head -1; }
-[ "$(prefetch --fft 4096)" = "2" ] && [ "$(prefetch --fft 2048)" = "2" ] && [ "$(prefetch --fft 1024)" = "2" ] &&
+[ "$(prefetch --fft 4096)" = "" ] && [ "$(prefetch --fft 4096 --subgroup 32)" = "2" ] &&
+    [ "$(prefetch --fft 4096 --prefetch-rows 2)" = "2" ] && [ "$(prefetch --fft 2048)" = "2" ] && [ "$(prefetch --fft 1024)" = "2" ] &&
     [ "$(prefetch --fft 512)" = "" ] && [ "$(prefetch --fft 256)" = "" ] && [ "$(prefetch --fft 8192)" = "" ] &&
     [ "$(prefetch --fft 4096 --ept 16)" = "" ] && [ "$(prefetch --fft 4096 --real)" = "" ] &&
     [ "$(prefetch --fft 4096 --stride)" = "" ] && [ "$(prefetch --fft 4096 --wg 512)" = "" ] &&
     [ "$(prefetch --fft 1024 --prefetch-rows 4)" = "4" ] && [ "$(prefetch --fft 1024 --prefetch-rows 1)" = "" ] || rule_ok=1
 "$SPDGEN" --fft 4096 --emit-header "$WORK/p.h" -o "$WORK/p.comp" &&
     grep -q "^#define FFT_COLUMNS_PER_WORKGROUP 2 " "$WORK/p.h" && grep -q "^#define FFT_GRID_X(count) (((count) + 1u) / 2u)" "$WORK/p.h" || rule_ok=1
-ok $rule_ok "E/W derivation: E = 16 with W >= 32 (or N/2), complex rows W <= 256 by a larger E, W <= --max-wg, 16/E rows per workgroup at E <= 4; one given, the other follows"
+ok $rule_ok "E/W derivation: E = 16 with W >= 32 (or N/2), complex rows W <= 256 by a larger E, W <= --max-wg, 8/E rows per workgroup at E <= 4 and 2 at N = 4096 (no shuffles), 8192; one given, the other follows"
 
 # The plan's shared-memory exchanges at --subgroup 0: bringing the W invocation bits into
 # registers takes ceil(w / group) exchanges (group: the most bits one exchange brings in, at

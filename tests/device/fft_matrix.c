@@ -180,6 +180,15 @@ static void options(void)
         {.n = 4096, .ept = 16, .wg = 256, .subgroup = 8, .prefetch = 4, .inverse = 1, .native = 1},
         {.n = 1024, .ept = 8, .wg = 128, .subgroup = 4, .prefetch = 8, .f16 = 1},
         {.n = 256, .ept = 8, .wg = 32, .prefetch = 2, .lut = 1, .norm = "unitary"},
+        /* Rows in registers up to E x R = 64 values: the default shapes of N = 4096 and 8192
+         * (2 rows), 64 and 128 (8/E rows), 4 rows of E = 16 with shuffles and DIT, and 32 rows
+         * of E = 2 (9 rows: a partial last workgroup). */
+        {.n = 4096, .ept = 16, .wg = 256, .rows = 2, .paired = 1},
+        {.n = 8192, .ept = 32, .wg = 256, .rows = 2, .paired = 1},
+        {.n = 4096, .ept = 16, .wg = 256, .subgroup = 8, .rows = 4, .inverse = 1, .native = 1},
+        {.n = 64, .ept = 2, .wg = 32, .subgroup = 8, .rows = 4},
+        {.n = 128, .ept = 4, .wg = 32, .rows = 2, .inverse = 1},
+        {.n = 256, .ept = 2, .wg = 128, .subgroup = 4, .rows = 32, .norm = "unitary"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         uint32_t count = cases[i].n <= 1024 ? 6 : 2;
