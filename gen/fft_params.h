@@ -55,17 +55,17 @@ typedef enum { SG_FFT_COLUMNS_AUTO, SG_FFT_COLUMNS_LANES, SG_FFT_COLUMNS_REGISTE
 #define SG_FFT_PREFETCH_MIN_WG 64
 /* --rows-per-wg defaults (rows in registers, for complex rows in the default shape), measured on
  * the H200 (bench/FFT_RESULTS.md). Short rows (E <= 4, N <= 128) get SG_FFT_SHORT_ROW_VALUES / E
- * rows, so each invocation holds 8 values: N = 64 (E 2 x W 32) with 4 rows took 97.2% of the
- * copy floor at --subgroup 32 against 88.8% with 8 rows and 80.3% with 2 (75.2% against 72.7%
- * with 8 at --subgroup 0); N = 128 (E 4) with 2 rows 91.5% (S 32) and 89.9% (S 0) against
+ * rows, so each invocation holds 8 values: N = 64 (E 2 x W 32) with 4 rows took 97.1% of the
+ * copy floor at --subgroup 32 against 89.0% with 8 rows and 80.3% with 2 (75.6% against 72.6%
+ * with 8 at --subgroup 0); N = 128 (E 4) with 2 rows 91.6% (S 32) and 90.1% (S 0) against
  * 84.2% and 77.9% with 4. */
 #define SG_FFT_SHORT_ROW_VALUES 8
 /* At W = SG_FFT_WIDE_WG with E = 16 or 32 (N = 4096, 8192): SG_FFT_WIDE_ROWS rows in registers
  * (32 or 64 values per invocation; N = 16384's E 64 x W 256 holds 64), so each exchange round
- * moves both rows behind one barrier and twice the loads are in flight: N = 4096 78.5% of the
- * floor against 73.9% with two rows in turn (--prefetch-rows 2), 8192 84.4% against 76.9% (4
- * rows at 4096: 77.9%); with --subgroup 4 and 32 at 8192, and 4 at 4096, also faster. Not at
- * 4096 with --subgroup 32 (43.7% against 52.3% in turn), which keeps rows in turn. Stacked rows
+ * moves both rows behind one barrier and twice the loads are in flight: N = 4096 78.7% of the
+ * floor against 74.0% with two rows in turn (--prefetch-rows 2), 8192 84.3% against 76.9% (4
+ * rows at 4096: 78.5%); with --subgroup 4 and 32 at 8192, and 4 at 4096, also faster. Not at
+ * 4096 with --subgroup 32 (43.7% against 52.4% in turn), which keeps rows in turn. Stacked rows
  * were much slower at W = 64 and 128 (N = 1024 63% against 99.9%, 2048 50% against 95%), so
  * those keep rows in turn too. */
 #define SG_FFT_WIDE_ROWS 2
