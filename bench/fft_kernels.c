@@ -33,20 +33,6 @@ static long header_define(const char *path, const char *name) {
     return value;
 }
 
-/* Whether a line of a contract header contains `text` (its regenerate command names every
- * option spdgen chose). */
-static int header_mentions(const char *path, const char *text) {
-    FILE *f = fopen(path, "r");
-    char line[1024];
-    int found = 0;
-    if (!f)
-        return 0;
-    while (!found && fgets(line, sizeof line, f))
-        found = strstr(line, text) != NULL;
-    fclose(f);
-    return found;
-}
-
 static spdrt_fft_config base_config(const fft_request *r) {
     spdrt_fft_config c;
     memset(&c, 0, sizeof c);
@@ -77,7 +63,7 @@ static int read_single(const fft_request *r, const char *spv, const char *header
     out->config[0].columns = (uint32_t)columns;
     out->config[0].shared_bytes = (uint32_t)shared;
     out->ept[0] = (uint32_t)ept;
-    out->rows_in_turn = header_mentions(header, "--prefetch-rows ");
+    out->rows_in_turn = header_define(header, "FFT_ROWS_IN_TURN") == 1;
     out->ffts_per_transform[0] = 1;
     out->whole = out->config[0];
     out->spirv[0] = bench_read_spirv(spv, &out->words[0], err, err_size);

@@ -129,7 +129,7 @@ int sg_fft_cli_option(sg_config *cfg, const char *flag, const char *value)
                            &f->max_wg);
     } else if (!strcmp(flag, "--rows-per-wg")) {
         char why[64];
-        snprintf(why, sizeof why, "rows per workgroup, --ept x rows <= %d registers",
+        snprintf(why, sizeof why, "rows per workgroup, --ept x rows <= %d values",
                  SG_FFT_MAX_EPT);
         return pow2_option(flag, value, 1, SG_FFT_MAX_EPT / 2, why, &f->rows_per_wg);
     } else if (!strcmp(flag, "--prefetch-rows")) {
@@ -400,9 +400,9 @@ int sg_fft_cli_check(sg_config *cfg)
         /* As many values in registers as the largest E. */
         if (f->ept * f->rows_per_wg > SG_FFT_MAX_EPT)
             return usage_error("--rows-per-wg %d: --ept %d x %d rows is more than %d values in "
-                               "registers; use --rows-per-wg %d or less", f->rows_per_wg, f->ept,
-                               f->rows_per_wg, SG_FFT_MAX_EPT,
-                               f->ept < SG_FFT_MAX_EPT ? SG_FFT_MAX_EPT / f->ept : 1);
+                               "registers; use --rows-per-wg %d%s", f->rows_per_wg, f->ept,
+                               f->rows_per_wg, SG_FFT_MAX_EPT, SG_FFT_MAX_EPT / f->ept,
+                               f->ept < SG_FFT_MAX_EPT ? " or less" : "");
     }
     if (!f->prefetch_rows) f->prefetch_rows = default_prefetch_rows(cfg);
     if (f->prefetch_rows > 1) {

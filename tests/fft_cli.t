@@ -115,7 +115,11 @@ prefetch() { "$SPDGEN" "$@" | sed -n 's|^//   spdgen .*--prefetch-rows \([0-9]*\
     [ "$(prefetch --fft 4096 --stride)" = "" ] && [ "$(prefetch --fft 4096 --wg 512)" = "" ] &&
     [ "$(prefetch --fft 1024 --prefetch-rows 4)" = "4" ] && [ "$(prefetch --fft 1024 --prefetch-rows 1)" = "" ] || rule_ok=1
 "$SPDGEN" --fft 4096 --emit-header "$WORK/p.h" -o "$WORK/p.comp" &&
-    grep -q "^#define FFT_COLUMNS_PER_WORKGROUP 2 " "$WORK/p.h" && grep -q "^#define FFT_GRID_X(count) (((count) + 1u) / 2u)" "$WORK/p.h" || rule_ok=1
+    grep -q "^#define FFT_COLUMNS_PER_WORKGROUP 2 " "$WORK/p.h" && grep -q "^#define FFT_GRID_X(count) (((count) + 1u) / 2u)" "$WORK/p.h" &&
+    grep -q "^#define FFT_ROWS_IN_TURN 0$" "$WORK/p.h" || rule_ok=1
+# The header says which: rows in turn at N = 1024 (--prefetch-rows 2), in registers at 4096.
+"$SPDGEN" --fft 1024 --emit-header "$WORK/q.h" -o "$WORK/q.comp" &&
+    grep -q "^#define FFT_COLUMNS_PER_WORKGROUP 2 " "$WORK/q.h" && grep -q "^#define FFT_ROWS_IN_TURN 1$" "$WORK/q.h" || rule_ok=1
 ok $rule_ok "E/W derivation: E = 16 with W >= 32 (or N/2), complex rows W <= 256 by a larger E, W <= --max-wg, 8/E rows per workgroup at E <= 4 and 2 at N = 4096 (no shuffles), 8192; one given, the other follows"
 
 # The plan's shared-memory exchanges at --subgroup 0: bringing the W invocation bits into
