@@ -30,7 +30,7 @@ static void help(void) {
            "bytes on the Vulkan device, checks every run's output against the double\n"
            "reference, prints a markdown table. Exit 0 only if every check passed.\n\n"
            "  --sizes LIST      1D lengths N, powers of two 64..1048576, comma-separated\n"
-           "                    (default 64,256,1024,2048,4096,8192,16384,32768,65536)\n"
+           "                    (default every power of two from 64 to 65536)\n"
            "  --batch-mib N     input per 1D transform: batch = N MiB / 8N rows (default 512)\n"
            "  --subgroups LIST  spdgen --subgroup values for the default E and W (default: 0,\n"
            "                    4 and the device's size)\n"
@@ -242,6 +242,10 @@ static uint32_t log2u(uint32_t v) {
     return l;
 }
 
+/* A four-step plan's columns in lanes per pass (--columns-per-wg C1,C2) timed besides the
+ * default 4,4. */
+static const char *const plan_columns[] = {"4,8", "4,16", "8,8", "2,4"};
+
 static void plan_variants(const fft_sweep *s, fft_group *g) {
     const uint32_t limit = s->ctx->limits.maxComputeWorkGroupInvocations;
     fft_request r, c;
@@ -261,7 +265,7 @@ static void plan_variants(const fft_sweep *s, fft_group *g) {
         add_variant(g, &r, &c, 0);
         /* 4 columns in lanes (32-byte rows per load) rather than 16: the exchanges then
          * bring 4 bits each instead of 2 (fewer barriers), the price of the wider rows. */
-        c.column_layout = NULL, c.columns_per_wg = 4;
+        c.column_layout = NULL, c.columns_per_wg = "4";
         add_variant(g, &r, &c, 0);
         return;
     }
@@ -362,11 +366,15 @@ static void plan_variants(const fft_sweep *s, fft_group *g) {
         /* Both passes' columns in registers, the layout before the lanes default. */
         r.subgroup = 0, r.column_layout = "registers";
         add_variant(g, &r, NULL, 0);
-        /* 16 columns in lanes in both passes rather than the default 4: 128-byte segments,
-         * but more exchanges. */
-        r.column_layout = NULL, r.columns_per_wg = 16;
-        add_variant(g, &r, NULL, 0);
-        r.columns_per_wg = 0;
+        /* Other columns in lanes per pass (C1,C2) than the default: wider segments, but
+         * larger workgroups and more exchange rounds; the scratch is tiled by C2 where
+         * C1 x C2 >= 16 (gen/fft_cli.c plan_scratch_tile), so 2,4 keeps it in rows. */
+        r.column_layout = NULL;
+        for (i = 0; i < sizeof plan_columns / sizeof plan_columns[0]; i++) {
+            r.columns_per_wg = plan_columns[i];
+            add_variant(g, &r, NULL, 0);
+        }
+        r.columns_per_wg = NULL;
         for (mw = 64; mw >= 16 && added < s->opt->sweep; mw /= 2) {
             if (16 * mw < n1)
                 continue;
@@ -606,6 +614,25 @@ static void runtime_plan_check(fft_sweep *s, const fft_shader *sh, fft_check *c)
     spdrt_fft_plan_destroy(s->ctx, plan);
 }
 
+/* Each of two dispatches (a plan's passes, 2D rows and columns) timed on its own, so a
+ * report can say which one falls short. Each reads what the whole run left in its input
+ * (the scratch for the second), so the work is the same; nothing is checked here. */
+static void time_dispatches_alone(fft_sweep *s, fft_kernel *k, fft_variant *v) {
+    uint32_t i;
+    v->dispatches = k->count;
+    if (k->count < 2)
+        return;
+    for (i = 0; i < k->count && !s->ctx->hung; i++) {
+        bench_work w = {NULL, fft_kernel_record, NULL, k};
+        spdrt_result res;
+        k->alone = (int)i;
+        res = bench_time(&s->gpu, &w, &v->dispatch_time[i], NULL);
+        if (res != SPDRT_OK)
+            outcome(&v->dispatch_time[i], s->ctx, res, NULL);
+    }
+    k->alone = -1;
+}
+
 static void measure_variant(fft_sweep *s, const fft_group *g, fft_variant *v,
                             const fft_reference_1d *ref1, const double *ref2) {
     fft_shader sh[2];
@@ -616,6 +643,7 @@ static void measure_variant(fft_sweep *s, const fft_group *g, fft_variant *v,
     memset(sh, 0, sizeof sh);
     memset(&k, 0, sizeof k);
     k.ctx = s->ctx;
+    k.alone = -1;
     v->command[0] = '\0';
     for (i = 0; i < v->requests; i++) {
         size_t used = strlen(v->command);
@@ -674,6 +702,7 @@ static void measure_variant(fft_sweep *s, const fft_group *g, fft_variant *v,
     }
     if (v->plan)
         runtime_plan_check(s, &sh[0], &v->runtime_check);
+    time_dispatches_alone(s, &k, v);
 done:
     fft_kernel_destroy(&k);
     for (i = 0; i < 2; i++)

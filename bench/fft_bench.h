@@ -61,7 +61,8 @@ typedef struct {
     int lut;                         /* --twiddles lut (a host-made table, binding 2) */
     int paired;                      /* --shared-layout paired (one float2 array) */
     const char *column_layout;       /* --column-layout; NULL: not given (spdgen's default) */
-    uint32_t columns_per_wg;         /* --columns-per-wg; 0: not given (spdgen's default) */
+    const char *columns_per_wg;      /* --columns-per-wg ("4", or "4,8" for a plan's two
+                                        passes); NULL: not given (spdgen's default) */
 } fft_request;
 
 typedef struct {
@@ -74,6 +75,8 @@ typedef struct {
     bench_timing time;
     fft_check check;
     fft_check runtime_check;         /* plans: spdrt_fft_plan_load + spdrt_fft_plan_run */
+    uint32_t dispatches;             /* 2 for a plan or a 2D transform, else 1 */
+    bench_timing dispatch_time[2];   /* with 2: each dispatch timed alone, after the checks */
     int best;                        /* the fastest correct variant of its group */
 } fft_variant;
 
@@ -160,6 +163,7 @@ typedef struct {
     uint32_t push[2][4];
     uint32_t groups[2];
     uint32_t count;
+    int alone;                       /* -1: every dispatch; i: dispatch i alone (its own time) */
 } fft_kernel;
 
 /* Appends the shader's dispatches to k: one shader reads src and writes dst (`count` FFTs,

@@ -131,7 +131,7 @@ static int read_plan(const fft_request *r, const char *dir, const char *path, ff
 
 int fft_generate(bench_spdgen *g, const fft_request *r, const char *name, fft_shader *out,
                  char *command, size_t command_size, char *err, size_t err_size) {
-    char n[16], ept[16], wg[16], sub[16], max_wg[16], rows[16], cols[16], prefetch[16];
+    char n[16], ept[16], wg[16], sub[16], max_wg[16], rows[16], prefetch[16];
     char *spv = out->files[0], *header = out->files[1];
     char *argv[40];
     int a = 0, i, status;
@@ -151,7 +151,6 @@ int fft_generate(bench_spdgen *g, const fft_request *r, const char *name, fft_sh
     snprintf(max_wg, sizeof max_wg, "%u", r->max_wg);
     snprintf(rows, sizeof rows, "%u", r->rows_per_wg);
     snprintf(prefetch, sizeof prefetch, "%u", r->prefetch_rows);
-    snprintf(cols, sizeof cols, "%u", r->columns_per_wg);
     argv[a++] = g->path, argv[a++] = "--fft", argv[a++] = n;
     if (r->ept)
         argv[a++] = "--ept", argv[a++] = ept;
@@ -175,7 +174,7 @@ int fft_generate(bench_spdgen *g, const fft_request *r, const char *name, fft_sh
     if (r->column_layout)
         argv[a++] = "--column-layout", argv[a++] = (char *)r->column_layout;
     if (r->columns_per_wg)
-        argv[a++] = "--columns-per-wg", argv[a++] = cols;
+        argv[a++] = "--columns-per-wg", argv[a++] = (char *)r->columns_per_wg;
     /* The report's command: the arguments so far, spdgen's path shown as "spdgen". */
     for (i = 0; i < a; i++)
         used += (size_t)snprintf(command + used, used < command_size ? command_size - used : 0,
@@ -295,8 +294,10 @@ void fft_kernel_record(VkCommandBuffer cb, void *user) {
     uint32_t i;
     for (i = 0; i < k->count; i++) {
         const spdrt_fft_pipeline *fp = k->pipe[i];
+        if (k->alone >= 0 && (uint32_t)k->alone != i)
+            continue;
         /* What the previous dispatch wrote is what this one reads. */
-        if (i > 0)
+        if (i > 0 && k->alone < 0)
             spdrt__fft_barrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                                VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                                VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);

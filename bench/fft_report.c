@@ -85,7 +85,9 @@ uint32_t fft_report_failures(const fft_report *r) {
         for (v = 0; v < gr->variant_count; v++) {
             const fft_variant *x = &gr->variants[v];
             n += x->time.status == BENCH_FAILED || x->check.status == BENCH_FAILED ||
-                 x->runtime_check.status == BENCH_FAILED;
+                 x->runtime_check.status == BENCH_FAILED ||
+                 x->dispatch_time[0].status == BENCH_FAILED ||
+                 x->dispatch_time[1].status == BENCH_FAILED;
         }
     }
     return n;
@@ -338,6 +340,52 @@ static void variant_rows(const fft_report *r, FILE *out, int two_d) {
     fprintf(out, "\n");
 }
 
+/* Every two-dispatch variant's dispatches, each timed alone. Each moves as many bytes as
+ * the floor copies (a plan's pass reads and writes the whole transform; 2D rows and columns
+ * read and write the whole image), so each has its own ratio to the floor: a plan meets
+ * 45% only if its passes average 90%. */
+static void dispatch_rows(const fft_report *r, FILE *out) {
+    uint32_t g, v, i, rows = 0;
+    char label[64], cmd[400];
+    for (g = 0; g < r->group_count; g++)
+        for (v = 0; v < r->groups[g].variant_count; v++)
+            rows += r->groups[g].variants[v].dispatches == 2;
+    if (!rows)
+        return;
+    fprintf(out, "## Each dispatch alone (four-step plans and 2D)\n\n"
+            "Each of the two dispatches timed on its own, the same way, after the checks: "
+            "pass 1 and pass 2 of a plan, rows and columns of a 2D transform. Each reads and "
+            "writes as many bytes as the floor copies, so **%% of floor** is that dispatch's "
+            "own; **together** = the whole run's time, barrier included.\n\n"
+            "| transform | variant | first us | first %% of floor | second us | second %% of "
+            "floor | sum us | together us |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
+    for (g = 0; g < r->group_count; g++) {
+        const fft_group *gr = &r->groups[g];
+        double floor_us = timed(&gr->floor) ? gr->floor.median_us : 0.0, sum = 0.0;
+        for (v = 0; v < gr->variant_count; v++) {
+            const fft_variant *x = &gr->variants[v];
+            if (x->dispatches != 2)
+                continue;
+            fprintf(out, "| %s | %s%s |", group_label(gr, label, sizeof label),
+                    md_command(x, cmd, sizeof cmd), x->is_default ? " (default)" : "");
+            sum = 0.0;
+            for (i = 0; i < 2; i++) {
+                const bench_timing *t = &x->dispatch_time[i];
+                cell_us(out, t);
+                cell_percent(out, floor_us, timed(t) ? t->median_us : 0.0);
+                sum = sum >= 0.0 && timed(t) ? sum + t->median_us : -1.0;
+            }
+            if (sum > 0.0)
+                fprintf(out, " %.1f |", sum);
+            else
+                fprintf(out, " — |");
+            cell_us(out, &x->time);
+            fprintf(out, "\n");
+        }
+    }
+    fprintf(out, "\n");
+}
+
 static void floors(const fft_report *r, FILE *out) {
     uint32_t g, drifted = 0;
     char label[64];
@@ -383,6 +431,7 @@ static uint32_t note_count(const fft_report *r) {
         for (v = 0; v < gr->variant_count; v++) {
             const fft_variant *x = &gr->variants[v];
             n += (x->time.note[0] != 0) + (x->check.status == BENCH_FAILED) +
+                 (x->dispatch_time[0].note[0] != 0) + (x->dispatch_time[1].note[0] != 0) +
                  (x->runtime_check.status == BENCH_FAILED ||
                   x->runtime_check.status == BENCH_SKIPPED);
         }
@@ -391,7 +440,7 @@ static uint32_t note_count(const fft_report *r) {
 }
 
 static void notes(const fft_report *r, FILE *out) {
-    uint32_t g, v, checks = 0, passed = 0;
+    uint32_t g, v, i, checks = 0, passed = 0;
     char label[64], what[500], text[600], cmd[400];
     if (note_count(r))
         fprintf(out, "Notes:\n\n");
@@ -411,6 +460,12 @@ static void notes(const fft_report *r, FILE *out) {
             snprintf(what, sizeof what, "%s %s", label, md_command(x, cmd, sizeof cmd));
             if (x->time.note[0])
                 note(out, what, x->time.note);
+            for (i = 0; i < 2; i++)
+                if (x->dispatch_time[i].note[0]) {
+                    snprintf(text, sizeof text, "dispatch %u alone: %s", i + 1,
+                             x->dispatch_time[i].note);
+                    note(out, what, text);
+                }
             if (x->check.status == BENCH_OK || x->check.status == BENCH_FAILED)
                 checks++;
             passed += x->check.status == BENCH_OK;
@@ -466,6 +521,7 @@ void fft_report_markdown(const fft_report *r, FILE *out) {
                 FFT_BENCH_2D_ROWS * FFT_BENCH_2D_COLS * 4 >> 20);
         variant_rows(r, out, 1);
     }
+    dispatch_rows(r, out);
     floors(r, out);
     notes(r, out);
 }
@@ -598,12 +654,14 @@ void fft_report_json(const fft_report *r, FILE *out) {
             for (i = 0; i < x->requests; i++)
                 fprintf(out, "%s{\"n\": %u, \"ept\": %u, \"wg\": %u, \"subgroup\": %u, "
                         "\"max_wg\": %u, \"strided\": %s, \"real\": %s, \"column_layout\": %s%s%s, "
-                        "\"columns_per_wg\": %u}",
+                        "\"columns_per_wg\": %s%s%s}",
                         i ? ", " : "", x->req[i].n, x->req[i].ept, x->req[i].wg, x->req[i].subgroup,
                         x->req[i].max_wg, x->req[i].strided ? "true" : "false",
                         x->req[i].real ? "true" : "false", x->req[i].column_layout ? "\"" : "",
                         x->req[i].column_layout ? x->req[i].column_layout : "null",
-                        x->req[i].column_layout ? "\"" : "", x->req[i].columns_per_wg);
+                        x->req[i].column_layout ? "\"" : "", x->req[i].columns_per_wg ? "\"" : "",
+                        x->req[i].columns_per_wg ? x->req[i].columns_per_wg : "null",
+                        x->req[i].columns_per_wg ? "\"" : "");
             fprintf(out, "], \"default\": %s, \"plan\": %s, \"best\": %s,\n       ",
                     x->is_default ? "true" : "false", x->plan ? "true" : "false",
                     x->best ? "true" : "false");
@@ -613,6 +671,13 @@ void fft_report_json(const fft_report *r, FILE *out) {
             if (x->plan) {
                 fprintf(out, ",\n       ");
                 json_check(out, "runtime_plan_check", &x->runtime_check);
+            }
+            /* Each dispatch alone moves the group's bytes (dispatch_rows says why). */
+            for (i = 0; i < x->dispatches && x->dispatches == 2; i++) {
+                char key[32];
+                snprintf(key, sizeof key, "dispatch%u_alone", i + 1);
+                fprintf(out, ",\n       ");
+                json_timing(out, key, &x->dispatch_time[i], gr->bytes, &gr->floor);
             }
             fprintf(out, "}");
         }

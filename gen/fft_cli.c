@@ -78,6 +78,28 @@ static int pow2_option(const char *flag, const char *value, long lo, long hi, co
     return SG_EXIT_OK;
 }
 
+/* --columns-per-wg C, or C1,C2: a four-step plan's pass 1 and pass 2 (check_columns refuses
+ * two values for one shader). */
+static int columns_option(const char *value, sg_fft_params *f)
+{
+    char first[32];
+    const char *comma = strchr(value, ',');
+    size_t len = comma ? (size_t)(comma - value) : strlen(value);
+    long v[2];
+    snprintf(first, sizeof first, "%.*s", (int)(len < sizeof first ? len : sizeof first - 1), value);
+    v[0] = len < sizeof first ? parse_count(first) : -1;
+    v[1] = comma ? parse_count(comma + 1) : v[0];
+    for (int i = 0; i < 2; i++)
+        if (!is_pow2(v[i]) || v[i] > 1024)
+            return usage_error("--columns-per-wg %s: must be a power of two 1..1024 (columns per "
+                               "workgroup, in lanes: C x W invocations), or C1,C2 for a four-step "
+                               "plan's two passes", value);
+    f->columns_per_wg[0] = (int)v[0];
+    f->columns_per_wg[1] = (int)v[1];
+    f->columns_values = comma ? 2 : 1;
+    return SG_EXIT_OK;
+}
+
 int sg_fft_cli_is_option(const char *flag, int *takes_value)
 {
     if (index_of(valued_options, flag) >= 0) {
@@ -136,8 +158,7 @@ int sg_fft_cli_option(sg_config *cfg, const char *flag, const char *value)
         return pow2_option(flag, value, 1, 64, "rows per workgroup in turn; 1: no prefetch",
                            &f->prefetch_rows);
     } else if (!strcmp(flag, "--columns-per-wg")) {
-        return pow2_option(flag, value, 1, 1024, "columns per workgroup, in lanes: C x W "
-                           "invocations", &f->columns_per_wg);
+        return columns_option(value, f);
     } else if (!strcmp(flag, "--column-layout")) {
         if (parse_choice(flag, value, column_layouts, &choice)) return SG_EXIT_USAGE;
         f->column_layout = (sg_fft_column_layout)(choice + 1);
@@ -321,52 +342,76 @@ static int default_prefetch_rows(const sg_config *cfg)
                ? SG_FFT_PREFETCH_DEFAULT : 1;
 }
 
-/* Columns in lanes for a column FFT of `wg` invocations (a --stride shader, or a plan's
- * pass): --columns-per-wg, else the largest power of two up to SG_FFT_LANES_DEFAULT
- * (SG_FFT_PLAN_LANES_DEFAULT for a plan's pass) with C x W <= --max-wg. 0 = the register
- * layout: --column-layout registers, or by default for a --stride shader where fewer than
- * SG_FFT_LANES_MIN columns fit (N >= 4096 at --max-wg 1024), which keeps the shape measured
- * before the lanes layout. */
-static int lane_columns(const sg_fft_params *f, int wg)
+/* Columns in lanes for a column FFT of `wg` invocations (a --stride shader, or pass p of a
+ * plan): --columns-per-wg, else the largest power of two up to SG_FFT_LANES_DEFAULT
+ * (SG_FFT_PLAN_LANES_DEFAULT for a plan's pass) with C x W <= --max-wg. 0 = the
+ * register layout: --column-layout registers, or by default for a --stride shader where
+ * fewer than SG_FFT_LANES_MIN columns fit (N >= 4096 at --max-wg 1024), which keeps the
+ * shape measured before the lanes layout. */
+static int lane_columns(const sg_fft_params *f, int wg, int p)
 {
     if (f->column_layout == SG_FFT_COLUMNS_REGISTERS) return 0;
-    if (f->columns_per_wg) return f->columns_per_wg;
+    if (f->columns_values) return f->columns_per_wg[p];
     int c = f->passes ? SG_FFT_PLAN_LANES_DEFAULT : SG_FFT_LANES_DEFAULT;
     while (c > 1 && (long)c * wg > f->max_wg) c /= 2;
     if (f->passes) return c;
     return f->column_layout == SG_FFT_COLUMNS_AUTO && c < SG_FFT_LANES_MIN ? 0 : c;
 }
 
+/* How a plan's scratch holds pass 1's output: frequency k1 (of N1) of column n2 (of N2) at
+ * (k1 / T) x N2 x T + n2 x T + k1 mod T, in tiles of T frequencies. With T = pass 2's
+ * columns in lanes, C2, each of pass 2's workgroups reads one contiguous block (its C2
+ * columns are one tile) instead of C2-value pieces N1 apart, and pass 1's C1 columns write
+ * runs of C1 x C2 values. T = N1 is the scratch in rows (column n2 as a contiguous row):
+ * kept where pass 2 has no lanes or those runs would be under SG_FFT_TILE_MIN_RUN values. */
+static long plan_scratch_tile(const sg_fft_params *f)
+{
+    long t = f->pass_lanes[1];
+    if (!t || (long)f->pass_lanes[0] * t < SG_FFT_TILE_MIN_RUN || t > f->pass_n[0]) return f->pass_n[0];
+    return t;
+}
+
 /* --column-layout and --columns-per-wg: only for columns; C x W within --max-wg for every
- * shader; then each shader's columns in lanes (f->lanes, f->pass_lanes). */
+ * shader; then each shader's columns in lanes (f->lanes, f->pass_lanes) and a plan's
+ * scratch tiles. */
 static int check_columns(sg_config *cfg)
 {
     sg_fft_params *f = &cfg->fft;
-    char value[16];
-    const char *flag = f->columns_per_wg ? "--columns-per-wg" : "--column-layout";
-    if (f->columns_per_wg) snprintf(value, sizeof value, "%d", f->columns_per_wg);
+    char value[32];
+    const char *flag = f->columns_values ? "--columns-per-wg" : "--column-layout";
+    if (f->columns_values == 2) snprintf(value, sizeof value, "%d,%d", f->columns_per_wg[0], f->columns_per_wg[1]);
+    else if (f->columns_values) snprintf(value, sizeof value, "%d", f->columns_per_wg[0]);
     else snprintf(value, sizeof value, "%s", f->column_layout_given ? column_layouts[f->column_layout - 1] : "");
-    if ((f->column_layout_given || f->columns_per_wg) && !f->strided && !f->passes)
+    if ((f->column_layout_given || f->columns_values) && !f->strided && !f->passes)
         return usage_error("%s %s: only for column FFTs (--stride) and four-step plans (--fft "
                            "beyond 16 x --max-wg); rows use --rows-per-wg", flag, value);
-    if (f->columns_per_wg && f->column_layout == SG_FFT_COLUMNS_REGISTERS)
-        return usage_error("--columns-per-wg %d: not with --column-layout registers (it holds "
-                           "16/E columns in each invocation's registers)", f->columns_per_wg);
+    if (f->columns_values == 2 && !f->passes)
+        return usage_error("--columns-per-wg %s: two values are for a four-step plan's passes; "
+                           "one --stride shader takes one", value);
+    if (f->columns_values && f->column_layout == SG_FFT_COLUMNS_REGISTERS)
+        return usage_error("--columns-per-wg %s: not with --column-layout registers (it holds "
+                           "16/E columns in each invocation's registers)", value);
     int shaders = f->passes ? f->passes : 1;
     for (int p = 0; p < shaders; p++) {
         int wg = f->passes ? f->pass_wg[p] : cfg->wg;
-        if ((long)f->columns_per_wg * wg > f->max_wg) {
+        int c = f->columns_per_wg[p];
+        if ((long)c * wg > f->max_wg) {
             char which[32] = "--wg";
             if (f->passes) snprintf(which, sizeof which, "pass %d", p + 1);
             int most = f->max_wg / wg;
-            return usage_error("--columns-per-wg %d: %d columns x %d invocations (%s) is more than "
-                               "--max-wg %d; use --columns-per-wg %d or less", f->columns_per_wg,
-                               f->columns_per_wg, wg, which, f->max_wg, most);
+            if (f->columns_values == 2)
+                return usage_error("--columns-per-wg %s: %d columns x %d invocations (%s) is more "
+                                   "than --max-wg %d; %s takes %d columns at most", value, c, wg,
+                                   which, f->max_wg, which, most);
+            return usage_error("--columns-per-wg %s: %d columns x %d invocations (%s) is more than "
+                               "--max-wg %d; use --columns-per-wg %d or less", value, c, wg, which,
+                               f->max_wg, most);
         }
-        int lanes = f->strided || f->passes ? lane_columns(f, wg) : 0;
+        int lanes = f->strided || f->passes ? lane_columns(f, wg, p) : 0;
         if (f->passes) f->pass_lanes[p] = lanes;
         else f->lanes = lanes;
     }
+    if (f->passes) f->scratch_tile = plan_scratch_tile(f);
     return SG_EXIT_OK;
 }
 
@@ -431,19 +476,15 @@ void sg_fft_cli_command(const sg_config *cfg, char *buf, size_t size)
     char shape[64], rows_flag[80] = "";
     if (f->rows_per_wg > 1) snprintf(rows_flag, sizeof rows_flag, " --rows-per-wg %d", f->rows_per_wg);
     if (f->prefetch_rows > 1) snprintf(rows_flag, sizeof rows_flag, " --prefetch-rows %d", f->prefetch_rows);
-    /* Columns: one shader names its resolved layout; a plan's passes derive theirs (per
-     * pass), so only what was given is repeated. */
+    /* Columns: each shader, or a plan's two passes, names its resolved layout. */
     if (f->strided && !f->passes && f->lanes)
         snprintf(rows_flag, sizeof rows_flag, " --column-layout lanes --columns-per-wg %d", f->lanes);
     else if (f->strided && !f->passes)
         snprintf(rows_flag, sizeof rows_flag, " --column-layout registers");
-    else if (f->passes) {
-        if (f->column_layout_given)
-            snprintf(rows_flag, sizeof rows_flag, " --column-layout %s", column_layouts[f->column_layout - 1]);
-        if (f->columns_per_wg)
-            snprintf(rows_flag + strlen(rows_flag), sizeof rows_flag - strlen(rows_flag),
-                     " --columns-per-wg %d", f->columns_per_wg);
-    }
+    else if (f->passes && f->pass_lanes[0])
+        snprintf(rows_flag, sizeof rows_flag, " --columns-per-wg %d,%d", f->pass_lanes[0], f->pass_lanes[1]);
+    else if (f->passes)
+        snprintf(rows_flag, sizeof rows_flag, " --column-layout registers");
     /* A four-step plan's passes follow from N and --max-wg; one dispatch names E and W. */
     if (f->passes) snprintf(shape, sizeof shape, "--max-wg %d", f->max_wg);
     else snprintf(shape, sizeof shape, "--ept %d --wg %d", f->ept, cfg->wg);
@@ -480,11 +521,12 @@ void sg_fft_push_fields(struct lua_State *L, const sg_config *cfg)
     sg_set_integer(L, "rows_per_wg", f->rows_per_wg);
     sg_set_integer(L, "prefetch_rows", f->prefetch_rows);
     sg_set_integer(L, "lanes", f->lanes);
-    if (f->pass) { /* one pass of a four-step plan: cfg.fft.pass = { index, count, n_total } */
-        lua_createtable(L, 0, 3);
+    if (f->pass) { /* one pass of a four-step plan: { index, count, n_total, scratch_tile } */
+        lua_createtable(L, 0, 4);
         sg_set_integer(L, "index", f->pass);
         sg_set_integer(L, "count", f->passes);
         sg_set_integer(L, "n_total", f->pass_n[0] * f->pass_n[1]);
+        sg_set_integer(L, "scratch_tile", f->scratch_tile);
         lua_setfield(L, -2, "pass");
     }
     lua_setfield(L, -2, "fft");

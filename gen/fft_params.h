@@ -34,11 +34,15 @@ typedef enum { SG_FFT_COLUMNS_AUTO, SG_FFT_COLUMNS_LANES, SG_FFT_COLUMNS_REGISTE
  * subgroup), and the lanes layout only where at least 8 fit in --max-wg. */
 #define SG_FFT_LANES_DEFAULT 16
 #define SG_FFT_LANES_MIN 8
-/* A four-step plan's passes: 4 columns in lanes (32-byte segments), measured on the H200
- * 36% of the copy floor at N = 32768 and 65536 against 32% and 28% with 16 (bench/
- * FFT_RESULTS.md): with 16 each exchange of the 256-point passes brings fewer bits
- * together, so they need more exchanges. */
+/* A four-step plan's passes: 4 columns in lanes in each (32-byte segments where a pass
+ * reads or writes columns), with the scratch in tiles of 4 (plan_scratch_tile). Measured on
+ * the H200 (bench/FFT_RESULTS.md, each pass timed alone, N = 32768 and 65536): pass 1 at
+ * 81% of the copy floor with 4 columns, 72% with 8; pass 2 at 91% with 4 or 8 and 85% or
+ * less with 16. Before the tiles (scratch in rows) pass 2 read columns too: 71% with 4. */
 #define SG_FFT_PLAN_LANES_DEFAULT 4
+/* The scratch is tiled by pass 2's columns (see plan_scratch_tile) where pass 1's stores
+ * then still write runs of at least this many complex values (128 bytes). */
+#define SG_FFT_TILE_MIN_RUN 16
 /* --shared-layout default: paired (one float2 array, one 64-bit access per value) from this
  * N, split below. Measured on the H200 (bench/FFT_RESULTS.md): paired 12% faster at N = 8192
  * and 16384, 1-2% at 1024 and 4096, equal in the four-step plans; split 4% faster at 256. */
@@ -89,7 +93,9 @@ typedef struct {
                                  * loaded while one is transformed (0 = the default, 1 = off) */
     sg_fft_column_layout column_layout; /* --column-layout */
     int column_layout_given;
-    int columns_per_wg;         /* --columns-per-wg C (0: derived) */
+    int columns_per_wg[2];      /* --columns-per-wg C, or C1,C2 for a plan's two passes: [p]
+                                 * is pass p + 1's (both C with one value; 0: derived) */
+    int columns_values;         /* how many values --columns-per-wg gave (0, 1 or 2) */
     int lanes;                  /* this shader's columns in lanes: C, or 0 (registers, or rows) */
     int batch;                  /* --batch: rows (FFTs) run by --selftest */
     const char *first_option;   /* the first FFT-only option seen, for errors with --spd */
@@ -100,6 +106,8 @@ typedef struct {
     long pass_n[2];
     int pass_ept[2], pass_wg[2];
     int pass_lanes[2];          /* each pass's columns in lanes (0: registers) */
+    long scratch_tile;          /* the scratch between the passes in tiles of T frequencies
+                                 * (see plan_scratch_tile in fft_cli.c) */
     int pass;                   /* the pass being generated: 1 or 2 (0: the single kernel) */
 } sg_fft_params;
 

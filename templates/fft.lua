@@ -70,9 +70,12 @@ local function make_context(cfg, dialect)
         dif = dif, natural = dif and f.order == "natural", real_unpack = f.real and forward,
         -- Real rows of halves: two samples share a uint, so one invocation writes both.
         pair_output = f.real and not forward and f.storage == "f16",
-        -- Pass 1 of a plan writes each column as a contiguous scratch row: in lanes, the
-        -- reorder puts consecutive frequencies in consecutive invocations for that store.
-        columns_last = lanes and f.pass ~= nil and f.pass.index == 1,
+        -- Pass 1 of a plan writes its columns into the scratch's tiles of T frequencies
+        -- (fft_io.lua's column_access): in lanes, the reorder puts the lowest log2 T
+        -- frequency bits in the lowest invocation bits, then the column bits, so the
+        -- invocations of a subgroup write C x T contiguous values (with T = N1, whole rows).
+        columns_after = lanes and f.pass ~= nil and f.pass.index == 1
+            and math.min(log2(f.pass.scratch_tile), g.w) or 0,
     })
     local slots = p.shared_slots
     for _, s in ipairs(p.steps) do
@@ -324,6 +327,7 @@ local function emit_helpers(c, ctx)
         twiddle.emit_device_function(c, ctx.f.pass.n_total, ctx.sign, "fft_twiddle_total", true)
         c:blank()
     end
+    io.scratch_index(c, ctx)
     local function swizzle_helper(name, bits, slots, text)
         local terms, shift = {}, bits
         while (1 << shift) < slots do

@@ -10,12 +10,50 @@ local n_total_columns = X.n_total_columns
 
 local io = {}
 
--- How column FFTs address their buffers: access(col, j) is the index of element j of FFT
--- (column) col, for the input and the output. --stride: col + j * stride. Four-step passes
--- (N = N1 x N2, transform b at b * stride): pass 1 reads column col mod N2 of transform
--- col / N2 (element j at j * N2) and writes it as the contiguous scratch row col; pass 2
--- reads column col mod N1 of the scratch (element j at j * N1) and writes frequency
--- (col mod N1) + N1 j, which is the same place in the output.
+-- How column FFTs address their buffers: access(col, j) is the index of element j (an
+-- operand: a name or in parentheses) of FFT (column) col, for the input and the output. --stride: col + j * stride. Four-step passes
+-- (N = N1 x N2, transform b at b * stride): pass 1 reads column n2 = col mod N2 of transform
+-- col / N2 (element j at j * N2) and writes its frequency k1 = j to the scratch; pass 2
+-- reads column k1 = col mod N1 of the scratch (element j = n2) and writes frequency
+-- k1 + N1 j, which is the same place in the output. The scratch is in tiles of T = 2^t
+-- frequencies (gen/fft_cli.c's plan_scratch_tile): (n2, k1) of transform b at
+-- b N + (k1 >> t) N2 T + n2 T + (k1 mod T), so pass 2's T columns in lanes read one
+-- contiguous block; T = N1 is column n2 as the contiguous row n2.
+-- The scratch in tiles narrower than N1 (a plan's pass; N1 is pass 1's N, pass 2's columns).
+local function scratch_tiled(f)
+    return f.pass ~= nil and f.pass.scratch_tile < (f.pass.index == 1 and f.n or n_total_columns(f))
+end
+
+-- fft_scratch_index(col, j), where a pass's access to a tiled scratch goes (column_access).
+local function emit_scratch_index(c, ctx)
+    local f = ctx.f
+    if not scratch_tiled(f) then return end
+    local tile, cols, n_total = f.pass.scratch_tile, n_total_columns(f), f.pass.n_total
+    local t = log2(tile)
+    if f.pass.index == 1 then
+        local n2 = cols
+        c:comment(string.format("Where frequency k1 of column col (transform col / %d, column n2 = col mod %d) " ..
+            "goes in the scratch: in tiles of %d frequencies, (k1 / %d) x %d x %d + n2 x %d + k1 mod %d, so " ..
+            "pass 2's workgroups, %d columns k1 each, read one contiguous block.", n2, n2, tile, tile, n2,
+            tile, tile, tile, tile))
+        c:block("uint fft_scratch_index(uint col, uint k1)", function()
+            c:line("return (col >> %s) * %s + (k1 >> %s) * %s + ((col & %s) << %s) + (k1 & %s);",
+                u(log2(n2)), u(n_total), u(t), u(n2 << t), u(n2 - 1), u(t), u(tile - 1))
+        end)
+    else
+        c:comment(string.format("Where element n2 of column col (transform col / %d, frequency k1 = col mod " ..
+            "%d of pass 1) is in the scratch: pass 1 wrote it in tiles of %d frequencies, (k1 / %d) x %d x %d " ..
+            "+ n2 x %d + k1 mod %d, so the %d columns of this workgroup are one contiguous block.", cols, cols,
+            tile, tile, f.n, tile, tile, tile, ctx.columns))
+        c:block("uint fft_scratch_index(uint col, uint n2)", function()
+            c:comment(string.format("transform x %d + (k1 / %d) x %d x %d is (col / %d) x %d x %d", n_total,
+                tile, f.n, tile, tile, f.n, tile))
+            c:line("return (col >> %s) * %s + n2 * %s + (col & %s);", u(t), u(f.n << t), u(tile), u(tile - 1))
+        end)
+    end
+    c:blank()
+end
+
 local function column_access(f)
     local function group(col) return col:find(" ") and "(" .. col .. ")" or col end
     if not f.strided and not f.pass then -- --rows-per-wg: "column" col is row col
@@ -32,12 +70,14 @@ local function column_access(f)
         return string.format("(%s >> %s) * %s + (%s & %s) + %s * %s", group(col), u(log2(cols)),
             batch_stride, group(col), u(cols - 1), j, u(elem_step))
     end
+    local scratch = function(col, j) return string.format("fft_scratch_index(%s, %s)", col, j) end
     if f.pass.index == 1 then
+        local store = function(col, j) return string.format("%s * %s + %s", group(col), u(f.n), j) end
         return function(col, j) return split(col, "params.in_stride", cols, j) end,
-               function(col, j) return string.format("%s * %s + %s", group(col), u(f.n), j) end
+               scratch_tiled(f) and scratch or store
     end
-    return function(col, j) return split(col, u(n_total), cols, j) end,
-           function(col, j) return split(col, "params.out_stride", cols, j) end
+    local load = scratch_tiled(f) and scratch or function(col, j) return split(col, u(n_total), cols, j) end
+    return load, function(col, j) return split(col, "params.out_stride", cols, j) end
 end
 
 local function load_complex(ctx, index)
@@ -315,6 +355,7 @@ local function emit_real_unpack(c, ctx, step)
 end
 
 io.column_access = column_access
+io.scratch_index = emit_scratch_index
 io.load = emit_load
 io.store = emit_store
 io.real_unpack = emit_real_unpack

@@ -87,17 +87,22 @@ end
 
 -- Output layout in natural order: invocation t, register k hold frequency f = k*W + t;
 -- f is the bit reversal of the DIF position j, so thread bit q holds j bit n-1-q and the
--- register bits hold j bits 0..e-1. Column bits held by threads come first (lanes), or
--- with columns_last above the frequency's (consecutive invocations hold consecutive
--- frequencies of one column: a store to rows, as pass 1 of a plan writes its scratch).
-local function natural_output_layout(g, L, columns_last)
+-- register bits hold j bits 0..e-1. Column bits held by threads (lanes) sit above the
+-- lowest `columns_after` frequency bits: 0 puts them first (the C invocations in a row
+-- hold one frequency of C neighbouring columns), W's bits w last (consecutive invocations
+-- hold consecutive frequencies of one column: a store to rows); pass 1 of a plan puts
+-- them above its scratch tile's bits.
+local function natural_output_layout(g, L, columns_after)
     local thr, set = {}, {}
-    local function column_threads()
+    for q = 0, g.w - 1 do
+        if q == columns_after then
+            for c = 0, g.tc - 1 do thr[#thr + 1] = g.n + c end
+        end
+        thr[#thr + 1] = g.n - 1 - q
+    end
+    if columns_after >= g.w then
         for c = 0, g.tc - 1 do thr[#thr + 1] = g.n + c end
     end
-    if not columns_last then column_threads() end
-    for q = 0, g.w - 1 do thr[#thr + 1] = g.n - 1 - q end
-    if columns_last then column_threads() end
     for b = 0, g.e - 1 do set[#set + 1] = b end
     for c = 0, g.cb - 1 do set[#set + 1] = g.n + c end
     return target_layout(L, thr, set)
@@ -182,8 +187,8 @@ end
 -- The plan: { steps = {...}, shared_slots = n, final = layout }. g holds n, e, w, s, cb, tc
 -- and budget (shared-memory slots, one complex each); opts: dif, natural, real_unpack
 -- (bools), pair_output (frequencies f and f + 1 in one invocation, for outputs of 16-bit
--- halves), columns_last (lanes: the natural-order output puts the column bits above the
--- frequency's thread bits, for a store to rows).
+-- halves), columns_after (lanes: the natural-order output puts the column bits above that
+-- many of the frequency's thread bits; natural_output_layout).
 function plan.build(g, opts)
     local steps, time, done_at = {}, 0, {}
     local L = load_layout(g)
@@ -224,7 +229,7 @@ function plan.build(g, opts)
                 -- register butterflies remain, which leave every bit where it is. So this
                 -- exchange can go straight to the output layout, and the separate reorder
                 -- exchange (a full pass through shared memory and two barriers) goes away.
-                local O = natural_output_layout(g, L, opts.columns_last)
+                local O = natural_output_layout(g, L, opts.columns_after or 0)
                 if fits_budget(g, L, O) then T, what, reordered = O, "butterfly_reorder", true end
             end
             exchange_to(T, what)
@@ -252,7 +257,7 @@ function plan.build(g, opts)
                     L = T
                 end
             end
-            if not reordered then exchange_to(natural_output_layout(g, L, opts.columns_last), "reorder") end
+            if not reordered then exchange_to(natural_output_layout(g, L, opts.columns_after or 0), "reorder") end
             if opts.pair_output then
                 -- Frequencies f and f + 1 (f even) into one invocation: output bit 0 (index
                 -- bit n-1) goes to register bit 0, from a thread bit by a shuffle when it is

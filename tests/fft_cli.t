@@ -167,6 +167,12 @@ expect_usage_error "--column-layout with rows" "--column-layout lanes" --fft 256
 expect_usage_error "unknown --column-layout" "--column-layout diagonal" --fft 256 --stride --column-layout diagonal
 expect_usage_error "--columns-per-wg with --column-layout registers" "--columns-per-wg 4" --fft 256 --stride --column-layout registers --columns-per-wg 4
 expect_usage_error "--columns-per-wg with --spd" "--columns-per-wg" --spd --columns-per-wg 4
+# C1,C2: a four-step plan's pass 1 and pass 2, each checked against its own W.
+expect_usage_error "two --columns-per-wg values for one shader" "--columns-per-wg 4,8: two values are for a four-step plan" --fft 256 --stride --columns-per-wg 4,8
+expect_usage_error "--columns-per-wg with an empty second value" "--columns-per-wg 4,:" --fft 65536 --columns-per-wg 4,
+expect_usage_error "--columns-per-wg with a second value not a power of two" "--columns-per-wg 4,3:" --fft 65536 --columns-per-wg 4,3
+expect_usage_error "--columns-per-wg with three values" "--columns-per-wg 4,8,16:" --fft 65536 --columns-per-wg 4,8,16
+expect_usage_error "--columns-per-wg: pass 2's C x W beyond --max-wg" "--columns-per-wg 4,64: 64 columns x 32 invocations (pass 2) .* pass 2 takes 32 columns at most" --fft 32768 --columns-per-wg 4,64
 # The rule (README, "The FFT dispatch contract"): lanes with C = the largest power of two up
 # to 16 with C x W <= --max-wg where that C is >= 8, else 16/E (<= 4) columns in registers;
 # read from the contract header: columns per workgroup, local size, lanes.
@@ -231,18 +237,27 @@ EOF2
 ${CC:-cc} -std=c11 -Wall -Werror -I"$WORK/plan" "$WORK/plan/h.c" -o "$WORK/plan/h" && "$WORK/plan/h"
 ok $? "the plan's contract header compiles and its numbers are the plan's"
 # A plan's passes: columns in lanes by default (N = 32768 = 256 x 128, both passes W = 32:
-# 4 columns, the plan default, 128 invocations; --columns-per-wg 16: 512), in registers with
-# --column-layout registers (16/E: E = 8 then 4), the plan file's wg the local size.
+# 4 columns, the plan default, 128 invocations; --columns-per-wg 16: 512 in both; 4,16:
+# 128 then 512), in registers with --column-layout registers (16/E: E = 8 then 4), the plan
+# file's wg the local size; the regenerate line names the columns each pass got.
+regenerated_columns() { sed -n 's/^#   spdgen .*\(--columns-per-wg [0-9,]*\|--column-layout [a-z]*\).*/\1/p' "$1"; }
 "$SPDGEN" --fft 32768 --target spirv -o "$WORK/plan/l.spv" &&
     grep -q "^pass 1 file l.pass1.spv n 256 wg 128 subgroup 0 columns 4 .* ept 8$" "$WORK/plan/l.fftplan" &&
     grep -q "^pass 2 file l.pass2.spv n 128 wg 128 subgroup 0 columns 4 .* ept 4$" "$WORK/plan/l.fftplan" &&
+    [ "$(regenerated_columns "$WORK/plan/l.fftplan")" = "--columns-per-wg 4,4" ] &&
     "$SPDGEN" --fft 32768 --columns-per-wg 16 --target spirv -o "$WORK/plan/m.spv" &&
     grep -q "^pass 1 file m.pass1.spv n 256 wg 512 subgroup 0 columns 16 .* ept 8$" "$WORK/plan/m.fftplan" &&
     grep -q "^pass 2 file m.pass2.spv n 128 wg 512 subgroup 0 columns 16 .* ept 4$" "$WORK/plan/m.fftplan" &&
+    [ "$(regenerated_columns "$WORK/plan/m.fftplan")" = "--columns-per-wg 16,16" ] &&
+    "$SPDGEN" --fft 32768 --columns-per-wg 4,16 --target spirv -o "$WORK/plan/p.spv" &&
+    grep -q "^pass 1 file p.pass1.spv n 256 wg 128 subgroup 0 columns 4 .* ept 8$" "$WORK/plan/p.fftplan" &&
+    grep -q "^pass 2 file p.pass2.spv n 128 wg 512 subgroup 0 columns 16 .* ept 4$" "$WORK/plan/p.fftplan" &&
+    [ "$(regenerated_columns "$WORK/plan/p.fftplan")" = "--columns-per-wg 4,16" ] &&
     "$SPDGEN" --fft 32768 --column-layout registers --target spirv -o "$WORK/plan/r.spv" &&
     grep -q "^pass 1 file r.pass1.spv n 256 wg 32 subgroup 0 columns 2 .* ept 8$" "$WORK/plan/r.fftplan" &&
-    grep -q "^pass 2 file r.pass2.spv n 128 wg 32 subgroup 0 columns 4 .* ept 4$" "$WORK/plan/r.fftplan"
-ok $? "plan passes: 4 columns in lanes by default, 16 with --columns-per-wg 16, 16/E in registers with --column-layout registers"
+    grep -q "^pass 2 file r.pass2.spv n 128 wg 32 subgroup 0 columns 4 .* ept 4$" "$WORK/plan/r.fftplan" &&
+    [ "$(regenerated_columns "$WORK/plan/r.fftplan")" = "--column-layout registers" ]
+ok $? "plan passes: 4 columns in lanes by default, 16 with --columns-per-wg 16, 4 then 16 with 4,16, 16/E in registers with --column-layout registers; the regenerate line names them"
 "$SPDGEN" --fft 1048576 --check
 ok $? "--fft 1048576 (2^20) --check"
 for target in glsl hlsl msl; do

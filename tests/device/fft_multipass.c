@@ -146,6 +146,12 @@ int main(int argc, char **argv)
     accuracy("glsl", "--fft 1048576", 1);
     accuracy("glsl", "--fft 32768 --column-layout registers", 2);
     accuracy("hlsl", "--fft 131072 --max-wg 64 --column-layout lanes --subgroup 4", 1); /* 2 columns, quads */
+    /* The scratch between the passes: in tiles of pass 2's columns (4 by default, above; 16
+     * and 8 here, pass 1 with fewer or more columns than pass 2), and in rows where pass 1's
+     * runs would be short (2 x 4 < 16 values: gen/fft_cli.c plan_scratch_tile). */
+    accuracy("glsl", "--fft 32768 --columns-per-wg 4,16", 2);
+    accuracy("hlsl", "--fft 65536 --columns-per-wg 16,8 --subgroup 8", 1);
+    accuracy("glsl", "--fft 262144 --columns-per-wg 2,4 --direction inverse", 1);
     ok(spdrt_validation_messages(ctx) == 0, "no validation messages (%u)", spdrt_validation_messages(ctx));
     spdrt_destroy(ctx);
     return tap_plan();
