@@ -10,15 +10,6 @@ local n_total_columns = X.n_total_columns
 
 local io = {}
 
--- How column FFTs address their buffers: access(col, j) is the index of element j (an
--- operand: a name or in parentheses) of FFT (column) col, for the input and the output. --stride: col + j * stride. Four-step passes
--- (N = N1 x N2, transform b at b * stride): pass 1 reads column n2 = col mod N2 of transform
--- col / N2 (element j at j * N2) and writes its frequency k1 = j to the scratch; pass 2
--- reads column k1 = col mod N1 of the scratch (element j = n2) and writes frequency
--- k1 + N1 j, which is the same place in the output. The scratch is in tiles of T = 2^t
--- frequencies (gen/fft_cli.c's plan_scratch_tile): (n2, k1) of transform b at
--- b N + (k1 >> t) N2 T + n2 T + (k1 mod T), so pass 2's T columns in lanes read one
--- contiguous block; T = N1 is column n2 as the contiguous row n2.
 -- The scratch in tiles narrower than N1 (a plan's pass; N1 is pass 1's N, pass 2's columns).
 local function scratch_tiled(f)
     return f.pass ~= nil and f.pass.scratch_tile < (f.pass.index == 1 and f.n or n_total_columns(f))
@@ -54,6 +45,16 @@ local function emit_scratch_index(c, ctx)
     c:blank()
 end
 
+-- How column FFTs address their buffers: access(col, j) is the index of element j (an
+-- operand: a name or in parentheses) of FFT (column) col, for the input and the output.
+-- --stride: col + j * stride. Four-step passes (N = N1 x N2, transform b at b * stride):
+-- pass 1 reads column n2 = col mod N2 of transform col / N2 (element j at j * N2) and
+-- writes its frequency k1 = j to the scratch; pass 2 reads column k1 = col mod N1 of the
+-- scratch (element j = n2) and writes frequency k1 + N1 j, which is the same place in the
+-- output. The scratch is in tiles of T = 2^t frequencies (gen/fft_cli.c's
+-- plan_scratch_tile): (n2, k1) of transform b at b N + (k1 >> t) N2 T + n2 T + (k1 mod T),
+-- so pass 2's T columns in lanes read one contiguous block; with T = N1 that is column n2
+-- as the contiguous row n2, addressed inline.
 local function column_access(f)
     local function group(col) return col:find(" ") and "(" .. col .. ")" or col end
     if not f.strided and not f.pass then -- --rows-per-wg: "column" col is row col
