@@ -625,12 +625,12 @@ static void time_dispatches_alone(fft_sweep *s, fft_kernel *k, fft_variant *v) {
     for (i = 0; i < k->count && !s->ctx->hung; i++) {
         bench_work w = {NULL, fft_kernel_record, NULL, k};
         spdrt_result res;
-        k->alone = (int)i;
+        k->alone = i + 1;
         res = bench_time(&s->gpu, &w, &v->dispatch_time[i], NULL);
         if (res != SPDRT_OK)
             outcome(&v->dispatch_time[i], s->ctx, res, NULL);
     }
-    k->alone = -1;
+    k->alone = 0;
 }
 
 static void measure_variant(fft_sweep *s, const fft_group *g, fft_variant *v,
@@ -643,7 +643,6 @@ static void measure_variant(fft_sweep *s, const fft_group *g, fft_variant *v,
     memset(sh, 0, sizeof sh);
     memset(&k, 0, sizeof k);
     k.ctx = s->ctx;
-    k.alone = -1;
     v->command[0] = '\0';
     for (i = 0; i < v->requests; i++) {
         size_t used = strlen(v->command);

@@ -163,7 +163,7 @@ typedef struct {
     uint32_t push[2][4];
     uint32_t groups[2];
     uint32_t count;
-    int alone;                       /* -1: every dispatch; i: dispatch i alone (its own time) */
+    uint32_t alone;                  /* 0: every dispatch; i + 1: dispatch i alone (its own time) */
 } fft_kernel;
 
 /* Appends the shader's dispatches to k: one shader reads src and writes dst (`count` FFTs,

@@ -294,10 +294,10 @@ void fft_kernel_record(VkCommandBuffer cb, void *user) {
     uint32_t i;
     for (i = 0; i < k->count; i++) {
         const spdrt_fft_pipeline *fp = k->pipe[i];
-        if (k->alone >= 0 && (uint32_t)k->alone != i)
+        if (k->alone && k->alone != i + 1)
             continue;
         /* What the previous dispatch wrote is what this one reads. */
-        if (i > 0 && k->alone < 0)
+        if (i > 0 && !k->alone)
             spdrt__fft_barrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                                VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                                VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);

@@ -361,7 +361,7 @@ static void dispatch_rows(const fft_report *r, FILE *out) {
             "floor | sum us | together us |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
     for (g = 0; g < r->group_count; g++) {
         const fft_group *gr = &r->groups[g];
-        double floor_us = timed(&gr->floor) ? gr->floor.median_us : 0.0, sum = 0.0;
+        double floor_us = timed(&gr->floor) ? gr->floor.median_us : 0.0, sum;
         for (v = 0; v < gr->variant_count; v++) {
             const fft_variant *x = &gr->variants[v];
             if (x->dispatches != 2)

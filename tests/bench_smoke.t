@@ -16,4 +16,11 @@ rc=$?
 [ $rc -eq 0 ]
 ok $? "fft_bench --quick --sizes 64,1024: runs, every output within the accuracy bars"
 [ $rc -eq 0 ] || diag "$(tail -5 "$WORK/fft.txt")"
+# Every 2D variant (two dispatches) also has each dispatch timed alone: a row per variant in
+# "Each dispatch alone", both times positive numbers.
+variants=$(sed -n '/^## 2D/,/^## /p' "$WORK/fft.txt" | grep -c '^| 1024x2048')
+alone=$(sed -n '/^## Each dispatch alone/,/^## /p' "$WORK/fft.txt" |
+    awk -F'|' '/^\| 1024x2048/ && $4 + 0 > 0 && $6 + 0 > 0' | wc -l)
+[ "$variants" -gt 0 ] && [ "$alone" -eq "$variants" ]
+ok $? "fft_bench: each of the $variants 2D variants has both dispatches timed alone ($alone rows)"
 done_testing
