@@ -342,7 +342,8 @@ static void notes(const bench_report *r, FILE *out) {
     }
     fprintf(out, "\nChecks: %u of %u checked runs match (SPD: the CPU reference, within one "
             "unit of rgba8/rgba16f, 2^-20 for r32f mean, bit-exact for r32f max; --half: level k "
-            "within (5k+2)/4 x 2^-11 for mean, bit-exact for max; baselines: each level "
+            "within (5k+2)/4 x 2^-11 for mean, bit-exact for max; rgba8 with --sampler linear: "
+            "two units; baselines: each level "
             "against its stored predecessor). %u failure(s) in all.\n",
             passed, checks, bench_report_failures(r));
     if (r->error[0])

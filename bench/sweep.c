@@ -148,14 +148,14 @@ static void spd_variants(bench_sweep *s, bench_workload *wl, const bench_chain *
     bench_variant plan[BENCH_MAX_VARIANTS];
     uint32_t v, n = 0, count = 0;
     /* Every subgroup plan with the runtime's default tiles per workgroup (more than 6 levels:
-     * a hand-off to share); for mean on power-of-two sizes of float formats --sampler linear
-     * at the last (device-sized) subgroup (spdgen refuses it for rgba8); then at that
+     * a hand-off to share); for mean on power-of-two sizes --sampler linear at the last
+     * (device-sized) subgroup (rgba8 checked within one unit more); then at that
      * subgroup one tile per workgroup (the contract's grid) and, with the sampler, 4. For
      * rgba16f also --half (fp16 math, checked against its own per-level bound): the fastest
      * of these on the H200 were no subgroup operations with the default tiles, the device's
      * subgroup with one tile (1920x1080) and --sampler linear. */
     int pot = !(g->width & (g->width - 1)) && !(g->height & (g->height - 1));
-    int linear = op->op == SPD_OP_MEAN && pot && g->format != SPDRT_RGBA8;
+    int linear = op->op == SPD_OP_MEAN && pot;
     int half = g->format == SPDRT_RGBA16F;
     uint32_t per_wg = g->levels > 6 ? SPDRT_DEFAULT_TILES_PER_WORKGROUP : 1;
     uint32_t last = s->subgroups[s->subgroup_count - 1];
@@ -186,6 +186,7 @@ static void spd_variants(bench_sweep *s, bench_workload *wl, const bench_chain *
         spdrt_result res;
         *x = plan[v];
         x->check.half = x->half;
+        x->check.sampler_linear = x->sampler_linear;
         if (bench_spdgen_spd(&s->spdgen, bench_op_name(op->op), format_arg(g->format),
                              x->subgroup, 0, 0, 0, x->sampler_linear, x->half, g->max_size, g->levels, &spv, &words, x->command,
                              sizeof x->command, err, sizeof err) != 0) {

@@ -51,9 +51,10 @@ static const char usage_text[] =
     "                        fetches are dense, and level 1 exchanged through shared memory,\n"
     "                        16 KB at --tile 64) | blocks (each invocation its 4x4 block; the\n"
     "                        default for rgba8 and with --edge conservative|weighted)\n"
-    "  --sampler load|linear level 1 by texel loads (default) or, for --op mean on a 16- or\n"
-    "                        32-bit float format, one bilinear fetch per 2x2 block (power-of-\n"
-    "                        two sources only; binds a linear clamp-to-edge sampler)\n"
+    "  --sampler load|linear level 1 by texel loads (default) or, for --op mean on a float\n"
+    "                        format or rgba8, one bilinear fetch per 2x2 block (power-of-two\n"
+    "                        sources only; binds a linear clamp-to-edge sampler; rgba8: within\n"
+    "                        2 units instead of 1, the filter's own rounding)\n"
     "  --max-mips-per-pass K split the chain into dispatches of K levels each (1..--mips),\n"
     "                        for engines that bind fewer storage images; K <= log2(--tile)\n"
     "                        needs no atomic counter\n"
@@ -314,13 +315,8 @@ static int check_op_format(const sg_config *cfg)
         return usage_error("--op minmax: needs a two-channel --format for (min, max): rg16f or "
                            "rg32f (got %s)", f);
     if (cfg->sampler_linear && (strcmp(op, "mean") || !strcmp(f, "r32ui")))
-        return usage_error("--sampler linear: only for --op mean on a float format (a bilinear "
-                           "fetch averages; got --op %s --format %s)", op, f);
-    /* Filtering precision is the implementation's: for UNORM8 it may be 8 bits, rounding
-     * level 1 and compounding (measured: 2 units by level 2 on lavapipe). */
-    if (cfg->sampler_linear && !strcmp(f, "rgba8"))
-        return usage_error("--sampler linear: not for --format rgba8 (bilinear filtering of "
-                           "8-bit texels may round to 8 bits); use a 16- or 32-bit float format");
+        return usage_error("--sampler linear: only for --op mean on a float or rgba8 format (a "
+                           "bilinear fetch averages; got --op %s --format %s)", op, f);
     /* --half computes in the precision the 16-bit formats store; with a wider format it
      * would lose precision the storage keeps, rgba8 is srgb-mean's, r32ui holds integers. */
     if (cfg->half && strcmp(f, "r16f") && strcmp(f, "rg16f") && strcmp(f, "rgba16f"))

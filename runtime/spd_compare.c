@@ -75,6 +75,11 @@ double spd_ref_bound_level(spd_op op, spdrt_format format, int half, uint32_t le
     return 0.0; /* min, max, minmax */
 }
 
+double spd_ref_bound_sampler(spdrt_format format, int sampler_linear)
+{
+    return sampler_linear && format == SPDRT_RGBA8 ? 1.0 / 255.0 : 0.0;
+}
+
 void spd_ref_compare_level(const spdrt_spd_levels *gpu, const spdrt_spd_levels *ref,
                            uint32_t level, uint32_t channels, double bound,
                            const float *constant, float sentinel, spd_ref_comparison *c)

@@ -84,6 +84,14 @@ double spd_ref_bound(spd_op op, spdrt_format format);
  * are exact): (4k + 1)/2 x u. */
 double spd_ref_bound_level(spd_op op, spdrt_format format, int half, uint32_t level);
 
+/* What --sampler linear adds to a level's bound: one unit (1/255) for rgba8, else 0.
+ * Filtering precision is the implementation's: an UNORM8 bilinear fetch may come back in
+ * 8-bit fixed point (lavapipe: up to 1.5 units from the exact 2x2 mean before the store's
+ * rounding), and each later level averages such errors, so every level stays within 2 units
+ * where texel loads are within 1. Measured: 2 units at level 2 and 1 elsewhere on lavapipe,
+ * within 1 on an H200. The float formats filter exactly at a block's centre (weights 1/4). */
+double spd_ref_bound_sampler(spdrt_format format, int sampler_linear);
+
 /* The --edge NAME spdgen names; returns 0, or -1 for an unknown name. */
 int spd_ref_edge_by_name(const char *name, spdrt_edge *out);
 

@@ -40,6 +40,11 @@ done
 "$SPDGEN" --spd --half --format rgba16f --op mean --subgroup 8 --selftest --size 300x170 >"$WORK/out" 2>"$WORK/err"
 [ $? -eq 0 ] && grep -q "^selftest passed: 8 levels, every value within .* (the --half bound of the last level)" "$WORK/out"
 ok $? "--half mean --selftest: 8 levels within the per-level --half bound"
+# rgba8 with --sampler linear: the filter's own rounding (spd_ref_bound_sampler) makes the
+# bound 2 units of 1/255 where texel loads keep 1.
+"$SPDGEN" --spd --format rgba8 --sampler linear --subgroup 8 --selftest --size 1024x256 >"$WORK/out" 2>"$WORK/err"
+[ $? -eq 0 ] && grep -q "^selftest passed: 10 levels, every value within 0.00784 of the CPU reference" "$WORK/out"
+ok $? "--sampler linear rgba8 --selftest: 10 levels within 2 units (2/255)"
 "$SPDGEN" --spd --target msl --selftest --size 64x64 | grep -q "running its GLSL twin"
 ok $? "--target msl --selftest says it runs the GLSL twin"
 "$SPDGEN" --spd --array --op mean --subgroup 4 --selftest --size 130x67x4 --seed 9 >"$WORK/out"
