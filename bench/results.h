@@ -44,8 +44,8 @@ typedef struct {
     double max_error, bound; /* half: the bound of the last level (each level has its own) */
     int half;             /* spdgen --half (fp16 math): level k within spd_ref_bound_level(k),
                              which grows with k; set before bench_verify_spd */
-    int sampler_linear;   /* spdgen --sampler linear: plus spd_ref_bound_sampler (rgba8: one
-                             unit more); set before bench_verify_spd */
+    int sampler_linear;   /* spdgen --sampler linear: spd_ref_bound_level adds one unit for
+                             rgba8 (the filter's rounding); set before bench_verify_spd */
     char what[320];       /* what was compared against what */
     char first[200];      /* the first mismatch, with both values */
 } bench_check;

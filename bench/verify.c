@@ -88,9 +88,7 @@ static void emit(stream *st, uint32_t k, uint32_t y, const float *row) {
             continue;
         bench_source_unpack(c->format, g, c->w[k], st->gpu);
         bench_check *chk = st->checks[i];
-        double bound = chk->half ? spd_ref_bound_level(st->op, c->format, 1, k) +
-                                       spd_ref_bound_sampler(c->format, chk->sampler_linear)
-                                 : chk->bound;
+        double bound = spd_ref_bound_level(st->op, c->format, chk->half, chk->sampler_linear, k);
         compare_row(chk, bound, c->format, k, y, c->w[k], st->ch, st->gpu, row);
     }
     if (k == c->levels)
@@ -127,15 +125,14 @@ int bench_verify_spd(const bench_chain *c, spd_op op, const bench_sample *const 
              "whole, larger ones by rows", c->levels, BENCH_FULL_TEXELS);
     for (i = 0; i < count; i++) {
         int half = checks[i]->half, linear = checks[i]->sampler_linear;
-        double filter = spd_ref_bound_sampler(c->format, linear);
-        check_begin(checks[i], (half ? spd_ref_bound_level(op, c->format, 1, c->levels)
-                                     : spd_ref_bound(op, c->format)) + filter, what);
+        int filter = linear && c->format == SPDRT_RGBA8;
+        check_begin(checks[i], spd_ref_bound_level(op, c->format, half, linear, c->levels), what);
         checks[i]->half = half;
         checks[i]->sampler_linear = linear;
-        if (half || filter > 0)
+        if (half || filter)
             snprintf(checks[i]->what, sizeof checks[i]->what, "%s%s%s", what,
                      half ? "; --half: level k within the fp16 bound of spd_ref_bound_level" : "",
-                     filter > 0 ? "; --sampler linear: one unit more (the filter's rounding)" : "");
+                     filter ? "; --sampler linear on rgba8: one unit more (the filter's rounding)" : "");
     }
     /* Row buffers sized for level 0's width serve every level. */
     st.gpu = malloc((size_t)c->w[0] * st.ch * sizeof(float));

@@ -50,9 +50,8 @@ static int report(const sg_config *cfg, const spdrt_spd_levels *gpu, const spdrt
         dispatch = spd_ref_dispatch_of_level(gpu->width[0], gpu->height[0], k, gpu->mip_count,
                                              per_pass(cfg), edge);
         /* grows with k under --half, and with the dispatches for 8/16-bit formats */
-        bound = spd_ref_level_bound(format, spd_ref_bound_level(op, format, cfg->half, k) +
-                                                spd_ref_bound_sampler(format, cfg->sampler_linear),
-                                    dispatch);
+        bound = spd_ref_level_bound(
+            format, spd_ref_bound_level(op, format, cfg->half, cfg->sampler_linear, k), dispatch);
         spd_ref_compare_level(gpu, ref, k, spdrt_format_channels(format), bound, NULL, SENTINEL, &c);
         printf("level %2u  %5ux%-5u  max error %-9.3g mismatches %zu%s\n", k, gpu->width[k],
                gpu->height[k], c.max_error, c.mismatches,
@@ -64,8 +63,8 @@ static int report(const sg_config *cfg, const spdrt_spd_levels *gpu, const spdrt
         printf("selftest FAILED: %zu values outside the bound\n", failures);
         return SG_EXIT_FAILURE;
     }
-    if (dispatch > 0 && bound != spd_ref_bound_level(op, format, cfg->half, gpu->mip_count) +
-                                     spd_ref_bound_sampler(format, cfg->sampler_linear))
+    if (dispatch > 0 &&
+        bound != spd_ref_bound_level(op, format, cfg->half, cfg->sampler_linear, gpu->mip_count))
         printf("(%u dispatches: 8/16-bit levels re-read rounded levels, so the bound grows by one "
                "unit per dispatch)\n", dispatch + 1);
     if (bound == 0)

@@ -66,7 +66,8 @@ double spd_ref_bound(spd_op op, spdrt_format format)
     return op == SPD_OP_MEAN ? 1.0 / 1048576.0 : 0.0;
 }
 
-double spd_ref_bound_level(spd_op op, spdrt_format format, int half, uint32_t level)
+/* The arithmetic's part of a level's bound: --half's per-level fp16 bound, else the format's. */
+static double arithmetic_bound(spd_op op, spdrt_format format, int half, uint32_t level)
 {
     const double u = 1.0 / 2048.0;
     if (!half) return spd_ref_bound(op, format);
@@ -75,9 +76,12 @@ double spd_ref_bound_level(spd_op op, spdrt_format format, int half, uint32_t le
     return 0.0; /* min, max, minmax */
 }
 
-double spd_ref_bound_sampler(spdrt_format format, int sampler_linear)
+double spd_ref_bound_level(spd_op op, spdrt_format format, int half, int sampler_linear,
+                           uint32_t level)
 {
-    return sampler_linear && format == SPDRT_RGBA8 ? 1.0 / 255.0 : 0.0;
+    /* --sampler linear on rgba8: one unit more, the filter's own rounding (spd_ref.h). */
+    double filter = sampler_linear && format == SPDRT_RGBA8 ? 1.0 / 255.0 : 0.0;
+    return arithmetic_bound(op, format, half, level) + filter;
 }
 
 void spd_ref_compare_level(const spdrt_spd_levels *gpu, const spdrt_spd_levels *ref,

@@ -74,23 +74,23 @@ int spd_ref_run_edge(spd_op op, spdrt_edge edge, spdrt_format format, uint32_t w
  * Vulkan lets round either way. Inputs are assumed in [0, 1). */
 double spd_ref_bound(spd_op op, spdrt_format format);
 
-/* The bound for level `level` of a shader generated with --half (fp16 math) when `half`,
- * else spd_ref_bound(op, format). Inputs in [0, 1); u = 2^-11 (half an fp16 ulp in [1, 2)).
- * min/max/minmax: 0, min and max of halves are exact. mean: each level's fp16 sums
- * (a + b) <= 2, (+ c) <= 3, (+ d) <= 4 round by at most u, 2u, 2u, and x 0.25 is exact, so a
- * level adds at most 5u/4 to the error of the level before (an average does not grow it);
- * the reference's own rounding of its stored value adds u/2: (5k + 2)/4 x u at level k.
- * test-order: partial sums <= 0.75, 0.875, 1 round by u/2, u/2, u (products by powers of two
- * are exact): (4k + 1)/2 x u. */
-double spd_ref_bound_level(spd_op op, spdrt_format format, int half, uint32_t level);
-
-/* What --sampler linear adds to a level's bound: one unit (1/255) for rgba8, else 0.
- * Filtering precision is the implementation's: an UNORM8 bilinear fetch may come back in
- * 8-bit fixed point (lavapipe: up to 1.5 units from the exact 2x2 mean before the store's
- * rounding), and each later level averages such errors, so every level stays within 2 units
- * where texel loads are within 1. Measured: 2 units at level 2 and 1 elsewhere on lavapipe,
- * within 1 on an H200. The float formats filter exactly at a block's centre (weights 1/4). */
-double spd_ref_bound_sampler(spdrt_format format, int sampler_linear);
+/* The bound for level `level` of a shader generated with --half (fp16 math) when `half`
+ * and --sampler linear when `sampler_linear`.
+ * Arithmetic: with --half the per-level fp16 bound, else spd_ref_bound(op, format). Inputs in
+ * [0, 1); u = 2^-11 (half an fp16 ulp in [1, 2)). min/max/minmax: 0, min and max of halves
+ * are exact. mean: each level's fp16 sums (a + b) <= 2, (+ c) <= 3, (+ d) <= 4 round by at
+ * most u, 2u, 2u, and x 0.25 is exact, so a level adds at most 5u/4 to the error of the level
+ * before (an average does not grow it); the reference's own rounding of its stored value adds
+ * u/2: (5k + 2)/4 x u at level k. test-order: partial sums <= 0.75, 0.875, 1 round by u/2,
+ * u/2, u (products by powers of two are exact): (4k + 1)/2 x u.
+ * --sampler linear adds one unit (1/255) for rgba8: filtering precision is the
+ * implementation's, and an UNORM8 bilinear fetch may come back in 8-bit fixed point
+ * (lavapipe: up to 1.5 units from the exact 2x2 mean before the store's rounding); each later
+ * level averages such errors, so every level stays within 2 units where texel loads are
+ * within 1. Measured: 2 units at level 2 and 1 elsewhere on lavapipe, within 1 on an H200.
+ * The float formats filter exactly at a block's centre (weights 1/4): nothing added. */
+double spd_ref_bound_level(spd_op op, spdrt_format format, int half, int sampler_linear,
+                           uint32_t level);
 
 /* The --edge NAME spdgen names; returns 0, or -1 for an unknown name. */
 int spd_ref_edge_by_name(const char *name, spdrt_edge *out);

@@ -58,7 +58,8 @@ static void run_half_inf(spdrt_context *ctx, const char *target, const char *op,
         spd_ref_comparison c = {0};
         size_t ref_infs = 0;
         for (uint32_t k = 1; k <= gpu.mip_count; k++) {
-            spd_ref_compare_level(&gpu, &ref, k, channels, spd_ref_bound_level(ref_op, format, 1, k),
+            spd_ref_compare_level(&gpu, &ref, k, channels,
+                                  spd_ref_bound_level(ref_op, format, 1, sampler_linear, k),
                                   NULL, SENTINEL, &c);
             for (size_t i = 0; i < (size_t)gpu.width[k] * gpu.height[k] * 4; i++)
                 ref_infs += i % 4 < channels && isinf(ref.level[k][i]);

@@ -6,7 +6,7 @@
  * every texel of every level with the CPU reference (runtime/spd_ref.c):
  *   the bounds of spd_ref_bound(): min, max, test-order bit-exact; mean within 2^-20;
  *   rgba16f / rgba8 within one unit of the format (Vulkan lets stores round either way),
- *   rgba8 with --sampler linear within two (spd_ref_bound_sampler: the filter rounds too).
+ *   rgba8 with --sampler linear within two (spd_ref_bound_level: the filter rounds too).
  * Constant images must stay that constant at every level, odd sizes included.
  * Every level is filled with a sentinel first and every run records two dispatches without
  * a host reset of the counters, with the levels refilled in between, so the second tail must
@@ -115,8 +115,7 @@ static void run_case_with(spdrt_context *ctx, const uint32_t *spirv, size_t word
         spd_ref_comparison c = {0};
         double bound = 0; /* the last level's: the --half bounds grow with the level */
         for (uint32_t k = 1; k <= mips; k++) {
-            bound = spd_ref_bound_level(op, format, half_math, k) +
-                    spd_ref_bound_sampler(format, sampler_linear);
+            bound = spd_ref_bound_level(op, format, half_math, sampler_linear, k);
             spd_ref_compare_level(&gpu, &ref, k, spdrt_format_channels(format), bound,
                                   constant ? &expected : NULL, SENTINEL, &c);
         }
@@ -543,7 +542,7 @@ int main(int argc, char **argv)
 
     /* --sampler linear: level 1 by one bilinear fetch per 2x2 block, for mean on power-of-two
      * sources, within the same bound of the reference as the load path (rgba8: one unit more,
-     * spd_ref_bound_sampler); other sizes are refused by the runtime. */
+     * spd_ref_bound_level); other sizes are refused by the runtime. */
     {
         static const struct { const char *format; int subgroup, array; } lin[] = {
             {"rgba32f", 8, 0}, {"r32f", 0, 1}, {"rgba16f", 4, 0}, {"rgba8", 8, 0}, {"rgba8", 0, 1},
