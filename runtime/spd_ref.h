@@ -84,10 +84,11 @@ double spd_ref_bound(spd_op op, spdrt_format format);
  * u/2: (5k + 2)/4 x u at level k. test-order: partial sums <= 0.75, 0.875, 1 round by u/2,
  * u/2, u (products by powers of two are exact): (4k + 1)/2 x u.
  * --sampler linear adds one unit (1/255) for rgba8: filtering precision is the
- * implementation's, and an UNORM8 bilinear fetch may come back in 8-bit fixed point
- * (lavapipe: up to 1.5 units from the exact 2x2 mean before the store's rounding); each later
- * level averages such errors, so every level stays within 2 units where texel loads are
- * within 1. Measured: 2 units at level 2 and 1 elsewhere on lavapipe, within 1 on an H200.
+ * implementation's, and an UNORM8 bilinear fetch may come back in 8-bit fixed point (off
+ * the exact 2x2 mean by less than 2 units before the store's rounding, if it rounds each of
+ * its lerps), and each later level averages such errors rather than adding them. Measured,
+ * not derived from a specification: 2 units at level 2 and 1 elsewhere on lavapipe (60 seeds
+ * and sizes), within 1 on an H200.
  * The float formats filter exactly at a block's centre (weights 1/4): nothing added. */
 double spd_ref_bound_level(spd_op op, spdrt_format format, int half, int sampler_linear,
                            uint32_t level);
