@@ -131,12 +131,13 @@ static void copy_buffer(bench_sweep *s, bench_workload *wl, bench_group *g) {
 
 /* Appends one SPD variant to the plan (up to BENCH_MAX_VARIANTS). */
 static void plan_variant(bench_variant *plan, uint32_t *count, uint32_t subgroup, int linear,
-                         int half, uint32_t tiles_per_workgroup) {
+                         int half, int hierarchy, uint32_t tiles_per_workgroup) {
     if (*count >= BENCH_MAX_VARIANTS)
         return;
     plan[*count].subgroup = subgroup;
     plan[*count].sampler_linear = linear;
     plan[*count].half = half;
+    plan[*count].hierarchy = hierarchy;
     plan[(*count)++].tiles_per_workgroup = tiles_per_workgroup;
 }
 
@@ -161,21 +162,26 @@ static void spd_variants(bench_sweep *s, bench_workload *wl, const bench_chain *
     uint32_t last = s->subgroups[s->subgroup_count - 1];
     memset(plan, 0, sizeof plan);
     for (v = 0; v < s->subgroup_count; v++)
-        plan_variant(plan, &count, s->subgroups[v], 0, 0, per_wg);
+        plan_variant(plan, &count, s->subgroups[v], 0, 0, 0, per_wg);
     if (linear)
-        plan_variant(plan, &count, last, 1, 0, per_wg);
+        plan_variant(plan, &count, last, 1, 0, 0, per_wg);
     if (per_wg > 1) {
-        plan_variant(plan, &count, last, 0, 0, 1);
+        plan_variant(plan, &count, last, 0, 0, 0, 1);
         if (linear)
-            plan_variant(plan, &count, last, 1, 0, 4);
+            plan_variant(plan, &count, last, 1, 0, 0, 4);
     }
     if (half) {
-        plan_variant(plan, &count, 0, 0, 1, per_wg);
+        plan_variant(plan, &count, 0, 0, 1, 0, per_wg);
         if (per_wg > 1)
-            plan_variant(plan, &count, last, 0, 1, 1);
+            plan_variant(plan, &count, last, 0, 1, 0, 1);
         if (linear)
-            plan_variant(plan, &count, last, 1, 1, per_wg);
+            plan_variant(plan, &count, last, 1, 1, 0, per_wg);
     }
+    /* More than one 64x64 region of level 6 (past 4096 texels a side): --tail hierarchy
+     * reduces them in parallel instead of one after another in the last workgroup, with the
+     * fastest level-1 path of the loop rows above and 4 tiles per workgroup. */
+    if (g->width > 4096 || g->height > 4096)
+        plan_variant(plan, &count, last, linear, half && linear, 1, 4);
     memset(samples, 0, sizeof samples);
     for (v = 0; v < count && op->variant_count < BENCH_MAX_VARIANTS; v++) {
         bench_variant *x = &op->variants[op->variant_count++];
@@ -188,7 +194,7 @@ static void spd_variants(bench_sweep *s, bench_workload *wl, const bench_chain *
         x->check.half = x->half;
         x->check.sampler_linear = x->sampler_linear;
         if (bench_spdgen_spd(&s->spdgen, bench_op_name(op->op), format_arg(g->format),
-                             x->subgroup, 0, 0, 0, x->sampler_linear, x->half, g->max_size, g->levels, &spv, &words, x->command,
+                             x->subgroup, 0, 0, x->hierarchy, x->sampler_linear, x->half, g->max_size, g->levels, &spv, &words, x->command,
                              sizeof x->command, err, sizeof err) != 0) {
             x->time.status = BENCH_FAILED;
             snprintf(x->time.note, sizeof x->time.note, "%.250s", err);

@@ -14,15 +14,19 @@
 static uint32_t tile_of(const spdrt_spd_params *p) { return p->tile ? p->tile : 64u; }
 /* --tail hierarchy: the chain continues through a hierarchy of counters (always below 64). */
 static int hierarchy_of(const spdrt_spd_params *p) { return p->hierarchy || tile_of(p) < 64; }
-/* Tiles per workgroup of a whole-image dispatch: the loop tail's only (the hierarchy counts
- * workgroups per block); 0 = the default where there is a hand-off to save (more than 6
- * levels per dispatch), else one. */
+/* Tiles per workgroup of a whole-image dispatch, as given; 0 = the loop tail's default where
+ * there is a hand-off to save (more than 6 levels per dispatch), else one (and always one
+ * for --tail hierarchy, whose default is the contract's grid). */
 static uint32_t tiles_per_workgroup(const spdrt_spd_params *p) {
-    if (hierarchy_of(p) || (p->tiles_per_workgroup == 0 && p->mips_bound <= 6))
-        return 1;
-    return p->tiles_per_workgroup ? p->tiles_per_workgroup : SPDRT_DEFAULT_TILES_PER_WORKGROUP;
+    if (p->tiles_per_workgroup)
+        return p->tiles_per_workgroup;
+    return hierarchy_of(p) || p->mips_bound <= 6 ? 1 : SPDRT_DEFAULT_TILES_PER_WORKGROUP;
 }
 #define MAX_LEVELS 16u  /* spdrt_spd_levels holds levels 0..15 */
+/* What refill_between_dispatches writes into the hand-off buffer: a large finite positive
+ * value read as a float (2.7e36), as two halves (65504 each) and as an integer, so a tail
+ * that reads it shows in max and mean. */
+#define HANDOFF_POISON 0x7bff7bffu
 
 typedef struct {
     const spdrt_pipeline *pipe; /* owned by the context's cache */
@@ -93,12 +97,15 @@ static spdrt_result check_params(spdrt_context *ctx, const uint32_t *spirv,
                             "shader (got --tile %u --tail hierarchy: its hierarchy of counters "
                             "counts every tile of a block, so each dispatch must cover the whole "
                             "grid)", tile_of(p));
-    if (p->tiles_per_workgroup > 1 && hierarchy_of(p))
+    /* The hierarchy counts a workgroup's tiles on the counter of its first tile's block of
+     * T x T tiles: they must all lie in that block. */
+    if (hierarchy_of(p) && p->tiles_per_workgroup > 1 &&
+        ((p->tiles_per_workgroup & (p->tiles_per_workgroup - 1)) || p->tiles_per_workgroup > tile_of(p)))
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
-                            "spdrt_spd_run: tiles_per_workgroup %u needs a --tile 64 --tail loop "
-                            "shader (got --tile %u%s): the hierarchy's blocks are counted in "
-                            "workgroups", p->tiles_per_workgroup, tile_of(p),
-                            tile_of(p) == 64 ? " --tail hierarchy" : "");
+                            "spdrt_spd_run: tiles_per_workgroup %u with --tile %u --tail hierarchy "
+                            "must be a power of two up to %u, so that a workgroup's tiles lie in "
+                            "one block of the hierarchy's first stage", p->tiles_per_workgroup,
+                            tile_of(p), tile_of(p));
     if (p->tiles_per_workgroup > SPDRT_MAX_TILES_PER_WORKGROUP)
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
                             "spdrt_spd_run: tiles_per_workgroup %u is more than %u",
@@ -449,17 +456,26 @@ static void record(VkCommandBuffer cb, const spdrt_spd_params *p, const spdrt_sp
                                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &between, 0, NULL,
                                  0, NULL);
         /* Optionally the sentinel again, so this dispatch must rewrite every texel of every
-         * level (and its tail must run although nobody reset the counters on the host). */
+         * level (and its tail must run although nobody reset the counters on the host), and
+         * a poison in the hand-off buffer, so a tail that started before every value of this
+         * dispatch was published reads it instead of the previous dispatch's equal values. */
         if (d > 0 && p->refill_between_dispatches) {
+            const spdrt_buffer *handoff[1] = {&rs->level6};
             image_barrier(cb, &rs->image, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                           VK_ACCESS_SHADER_WRITE_BIT, VK_IMAGE_LAYOUT_GENERAL,
                           VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                           VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+            buffer_barriers(cb, handoff, 1, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, shader_rw,
+                            VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
             vkCmdClearColorImage(cb, rs->image.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                                  &sentinel, 1, &levels);
+            vkCmdFillBuffer(cb, rs->level6.buffer, 0, VK_WHOLE_SIZE, HANDOFF_POISON);
             image_barrier(cb, &rs->image, VK_PIPELINE_STAGE_TRANSFER_BIT,
                           VK_ACCESS_TRANSFER_WRITE_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, shader_rw, VK_IMAGE_LAYOUT_GENERAL);
+            buffer_barriers(cb, handoff, 1, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                            VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                            shader_rw);
         }
         /* Timestamps at the compute stage: the first one waits for the earlier dispatches
          * to finish, so only the last dispatch is measured. */

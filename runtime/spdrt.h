@@ -135,22 +135,26 @@ typedef struct {
                                        buffers of spdrt_spd_buffer_bytes; no updates). Implied
                                        below --tile 64; 0 at 64 = --tail loop */
     spdrt_format format;            /* the shader's --format */
-    uint32_t tiles_per_workgroup;   /* --tile 64 --tail loop: tiles each workgroup of a
-                                       whole-image dispatch reduces, consecutive along its
-                                       row (push constant tiles_per_workgroup; the grid's x is
-                                       ceil(tiles x / it)), so the hand-off runs once per
-                                       workgroup. 0 = SPDRT_DEFAULT_TILES_PER_WORKGROUP, 1 =
-                                       one tile each (the grid of the contract). Update
-                                       dispatches always run one tile per workgroup */
+    uint32_t tiles_per_workgroup;   /* tiles each workgroup of a whole-image dispatch
+                                       reduces, consecutive along its row (push constant
+                                       tiles_per_workgroup; the grid's x is ceil(tiles x /
+                                       it)), so the hand-off runs once per workgroup. 0 =
+                                       SPDRT_DEFAULT_TILES_PER_WORKGROUP for --tile 64 --tail
+                                       loop, one for --tail hierarchy; 1 = one tile each (the
+                                       grid of the contract). --tail hierarchy: a power of two
+                                       up to --tile. Update dispatches always run one tile per
+                                       workgroup */
     uint32_t dispatches;            /* back-to-back dispatches to record (>= 1) */
     float sentinel;                 /* every level is filled with this before dispatching */
     int sampler_linear;             /* the shader was generated with --sampler linear: the
                                        source must be a power of two in both sides */
     spdrt_edge edge;                /* the shader's --edge (weighted plans its dispatches by
                                        spd_pass_end in spd_passes.h) */
-    int refill_between_dispatches;  /* fill the levels with the sentinel again before every
-                                       dispatch after the first: each must rewrite every texel,
-                                       and its tail must run with no host counter reset */
+    int refill_between_dispatches;  /* fill the levels with the sentinel (and the hand-off
+                                       buffer with a large value) again before every dispatch
+                                       after the first: each must rewrite every texel, its
+                                       tail must run with no host counter reset, and must not
+                                       start before every value it reads is published */
     /* Sub-rectangle update (optional). When update_source is not NULL, after the
      * `dispatches` full runs the texels of level 0 inside `update` (every layer) are
      * replaced by update_source's (laid out as source; only the rectangle is read), and one

@@ -55,11 +55,14 @@ function c_header.render(cfg, contract)
     line("#define %sGRID_X(src_width) (((src_width) + %du) / %du)", P, t - 1, t)
     line("#define %sGRID_Y(src_height) (((src_height) + %du) / %du)", P, t - 1, t)
     line("#define %sGRID_Z(layers) (%s)", P, contract.array and "(layers)" or "1u")
-    if t == 64 and not contract.hierarchy then
-        line("/* With k tiles per workgroup (push constant tiles_per_workgroup = k, whole-image dispatches")
+    line("/* With k tiles per workgroup (push constant tiles_per_workgroup = k, whole-image dispatches")
+    if contract.hierarchy then
+        line(" * only; k a power of two up to %d, so a workgroup's tiles share one block of the", t)
+        line(" * hierarchy): fewer workgroups along x, each reducing k consecutive tiles of its row. */")
+    else
         line(" * only): fewer workgroups along x, each reducing k consecutive tiles of its row. */")
-        line("#define %sGRID_X_TILES(src_width, k) ((%sGRID_X(src_width) + (k) - 1u) / (k))", P, P)
     end
+    line("#define %sGRID_X_TILES(src_width, k) ((%sGRID_X(src_width) + (k) - 1u) / (k))", P, P)
     line("#define %sMAX_MIPS %d /* storage images bound at binding 1: levels per dispatch */", P, contract.mips)
     line("#define %sTOTAL_MIPS %d /* levels of the whole chain */", P, contract.total_mips)
     line("/* Dispatches per chain: pass p reads level p * %sMAX_MIPS (--max-mips-per-pass). */", P)

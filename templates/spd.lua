@@ -309,21 +309,41 @@ local function emit_handoff(c, ctx)
     })
 end
 
--- Phase 1 of the 64x64 shape with the loop tail: the workgroup's tiles, one after another.
--- A whole-image dispatch may give each workgroup several consecutive tiles of its row
--- (params.tiles_per_workgroup), so the hand-off, whose fence and atomic leave the
--- workgroup waiting, is paid once per workgroup rather than once per tile.
+-- Phase 1: the workgroup's tiles, one after another. A whole-image dispatch may give each
+-- workgroup several consecutive tiles of its row (params.tiles_per_workgroup), so the
+-- hand-off, whose fence and atomic leave the workgroup waiting, is paid once per workgroup
+-- rather than once per tile. With --tail hierarchy the runtime keeps that number a power of
+-- two up to T, so a workgroup's tiles lie in one block of the first stage and share its
+-- counter; tile_offset and tile_count (updates) are the loop tail's only.
 local function emit_tile_loop(c, ctx, phase1)
-    local D = ctx.dialect
-    if ctx.handoff then emit_handoff_layout(c, ctx) else
-        c:line("$uint2 tiles = (src_size + $uint2(63u, 63u)) >> 6u;")
+    local D, shape = ctx.dialect, ctx.shape
+    local grid = "tiles" -- the grid of tiles: the hierarchy's layout names it grid1
+    if ctx.loop and ctx.handoff then
+        emit_handoff_layout(c, ctx)
+    elseif ctx.handoff then
+        hierarchy.emit_layout(c, ctx)
+        grid = "grid1"
+    else
+        c:line("$uint2 tiles = (src_size + $uint2(%s, %s)) >> %s;", u(shape.tile - 1), u(shape.tile - 1),
+            u(shape.levels))
     end
-    c:comment("Tiles tile_first .. tile_end - 1 of row tile_row: one per workgroup (the default, " ..
-        "and always for an update), or params.tiles_per_workgroup consecutive ones.")
-    c:line("uint tiles_here = params.tile_count == 0u ? max(params.tiles_per_workgroup, 1u) : 1u;")
-    c:line("uint tile_first = group.x * tiles_here + params.tile_offset.x;")
-    c:line("uint tile_end = min(tile_first + tiles_here, tiles.x);")
-    c:line("uint tile_row = group.y + params.tile_offset.y;")
+    if ctx.loop then
+        c:comment("Tiles tile_first .. tile_end - 1 of row tile_row: one per workgroup (the default, " ..
+            "and always for an update), or params.tiles_per_workgroup consecutive ones.")
+        c:line("uint tiles_here = params.tile_count == 0u ? max(params.tiles_per_workgroup, 1u) : 1u;")
+        c:line("uint tile_first = group.x * tiles_here + params.tile_offset.x;")
+        c:line("uint tile_end = min(tile_first + tiles_here, tiles.x);")
+        c:line("uint tile_row = group.y + params.tile_offset.y;")
+    else
+        c:comment("Tiles tile_first .. tile_end - 1 of row tile_row: params.tiles_per_workgroup " ..
+            "consecutive ones (0 = 1). Every dispatch covers the whole grid: tile_offset and " ..
+            "tile_count are not read (a partial dispatch would leave the hierarchy's block " ..
+            "counters short; updates need --tail loop).")
+        c:line("uint tiles_here = max(params.tiles_per_workgroup, 1u);")
+        c:line("uint tile_first = group.x * tiles_here;")
+        c:line("uint tile_end = min(tile_first + tiles_here, %s.x);", grid)
+        c:line("uint tile_row = group.y;")
+    end
     c:block("for (uint tile_x = tile_first; tile_x < tile_end; tile_x++)", function()
         c:line("$uint2 tile = $uint2(tile_x, tile_row);")
         c:comment("One tile; `break` leaves it early when mip_count asks for fewer levels.")
@@ -331,8 +351,17 @@ local function emit_tile_loop(c, ctx, phase1)
         c.depth = c.depth + 1
         phase1("break")
         if ctx.handoff then
-            c:comment("Publish this tile's level-6 texel for the last workgroup.")
-            c:line("if (t == 0u && mip_count >= 7u) level6[level6_base + tile.y * tiles.x + tile.x] = v;")
+            local next_level = u(shape.levels + 1)
+            if ctx.loop then
+                c:comment("Publish this tile's level-6 texel for the last workgroup.")
+                c:line("if (t == 0u && mip_count >= %s) level6[level6_base + tile.y * tiles.x + tile.x] = v;",
+                    next_level)
+            else
+                c:comment(string.format("Publish this tile's level-%d texel for the last unit of its block.",
+                    shape.levels))
+                c:line("if (t == 0u && mip_count >= %s) handoff[results0 + tile.y * grid1.x + tile.x] = v;",
+                    next_level)
+            end
         end
         c.depth = c.depth - 1
         c:line("} while (false);")
@@ -457,6 +486,9 @@ local function emit_header_comment(c, ctx)
         c:line("//   update of a changed rectangle: dispatch only the %dx%d tiles over it, tile_offset the", shape.tile, shape.tile)
         c:line("//   first, tile_count how many per slice (0 = all); the other tiles' levels stay as they are")
     else
+        c:line("//   K tiles per workgroup: tiles_per_workgroup = K, a power of two up to %d (the K tiles", shape.tile)
+        c:line("//   then share one block of the hierarchy), and dispatch x = (tiles x + K - 1) / K; each")
+        c:line("//   workgroup reduces K consecutive tiles of its row and runs one hand-off for them")
         c:line("//   tile_count and tile_offset must be 0 (not read): the hierarchy's counters count every")
         c:line("//   unit of a block, so every dispatch covers the whole grid; updates need --tail loop")
     end
@@ -581,11 +613,6 @@ local function emit_main(c, ctx)
     c:line(D.entry_open(ctx))
     c.depth = c.depth + 1
     for _, line in ipairs(D.entry_prologue(ctx)) do c:line(line) end
-    if not ctx.loop then
-        c:comment("Every dispatch covers the whole grid: tile_offset and tile_count are not read " ..
-            "(a partial dispatch would leave the hierarchy's block counters short; updates need --tail loop).")
-        c:line("$uint2 tile = group.xy;")
-    end
     if cfg.array then c:line("uint slice = group.z;") end
     c:line("$uint2 src_size = params.src_size;")
     if cfg.mips > 1 then c:line("uint mip_count = params.mip_count;") end
@@ -607,7 +634,7 @@ local function emit_main(c, ctx)
             })
         end)
     end
-    if ctx.loop then emit_tile_loop(c, ctx, phase1) else phase1(nil) end
+    emit_tile_loop(c, ctx, phase1)
     if ctx.handoff and not ctx.loop then hierarchy.emit(c, ctx, emit_pass) end
     if ctx.handoff and ctx.loop then
         c:blank()
@@ -617,9 +644,10 @@ local function emit_main(c, ctx)
         c:comment(string.format("Phase 3: the last workgroup reduces level 6 of the slice (read " ..
             "from the hand-off buffer) to levels 7..%d with the same steps as phase 1, one 64x64 " ..
             "region of level 6 at a time: one region for sources up to 4096x4096, 4x4 regions " ..
-            "at 16384x16384. Measured on an H200 (bench/TILES.md): up to 4096x4096 (one region) " ..
-            "this shape is the fastest; at 8192x8192 and 16384x16384 the loop costs it about 10%% " ..
-            "against --tile 32, whose hierarchy of counters reduces the regions in parallel.",
+            "at 16384x16384. Measured on an H200 (bench/RESULTS.md): each region costs about 2.4 " ..
+            "us, so from 8192x8192 --tail hierarchy, which reduces the regions in parallel, is " ..
+            "faster (16384x16384 rgba8 with --sampler linear and 4 tiles per workgroup: 405 " ..
+            "against 421 us).",
             math.min(12, cfg.mips)))
         c:line("$uint2 size6 = max($uint2(1u, 1u), src_size >> 6u);")
         c:line("$uint2 regions = (size6 + $uint2(63u, 63u)) >> 6u;")

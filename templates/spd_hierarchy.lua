@@ -32,9 +32,12 @@ local function units(first, last)
     return table.concat(terms, " + ")
 end
 
--- The grids and buffer offsets every hand-off uses.
-local function emit_layout(c, ctx, stages)
+-- The grids and buffer offsets every hand-off uses; emitted before the tile loop, which
+-- publishes each tile's result. (Emitting all but grid1 and results0 after the loop instead
+-- left the register count unchanged on the H200.)
+function hierarchy.emit_layout(c, ctx)
     local m, cfg = ctx.shape.levels, ctx.cfg
+    local stages = hierarchy.stages(ctx)
     c:comment("Units per axis of each stage: stage s has grid{s+1} (tiles, then blocks of " ..
         string.format("%dx%d tiles, ...). Per slice the hand-off buffer holds each stage's ", ctx.shape.tile,
             ctx.shape.tile) .. "results in turn, the counter buffer one counter per unit of stages 1, 2, ...")
@@ -50,7 +53,6 @@ local function emit_layout(c, ctx, stages)
     for s = 2, stages - 1 do
         c:line("uint counters%d = counters%d + grid%d.x * grid%d.y;", s, s - 1, s, s)
     end
-    c:line("$uint2 unit = tile;")
 end
 
 -- The election every hand-off runs: invocation 0 publishes this unit's value (e.publish,
@@ -80,7 +82,8 @@ function hierarchy.elect(c, ctx, e)
 end
 
 -- Hand-off into stage s: publish this unit's result, count arrivals in its block, and let
--- only the block's last unit go on.
+-- only the block's last unit go on. Into stage 1 the units are the workgroup's tiles, each
+-- published in the tile loop, counted together.
 local function emit_handoff(c, ctx, s)
     local D, m, t = ctx.dialect, ctx.shape.levels, ctx.shape.tile
     c:block("", function()
@@ -92,9 +95,13 @@ local function emit_handoff(c, ctx, s)
             c:line(D.barrier())
         end
         hierarchy.elect(c, ctx, {
-            publish = string.format("handoff[results%d + unit.y * grid%d.x + unit.x] = v;", s - 1, s),
-            release = string.format("Release: make this level-%d texel visible device-wide before the " ..
-                "counter announces it (FidelityFX SPD issue #13).", s * m),
+            publish = s > 1 and string.format("handoff[results%d + unit.y * grid%d.x + unit.x] = v;", s - 1, s)
+                or nil,
+            count = s == 1 and "tile_end - tile_first" or nil,
+            release = string.format("Release: make %s visible device-wide before the counter " ..
+                "announces %s (FidelityFX SPD issue #13).", s == 1
+                    and string.format("this workgroup's level-%d texels", m)
+                    or string.format("this level-%d texel", s * m), s == 1 and "them" or "it"),
             counter = "counters[counter]", arrivals = "members.x * members.y",
             acquire = "Acquire: order this block's reads after the counter, which every other unit " ..
                 "of the block incremented after its release.",
@@ -112,10 +119,11 @@ local function why(ctx)
             "would reduce up to (16384/%d)^2 texels alone.", wg, t)
     end
     return "--tail hierarchy instead of the 64x64 shape's loop, in which the last workgroup " ..
-        "reduces up to 4x4 regions of level 6 one after another. Measured on an H200 " ..
-        "(bench/TILES.md, rgba16f mean): 5% faster than the loop at 16384x16384, 2% at " ..
-        "8192x8192, equal at 1920x1080 and 7% slower at 4096x4096 (one region: the extra " ..
-        "stage only costs); --tile 32 --wg 64 was faster than both at 8192x8192 and up."
+        "reduces up to 4x4 regions of level 6 one after another (about 2.4 us each on an " ..
+        "H200). Measured there with 4 tiles per workgroup and --sampler linear " ..
+        "(bench/RESULTS.md, mean): faster than the loop at 16384x16384 (rgba8 405 against " ..
+        "421 us, r32f 354 against 371) and 8192x8192 (r32f 96 against 98 us); with one tile " ..
+        "per workgroup it was 7% slower at 4096x4096 (one region: the extra stage only costs)."
 end
 
 -- Phases 2 and 3 of --tail hierarchy: emit_pass is spd.lua's pass emitter.
@@ -128,7 +136,9 @@ function hierarchy.emit(c, ctx, emit_pass)
         "same code as phase 1, run by the last unit of the block to finish; each block has a " ..
         "counter per slice. ", t, t, m, m) .. why(ctx))
     c:line("if (mip_count < %s) return;", u(m + 1))
-    emit_layout(c, ctx, stages)
+    c:comment(string.format("This workgroup's tiles lie in one %dx%d block of stage 1 (the runtime " ..
+        "keeps tiles_per_workgroup a power of two up to %d): the first stands for them all.", t, t, t))
+    c:line("$uint2 unit = $uint2(tile_first, tile_row);")
     for s = 1, stages - 1 do
         c:blank()
         if s > 1 then c:line("if (mip_count < %s) return;", u(s * m + 1)) end

@@ -25,9 +25,9 @@ local FIELDS = {
         { "tile_offset_x", "first tile of an update (the dispatch's workgroup (0, 0, z)); 0 otherwise" },
         { "tile_offset_y", "first tile row of an update; 0 otherwise" } } },
     { type = "uint", name = "tiles_per_workgroup", fields = {
-        { "tiles_per_workgroup", "--tile 64 --tail loop, whole-image dispatches: tiles each " ..
-          "workgroup reduces, consecutive along its row (grid x = ceil(tiles x / it)); 0 or 1 = " ..
-          "one; updates and other shapes: 0" } } },
+        { "tiles_per_workgroup", "whole-image dispatches: tiles each workgroup reduces, " ..
+          "consecutive along its row (grid x = ceil(tiles x / it); --tail hierarchy: a power of " ..
+          "two up to --tile); 0 or 1 = one; updates: 0" } } },
     { type = "uint", name = "unused", fields = {
         { "unused", "padding to 32 bytes" } } },
 }
