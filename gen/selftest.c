@@ -117,6 +117,9 @@ int sg_selftest(const sg_config *cfg, const sv_spirv *module)
         fprintf(stderr, "spdgen: error: --selftest: out of memory\n");
     } else if (spdrt_spd_run(ctx, module->words, module->count, &params, source, &gpu) != SPDRT_OK) {
         fprintf(stderr, "spdgen: error: --selftest: %s\n", spdrt_last_error(ctx));
+    } else if (gpu.counters_left != 0) {
+        fprintf(stderr, "spdgen: error: --selftest: %u counters not reset by the last dispatch (a "
+                "tail ran early, twice or not at all)\n", gpu.counters_left);
     } else if (spd_ref_run_edge(op, edge, format, w, h, layers, gpu.mip_count,
                                 per_pass(cfg) < (uint32_t)cfg->mips ? per_pass(cfg) : 0, source,
                                 &ref) != 0) {

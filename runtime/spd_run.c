@@ -180,6 +180,7 @@ static spdrt_result create_resources(spdrt_context *ctx, const spdrt_spd_params 
     for (k = 1; k <= out->mip_count; k++)
         readback += level_bytes(out, k, texel);
     level6 = level6_ranges(ctx, p, out, rs, &counters);
+    readback += counters; /* then the counters, to check they ended at zero */
     res = spdrt__buffer_create(ctx, level_bytes(out, 0, texel), VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                1, &rs->upload);
     if (res == SPDRT_OK && p->update_source)
@@ -191,6 +192,7 @@ static spdrt_result create_resources(spdrt_context *ctx, const spdrt_spd_params 
     if (res == SPDRT_OK)
         res = spdrt__buffer_create(ctx, counters,
                                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                       VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                        VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                    0, &rs->counters);
     if (res == SPDRT_OK)
@@ -507,6 +509,14 @@ static void record(VkCommandBuffer cb, const spdrt_spd_params *p, const spdrt_sp
                                rs->readback.buffer, 1, &copy);
         offset += level_bytes(out, k, texel);
     }
+    /* The counters after the last dispatch: every tail resets the counter that elected it. */
+    {
+        const spdrt_buffer *counters[1] = {&rs->counters};
+        VkBufferCopy region = {0, offset, rs->counters.size};
+        buffer_barriers(cb, counters, 1, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, shader_rw,
+                        VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+        vkCmdCopyBuffer(cb, rs->counters.buffer, rs->readback.buffer, 1, &region);
+    }
     buffer_barriers(cb, readback, 1, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                     VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
 }
@@ -525,6 +535,12 @@ static spdrt_result read_levels(spdrt_context *ctx, const spdrt_spd_params *p,
             spdrt__texel_unpack(p->format, bytes + i * texel, dst + 4 * i);
         out->level[k] = dst;
         bytes += n * texel;
+    }
+    out->counters_left = 0;
+    for (k = 0; k < rs->counters.size / sizeof(uint32_t); k++) {
+        uint32_t counter;
+        memcpy(&counter, bytes + k * sizeof counter, sizeof counter);
+        out->counters_left += counter != 0;
     }
     if (rs->timestamps) {
         uint64_t t[2], mask;

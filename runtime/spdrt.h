@@ -177,6 +177,9 @@ typedef struct {
                                      layer-major then row-major; [0] = NULL */
     uint32_t layers;
     double gpu_ms;                /* GPU time of the last dispatch (timestamps), or < 0 */
+    uint32_t counters_left;       /* counters not zero after the run: each tail resets the
+                                     counter that elected it, so any other value means a
+                                     tail ran early, twice or not at all */
 } spdrt_spd_levels;
 
 /* Runs an SPD shader: uploads `source` (width*height*layers RGBA floats, layer-major,

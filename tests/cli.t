@@ -329,7 +329,7 @@ ok $? "--tail: loop is the default at --tile 64, hierarchy below it (same bytes 
 "$SPDGEN" --spd --tail hierarchy --max-size 16384x16384 -o "$WORK/h.comp" &&
     grep -q "^//   spdgen .* --tail hierarchy " "$WORK/h.comp" && grep -q "buffer SpdHandoff" "$WORK/h.comp" &&
     ! grep -q "level6\[" "$WORK/h.comp" && ! grep -q "lds_level12" "$WORK/h.comp" &&
-    grep -q "bench/TILES.md" "$WORK/h.comp" && grep -q "Stage 2:" "$WORK/h.comp"
+    grep -q "bench/RESULTS.md" "$WORK/h.comp" && grep -q "Stage 2:" "$WORK/h.comp"
 ok $? "--tail hierarchy at --tile 64: named in the command, hierarchy buffers, no region loop, 3 stages at 14 levels, says why"
 "$SPDGEN" --help | grep -q -- "--tail loop|hierarchy"
 ok $? "--help lists --tail"

@@ -1,4 +1,4 @@
 #!/bin/sh
-# SPD with several 64x64 tiles per workgroup (tiles_per_workgroup) for hlsl on the local Vulkan
-# device (tests/device/spd_multitile.h, the "multitile" mode of tests/device/spd_matrix.c).
+# SPD with several tiles per workgroup (tiles_per_workgroup; --tail loop and hierarchy) for hlsl
+# on the local Vulkan device (tests/device/spd_multitile.h: spd_matrix's "multitile" mode).
 exec "${SPDGEN_BUILD:-$(dirname "$0")/../build}/tests/spd_matrix" hlsl multitile

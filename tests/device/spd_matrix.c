@@ -111,6 +111,8 @@ static void run_case_with(spdrt_context *ctx, const uint32_t *spirv, size_t word
         ok(0, "%s %ux%u: reference ran out of memory", label, w, h);
     } else if (gpu.mip_count != mips) {
         ok(0, "%s %ux%u: %u levels produced, want %u", label, w, h, gpu.mip_count, mips);
+    } else if (gpu.counters_left != 0) {
+        ok(0, "%s %ux%u: %u counters not reset by the last dispatch", label, w, h, gpu.counters_left);
     } else {
         spd_ref_comparison c = {0};
         double bound = 0; /* the last level's: the --half bounds grow with the level */
