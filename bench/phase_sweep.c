@@ -50,9 +50,10 @@ static uint32_t run_variant(bench_sweep *s, bench_workload *wl, const bench_chai
     memset(t, 0, sizeof t);
     memset(&check, 0, sizeof check);
     snprintf(max_size, sizeof max_size, "%ux%u", wl->width, wl->height);
-    if (bench_spdgen_spd(&s->spdgen, bench_op_name(op), spdrt__format_name(wl->format),
-                         subgroup, v->tile, v->wg, v->tile != 0, v->sampler_linear, 0, max_size,
-                         wl->levels, &spv, &words, command, sizeof command, err,
+    bench_spd_options o = {.subgroup = subgroup, .tile = v->tile, .wg = v->wg,
+                           .hierarchy = v->tile != 0, .sampler_linear = v->sampler_linear};
+    if (bench_spdgen_spd(&s->spdgen, bench_op_name(op), spdrt__format_name(wl->format), &o,
+                         max_size, wl->levels, &spv, &words, command, sizeof command, err,
                          sizeof err) != 0) {
         fprintf(out, "\n%s: not generated: %s\n", v->name, err);
         return 1;

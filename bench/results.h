@@ -10,7 +10,7 @@
 #include "spdrt.h"
 
 #define BENCH_MAX_LEVELS 16u
-#define BENCH_MAX_VARIANTS 12u
+#define BENCH_MAX_VARIANTS 16u
 
 typedef enum {
     BENCH_NOT_RUN = 0, /* not attempted (an earlier step of its group failed) */
@@ -55,6 +55,7 @@ typedef struct {
     int sampler_linear;   /* spdgen --sampler linear (mean, power-of-two sizes) */
     int half;             /* spdgen --half: fp16 math (16-bit float formats) */
     int hierarchy;        /* spdgen --tail hierarchy: the level-6 regions reduced in parallel */
+    uint32_t fetch_ahead; /* spdgen --fetch-ahead N: next-tile fetches issued early */
     uint32_t tiles_per_workgroup; /* the push constant (grid x = ceil(tiles x / it)) */
     char command[256];    /* the spdgen arguments that made the shader */
     bench_timing time;

@@ -131,10 +131,12 @@ static void copy_buffer(bench_sweep *s, bench_workload *wl, bench_group *g) {
 
 /* Appends one SPD variant to the plan (up to BENCH_MAX_VARIANTS). */
 static void plan_variant(bench_variant *plan, uint32_t *count, uint32_t subgroup, int linear,
-                         int half, int hierarchy, uint32_t tiles_per_workgroup) {
+                         int half, int hierarchy, uint32_t tiles_per_workgroup,
+                         uint32_t fetch_ahead) {
     if (*count >= BENCH_MAX_VARIANTS)
         return;
     plan[*count].subgroup = subgroup;
+    plan[*count].fetch_ahead = fetch_ahead;
     plan[*count].sampler_linear = linear;
     plan[*count].half = half;
     plan[*count].hierarchy = hierarchy;
@@ -154,7 +156,8 @@ static void spd_variants(bench_sweep *s, bench_workload *wl, const bench_chain *
      * subgroup one tile per workgroup (the contract's grid) and, with the sampler, 4. For
      * rgba16f also --half (fp16 math, checked against its own per-level bound): the fastest
      * of these on the H200 were no subgroup operations with the default tiles, the device's
-     * subgroup with one tile (1920x1080) and --sampler linear. */
+     * subgroup with one tile (1920x1080) and --sampler linear. The sampler's rows name
+     * --fetch-ahead (0, and 4 with 4 tiles: rgba16f without --half gained most from it). */
     int pot = !(g->width & (g->width - 1)) && !(g->height & (g->height - 1));
     int linear = op->op == SPD_OP_MEAN && pot;
     int half = g->format == SPDRT_RGBA16F;
@@ -162,26 +165,32 @@ static void spd_variants(bench_sweep *s, bench_workload *wl, const bench_chain *
     uint32_t last = s->subgroups[s->subgroup_count - 1];
     memset(plan, 0, sizeof plan);
     for (v = 0; v < s->subgroup_count; v++)
-        plan_variant(plan, &count, s->subgroups[v], 0, 0, 0, per_wg);
+        plan_variant(plan, &count, s->subgroups[v], 0, 0, 0, per_wg, 0);
     if (linear)
-        plan_variant(plan, &count, last, 1, 0, 0, per_wg);
+        plan_variant(plan, &count, last, 1, 0, 0, per_wg, 0);
     if (per_wg > 1) {
-        plan_variant(plan, &count, last, 0, 0, 0, 1);
-        if (linear)
-            plan_variant(plan, &count, last, 1, 0, 0, 4);
+        plan_variant(plan, &count, last, 0, 0, 0, 1, 0);
+        if (linear) {
+            plan_variant(plan, &count, last, 1, 0, 0, 4, 0);
+            plan_variant(plan, &count, last, 1, 0, 0, 4, 4);
+        }
     }
     if (half) {
-        plan_variant(plan, &count, 0, 0, 1, 0, per_wg);
+        plan_variant(plan, &count, 0, 0, 1, 0, per_wg, 0);
         if (per_wg > 1)
-            plan_variant(plan, &count, last, 0, 1, 0, 1);
+            plan_variant(plan, &count, last, 0, 1, 0, 1, 0);
         if (linear)
-            plan_variant(plan, &count, last, 1, 1, 0, per_wg);
+            plan_variant(plan, &count, last, 1, 1, 0, per_wg, 0);
     }
-    /* More than one 64x64 region of level 6 (past 4096 texels a side): --tail hierarchy
-     * reduces them in parallel instead of one after another in the last workgroup, with the
-     * fastest level-1 path of the loop rows above and 4 tiles per workgroup. */
-    if (g->width > 4096 || g->height > 4096)
-        plan_variant(plan, &count, last, linear, half && linear, 1, 4);
+    /* From 4096 texels a side (more than one 64x64 region of level 6 past it): --tail
+     * hierarchy reduces the regions in parallel instead of one after another in the last
+     * workgroup, with the fastest level-1 path of the loop rows above and the runtime's 4
+     * tiles per workgroup; with the sampler also its default --fetch-ahead 2. */
+    if (g->width >= 4096 || g->height >= 4096) {
+        plan_variant(plan, &count, last, linear, half && linear, 1, 4, 0);
+        if (linear)
+            plan_variant(plan, &count, last, 1, half, 1, 4, 2);
+    }
     memset(samples, 0, sizeof samples);
     for (v = 0; v < count && op->variant_count < BENCH_MAX_VARIANTS; v++) {
         bench_variant *x = &op->variants[op->variant_count++];
@@ -193,8 +202,11 @@ static void spd_variants(bench_sweep *s, bench_workload *wl, const bench_chain *
         *x = plan[v];
         x->check.half = x->half;
         x->check.sampler_linear = x->sampler_linear;
-        if (bench_spdgen_spd(&s->spdgen, bench_op_name(op->op), format_arg(g->format),
-                             x->subgroup, 0, 0, x->hierarchy, x->sampler_linear, x->half, g->max_size, g->levels, &spv, &words, x->command,
+        bench_spd_options o = {.subgroup = x->subgroup, .hierarchy = x->hierarchy,
+                               .sampler_linear = x->sampler_linear, .half = x->half,
+                               .fetch_ahead = x->fetch_ahead};
+        if (bench_spdgen_spd(&s->spdgen, bench_op_name(op->op), format_arg(g->format), &o,
+                             g->max_size, g->levels, &spv, &words, x->command,
                              sizeof x->command, err, sizeof err) != 0) {
             x->time.status = BENCH_FAILED;
             snprintf(x->time.note, sizeof x->time.note, "%.250s", err);

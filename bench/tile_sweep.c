@@ -43,9 +43,11 @@ static void run_shape(bench_sweep *s, bench_workload *wl, const bench_chain *cha
         snprintf(r->note, sizeof r->note, "--sampler linear: mean, power-of-two sizes");
         return;
     }
-    if (bench_spdgen_spd(&s->spdgen, bench_op_name(op), spdrt__format_name(wl->format), subgroup,
-                         shape[0], shape[1], shape[0] == 64 && shape[2], (int)shape[3], 0, max_size, wl->levels, &spv, &words, command,
-                         sizeof command, r->note, sizeof r->note) != 0) {
+    bench_spd_options o = {.subgroup = subgroup, .tile = shape[0], .wg = shape[1],
+                           .hierarchy = shape[0] == 64 && shape[2], .sampler_linear = (int)shape[3]};
+    if (bench_spdgen_spd(&s->spdgen, bench_op_name(op), spdrt__format_name(wl->format), &o,
+                         max_size, wl->levels, &spv, &words, command, sizeof command, r->note,
+                         sizeof r->note) != 0) {
         r->time.status = BENCH_FAILED;
         return;
     }

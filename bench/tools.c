@@ -166,31 +166,35 @@ void bench_spdgen_close(bench_spdgen *g) {
     memset(g, 0, sizeof *g);
 }
 
-int bench_spdgen_spd(bench_spdgen *g, const char *op, const char *format, uint32_t subgroup,
-                     uint32_t tile, uint32_t wg, int hierarchy, int sampler_linear, int half,
-                     const char *max_size, uint32_t mips, uint32_t **words, size_t *count,
-                     char *command, size_t command_size, char *err, size_t err_size) {
-    char sub[16], levels[16], out[BENCH_PATH_MAX + 16], max[32], tiles[16], wgs[16];
-    char *argv[28] = {g->path, "--spd", "--op", (char *)op, "--format", (char *)format,
+int bench_spdgen_spd(bench_spdgen *g, const char *op, const char *format,
+                     const bench_spd_options *o, const char *max_size, uint32_t mips,
+                     uint32_t **words, size_t *count, char *command, size_t command_size,
+                     char *err, size_t err_size) {
+    char sub[16], levels[16], out[BENCH_PATH_MAX + 16], max[32], tiles[16], wgs[16], ahead[16];
+    char *argv[30] = {g->path, "--spd", "--op", (char *)op, "--format", (char *)format,
                       "--subgroup", sub, "--max-size", max, "--mips", levels,
                       "--target", "spirv", "-o", out, NULL};
     int status, i, next = 14;
     size_t used = 0;
-    snprintf(sub, sizeof sub, "%u", subgroup);
+    snprintf(sub, sizeof sub, "%u", o->subgroup);
     snprintf(levels, sizeof levels, "%u", mips);
     snprintf(max, sizeof max, "%s", max_size);
     snprintf(out, sizeof out, "%s/spd.spv", g->tmpdir);
     /* Options before -o, so the report's command shows them. */
-    if (tile) {
-        snprintf(tiles, sizeof tiles, "%u", tile);
-        snprintf(wgs, sizeof wgs, "%u", wg);
+    if (o->tile) {
+        snprintf(tiles, sizeof tiles, "%u", o->tile);
+        snprintf(wgs, sizeof wgs, "%u", o->wg);
         argv[next++] = "--tile", argv[next++] = tiles, argv[next++] = "--wg", argv[next++] = wgs;
     }
-    if (hierarchy)
+    if (o->hierarchy)
         argv[next++] = "--tail", argv[next++] = "hierarchy";
-    if (sampler_linear)
+    if (o->sampler_linear)
         argv[next++] = "--sampler", argv[next++] = "linear";
-    if (half)
+    if (o->sampler_linear) { /* named even at 0: the hierarchy's default is 2 */
+        snprintf(ahead, sizeof ahead, "%u", o->fetch_ahead);
+        argv[next++] = "--fetch-ahead", argv[next++] = ahead;
+    }
+    if (o->half)
         argv[next++] = "--half";
     argv[next++] = "-o", argv[next++] = out, argv[next] = NULL;
     /* The arguments without the binary's path and the output, as the report shows them. */

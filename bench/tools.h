@@ -31,14 +31,22 @@ void bench_spdgen_close(bench_spdgen *g);
  * given. Returns its exit status, or -1 with err set when it could not run or was killed. */
 int bench_run_program(char *const *argv, const char *stdout_path, char *err, size_t err_size);
 
-/* Runs `spdgen --spd --op OP --format F --subgroup S --max-size M --mips L --target spirv`
- * (tile != 0: --tile T --wg N; hierarchy: --tail hierarchy; sampler_linear: --sampler
- * linear; half: --half) and returns the module (free with free()). `command` receives the arguments, for the
- * report. spdgen's own messages go to stderr. 0, or -1 with err set. */
-int bench_spdgen_spd(bench_spdgen *g, const char *op, const char *format, uint32_t subgroup,
-                     uint32_t tile, uint32_t wg, int hierarchy,
-                     int sampler_linear, int half,
-                     const char *max_size, uint32_t mips, uint32_t **words, size_t *count,
-                     char *command, size_t command_size, char *err, size_t err_size);
+/* The spdgen options of one SPD shader, beyond op, format, size and levels. */
+typedef struct {
+    uint32_t subgroup;    /* --subgroup S */
+    uint32_t tile, wg;    /* --tile T --wg N (tile 0: spdgen's 64x64 default) */
+    int hierarchy;        /* --tail hierarchy */
+    int sampler_linear;   /* --sampler linear */
+    int half;             /* --half */
+    uint32_t fetch_ahead; /* --fetch-ahead N, given with --sampler linear */
+} bench_spd_options;
+
+/* Runs `spdgen --spd --op OP --format F --max-size M --mips L --target spirv` with the
+ * options `o` and returns the module (free with free()). `command` receives the arguments,
+ * for the report. spdgen's own messages go to stderr. 0, or -1 with err set. */
+int bench_spdgen_spd(bench_spdgen *g, const char *op, const char *format,
+                     const bench_spd_options *o, const char *max_size, uint32_t mips,
+                     uint32_t **words, size_t *count, char *command, size_t command_size,
+                     char *err, size_t err_size);
 
 #endif

@@ -55,6 +55,12 @@ static const char usage_text[] =
     "                        format or rgba8, one bilinear fetch per 2x2 block (power-of-two\n"
     "                        sources only; binds a linear clamp-to-edge sampler; rgba8: within\n"
     "                        2 units instead of 1, the filter's own rounding)\n"
+    "  --fetch-ahead N       with --sampler linear and several tiles per workgroup: N of\n"
+    "                        each invocation's bilinear fetches of the next tile (0..4; 1\n"
+    "                        with 2x2 blocks) go out before this tile's levels 2..6 and\n"
+    "                        their barriers, so a workgroup's loads overlap its reductions,\n"
+    "                        for up to 4 registers each (default 2 with --tail hierarchy at\n"
+    "                        --tile 64, else 0)\n"
     "  --max-mips-per-pass K split the chain into dispatches of K levels each (1..--mips),\n"
     "                        for engines that bind fewer storage images; K <= log2(--tile)\n"
     "                        needs no atomic counter\n"
@@ -270,6 +276,7 @@ static void set_defaults(sg_config *cfg)
     cfg->max_width = cfg->max_height = 4096;
     cfg->format = "rgba32f";
     cfg->tile = 64;
+    cfg->fetch_ahead = -1; /* resolved by default_fetch_ahead once the other flags are known */
     cfg->wg = 256;
     cfg->subgroup = 0;
     cfg->target = SG_TARGET_GLSL;
@@ -280,11 +287,21 @@ static void set_defaults(sg_config *cfg)
     if (cfg->template_dir && !*cfg->template_dir) cfg->template_dir = NULL;
 }
 
+/* --fetch-ahead without the flag: 2 with --sampler linear --tail hierarchy at --tile 64,
+ * where the H200 measured it fastest (bench/RESULTS.md: rgba8 16384^2 401 -> 374 us); the
+ * loop tail's rows were mixed (rgba8 8192^2 slower with 2), so there it stays 0. */
+static int default_fetch_ahead(const sg_config *cfg)
+{
+    return cfg->sampler_linear && cfg->tile == 64 && cfg->tail && !strcmp(cfg->tail, "hierarchy") ? 2 : 0;
+}
+
 /* The canonical command: every generation parameter in a fixed order, defaults included,
  * output paths excluded (they do not change the output). Deterministic by construction. */
 static void build_command(sg_config *cfg)
 {
-    char passes[40] = "", tile[48] = "", edge[24] = "";
+    char passes[40] = "", tile[48] = "", edge[24] = "", ahead[24] = "";
+    if (cfg->fetch_ahead != default_fetch_ahead(cfg))
+        snprintf(ahead, sizeof ahead, " --fetch-ahead %d", cfg->fetch_ahead);
     if (strcmp(cfg->edge, "drop")) snprintf(edge, sizeof edge, " --edge %s", cfg->edge);
     /* --level1 is named where it is not the default (blocks with --edge or rgba8). */
     else if (strcmp(cfg->level1, strcmp(cfg->format, "rgba8") ? "interleaved" : "blocks"))
@@ -296,9 +313,9 @@ static void build_command(sg_config *cfg)
     else if (!strcmp(cfg->tail, "hierarchy")) /* below 64 the hierarchy is implied */
         snprintf(tile, sizeof tile, " --tail hierarchy");
     snprintf(cfg->command, sizeof cfg->command,
-             "spdgen --spd --op %s%s --mips %d%s --max-size %s --format %s%s%s%s --wg %d --subgroup %d%s --target %s%s%s%s%s",
+             "spdgen --spd --op %s%s --mips %d%s --max-size %s --format %s%s%s%s%s --wg %d --subgroup %d%s --target %s%s%s%s%s",
              cfg->op, edge, cfg->mips, passes, cfg->max_size, cfg->format, cfg->half ? " --half" : "",
-             cfg->sampler_linear ? " --sampler linear" : "", tile, cfg->wg, cfg->subgroup,
+             cfg->sampler_linear ? " --sampler linear" : "", ahead, tile, cfg->wg, cfg->subgroup,
              cfg->array ? " --array" : "", target_names[cfg->target],
              cfg->target == SG_TARGET_SPIRV ? " --spirv-from " : "",
              cfg->target == SG_TARGET_SPIRV ? lang_names[cfg->spirv_from] : "",
@@ -342,6 +359,16 @@ static int check_op_format(const sg_config *cfg)
     if (cfg->level1 && !strcmp(cfg->level1, "interleaved") && strcmp(cfg->edge, "drop"))
         return usage_error("--level1 interleaved: not with --edge %s (its 5x5 reads and strips "
                            "are written for 4x4 blocks); use --level1 blocks", cfg->edge);
+    if (cfg->fetch_ahead && !cfg->sampler_linear)
+        return usage_error("--fetch-ahead %d: needs --sampler linear (the texel-load path's 16 "
+                           "values per invocation would not fit in registers); use 0",
+                           cfg->fetch_ahead);
+    /* Invocations reading 2x2 blocks make one level-1 texel: one fetch. */
+    int fetches = (cfg->tile / 2) * (cfg->tile / 2) == cfg->wg ? 1 : 4;
+    if (cfg->fetch_ahead > fetches)
+        return usage_error("--fetch-ahead %d: at most %d with --tile %d --wg %d (an invocation "
+                           "makes %d level-1 texel%s, one bilinear fetch each)", cfg->fetch_ahead,
+                           fetches, cfg->tile, cfg->wg, fetches, fetches == 1 ? "" : "s");
     if (cfg->sampler_linear && strcmp(cfg->edge, "drop"))
         return usage_error("--sampler linear: not with --edge %s (a bilinear fetch is the plain "
                            "2x2 mean; odd sizes need --sampler load)", cfg->edge);
@@ -438,6 +465,7 @@ static int check_combination(sg_config *cfg, int kernels, const char *spd_only_f
         if ((rc = check_tile_wg(cfg)) != SG_EXIT_OK) return rc;
         if ((rc = check_tail(cfg)) != SG_EXIT_OK) return rc;
         if ((rc = check_mips(cfg)) != SG_EXIT_OK) return rc;
+        if (cfg->fetch_ahead < 0) cfg->fetch_ahead = default_fetch_ahead(cfg);
         if ((rc = check_op_format(cfg)) != SG_EXIT_OK) return rc;
         /* rgba8: measured slower interleaved at 4096x4096 and up on an H200 (94 registers
          * against 69 cost more than the denser fetches save at 4 bytes a texel). */
@@ -519,7 +547,7 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
             "--op", "--mips", "--max-size", "--format", "--wg", "--subgroup", "--target",
             "--spirv-from", "--target-env", "-o", "-MF", "-MT", "--emit-header",
             "--template-dir", "--size", "--seed", "--max-mips-per-pass", "--sampler", "--tile",
-            "--edge", "--tail", "--level1",
+            "--edge", "--tail", "--level1", "--fetch-ahead",
             NULL};
         int fft_takes_value = 0;
         if (sg_fft_cli_is_option(flag, &fft_takes_value)) {
@@ -552,7 +580,8 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
         int k;
         static const char *const spd_only[] = {"--op", "--mips", "--max-size", "--format",
                                                "--max-mips-per-pass", "--sampler", "--tile",
-                                               "--edge", "--tail", "--level1", NULL};
+                                               "--edge", "--tail", "--level1", "--fetch-ahead",
+                                               NULL};
         if (index_of(spd_only, flag) >= 0 && !spd_only_flag) spd_only_flag = spd_only[index_of(spd_only, flag)];
         if (!strcmp(flag, "--op")) {
             if (index_of(spd_ops, value) < 0)
@@ -573,6 +602,11 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
             if (strcmp(value, "load") && strcmp(value, "linear"))
                 return usage_error("--sampler %s: must be load | linear", value);
             cfg->sampler_linear = !strcmp(value, "linear");
+        } else if (!strcmp(flag, "--fetch-ahead")) {
+            if (parse_uint(value, &n) || n > 4)
+                return usage_error("--fetch-ahead %s: must be 0..4 (bilinear fetches of the next "
+                                   "tile per invocation)", value);
+            cfg->fetch_ahead = (int)n;
         } else if (!strcmp(flag, "--edge")) {
             if ((k = index_of(edge_modes, value)) < 0)
                 return usage_error("--edge %s: must be %s", value, list_of(edge_modes));

@@ -21,6 +21,8 @@ typedef struct {
     int max_width, max_height; /* --max-size: the largest source the shader serves */
     int max_mips_per_pass; /* --max-mips-per-pass K: levels per dispatch (0: all in one) */
     int sampler_linear;  /* --sampler linear: level 1 by one bilinear fetch per 2x2 (mean) */
+    int fetch_ahead;     /* --fetch-ahead N: with the sampler, N of an invocation's level-1
+                            fetches of the next tile go out before this tile is reduced */
     const char *edge;    /* --edge drop | conservative | weighted: odd edges (spd_edge.lua) */
     const char *level1;  /* --level1 interleaved | blocks: how a workgroup reads level 0 (NULL
                             until cli.c resolves the default: interleaved, blocks with --edge) */

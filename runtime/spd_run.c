@@ -14,13 +14,15 @@
 static uint32_t tile_of(const spdrt_spd_params *p) { return p->tile ? p->tile : 64u; }
 /* --tail hierarchy: the chain continues through a hierarchy of counters (always below 64). */
 static int hierarchy_of(const spdrt_spd_params *p) { return p->hierarchy || tile_of(p) < 64; }
-/* Tiles per workgroup of a whole-image dispatch, as given; 0 = the loop tail's default where
- * there is a hand-off to save (more than 6 levels per dispatch), else one (and always one
- * for --tail hierarchy, whose default is the contract's grid). */
+/* Tiles per workgroup of a whole-image dispatch, as given; 0 = the 64x64 tails' defaults
+ * where there is a hand-off to save (more than 6 levels per dispatch), else one (and always
+ * one for smaller tiles, unmeasured there). */
 static uint32_t tiles_per_workgroup(const spdrt_spd_params *p) {
     if (p->tiles_per_workgroup)
         return p->tiles_per_workgroup;
-    return hierarchy_of(p) || p->mips_bound <= 6 ? 1 : SPDRT_DEFAULT_TILES_PER_WORKGROUP;
+    if (tile_of(p) < 64 || p->mips_bound <= 6)
+        return 1;
+    return hierarchy_of(p) ? SPDRT_DEFAULT_HIERARCHY_TILES_PER_WORKGROUP : SPDRT_DEFAULT_TILES_PER_WORKGROUP;
 }
 #define MAX_LEVELS 16u  /* spdrt_spd_levels holds levels 0..15 */
 /* What refill_between_dispatches writes into the hand-off buffer: a large finite positive

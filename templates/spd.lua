@@ -71,6 +71,22 @@ local function stored_value(ctx, v)
     return ctx.srgb and ("spd_linear_to_srgb(" .. v .. ")") or v
 end
 
+-- The bilinear fetches of level 1 (--sampler linear) for the tile whose level-0 corner
+-- (this invocation's block) is `corner`: one per 2x2 block at its centre, {suffix, uv}.
+local function level1_fetches(ctx, corner)
+    local T, B = ctx.shape.tile, ctx.shape.block
+    local interleaved = B == 4 and ctx.level1_interleaved
+    -- Offset of coordinate i from the corner: 0..B-1, or (interleaved) 0, 1, T/2, T/2 + 1.
+    local function offset(i) return interleaved and (i % 2 + (i // 2) * (T // 2)) or i end
+    local fetches = {}
+    for _, q in ipairs(B == 2 and { { 0, 0 } } or { { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
+        fetches[#fetches + 1] = { suffix = string.format("%d%d", q[1], q[2]),
+            uv = string.format("$float2(%s + $uint2(%s, %s)) * inv_size", corner,
+                u(offset(2 * q[1]) + 1), u(offset(2 * q[2]) + 1)) }
+    end
+    return fetches
+end
+
 -- --level1 interleaved: invocation t made the level-1 texels p + (T/4) * (i, j) of its
 -- region (p = spd_morton_xy(t), i, j in {0, 1}); level 2 needs the 2x2 block at 2p, which
 -- four invocations made. The exchange goes through lds_level1, split into four planes by the
@@ -162,29 +178,61 @@ local function emit_pass(c, ctx, pass)
         for i = 0, B - 1 do c:line("uint y%d = min(corner.y%s, edge.y);", i, plus(i)) end
     end
     local L = pass.load
-    if pass.sample then
+    -- --sampler linear: q00..q11 (v for 2x2 blocks) are this tile's bilinear fetches, made
+    -- here or, with pass.ahead, while the tile before was reduced; then the next tile's go out.
+    local fetch_next = function() end -- set by fetch_level1 when pass.ahead
+    local function fetch_level1()
         -- One bilinear fetch at the shared corner of each 2x2 block: the filter's weights are
         -- exactly 1/4 there, so it returns the block's mean (power-of-two sources).
         c:comment(string.format("--sampler linear: each 2x2 block of level %d is one bilinear fetch " ..
             "at its centre, where the filter weighs the four texels 1/4 each.", base))
         c:line("$float2 inv_size = $float2(1.0f, 1.0f) / $float2(size_in);")
-    end
-    local function sample(qx, qy)
-        return pass.sample(string.format("$float2(corner + $uint2(%s, %s)) * inv_size",
-            u(offset(2 * qx) + 1), u(offset(2 * qy) + 1)))
+        -- The level-1 value of fetch f: v for a 2x2 block, q00..q11 for a 4x4 one.
+        local function target(f) return B == 2 and "v" or ("$value q" .. f.suffix) end
+        local function ahead(f) return "ahead" .. f.suffix end
+        -- The fetches at corner, split into those issued one tile ahead and the rest.
+        local function fetches(corner)
+            local early, now = {}, {}
+            for i, f in ipairs(level1_fetches(ctx, corner)) do
+                table.insert(pass.ahead and i <= pass.ahead.count and early or now, f)
+            end
+            return early, now
+        end
+        local function fetch_into(name, list)
+            for _, f in ipairs(list) do c:line("%s = %s;", name(f), pass.sample(f.uv)) end
+        end
+        local early, now = fetches("corner")
+        if #early > 0 then
+            local a = pass.ahead
+            c:comment(string.format("--fetch-ahead %d: the workgroup's first tile fetches its own; " ..
+                "every later tile's first %s went out while the tile before it was reduced, so the " ..
+                "workgroup's loads stay in flight through levels 2..6 and their barriers.", a.count,
+                a.count == 1 and "fetch" or (a.count .. " fetches")))
+            c:block(string.format("if (%s)", a.first), function() fetch_into(ahead, early) end)
+            for _, f in ipairs(early) do c:line("%s = %s;", target(f), ahead(f)) end
+            -- The next tile's, emitted once this tile's level-1 values are used up (its stores
+            -- issued and, for 4x4 blocks, its level-2 texel made), so that the registers they
+            -- land in are not needed twice.
+            fetch_next = function()
+                c:block(string.format("if (%s)", a.next), function()
+                    c:line("$uint2 next_corner = corner + %s;", a.step)
+                    fetch_into(ahead, (fetches("next_corner")))
+                end)
+            end
+        end
+        fetch_into(target, now)
     end
     if B == 2 then
         if pass.sample then
-            c:line("v = %s;", sample(0, 0))
+            fetch_level1()
         else
             call_lines("v = spd_reduce(", { L("x0", "y0"), L("x1", "y0"), L("x0", "y1"), L("x1", "y1") }, ");")
         end
         store(base + 1, at(T // 2), "v")
+        fetch_next()
     end
     if B == 4 then
-        for _, q in ipairs(pass.sample and { { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } } or {}) do
-            c:line("$value q%d%d = %s;", q[1], q[2], sample(q[1], q[2]))
-        end
+        if pass.sample then fetch_level1() end
         -- The 2x2 rule for the four level-1 texels; prefix declares them (or not, when
         -- --edge weighted declared them before choosing between this and its 3-tap weights).
         local function quads(prefix)
@@ -219,13 +267,25 @@ local function emit_pass(c, ctx, pass)
             end
         end
         store_level1(at(T // 2, not interleaved and 2 or nil), interleaved and T // 4 or 1)
+        -- With fetches ahead, level 2 of a 4x4 block is made before the next tile's fetches.
+        local level2_first = pass.ahead and not interleaved and last >= base + 2
+        if level2_first then
+            c:comment(string.format("Level %d: the four level-%d texels just made are this invocation's " ..
+                "2x2 block.", base + 2, base + 1))
+            c:line("$value level%d = spd_reduce_level(q00, q10, q01, q11, size_out);", base + 2)
+        end
+        fetch_next()
         if last < base + 2 then return end
         next_level(base + 2)
-        if interleaved then emit_level1_exchange(c, ctx, base) else
-            c:comment(string.format("Level %d: the four level-%d texels just made are this invocation's 2x2 block.",
-                base + 2, base + 1))
+        if level2_first then
+            c:line("v = level%d;", base + 2)
+        else
+            if interleaved then emit_level1_exchange(c, ctx, base) else
+                c:comment(string.format("Level %d: the four level-%d texels just made are this invocation's 2x2 block.",
+                    base + 2, base + 1))
+            end
+            c:line("v = spd_reduce_level(q00, q10, q01, q11, size_in);")
         end
-        c:line("v = spd_reduce_level(q00, q10, q01, q11, size_in);")
         store(base + 2, at(T // 4), "v")
     end
 
@@ -619,6 +679,19 @@ local function emit_main(c, ctx)
     local shape = ctx.shape
     if shape.wg > 1 then c:line("$uint2 p = spd_morton_xy(t);") end
     if cfg.mips > 1 or shape.block == 2 then c:line("$value v;") end
+    -- --fetch-ahead N: the tile loop issues N of each invocation's level-1 fetches one tile
+    -- ahead, into values that live across its iterations.
+    local ahead = cfg.fetch_ahead > 0 and {
+        count = cfg.fetch_ahead, first = "tile_x == tile_first", next = "tile_x + 1u < tile_end",
+        step = string.format("$uint2(%s, 0u)", u(shape.tile)),
+    } or nil
+    if ahead then
+        local names = {}
+        for i, f in ipairs(level1_fetches(ctx, "")) do
+            if i <= ahead.count then names[#names + 1] = "ahead" .. f.suffix end
+        end
+        c:line("$value %s;", table.concat(names, ", "))
+    end
     c:blank()
     local function phase1(stop)
         c:comment(string.format("Phase 1: this workgroup's %dx%d tile of level 0 -> levels 1..%d.",
@@ -628,6 +701,7 @@ local function emit_main(c, ctx)
                 base = 0, size = "src_size", stop = stop,
                 origin = function(n) return n == 1 and "tile + " or string.format("tile * %s + ", u(n)) end,
                 load = function(x, y) return source_value(ctx, D.load_source(ctx, x, y)) end,
+                ahead = ahead,
                 sample = cfg.sampler_linear and function(uv)
                     return spd_half.from_source(cfg, D.sample_source(ctx, uv))
                 end or nil,

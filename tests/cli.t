@@ -76,6 +76,11 @@ expect_usage_error "--edge weighted with min" "--edge weighted" --spd --op min -
 expect_usage_error "--edge weighted with max" "--edge weighted" --spd --op max --format r32f --edge weighted
 expect_usage_error "--sampler linear with --edge conservative" "--sampler linear" --spd --op max --edge conservative --sampler linear
 expect_usage_error "--sampler linear with --edge weighted" "--sampler linear" --spd --op mean --edge weighted --sampler linear
+expect_usage_error "--fetch-ahead 5" "--fetch-ahead 5" --spd --sampler linear --fetch-ahead 5
+expect_usage_error "--fetch-ahead not a number" "--fetch-ahead two" --spd --sampler linear --fetch-ahead two
+expect_usage_error "--fetch-ahead without the sampler" "--fetch-ahead 2" --spd --fetch-ahead 2
+expect_usage_error "--fetch-ahead 2 with 2x2 blocks (one fetch)" "--fetch-ahead 2" --spd --sampler linear --tile 32 --wg 256 --fetch-ahead 2
+expect_usage_error "--fetch-ahead with --fft" "--fetch-ahead" --fft 64 --fetch-ahead 1
 expect_usage_error "--edge with --fft" "--edge" --fft 64 --edge weighted
 expect_usage_error "--edge conservative with --tile 32" "--edge conservative" --spd --op max --edge conservative --tile 32
 expect_usage_error "--edge weighted with --tile 16" "--edge weighted" --spd --edge weighted --tile 16 --wg 16
@@ -333,6 +338,19 @@ ok $? "--tail: loop is the default at --tile 64, hierarchy below it (same bytes 
 ok $? "--tail hierarchy at --tile 64: named in the command, hierarchy buffers, no region loop, 3 stages at 14 levels, says why"
 "$SPDGEN" --help | grep -q -- "--tail loop|hierarchy"
 ok $? "--help lists --tail"
+# --fetch-ahead: 2 by default with --sampler linear --tail hierarchy at 64 (the same bytes as
+# naming it, which the command leaves out), 0 elsewhere; a value other than the default is
+# named in the command, and the shader holds that many fetches of the next tile.
+"$SPDGEN" --spd --sampler linear --tail hierarchy -o "$WORK/a1.comp" &&
+    "$SPDGEN" --spd --sampler linear --tail hierarchy --fetch-ahead 2 -o "$WORK/a2.comp" &&
+    cmp -s "$WORK/a1.comp" "$WORK/a2.comp" && ! grep -q -- "^//   spdgen .*--fetch-ahead" "$WORK/a1.comp" &&
+    [ "$(grep -c "ahead[01][01] = " "$WORK/a1.comp")" -eq 4 ] &&
+    "$SPDGEN" --spd --sampler linear -o "$WORK/a3.comp" && ! grep -q "ahead00" "$WORK/a3.comp" &&
+    "$SPDGEN" --spd --sampler linear --tail hierarchy --fetch-ahead 0 -o "$WORK/a4.comp" &&
+    grep -q -- "^//   spdgen .* --fetch-ahead 0 " "$WORK/a4.comp" && ! grep -q "ahead00" "$WORK/a4.comp" &&
+    "$SPDGEN" --spd --sampler linear --fetch-ahead 4 -o "$WORK/a5.comp" &&
+    grep -q -- "^//   spdgen .* --fetch-ahead 4 " "$WORK/a5.comp" && [ "$(grep -c "ahead[01][01] = " "$WORK/a5.comp")" -eq 8 ]
+ok $? "--fetch-ahead: 2 by default with the sampler and --tail hierarchy, 0 otherwise; other values named in the command"
 # The header's buffer sizes for --tile 64 --tail hierarchy are the runtime's (levels.c), for
 # sizes with 1, 2 and 3 stages and several blocks per stage, 1 and 6 layers.
 "$SPDGEN" --spd --tail hierarchy --max-size 16384x16384 -o "$WORK/h.comp" --emit-header "$WORK/spd_h.h" &&

@@ -23,7 +23,7 @@ check_unit() {
     [ -s "$WORK/err" ] && diag "$(head -20 "$WORK/err")"
 }
 
-for op in min max mean test-order "mean --sampler linear" "max --half" "mean --half" "max --edge conservative" "mean --edge weighted"; do
+for op in min max mean test-order "mean --sampler linear" "mean --sampler linear --fetch-ahead 4" "max --half" "mean --half" "max --edge conservative" "mean --edge weighted"; do
     name=$(echo "$op" | tr -d ' -')
     unit="$WORK/all_$name.metal"
     echo '#include <metal_stdlib>' >"$unit"

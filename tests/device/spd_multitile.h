@@ -16,6 +16,56 @@
 #ifndef SPD_MULTITILE_H
 #define SPD_MULTITILE_H
 
+/* --sampler linear --fetch-ahead N: a tile's first N bilinear fetches were issued while its
+ * workgroup reduced the tile before it (the workgroup's first tile fetches its own). A fetch
+ * of the wrong tile, a missing one or one that lands in the wrong value makes level-1 texels
+ * of another block: random texels' means, far outside spd_ref_bound_level. Power-of-two grids
+ * (the sampler's) with rows of 1, 16 and 128 tiles (two blocks of the hierarchy's first
+ * stage), each K of the tail; the shaders: --tail hierarchy with its default of 2, the loop
+ * with all 4 (an 8-layer array), and 2x2 blocks (--tile 32 --wg 256, one fetch) with 1. */
+static void run_fetch_ahead(spdrt_context *ctx, const char *target)
+{
+    static const struct { uint32_t w, h; } grids[] = {{64, 64}, {1024, 128}, {8192, 64}};
+    static const struct {
+        const char *format, *extra;
+        spdrt_format f;
+        int subgroup, array;
+        uint32_t hierarchy_tile;
+    } shaders[] = {
+        {"rgba8", "--sampler linear --tail hierarchy", SPDRT_RGBA8, 8, 0, 64},
+        {"r32f", "--sampler linear --fetch-ahead 4", SPDRT_R32F, 0, 1, 0},
+        {"rgba32f", "--sampler linear --fetch-ahead 1 --tile 32 --wg 256", SPDRT_RGBA32F, 4, 0, 32},
+    };
+    static const uint32_t loop_per_workgroup[] = {1, 2, 3, 64};
+    for (size_t s = 0; s < sizeof shaders / sizeof *shaders; s++) {
+        size_t words;
+        uint32_t *spirv = generate_with(target, "mean", shaders[s].subgroup, shaders[s].format,
+                                        shaders[s].array, shaders[s].extra, &words);
+        uint32_t t = shaders[s].hierarchy_tile;
+        const uint32_t hierarchy_per_workgroup[] = {1, 2, t};
+        const uint32_t *per_workgroup = t ? hierarchy_per_workgroup : loop_per_workgroup;
+        size_t per_workgroup_count = t ? 3 : sizeof loop_per_workgroup / sizeof *loop_per_workgroup;
+        tile = t, hierarchy = t != 0, sampler_linear = 1;
+        for (size_t k = 0; k < per_workgroup_count; k++) {
+            char label[192];
+            tiles_per_workgroup = per_workgroup[k];
+            snprintf(label, sizeof label, "%s mean --subgroup %d %s %s%s, %u tiles per workgroup",
+                     target, shaders[s].subgroup, shaders[s].format, shaders[s].extra,
+                     shaders[s].array ? " 8 layers" : "", tiles_per_workgroup);
+            if (!spirv) {
+                ok(0, "%s: spdgen failed", label);
+                continue;
+            }
+            for (size_t g = 0; g < sizeof grids / sizeof *grids; g++)
+                run_case(ctx, spirv, words, label, SPD_OP_MEAN, shaders[s].f, shaders[s].subgroup,
+                         shaders[s].array, grids[g].w, grids[g].h);
+        }
+        free(spirv);
+    }
+    tiles_per_workgroup = 0;
+    tile = 0, hierarchy = 0, sampler_linear = 0;
+}
+
 static void run_multitile(spdrt_context *ctx, const char *target)
 {
     static const uint32_t loop_per_workgroup[] = {1, 2, 3, 64};
@@ -76,6 +126,7 @@ static void run_multitile(spdrt_context *ctx, const char *target)
     tiles_per_workgroup = 0;
     mips_bound = 12, mips_total = 0;
     tile = 0, hierarchy = 0;
+    run_fetch_ahead(ctx, target);
 
     /* The hierarchy counts a workgroup's tiles on one block's counter: the runtime refuses a
      * number of tiles that is not a power of two (3) or more than T (16 at --tile 8), which
