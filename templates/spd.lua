@@ -721,7 +721,7 @@ local function emit_main(c, ctx)
             "at 16384x16384. Measured on an H200 (bench/RESULTS.md): each region costs about 2.4 " ..
             "us, so from 8192x8192 the other tail, a hierarchy of counters that reduces the " ..
             "regions in parallel, is faster (16384x16384 rgba8 with --sampler linear and 4 tiles " ..
-            "per workgroup: 401 against 418 us, 374 with its default --fetch-ahead 2).",
+            "per workgroup: 404 against 420 us, 374 with its default --fetch-ahead 2).",
             math.min(12, cfg.mips)))
         c:line("$uint2 size6 = max($uint2(1u, 1u), src_size >> 6u);")
         c:line("$uint2 regions = (size6 + $uint2(63u, 63u)) >> 6u;")

@@ -121,9 +121,10 @@ local function why(ctx)
     return "--tail hierarchy instead of the 64x64 shape's loop, in which the last workgroup " ..
         "reduces up to 4x4 regions of level 6 one after another (about 2.4 us each on an " ..
         "H200). Measured there with 4 tiles per workgroup and --sampler linear " ..
-        "(bench/RESULTS.md, mean): faster than the loop at 16384x16384 (rgba8 401 against " ..
-        "418 us, r32f 352 against 373) and 8192x8192 (rgba8 109 against 110 us, r32f 96 against " ..
-        "98), and with --fetch-ahead 2 faster still (rgba8 374 and 105 us); with one tile per " ..
+        "(bench/RESULTS.md, mean): faster than the loop at 16384x16384 (rgba8 404 against " ..
+        "420 us, r32f 352 against 371) and 8192x8192 (rgba8 109 against 111 us, r32f 96 against " ..
+        "98), and with --fetch-ahead 2 faster still (rgba8 374 and 105 us, 99 at 8192x8192 with " ..
+        "--subgroup 8); with one tile per " ..
         "workgroup it was 7% slower at 4096x4096 (one region: the extra stage only costs)."
 end
 
