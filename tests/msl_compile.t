@@ -71,5 +71,16 @@ for tw in 2:1 4:4 4:1 8:16 8:4 16:64 16:16 32:256 32:64 64:256; do
         done
     done
 done
-check_unit "MSL --tile: all $n configurations (every (T, N) x --subgroup 0 4 8 32 x 2D/array, 14 levels)"
+# --fetch-ahead with the hierarchy: 2x2 blocks (one fetch ahead) and 4x4 blocks (the default 2).
+for cfg in "--tile 32 --wg 256 --fetch-ahead 1" "--tail hierarchy"; do
+    for sg in 0 8; do
+        n=$((n + 1))
+        f="$WORK/ahead_$n.metal"
+        # shellcheck disable=SC2086 # $cfg holds several flags
+        "$SPDGEN" --spd --target msl --op mean --format rgba8 --sampler linear $cfg --subgroup $sg \
+            --max-size 16384x16384 -o "$f" || failed=$((failed + 1))
+        printf 'namespace tile%d {\n#include "%s"\n}\n' $n "$f" >>"$unit"
+    done
+done
+check_unit "MSL --tile: all $n configurations (every (T, N) x --subgroup 0 4 8 32 x 2D/array, 14 levels; --fetch-ahead with 2x2 and 4x4 blocks)"
 done_testing
