@@ -71,13 +71,18 @@ local function stored_value(ctx, v)
     return ctx.srgb and ("spd_linear_to_srgb(" .. v .. ")") or v
 end
 
+-- Offset of level-0 coordinate i (0..B-1) of an invocation's reads from its corner: i, or
+-- with --level1 interleaved 0, 1, T/2, T/2 + 1.
+local function level1_offset(ctx, i)
+    local T = ctx.shape.tile
+    return ctx.shape.block == 4 and ctx.level1_interleaved and (i % 2 + (i // 2) * (T // 2)) or i
+end
+
 -- The bilinear fetches of level 1 (--sampler linear) for the tile whose level-0 corner
 -- (this invocation's block) is `corner`: one per 2x2 block at its centre, {suffix, uv}.
 local function level1_fetches(ctx, corner)
-    local T, B = ctx.shape.tile, ctx.shape.block
-    local interleaved = B == 4 and ctx.level1_interleaved
-    -- Offset of coordinate i from the corner: 0..B-1, or (interleaved) 0, 1, T/2, T/2 + 1.
-    local function offset(i) return interleaved and (i % 2 + (i // 2) * (T // 2)) or i end
+    local B = ctx.shape.block
+    local function offset(i) return level1_offset(ctx, i) end
     local fetches = {}
     for _, q in ipairs(B == 2 and { { 0, 0 } } or { { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
         fetches[#fetches + 1] = { suffix = string.format("%d%d", q[1], q[2]),
@@ -169,8 +174,7 @@ local function emit_pass(c, ctx, pass)
             "level-%d texel%s.", base + 1, B, B, base, base + ctx.shape.register_levels, clamp_note))
     end
     c:line("$uint2 corner = %s;", at(T, interleaved and 2 or B))
-    -- Offset of coordinate i from the corner: 0..B-1, or (interleaved) 0, 1, T/2, T/2 + 1.
-    local function offset(i) return interleaved and (i % 2 + (i // 2) * (T // 2)) or i end
+    local function offset(i) return level1_offset(ctx, i) end
     if not pass.sample then
         c:line("$uint2 edge = size_in - $uint2(1u, 1u);")
         local function plus(i) return offset(i) == 0 and "" or (" + " .. u(offset(i))) end
