@@ -288,8 +288,9 @@ static void set_defaults(sg_config *cfg)
 }
 
 /* --fetch-ahead without the flag: 2 with --sampler linear --tail hierarchy at --tile 64,
- * where the H200 measured it fastest (bench/RESULTS.md: rgba8 16384^2 401 -> 374 us); the
- * loop tail's rows were mixed (rgba8 8192^2 slower with 2), so there it stays 0. */
+ * where the H200 measured it fastest (bench/RESULTS.md: rgba8 16384^2 404 -> 374 us); the
+ * loop tail's rows were mixed (rgba8 8192^2 slower with 2, --half slower with 4), so there
+ * it stays 0. */
 static int default_fetch_ahead(const sg_config *cfg)
 {
     return cfg->sampler_linear && cfg->tile == 64 && cfg->tail && !strcmp(cfg->tail, "hierarchy") ? 2 : 0;

@@ -34,9 +34,9 @@ typedef struct spdrt_context spdrt_context;
  * faster. */
 #define SPDRT_MAX_TILES_PER_WORKGROUP 64u
 #define SPDRT_DEFAULT_TILES_PER_WORKGROUP 2u
-/* What 0 means for --tile 64 --tail hierarchy shaders: on the H200 4 was the fastest of 4, 8
- * and 16 at 8192^2 and 16384^2 (rgba8 and r32f, --sampler linear --fetch-ahead 2), and
- * faster than one tile per workgroup; it is also what lets --fetch-ahead overlap anything. */
+/* What 0 means for --tile 64 --tail hierarchy shaders: on the H200 4 was the fastest of 2, 4,
+ * 8 and 16 at 8192^2 and 16384^2 (rgba8 and r32f, --sampler linear --fetch-ahead 2; one tile
+ * was not timed there), and with one tile --fetch-ahead has no next tile to fetch. */
 #define SPDRT_DEFAULT_HIERARCHY_TILES_PER_WORKGROUP 4u
 
 typedef struct {

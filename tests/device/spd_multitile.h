@@ -16,117 +16,99 @@
 #ifndef SPD_MULTITILE_H
 #define SPD_MULTITILE_H
 
-/* --sampler linear --fetch-ahead N: a tile's first N bilinear fetches were issued while its
- * workgroup reduced the tile before it (the workgroup's first tile fetches its own). A fetch
- * of the wrong tile, a missing one or one that lands in the wrong value makes level-1 texels
- * of another block: random texels' means, far outside spd_ref_bound_level. Power-of-two grids
- * (the sampler's) with rows of 1, 16 and 128 tiles (two blocks of the hierarchy's first
- * stage), each K of the tail; the shaders: --tail hierarchy with its default of 2, the loop
- * with all 4 (an 8-layer array), and 2x2 blocks (--tile 32 --wg 256, one fetch) with 1. */
-static void run_fetch_ahead(spdrt_context *ctx, const char *target)
+/* A shader of the multitile mode and how to run it. */
+typedef struct {
+    const char *op, *format, *extra;
+    spd_op ref;
+    spdrt_format f;
+    int subgroup, array;
+    uint32_t mips_bound, mips_total, hierarchy_tile; /* hierarchy_tile: --tail hierarchy's T */
+    int sampler_linear;
+} multitile_shader;
+
+typedef struct { uint32_t w, h; } multitile_grid;
+
+/* Every shader at every tiles_per_workgroup its tail allows (the loop: 1, 2, 3 and 64; the
+ * hierarchy: 1, 2 and T), each on every grid. */
+static void run_shaders(spdrt_context *ctx, const char *target, const multitile_shader *shaders,
+                        size_t shader_count, const multitile_grid *grids, size_t grid_count)
 {
-    static const struct { uint32_t w, h; } grids[] = {{64, 64}, {1024, 128}, {8192, 64}};
-    static const struct {
-        const char *format, *extra;
-        spdrt_format f;
-        int subgroup, array;
-        uint32_t hierarchy_tile;
-    } shaders[] = {
-        {"rgba8", "--sampler linear --tail hierarchy", SPDRT_RGBA8, 8, 0, 64},
-        {"r32f", "--sampler linear --fetch-ahead 4", SPDRT_R32F, 0, 1, 0},
-        {"rgba32f", "--sampler linear --fetch-ahead 1 --tile 32 --wg 256", SPDRT_RGBA32F, 4, 0, 32},
-    };
     static const uint32_t loop_per_workgroup[] = {1, 2, 3, 64};
-    for (size_t s = 0; s < sizeof shaders / sizeof *shaders; s++) {
+    for (size_t s = 0; s < shader_count; s++) {
+        const multitile_shader *x = &shaders[s];
         size_t words;
-        uint32_t *spirv = generate_with(target, "mean", shaders[s].subgroup, shaders[s].format,
-                                        shaders[s].array, shaders[s].extra, &words);
-        uint32_t t = shaders[s].hierarchy_tile;
+        uint32_t *spirv = generate_with(target, x->op, x->subgroup, x->format, x->array, x->extra, &words);
+        uint32_t t = x->hierarchy_tile;
         const uint32_t hierarchy_per_workgroup[] = {1, 2, t};
         const uint32_t *per_workgroup = t ? hierarchy_per_workgroup : loop_per_workgroup;
         size_t per_workgroup_count = t ? 3 : sizeof loop_per_workgroup / sizeof *loop_per_workgroup;
-        tile = t, hierarchy = t != 0, sampler_linear = 1;
+        mips_bound = x->mips_bound, mips_total = x->mips_total;
+        tile = t, hierarchy = t != 0, sampler_linear = x->sampler_linear;
         for (size_t k = 0; k < per_workgroup_count; k++) {
             char label[192];
             tiles_per_workgroup = per_workgroup[k];
-            snprintf(label, sizeof label, "%s mean --subgroup %d %s %s%s, %u tiles per workgroup",
-                     target, shaders[s].subgroup, shaders[s].format, shaders[s].extra,
-                     shaders[s].array ? " 8 layers" : "", tiles_per_workgroup);
-            if (!spirv) {
-                ok(0, "%s: spdgen failed", label);
-                continue;
-            }
-            for (size_t g = 0; g < sizeof grids / sizeof *grids; g++)
-                run_case(ctx, spirv, words, label, SPD_OP_MEAN, shaders[s].f, shaders[s].subgroup,
-                         shaders[s].array, grids[g].w, grids[g].h);
-        }
-        free(spirv);
-    }
-    tiles_per_workgroup = 0;
-    tile = 0, hierarchy = 0, sampler_linear = 0;
-}
-
-static void run_multitile(spdrt_context *ctx, const char *target)
-{
-    static const uint32_t loop_per_workgroup[] = {1, 2, 3, 64};
-    static const struct { uint32_t w, h; } grids[] = {
-        {64, 64}, {130, 65}, {1000, 700}, {4100, 70}, {5000, 300},
-    };
-    static const struct {
-        const char *op, *format, *extra;
-        spd_op ref;
-        spdrt_format f;
-        int subgroup, array;
-        uint32_t mips_bound, mips_total, hierarchy_tile; /* hierarchy_tile: --tail hierarchy's T */
-    } shaders[] = {
-        {"max", "r32f", "", SPD_OP_MAX, SPDRT_R32F, 0, 0, 12, 0, 0},
-        {"max", "r32f", "", SPD_OP_MAX, SPDRT_R32F, 8, 0, 12, 0, 0},
-        {"test-order", "rgba32f", "", SPD_OP_TEST_ORDER, SPDRT_RGBA32F, 4, 0, 12, 0, 0},
-        {"mean", "rgba16f", "", SPD_OP_MEAN, SPDRT_RGBA16F, 8, 0, 12, 0, 0},
-        {"min", "r32f", "", SPD_OP_MIN, SPDRT_R32F, 8, 1, 12, 0, 0},
-        /* No hand-off (levels 1..6 only): the loop still covers every tile. */
-        {"max", "r32f", "--mips 6", SPD_OP_MAX, SPDRT_R32F, 8, 0, 6, 0, 0},
-        /* Passes of 7 levels: both hand level 6 over; each pass's grid is its own. */
-        {"max", "r32f", "--mips 12 --max-mips-per-pass 7", SPD_OP_MAX, SPDRT_R32F, 8, 0, 7, 12, 0},
-        /* The hierarchy: a workgroup's tiles share their block's counter. */
-        {"max", "r32f", "--tail hierarchy", SPD_OP_MAX, SPDRT_R32F, 8, 0, 12, 0, 64},
-        {"test-order", "rgba32f", "--tail hierarchy", SPD_OP_TEST_ORDER, SPDRT_RGBA32F, 4, 0, 12, 0, 64},
-        {"min", "r32f", "--tail hierarchy", SPD_OP_MIN, SPDRT_R32F, 8, 1, 12, 0, 64},
-        {"max", "r32f", "--tile 8 --wg 16", SPD_OP_MAX, SPDRT_R32F, 8, 0, 12, 0, 8},
-        {"test-order", "rgba32f", "--tile 8 --wg 4", SPD_OP_TEST_ORDER, SPDRT_RGBA32F, 0, 1, 12, 0, 8},
-        {"max", "r32f", "--tile 8 --wg 16 --mips 12 --max-mips-per-pass 5", SPD_OP_MAX, SPDRT_R32F, 8,
-         0, 5, 12, 8},
-    };
-    for (size_t s = 0; s < sizeof shaders / sizeof *shaders; s++) {
-        size_t words;
-        uint32_t *spirv = generate_with(target, shaders[s].op, shaders[s].subgroup, shaders[s].format,
-                                        shaders[s].array, shaders[s].extra, &words);
-        char label[192];
-        uint32_t t = shaders[s].hierarchy_tile;
-        const uint32_t hierarchy_per_workgroup[] = {1, 2, t};
-        const uint32_t *per_workgroup = t ? hierarchy_per_workgroup : loop_per_workgroup;
-        size_t per_workgroup_count = t ? 3 : sizeof loop_per_workgroup / sizeof *loop_per_workgroup;
-        mips_bound = shaders[s].mips_bound, mips_total = shaders[s].mips_total;
-        tile = t, hierarchy = t != 0;
-        for (size_t k = 0; k < per_workgroup_count; k++) {
-            tiles_per_workgroup = per_workgroup[k];
             snprintf(label, sizeof label, "%s %s --subgroup %d %s %s%s, %u tiles per workgroup", target,
-                     shaders[s].op, shaders[s].subgroup, shaders[s].format, shaders[s].extra,
-                     shaders[s].array ? " 8 layers" : "", tiles_per_workgroup);
+                     x->op, x->subgroup, x->format, x->extra, x->array ? " 8 layers" : "",
+                     tiles_per_workgroup);
             if (!spirv) {
                 ok(0, "%s: spdgen failed", label);
                 continue;
             }
-            for (size_t g = 0; g < sizeof grids / sizeof *grids; g++)
-                run_case(ctx, spirv, words, label, shaders[s].ref, shaders[s].f, shaders[s].subgroup,
-                         shaders[s].array, grids[g].w, grids[g].h);
+            for (size_t g = 0; g < grid_count; g++)
+                run_case(ctx, spirv, words, label, x->ref, x->f, x->subgroup, x->array, grids[g].w,
+                         grids[g].h);
         }
         free(spirv);
     }
     tiles_per_workgroup = 0;
     mips_bound = 12, mips_total = 0;
-    tile = 0, hierarchy = 0;
-    run_fetch_ahead(ctx, target);
+    tile = 0, hierarchy = 0, sampler_linear = 0;
+}
+
+static void run_multitile(spdrt_context *ctx, const char *target)
+{
+    static const multitile_grid grids[] = {
+        {64, 64}, {130, 65}, {1000, 700}, {4100, 70}, {5000, 300},
+    };
+    static const multitile_shader shaders[] = {
+        {"max", "r32f", "", SPD_OP_MAX, SPDRT_R32F, 0, 0, 12, 0, 0, 0},
+        {"max", "r32f", "", SPD_OP_MAX, SPDRT_R32F, 8, 0, 12, 0, 0, 0},
+        {"test-order", "rgba32f", "", SPD_OP_TEST_ORDER, SPDRT_RGBA32F, 4, 0, 12, 0, 0, 0},
+        {"mean", "rgba16f", "", SPD_OP_MEAN, SPDRT_RGBA16F, 8, 0, 12, 0, 0, 0},
+        {"min", "r32f", "", SPD_OP_MIN, SPDRT_R32F, 8, 1, 12, 0, 0, 0},
+        /* No hand-off (levels 1..6 only): the loop still covers every tile. */
+        {"max", "r32f", "--mips 6", SPD_OP_MAX, SPDRT_R32F, 8, 0, 6, 0, 0, 0},
+        /* Passes of 7 levels: both hand level 6 over; each pass's grid is its own. */
+        {"max", "r32f", "--mips 12 --max-mips-per-pass 7", SPD_OP_MAX, SPDRT_R32F, 8, 0, 7, 12, 0, 0},
+        /* The hierarchy: a workgroup's tiles share their block's counter. */
+        {"max", "r32f", "--tail hierarchy", SPD_OP_MAX, SPDRT_R32F, 8, 0, 12, 0, 64, 0},
+        {"test-order", "rgba32f", "--tail hierarchy", SPD_OP_TEST_ORDER, SPDRT_RGBA32F, 4, 0, 12, 0, 64, 0},
+        {"min", "r32f", "--tail hierarchy", SPD_OP_MIN, SPDRT_R32F, 8, 1, 12, 0, 64, 0},
+        {"max", "r32f", "--tile 8 --wg 16", SPD_OP_MAX, SPDRT_R32F, 8, 0, 12, 0, 8, 0},
+        {"test-order", "rgba32f", "--tile 8 --wg 4", SPD_OP_TEST_ORDER, SPDRT_RGBA32F, 0, 1, 12, 0, 8, 0},
+        {"max", "r32f", "--tile 8 --wg 16 --mips 12 --max-mips-per-pass 5", SPD_OP_MAX, SPDRT_R32F, 8,
+         0, 5, 12, 8, 0},
+    };
+    run_shaders(ctx, target, shaders, sizeof shaders / sizeof *shaders, grids,
+                sizeof grids / sizeof *grids);
+
+    /* --sampler linear --fetch-ahead N: a tile's first N bilinear fetches were issued while
+     * its workgroup reduced the tile before it (the workgroup's first tile fetches its own).
+     * A fetch of the wrong tile, a missing one or one that lands in the wrong value makes
+     * level-1 texels of another block: random texels' means, far outside
+     * spd_ref_bound_level. Power-of-two grids (the sampler's) with rows of 1, 16 and 128
+     * tiles (two blocks of the hierarchy's first stage); the shaders: --tail hierarchy with
+     * its default of 2, the loop with all 4 (an 8-layer array), and 2x2 blocks (--tile 32
+     * --wg 256, one fetch) with 1. */
+    static const multitile_grid pot_grids[] = {{64, 64}, {1024, 128}, {8192, 64}};
+    static const multitile_shader ahead[] = {
+        {"mean", "rgba8", "--sampler linear --tail hierarchy", SPD_OP_MEAN, SPDRT_RGBA8, 8, 0, 12, 0, 64, 1},
+        {"mean", "r32f", "--sampler linear --fetch-ahead 4", SPD_OP_MEAN, SPDRT_R32F, 0, 1, 12, 0, 0, 1},
+        {"mean", "rgba32f", "--sampler linear --fetch-ahead 1 --tile 32 --wg 256", SPD_OP_MEAN,
+         SPDRT_RGBA32F, 4, 0, 12, 0, 32, 1},
+    };
+    run_shaders(ctx, target, ahead, sizeof ahead / sizeof *ahead, pot_grids,
+                sizeof pot_grids / sizeof *pot_grids);
 
     /* The hierarchy counts a workgroup's tiles on one block's counter: the runtime refuses a
      * number of tiles that is not a power of two (3) or more than T (16 at --tile 8), which
