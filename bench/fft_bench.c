@@ -290,6 +290,10 @@ static void plan_variants(const fft_sweep *s, fft_group *g) {
             r.lut = 1, r.subgroup = 0;
             add_variant(g, &r, NULL, 0);
             r.lut = 0;
+            /* Or half of them: every other register stage squares the twiddle before it. */
+            r.squared = 1;
+            add_variant(g, &r, NULL, 0);
+            r.squared = 0;
         }
         /* One float2 array for the exchanges: 64-bit shared accesses, half the instructions. */
         if (g->n >= 256) {
@@ -313,6 +317,11 @@ static void plan_variants(const fft_sweep *s, fft_group *g) {
             r.subgroup = 0;
             r.rows_per_wg = e_default == 8 || wg_default < 256 ? 2 : 4;
             add_variant(g, &r, NULL, 0);
+            if (g->n == 4096) { /* four rows with half the polynomials: the fastest 4096 probed */
+                r.squared = 1;
+                add_variant(g, &r, NULL, 0);
+                r.squared = 0;
+            }
             if (e_default == 8) {
                 r.rows_per_wg = 4;
                 add_variant(g, &r, NULL, 0);

@@ -169,6 +169,8 @@ int fft_generate(bench_spdgen *g, const fft_request *r, const char *name, fft_sh
         argv[a++] = "--prefetch-rows", argv[a++] = prefetch;
     if (r->lut)
         argv[a++] = "--twiddles", argv[a++] = "lut";
+    else if (r->squared)
+        argv[a++] = "--twiddles", argv[a++] = "squared";
     if (r->paired)
         argv[a++] = "--shared-layout", argv[a++] = "paired";
     if (r->column_layout)

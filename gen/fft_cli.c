@@ -17,7 +17,7 @@ static const char *const directions[] = {"forward", "inverse", NULL};
 static const char *const norms[] = {"inverse", "none", "unitary", NULL};
 static const char *const orders[] = {"natural", "native", NULL};
 static const char *const storages[] = {"f32", "f16", NULL};
-static const char *const twiddle_kinds[] = {"device", "lut", NULL};
+static const char *const twiddle_kinds[] = {"device", "lut", "squared", NULL};
 /* --shared-layout: index = sg_fft_params.paired_shared. */
 static const char *const shared_layouts[] = {"split", "paired", NULL};
 /* --column-layout; index + 1 is the sg_fft_column_layout (AUTO has no name). */

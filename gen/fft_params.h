@@ -25,7 +25,8 @@ typedef enum { SG_FFT_FORWARD, SG_FFT_INVERSE } sg_fft_direction;
 typedef enum { SG_FFT_NORM_INVERSE, SG_FFT_NORM_NONE, SG_FFT_NORM_UNITARY } sg_fft_norm;
 typedef enum { SG_FFT_ORDER_NATURAL, SG_FFT_ORDER_NATIVE } sg_fft_order;
 typedef enum { SG_FFT_STORAGE_F32, SG_FFT_STORAGE_F16 } sg_fft_storage;
-typedef enum { SG_FFT_TWIDDLES_DEVICE, SG_FFT_TWIDDLES_LUT } sg_fft_twiddles;
+/* SQUARED: DEVICE, with every other register stage's twiddle the square of the one before. */
+typedef enum { SG_FFT_TWIDDLES_DEVICE, SG_FFT_TWIDDLES_LUT, SG_FFT_TWIDDLES_SQUARED } sg_fft_twiddles;
 /* Where the columns of a column FFT sit (--column-layout): AUTO = lanes where the derived C
  * reaches SG_FFT_LANES_MIN, else registers. */
 typedef enum { SG_FFT_COLUMNS_AUTO, SG_FFT_COLUMNS_LANES, SG_FFT_COLUMNS_REGISTERS } sg_fft_column_layout;

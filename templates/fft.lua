@@ -87,7 +87,8 @@ local function make_context(cfg, dialect)
         scale = scale_of(f), wg = f.wg, invocations = lanes and f.wg * C or f.wg,
         -- The subgroup size the shader's shuffles need (0: it has none).
         subgroup = g.s > 0 and cfg.subgroup or 0,
-        slots = slots, lut = f.twiddles == "lut", swizzles = {}, shared_used = false,
+        slots = slots, lut = f.twiddles == "lut", squared = f.twiddles == "squared", swizzles = {},
+        shared_used = false,
         paired = f.paired_shared,
         -- --prefetch-rows R: R rows per workgroup one after another (plain complex rows only).
         rows_in_turn = math.max(1, f.prefetch_rows or 1),
@@ -306,6 +307,8 @@ local function emit_header_comment(c, ctx)
     c:line("//")
     c:comment(string.format("Plan: %d elements per invocation x %d invocations%s; %s. Twiddles: %s.",
         f.ept, f.wg, ctx.lanes and string.format(" per column, %d columns", ctx.columns) or "", describe_plan(ctx), ctx.lut and "read from twiddle_lut" or
+        ctx.squared and "computed on the device from integer exponents (fft_twiddle) for every other " ..
+        "register stage, the stage after it squaring that twiddle (--twiddles squared)" or
         "computed on the device from integer exponents (fft_twiddle)"))
     c:blank()
 end

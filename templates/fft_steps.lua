@@ -39,7 +39,23 @@ local function emit_stage(c, ctx, step)
     local w_base = nil
     if base and not ctx.lut then
         w_base = "w" .. b
-        c:line("$float2 %s = %s;", w_base, twiddle_expr(ctx, base))
+        -- --twiddles squared: the stage before ran on bit b + 1 with the same invocation part
+        -- one shift lower, so this exponent is twice its exponent and w^2e = (w^e)^2: three
+        -- multiplies instead of a polynomial. Only from an evaluated twiddle, so each squared
+        -- one is a single squaring away from the polynomial (about one ulp more error).
+        local before = ctx.stage_twiddle
+        local square = ctx.squared and before ~= nil and not before.squared
+            and before.runtime == runtime and before.shift + 1 == shift
+        if square then
+            local v = before.name
+            c:line("$float2 %s = $float2((%s.x + %s.y) * (%s.x - %s.y), 2.0f * %s.x * %s.y);", w_base,
+                v, v, v, v, v, v)
+        else
+            c:line("$float2 %s = %s;", w_base, twiddle_expr(ctx, base))
+        end
+        ctx.stage_twiddle = { name = w_base, runtime = runtime, shift = shift, squared = square }
+    else
+        ctx.stage_twiddle = nil
     end
     for k0 = 0, ctx.registers - 1 do
         if (k0 >> r) & 1 == 0 then

@@ -19,6 +19,7 @@
 typedef struct {
     uint32_t n, ept, wg, subgroup;
     int inverse, native, real, strided, f16, lut;
+    int squared;      /* --twiddles squared */
     const char *norm; /* NULL = default (inverse) */
     uint32_t rows;    /* --rows-per-wg (0 = not given) */
     uint32_t prefetch; /* --prefetch-rows (0 = not given) */
@@ -46,7 +47,7 @@ static inline void fft_case_flags(const fft_case *c, char *buf, size_t size)
              c->n, c->ept, c->wg, c->subgroup, c->inverse ? "inverse" : "forward",
              c->native ? " --order native" : "", c->real ? " --real" : "",
              c->strided ? " --stride" : "", c->f16 ? " --storage f16" : "",
-             c->lut ? " --twiddles lut" : "", c->norm ? " --norm " : "", c->norm ? c->norm : "", rows);
+             c->lut ? " --twiddles lut" : c->squared ? " --twiddles squared" : "", c->norm ? " --norm " : "", c->norm ? c->norm : "", rows);
 }
 
 static inline uint32_t *read_words(const char *path, size_t *words)

@@ -189,6 +189,16 @@ static void options(void)
         {.n = 64, .ept = 2, .wg = 32, .subgroup = 8, .rows = 4},
         {.n = 128, .ept = 4, .wg = 32, .rows = 2, .inverse = 1},
         {.n = 256, .ept = 2, .wg = 128, .subgroup = 4, .rows = 32, .norm = "unitary"},
+        /* --twiddles squared: every other register stage squares the twiddle before it (DIF:
+         * forward and natural-order inverse), with rows in registers, rows in turn, shuffles
+         * after the register stages, real rows, E = 64, and DIT (native inverse: no stage
+         * squares, the flag is accepted). */
+        {.n = 4096, .ept = 16, .wg = 256, .rows = 4, .paired = 1, .squared = 1},
+        {.n = 2048, .ept = 16, .wg = 128, .prefetch = 2, .paired = 1, .squared = 1},
+        {.n = 1024, .ept = 16, .wg = 64, .subgroup = 8, .inverse = 1, .squared = 1},
+        {.n = 16384, .ept = 64, .wg = 256, .paired = 1, .inverse = 1, .squared = 1},
+        {.n = 512, .ept = 16, .wg = 32, .subgroup = 4, .real = 1, .squared = 1},
+        {.n = 256, .ept = 8, .wg = 32, .native = 1, .inverse = 1, .squared = 1},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         uint32_t count = cases[i].n <= 1024 ? 6 : 2;
