@@ -28,8 +28,15 @@ local function emit_stage(c, ctx, step)
     local low = function(x) if x < b then return x end end
     local runtime = thread_part(L, low)
     c:comment(string.format("Butterflies on bit %d (partners %d apart), in registers.", b, 1 << b))
+    -- --twiddles squared: the stage before ran on bit b + 1 with the same invocation part one
+    -- shift lower, so this exponent is twice its exponent and w^2e = (w^e)^2: three multiplies
+    -- instead of a polynomial. Only from an evaluated twiddle, so each squared one is a single
+    -- squaring away from the polynomial (about one ulp more error).
+    local before = ctx.stage_twiddle
+    local square = runtime ~= nil and ctx.squared and before ~= nil and not before.squared
+        and before.runtime == runtime and before.shift + 1 == shift
     local base = nil
-    if runtime then
+    if runtime and not square then
         base = "e" .. b
         c:line("uint %s = %s;", base, shift > 0 and string.format("(%s) << %s", runtime, u(shift)) or runtime)
     end
@@ -37,26 +44,16 @@ local function emit_stage(c, ctx, step)
     -- per stage and each butterfly multiplies by a compile-time constant (the polynomial
     -- costs ~25 instructions, the product 4; the extra rounding is about one ulp).
     local w_base = nil
-    if base and not ctx.lut then
+    if square then
         w_base = "w" .. b
-        -- --twiddles squared: the stage before ran on bit b + 1 with the same invocation part
-        -- one shift lower, so this exponent is twice its exponent and w^2e = (w^e)^2: three
-        -- multiplies instead of a polynomial. Only from an evaluated twiddle, so each squared
-        -- one is a single squaring away from the polynomial (about one ulp more error).
-        local before = ctx.stage_twiddle
-        local square = ctx.squared and before ~= nil and not before.squared
-            and before.runtime == runtime and before.shift + 1 == shift
-        if square then
-            local v = before.name
-            c:line("$float2 %s = $float2((%s.x + %s.y) * (%s.x - %s.y), 2.0f * %s.x * %s.y);", w_base,
-                v, v, v, v, v, v)
-        else
-            c:line("$float2 %s = %s;", w_base, twiddle_expr(ctx, base))
-        end
-        ctx.stage_twiddle = { name = w_base, runtime = runtime, shift = shift, squared = square }
-    else
-        ctx.stage_twiddle = nil
+        local v = before.name
+        c:line("$float2 %s = $float2((%s.x + %s.y) * (%s.x - %s.y), 2.0f * %s.x * %s.y);", w_base,
+            v, v, v, v, v, v)
+    elseif base and not ctx.lut then
+        w_base = "w" .. b
+        c:line("$float2 %s = %s;", w_base, twiddle_expr(ctx, base))
     end
+    ctx.stage_twiddle = w_base and { name = w_base, runtime = runtime, shift = shift, squared = square } or nil
     for k0 = 0, ctx.registers - 1 do
         if (k0 >> r) & 1 == 0 then
             local k1 = k0 | (1 << r)
