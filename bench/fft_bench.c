@@ -285,15 +285,17 @@ static void plan_variants(const fft_sweep *s, fft_group *g) {
                 add_variant(g, &r, NULL, s->subgroups[i] == 0);
             }
         /* Twiddles from a table (L1-cached loads) instead of the polynomial: from N = 1024
-         * the default shape evaluates 12+ polynomials per invocation. */
+         * the default shape evaluates 12+ polynomials per invocation. And the other of the
+         * computed spellings: spdgen squares every other stage's twiddle by default at
+         * N = 2048 and 4096 (gen/fft_cli.c default_twiddles), so time the polynomial for
+         * every stage there and the squares elsewhere. */
         if (g->n >= 1024) {
             r.lut = 1, r.subgroup = 0;
             add_variant(g, &r, NULL, 0);
             r.lut = 0;
-            /* Or half of them: every other register stage squares the twiddle before it. */
-            r.squared = 1;
+            r.twiddles = g->n == 2048 || g->n == 4096 ? "device" : "squared";
             add_variant(g, &r, NULL, 0);
-            r.squared = 0;
+            r.twiddles = NULL;
         }
         /* One float2 array for the exchanges: 64-bit shared accesses, half the instructions. */
         if (g->n >= 256) {
@@ -302,9 +304,10 @@ static void plan_variants(const fft_sweep *s, fft_group *g) {
             r.paired = 0;
         }
         /* Rows per workgroup in registers (--rows-per-wg; README, "E and W"): spdgen gives
-         * E <= 4 (N <= 128) 8/E rows and E = 16, 32 at W = 256 (N = 4096, 8192) two; time
-         * the neighbours: one row and 16/E rows (S = 0 and the device's subgroup) at E <= 4,
-         * two and four at E = 8, four at 4096 and two at W = 64, 128 (N = 1024, 2048). */
+         * E <= 4 (N <= 128) 8/E rows, E = 16 at W = 256 (N = 4096) four and E = 32 (8192)
+         * two; time the neighbours: one row and 16/E rows (S = 0 and the device's subgroup)
+         * at E <= 4, two and four at E = 8, two at 4096 (its default before four, with the
+         * polynomial twiddles that go with two there) and at W = 64, 128 (N = 1024, 2048). */
         if (e_default <= 4) {
             r.subgroup = 0, r.rows_per_wg = 1;
             add_variant(g, &r, NULL, 0);
@@ -314,14 +317,8 @@ static void plan_variants(const fft_sweep *s, fft_group *g) {
             if (r.subgroup >= 8)
                 add_variant(g, &r, NULL, 0);
         } else if (e_default == 8 || (e_default == 16 && wg_default >= 64 && wg_default <= 256)) {
-            r.subgroup = 0;
-            r.rows_per_wg = e_default == 8 || wg_default < 256 ? 2 : 4;
+            r.subgroup = 0, r.rows_per_wg = 2;
             add_variant(g, &r, NULL, 0);
-            if (g->n == 4096) { /* four rows with half the polynomials: the fastest 4096 probed */
-                r.squared = 1;
-                add_variant(g, &r, NULL, 0);
-                r.squared = 0;
-            }
             if (e_default == 8) {
                 r.rows_per_wg = 4;
                 add_variant(g, &r, NULL, 0);

@@ -59,7 +59,8 @@ typedef struct {
     uint32_t rows_per_wg;            /* --rows-per-wg; 0: not given (spdgen's default) */
     uint32_t prefetch_rows;          /* --prefetch-rows; 0: not given (spdgen's default) */
     int lut;                         /* --twiddles lut (a host-made table, binding 2) */
-    int squared;                     /* --twiddles squared (half the stage polynomials) */
+    const char *twiddles;            /* --twiddles device | squared (squared: half the stage
+                                        polynomials); NULL: spdgen's default */
     int paired;                      /* --shared-layout paired (one float2 array) */
     const char *column_layout;       /* --column-layout; NULL: not given (spdgen's default) */
     const char *columns_per_wg;      /* --columns-per-wg ("4", or "4,8" for a plan's two

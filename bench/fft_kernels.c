@@ -169,8 +169,8 @@ int fft_generate(bench_spdgen *g, const fft_request *r, const char *name, fft_sh
         argv[a++] = "--prefetch-rows", argv[a++] = prefetch;
     if (r->lut)
         argv[a++] = "--twiddles", argv[a++] = "lut";
-    else if (r->squared)
-        argv[a++] = "--twiddles", argv[a++] = "squared";
+    else if (r->twiddles)
+        argv[a++] = "--twiddles", argv[a++] = (char *)r->twiddles; /* execv does not write */
     if (r->paired)
         argv[a++] = "--shared-layout", argv[a++] = "paired";
     if (r->column_layout)

@@ -183,6 +183,7 @@ int sg_fft_cli_option(sg_config *cfg, const char *flag, const char *value)
     } else if (!strcmp(flag, "--twiddles")) {
         if (parse_choice(flag, value, twiddle_kinds, &choice)) return SG_EXIT_USAGE;
         f->twiddles = (sg_fft_twiddles)choice;
+        f->twiddles_given = 1;
     } else if (!strcmp(flag, "--shared-layout")) {
         if (parse_choice(flag, value, shared_layouts, &choice)) return SG_EXIT_USAGE;
         f->paired_shared = choice;
@@ -315,7 +316,8 @@ static int derive_shape(sg_config *cfg)
  * (fft_params.h has the measurements): at E <= 4 (N <= 128) enough rows that each invocation
  * holds SG_FFT_SHORT_ROW_VALUES values; at W = SG_FFT_WIDE_WG with E = 32 (N = 8192), and
  * with E = 16 (N = 4096) where no shuffles run (--subgroup 0 or 4; with 8+ rows in turn
- * measured faster), SG_FFT_WIDE_ROWS; else 1. A given --prefetch-rows keeps one. */
+ * measured faster), SG_FFT_WIDE_ROWS, or SG_FFT_4096_ROWS at 4096 with --subgroup 0; else 1.
+ * A given --prefetch-rows keeps one. */
 static int default_rows_per_wg(const sg_config *cfg)
 {
     const sg_fft_params *f = &cfg->fft;
@@ -323,10 +325,29 @@ static int default_rows_per_wg(const sg_config *cfg)
         return 1;
     if (f->ept <= 4)
         return SG_FFT_SHORT_ROW_VALUES / f->ept;
+    if (cfg->wg == SG_FFT_WIDE_WG && f->ept == SG_FFT_DEFAULT_EPT && cfg->subgroup == 0)
+        return SG_FFT_4096_ROWS;
     if (cfg->wg == SG_FFT_WIDE_WG && f->ept * SG_FFT_WIDE_ROWS <= SG_FFT_MAX_EPT &&
         (f->ept > SG_FFT_DEFAULT_EPT || (f->ept == SG_FFT_DEFAULT_EPT && cfg->subgroup < 8)))
         return SG_FFT_WIDE_ROWS;
     return 1;
+}
+
+/* --twiddles when not given: squared for complex rows in the default shape at --subgroup 0,
+ * N = SG_FFT_SQUARED_FROM_N..SG_FFT_SQUARED_TO_N, in the row arrangement it was measured
+ * with there (rows in turn at 2048, SG_FFT_4096_ROWS rows in registers at 4096); else device
+ * (fft_params.h has the measurements). */
+static sg_fft_twiddles default_twiddles(const sg_config *cfg)
+{
+    const sg_fft_params *f = &cfg->fft;
+    if (f->strided || f->real || f->passes || f->ept_given || cfg->wg_given || cfg->subgroup != 0 ||
+        f->n < SG_FFT_SQUARED_FROM_N || f->n > SG_FFT_SQUARED_TO_N)
+        return SG_FFT_TWIDDLES_DEVICE;
+    if (f->n == SG_FFT_SQUARED_TO_N && f->rows_per_wg != SG_FFT_4096_ROWS)
+        return SG_FFT_TWIDDLES_DEVICE;
+    if (f->n < SG_FFT_SQUARED_TO_N && f->prefetch_rows != SG_FFT_PREFETCH_DEFAULT)
+        return SG_FFT_TWIDDLES_DEVICE;
+    return SG_FFT_TWIDDLES_SQUARED;
 }
 
 /* Rows in turn (--prefetch-rows) when not given: SG_FFT_PREFETCH_DEFAULT for complex rows in
@@ -461,6 +482,7 @@ int sg_fft_cli_check(sg_config *cfg)
                                "%d values in registers; use --ept %d or less", f->prefetch_rows,
                                f->ept, f->ept, 2 * SG_FFT_DEFAULT_EPT, SG_FFT_DEFAULT_EPT);
     }
+    if (!f->twiddles_given) f->twiddles = default_twiddles(cfg);
     return check_columns(cfg);
 }
 

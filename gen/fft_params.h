@@ -68,12 +68,25 @@ typedef enum { SG_FFT_COLUMNS_AUTO, SG_FFT_COLUMNS_LANES, SG_FFT_COLUMNS_REGISTE
 /* At W = SG_FFT_WIDE_WG with E = 16 or 32 (N = 4096, 8192): SG_FFT_WIDE_ROWS rows in registers
  * (32 or 64 values per invocation; N = 16384's E 64 x W 256 holds 64), so each exchange round
  * moves both rows behind one barrier and twice the loads are in flight: N = 4096 78.7% of the
- * floor against 74.0% with two rows in turn (--prefetch-rows 2), 8192 84.3% against 76.9% (4
- * rows at 4096: 78.5%); with --subgroup 4 and 32 at 8192, and 4 at 4096, also faster. Not at
- * 4096 with --subgroup 32 (43.7% against 52.4% in turn), which keeps rows in turn. Stacked rows
- * were much slower at W = 64 and 128 (N = 1024 63% against 99.9%, 2048 50% against 95%), so
- * those keep rows in turn too. */
+ * floor against 74.0% with two rows in turn (--prefetch-rows 2), 8192 84.3% against 76.9%;
+ * with --subgroup 4 and 32 at 8192, and 4 at 4096, also faster. Not at 4096 with --subgroup 32
+ * (43.7% against 52.4% in turn), which keeps rows in turn. Stacked rows were much slower at
+ * W = 64 and 128 (N = 1024 63% against 99.9%, 2048 50% against 95%), so those keep rows in
+ * turn too. */
 #define SG_FFT_WIDE_ROWS 2
+/* N = 4096 at --subgroup 0 holds SG_FFT_4096_ROWS rows in registers, with squared twiddles
+ * (SG_FFT_SQUARED_DEFAULT): 86.6% and 86.1% of the floor in two H200 runs against 78.5% and
+ * 78.6% with 2 rows and computed twiddles. Neither change alone helps there (4 rows 78.1%, 2
+ * rows squared 64.9%): NVIDIA's compiler schedules the pair differently (238 registers
+ * against 242). --subgroup 4 keeps SG_FFT_WIDE_ROWS (4 rows not measured with quad swaps). */
+#define SG_FFT_4096_ROWS 4
+/* --twiddles default: squared for complex rows in the default shape at --subgroup 0 where it
+ * was measured faster on the H200 (bench/FFT_RESULTS.md; two runs each): N = 2048 (rows in
+ * turn) 97.1% and 97.2% of the floor against 95.1% and 95.0%, and N = 4096 with
+ * SG_FFT_4096_ROWS rows (above); else device. 1024 and 16384 tie (100.1% against 99.9%,
+ * 85.3% against 84.9-85.1%), so they keep the device twiddles, about one ulp more accurate. */
+#define SG_FFT_SQUARED_FROM_N 2048
+#define SG_FFT_SQUARED_TO_N 4096
 
 typedef struct {
     long n;                     /* --fft N: transform length, a power of two */
@@ -85,6 +98,7 @@ typedef struct {
     sg_fft_order order;         /* --order */
     sg_fft_storage storage;     /* --storage */
     sg_fft_twiddles twiddles;   /* --twiddles */
+    int twiddles_given;         /* --twiddles on the command line (else default_twiddles) */
     int paired_shared;          /* --shared-layout paired: one float2 array (64-bit accesses) */
     int paired_shared_given;    /* --shared-layout on the command line (else by N) */
     int strided;                /* --stride: FFTs along columns (elements row_stride apart) */

@@ -93,13 +93,14 @@ done
 [ "$(shape --fft 256 --max-wg 16)" = "16 16" ] || rule_ok=1
 [ "$(shape --fft 2048 --wg 512)" = "4 512" ] || rule_ok=1
 [ "$(shape --fft 2048 --ept 8)" = "8 256" ] || rule_ok=1
-# Rows per workgroup in the default shape: 8/E at E <= 4, 2 at W = 256 with E = 16 or 32
-# (N = 4096, 8192), else 1 (not named in the command); a given --prefetch-rows keeps 1.
+# Rows per workgroup in the default shape: 8/E at E <= 4, 2 at W = 256 with E = 32 (N = 8192)
+# and E = 16 (4096) with --subgroup 4, 4 at 4096 with --subgroup 0, else 1 (not named in the
+# command); a given --prefetch-rows keeps 1.
 rows() { "$SPDGEN" "$@" | sed -n 's|^//   spdgen .*--rows-per-wg \([0-9]*\).*|\1|p' | head -1; }
 [ "$(rows --fft 64)" = "4" ] && [ "$(rows --fft 128)" = "2" ] && [ "$(rows --fft 8)" = "4" ] &&
     [ "$(rows --fft 256)" = "" ] && [ "$(rows --fft 64 --ept 2)" = "" ] &&
     [ "$(rows --fft 64 --real)" = "" ] && [ "$(rows --fft 64 --stride)" = "" ] &&
-    [ "$(rows --fft 4096)" = "2" ] && [ "$(rows --fft 8192)" = "2" ] && [ "$(rows --fft 2048)" = "" ] &&
+    [ "$(rows --fft 4096)" = "4" ] && [ "$(rows --fft 8192)" = "2" ] && [ "$(rows --fft 2048)" = "" ] &&
     [ "$(rows --fft 16384)" = "" ] && [ "$(rows --fft 2048 --max-wg 128)" = "" ] &&
     [ "$(rows --fft 4096 --prefetch-rows 1)" = "" ] && [ "$(rows --fft 8192 --wg 256)" = "" ] &&
     [ "$(rows --fft 4096 --rows-per-wg 4)" = "4" ] && [ "$(rows --fft 4096 --subgroup 4)" = "2" ] &&
@@ -115,12 +116,28 @@ prefetch() { "$SPDGEN" "$@" | sed -n 's|^//   spdgen .*--prefetch-rows \([0-9]*\
     [ "$(prefetch --fft 4096 --stride)" = "" ] && [ "$(prefetch --fft 4096 --wg 512)" = "" ] &&
     [ "$(prefetch --fft 1024 --prefetch-rows 4)" = "4" ] && [ "$(prefetch --fft 1024 --prefetch-rows 1)" = "" ] || rule_ok=1
 "$SPDGEN" --fft 4096 --emit-header "$WORK/p.h" -o "$WORK/p.comp" &&
-    grep -q "^#define FFT_COLUMNS_PER_WORKGROUP 2 " "$WORK/p.h" && grep -q "^#define FFT_GRID_X(count) (((count) + 1u) / 2u)" "$WORK/p.h" &&
+    grep -q "^#define FFT_COLUMNS_PER_WORKGROUP 4 " "$WORK/p.h" && grep -q "^#define FFT_GRID_X(count) (((count) + 3u) / 4u)" "$WORK/p.h" &&
     grep -q "^#define FFT_ROWS_IN_TURN 0$" "$WORK/p.h" || rule_ok=1
 # The header says which: rows in turn at N = 1024 (--prefetch-rows 2), in registers at 4096.
 "$SPDGEN" --fft 1024 --emit-header "$WORK/q.h" -o "$WORK/q.comp" &&
     grep -q "^#define FFT_COLUMNS_PER_WORKGROUP 2 " "$WORK/q.h" && grep -q "^#define FFT_ROWS_IN_TURN 1$" "$WORK/q.h" || rule_ok=1
-ok $rule_ok "E/W derivation: E = 16 with W >= 32 (or N/2), complex rows W <= 256 by a larger E, W <= --max-wg, 8/E rows per workgroup at E <= 4 and 2 at N = 4096 (no shuffles), 8192; one given, the other follows"
+ok $rule_ok "E/W derivation: E = 16 with W >= 32 (or N/2), complex rows W <= 256 by a larger E, W <= --max-wg, 8/E rows per workgroup at E <= 4, 4 at N = 4096 (S 0), 2 at 4096 (S 4) and 8192; one given, the other follows"
+
+# --twiddles default: squared for complex rows in the default shape at --subgroup 0 with
+# N = 2048 (rows in turn) and 4096 (4 rows in registers), the arrangements measured faster;
+# device everywhere else, and a given --twiddles wins.
+twiddles() { "$SPDGEN" "$@" | sed -n 's|^//   spdgen .*--twiddles \([a-z]*\).*|\1|p' | head -1; }
+tw_ok=0
+[ "$(twiddles --fft 2048)" = "squared" ] && [ "$(twiddles --fft 4096)" = "squared" ] &&
+    [ "$(twiddles --fft 1024)" = "device" ] && [ "$(twiddles --fft 8192)" = "device" ] &&
+    [ "$(twiddles --fft 16384)" = "device" ] && [ "$(twiddles --fft 4096 --subgroup 4)" = "device" ] &&
+    [ "$(twiddles --fft 2048 --subgroup 8)" = "device" ] && [ "$(twiddles --fft 4096 --rows-per-wg 2)" = "device" ] &&
+    [ "$(twiddles --fft 4096 --rows-per-wg 4)" = "squared" ] && [ "$(twiddles --fft 2048 --prefetch-rows 1)" = "device" ] &&
+    [ "$(twiddles --fft 2048 --real)" = "device" ] && [ "$(twiddles --fft 2048 --stride)" = "device" ] &&
+    [ "$(twiddles --fft 2048 --ept 8)" = "device" ] && [ "$(twiddles --fft 4096 --twiddles device)" = "device" ] &&
+    [ "$(twiddles --fft 2048 --twiddles lut)" = "lut" ] && [ "$(twiddles --fft 1024 --twiddles squared)" = "squared" ] || tw_ok=1
+"$SPDGEN" --fft 4096 | grep -q "^// (--twiddles squared)\.$\|squaring that twiddle" || tw_ok=1
+ok $tw_ok "--twiddles default: squared at N = 2048 and 4096 in the default shape at --subgroup 0, device elsewhere; a given value wins"
 
 # The plan's shared-memory exchanges at --subgroup 0: bringing the W invocation bits into
 # registers takes ceil(w / group) exchanges (group: the most bits one exchange brings in, at
