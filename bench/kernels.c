@@ -66,7 +66,8 @@ spdrt_result bench_spd_kernel_create(bench_workload *wl, const uint32_t *spirv, 
     mips = calloc(mips_bound, sizeof *mips);
     if (!mips)
         return spdrt__error(wl->ctx, SPDRT_ERROR_OUT_OF_MEMORY, "out of memory");
-    res = spdrt__spd_pipeline_create(wl->ctx, spirv, words, mips_bound, subgroup, &out->pipe);
+    /* The workloads are 2D images (no --array). */
+    res = spdrt__spd_pipeline_create(wl->ctx, spirv, words, mips_bound, subgroup, 0, &out->pipe);
     if (res == SPDRT_OK)
         spd_descriptors(wl, out, mips_bound, mips);
     free(mips);

@@ -11,7 +11,7 @@
 typedef struct {
     const char *name;
     uint32_t tile, wg;    /* spdgen --tile/--wg (0: the default 64x64 shape) */
-    int sampler_linear;   /* needs --op mean and a power-of-two size */
+    int sampler_linear;   /* needs --op mean */
     uint32_t tiles_per_workgroup; /* the push constant (64x64 shape): 0 = one tile */
 } phase_variant;
 
@@ -120,7 +120,6 @@ uint32_t bench_phase_sweep(bench_sweep *s, FILE *out) {
     for (z = 0; z < o->size_count && !s->ctx->hung; z++) {
         uint32_t w = o->sizes[z][0], h = o->sizes[z][1];
         uint32_t levels = spdrt_spd_mip_count(w, h, 14);
-        int pot = !(w & (w - 1)) && !(h & (h - 1));
         bench_timing floors[BENCH_MAX_LEVELS];
         uint64_t written = 0;
         bench_workload wl;
@@ -137,7 +136,7 @@ uint32_t bench_phase_sweep(bench_sweep *s, FILE *out) {
             bench_sweep_floor(s, &wl, wl.shaped_read_bytes, round16(written), &floors[i], NULL);
         }
         for (i = 0; i < VARIANTS && !s->ctx->hung; i++) {
-            if (variants[i].sampler_linear && (op != SPD_OP_MEAN || !pot))
+            if (variants[i].sampler_linear && op != SPD_OP_MEAN)
                 continue;
             failures += run_variant(s, &wl, &chain, op, subgroup, &variants[i], floors, out);
         }

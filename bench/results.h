@@ -52,7 +52,7 @@ typedef struct {
 
 typedef struct {
     uint32_t subgroup;    /* spdgen --subgroup */
-    int sampler_linear;   /* spdgen --sampler linear (mean, power-of-two sizes) */
+    int sampler_linear;   /* spdgen --sampler linear (mean) */
     int half;             /* spdgen --half: fp16 math (16-bit float formats) */
     int hierarchy;        /* spdgen --tail hierarchy: the level-6 regions reduced in parallel */
     uint32_t fetch_ahead; /* spdgen --fetch-ahead N: next-tile fetches issued early */

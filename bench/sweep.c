@@ -151,15 +151,14 @@ static void spd_variants(bench_sweep *s, bench_workload *wl, const bench_chain *
     bench_variant plan[BENCH_MAX_VARIANTS];
     uint32_t v, n = 0, count = 0;
     /* Every subgroup plan with the runtime's default tiles per workgroup (more than 6 levels:
-     * a hand-off to share); for mean on power-of-two sizes --sampler linear at the last
-     * (device-sized) subgroup (rgba8 checked within one unit more); then at that
-     * subgroup one tile per workgroup (the contract's grid) and, with the sampler, 4. For
+     * a hand-off to share); for mean --sampler linear at the last (device-sized) subgroup
+     * (rgba8 checked within one unit more); then at that subgroup one tile per workgroup
+     * (the contract's grid), with and without the sampler, and with the sampler 4. For
      * rgba16f also --half (fp16 math, checked against its own per-level bound): the fastest
      * of these on the H200 were no subgroup operations with the default tiles, the device's
      * subgroup with one tile (1920x1080) and --sampler linear. The sampler's rows name
      * --fetch-ahead (0, and 4 with 4 tiles: rgba16f without --half gained most from it). */
-    int pot = !(g->width & (g->width - 1)) && !(g->height & (g->height - 1));
-    int linear = op->op == SPD_OP_MEAN && pot;
+    int linear = op->op == SPD_OP_MEAN;
     int half = g->format == SPDRT_RGBA16F;
     uint32_t per_wg = g->levels > 6 ? SPDRT_DEFAULT_TILES_PER_WORKGROUP : 1;
     uint32_t last = s->subgroups[s->subgroup_count - 1];
@@ -171,6 +170,7 @@ static void spd_variants(bench_sweep *s, bench_workload *wl, const bench_chain *
     if (per_wg > 1) {
         plan_variant(plan, &count, last, 0, 0, 0, 1, 0);
         if (linear) {
+            plan_variant(plan, &count, last, 1, 0, 0, 1, 0);
             plan_variant(plan, &count, last, 1, 0, 0, 4, 0);
             plan_variant(plan, &count, last, 1, 0, 0, 4, 4);
         }
@@ -179,8 +179,11 @@ static void spd_variants(bench_sweep *s, bench_workload *wl, const bench_chain *
         plan_variant(plan, &count, 0, 0, 1, 0, per_wg, 0);
         if (per_wg > 1)
             plan_variant(plan, &count, last, 0, 1, 0, 1, 0);
-        if (linear)
+        if (linear) {
             plan_variant(plan, &count, last, 1, 1, 0, per_wg, 0);
+            if (per_wg > 1)
+                plan_variant(plan, &count, last, 1, 1, 0, 1, 0);
+        }
     }
     /* From 4096 texels a side (more than one 64x64 region of level 6 past it): --tail
      * hierarchy reduces the regions in parallel instead of one after another in the last

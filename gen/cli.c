@@ -52,9 +52,10 @@ static const char usage_text[] =
     "                        16 KB at --tile 64) | blocks (each invocation its 4x4 block; the\n"
     "                        default for rgba8 and with --edge conservative|weighted)\n"
     "  --sampler load|linear level 1 by texel loads (default) or, for --op mean on a float\n"
-    "                        format or rgba8, one bilinear fetch per 2x2 block (power-of-two\n"
-    "                        sources only; binds a linear clamp-to-edge sampler; rgba8: within\n"
-    "                        2 units instead of 1, the filter's own rounding)\n"
+    "                        format or rgba8, one bilinear fetch per 2x2 block (binds a linear\n"
+    "                        clamp-to-edge sampler with unnormalized coordinates, any size;\n"
+    "                        with --array normalized ones, power-of-two sources only; rgba8:\n"
+    "                        within 2 units instead of 1, the filter's own rounding)\n"
     "  --fetch-ahead N       with --sampler linear and several tiles per workgroup: N of\n"
     "                        each invocation's bilinear fetches of the next tile (0..4; 1\n"
     "                        with 2x2 blocks) go out before this tile's levels 2..6 and\n"
@@ -432,14 +433,15 @@ static int check_selftest(sg_config *cfg, int size_given, int seed_given)
         return SG_EXIT_OK;
     }
     if (!size_given) {
-        /* A 1080p frame; with --sampler linear, which needs powers of two, 2048x1024. */
-        int w = cfg->sampler_linear ? 2048 : 1920, h = cfg->sampler_linear ? 1024 : 1080;
+        /* A 1080p frame; with --sampler linear --array, which needs powers of two, 2048x1024. */
+        int pot = cfg->sampler_linear && cfg->array;
+        int w = pot ? 2048 : 1920, h = pot ? 1024 : 1080;
         cfg->selftest_width = cfg->max_width < w ? cfg->max_width : w;
         cfg->selftest_height = cfg->max_height < h ? cfg->max_height : h;
     }
-    if (cfg->sampler_linear && ((cfg->selftest_width & (cfg->selftest_width - 1)) ||
-                                (cfg->selftest_height & (cfg->selftest_height - 1))))
-        return usage_error("--size %dx%d: --sampler linear needs power-of-two sides",
+    if (cfg->sampler_linear && cfg->array && ((cfg->selftest_width & (cfg->selftest_width - 1)) ||
+                                              (cfg->selftest_height & (cfg->selftest_height - 1))))
+        return usage_error("--size %dx%d: --sampler linear with --array needs power-of-two sides",
                            cfg->selftest_width, cfg->selftest_height);
     if (!cfg->selftest_layers) cfg->selftest_layers = cfg->array ? 6 : 1;
     if (cfg->selftest_layers > 1 && !cfg->array)

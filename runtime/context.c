@@ -512,8 +512,9 @@ void spdrt_destroy(spdrt_context *ctx) {
     if (ctx->device && !ctx->hung) {
         vkDeviceWaitIdle(ctx->device);
         spdrt__spd_pipeline_cache_clear(ctx);
-        if (ctx->linear_sampler)
-            vkDestroySampler(ctx->device, ctx->linear_sampler, NULL);
+        for (int i = 0; i < 2; i++)
+            if (ctx->linear_sampler[i])
+                vkDestroySampler(ctx->device, ctx->linear_sampler[i], NULL);
         if (ctx->fence)
             vkDestroyFence(ctx->device, ctx->fence, NULL);
         if (ctx->pool)

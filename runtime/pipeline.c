@@ -59,30 +59,36 @@ spdrt_result spdrt__subgroup_plan(spdrt_context *ctx, uint32_t s, uint32_t local
     return SPDRT_OK;
 }
 
-/* The sampler of --sampler linear shaders (binding 4): linear filtering, clamp to edge,
- * normalized coordinates, made once per context and built into every SPD layout as an
- * immutable sampler, so shaders that do not declare it are unaffected. */
-static spdrt_result linear_sampler(spdrt_context *ctx, VkSampler *out) {
+/* The sampler of --sampler linear shaders (binding 4): linear filtering, clamp to edge, made
+ * once per context and built into every SPD layout as an immutable sampler, so shaders that
+ * do not declare it are unaffected. A 2D shader samples at texel coordinates (unnormalized:
+ * the block centres 2x + 1 are exact at any size); an --array one at normalized coordinates
+ * (Vulkan allows unnormalized ones only on single-layer views). The unnormalized sampler's
+ * other settings are the ones Vulkan requires of it: one filter, nearest mips, LOD 0. */
+static spdrt_result linear_sampler(spdrt_context *ctx, int is_array, VkSampler *out) {
+    VkSampler *s = &ctx->linear_sampler[is_array ? 1 : 0];
     VkSamplerCreateInfo sci;
     VkResult r;
-    if (!ctx->linear_sampler) {
+    if (!*s) {
         memset(&sci, 0, sizeof sci);
         sci.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO;
         sci.magFilter = sci.minFilter = VK_FILTER_LINEAR;
         sci.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
         sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
         sci.maxLod = 0.0f;
-        r = vkCreateSampler(ctx->device, &sci, NULL, &ctx->linear_sampler);
+        sci.unnormalizedCoordinates = is_array ? VK_FALSE : VK_TRUE;
+        r = vkCreateSampler(ctx->device, &sci, NULL, s);
         if (r != VK_SUCCESS) {
-            ctx->linear_sampler = VK_NULL_HANDLE;
+            *s = VK_NULL_HANDLE;
             return spdrt__vk_error(ctx, "vkCreateSampler", r);
         }
     }
-    *out = ctx->linear_sampler;
+    *out = *s;
     return SPDRT_OK;
 }
 
-static spdrt_result create_layout(spdrt_context *ctx, uint32_t mips_bound, spdrt_pipeline *p) {
+static spdrt_result create_layout(spdrt_context *ctx, uint32_t mips_bound, int is_array,
+                                  spdrt_pipeline *p) {
     VkDescriptorSetLayoutBinding b[5];
     VkSampler sampler;
     VkDescriptorSetLayoutCreateInfo lci;
@@ -93,7 +99,7 @@ static spdrt_result create_layout(spdrt_context *ctx, uint32_t mips_bound, spdrt
         VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
         VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
     uint32_t i;
-    spdrt_result res = linear_sampler(ctx, &sampler);
+    spdrt_result res = linear_sampler(ctx, is_array, &sampler);
     if (res != SPDRT_OK)
         return res;
     memset(b, 0, sizeof b);
@@ -234,7 +240,7 @@ static uint32_t local_size_x(const uint32_t *spirv, size_t words) {
 
 spdrt_result spdrt__spd_pipeline_create(spdrt_context *ctx, const uint32_t *spirv,
                                         size_t spirv_words, uint32_t mips_bound,
-                                        uint32_t subgroup, spdrt_pipeline *out) {
+                                        uint32_t subgroup, int is_array, spdrt_pipeline *out) {
     uint32_t required;
     int full;
     spdrt_result res;
@@ -252,7 +258,7 @@ spdrt_result spdrt__spd_pipeline_create(spdrt_context *ctx, const uint32_t *spir
                             mips_bound, ctx->limits.maxPerStageDescriptorStorageImages);
     res = spdrt__subgroup_plan(ctx, subgroup, local_size_x(spirv, spirv_words), &required, &full);
     if (res == SPDRT_OK)
-        res = create_layout(ctx, mips_bound, out);
+        res = create_layout(ctx, mips_bound, is_array, out);
     if (res == SPDRT_OK)
         res = create_set(ctx, mips_bound, out);
     if (res == SPDRT_OK)
@@ -284,16 +290,18 @@ void spdrt__spd_pipeline_cache_clear(spdrt_context *ctx) {
 
 spdrt_result spdrt__spd_pipeline_get(spdrt_context *ctx, const uint32_t *spirv,
                                      size_t spirv_words, uint32_t mips_bound, uint32_t subgroup,
-                                     const spdrt_pipeline **out) {
+                                     int is_array, const spdrt_pipeline **out) {
     spdrt_spd_pipeline_cache *c = &ctx->spd_cache;
     spdrt_result res;
     if (c->spirv && c->spirv_words == spirv_words && c->mips_bound == mips_bound &&
-        c->subgroup == subgroup && memcmp(c->spirv, spirv, spirv_words * 4) == 0) {
+        c->subgroup == subgroup && c->is_array == is_array &&
+        memcmp(c->spirv, spirv, spirv_words * 4) == 0) {
         *out = &c->pipe;
         return SPDRT_OK;
     }
     spdrt__spd_pipeline_cache_clear(ctx);
-    res = spdrt__spd_pipeline_create(ctx, spirv, spirv_words, mips_bound, subgroup, &c->pipe);
+    res = spdrt__spd_pipeline_create(ctx, spirv, spirv_words, mips_bound, subgroup, is_array,
+                                     &c->pipe);
     if (res != SPDRT_OK)
         return res;
     c->spirv = malloc(spirv_words * 4);
@@ -305,6 +313,7 @@ spdrt_result spdrt__spd_pipeline_get(spdrt_context *ctx, const uint32_t *spirv,
     c->spirv_words = spirv_words;
     c->mips_bound = mips_bound;
     c->subgroup = subgroup;
+    c->is_array = is_array;
     *out = &c->pipe;
     return SPDRT_OK;
 }

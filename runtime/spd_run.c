@@ -86,11 +86,13 @@ static spdrt_result check_params(spdrt_context *ctx, const uint32_t *spirv,
     if (tile_of(p) < 2 || tile_of(p) > 64 || (tile_of(p) & (tile_of(p) - 1)))
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
                             "spdrt_spd_run: tile %u is not 2, 4, 8, 16, 32 or 64", p->tile);
-    /* A bilinear fetch is the 2x2 mean only where no clamping or odd edge is involved. */
-    if (p->sampler_linear && ((p->width & (p->width - 1)) || (p->height & (p->height - 1))))
+    /* An --array shader samples at normalized coordinates, (2x + 1) / width, exact only
+     * where the sides are powers of two (a 2D one at exact texel coordinates, any size). */
+    if (p->sampler_linear && p->is_array &&
+        ((p->width & (p->width - 1)) || (p->height & (p->height - 1))))
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
-                            "spdrt_spd_run: a --sampler linear shader needs power-of-two sides "
-                            "(got %ux%u)", p->width, p->height);
+                            "spdrt_spd_run: a --sampler linear --array shader needs power-of-two "
+                            "sides (got %ux%u)", p->width, p->height);
     /* Beyond 12 levels the last workgroup keeps one level-12 texel per 4096x4096 region in
      * shared memory, sized for 16384x16384. */
     if (p->update_source && hierarchy_of(p))
@@ -614,7 +616,7 @@ spdrt_result spdrt_spd_run(spdrt_context *ctx, const uint32_t *spirv, size_t spi
     if (!mips)
         return spdrt__error(ctx, SPDRT_ERROR_OUT_OF_MEMORY, "out of memory");
     res = spdrt__spd_pipeline_get(ctx, spirv, spirv_words, params->mips_bound,
-                                  params->subgroup, &rs.pipe);
+                                  params->subgroup, params->is_array, &rs.pipe);
     if (res == SPDRT_OK)
         res = create_resources(ctx, params, out, &rs);
     if (res != SPDRT_OK)

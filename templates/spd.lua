@@ -79,15 +79,19 @@ local function level1_offset(ctx, i)
 end
 
 -- The bilinear fetches of level 1 (--sampler linear) for the tile whose level-0 corner
--- (this invocation's block) is `corner`: one per 2x2 block at its centre, {suffix, uv}.
+-- (this invocation's block) is `corner`: one per 2x2 block at its centre, {suffix, uv}. A 2D
+-- source is sampled in texel units (an unnormalized sampler): the centre (2x + 1, 2y + 1) is
+-- an exact float at any size. Vulkan and Metal allow those only on single-layer views, so
+-- --array samples at normalized coordinates, exact where the sides are powers of two.
 local function level1_fetches(ctx, corner)
     local B = ctx.shape.block
     local function offset(i) return level1_offset(ctx, i) end
+    local scale = ctx.cfg.array and " * inv_size" or ""
     local fetches = {}
     for _, q in ipairs(B == 2 and { { 0, 0 } } or { { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
         fetches[#fetches + 1] = { suffix = string.format("%d%d", q[1], q[2]),
-            uv = string.format("$float2(%s + $uint2(%s, %s)) * inv_size", corner,
-                u(offset(2 * q[1]) + 1), u(offset(2 * q[2]) + 1)) }
+            uv = string.format("$float2(%s + $uint2(%s, %s))%s", corner,
+                u(offset(2 * q[1]) + 1), u(offset(2 * q[2]) + 1), scale) }
     end
     return fetches
 end
@@ -152,7 +156,9 @@ local function emit_pass(c, ctx, pass)
         c:line("size_out = max($uint2(1u, 1u), src_size >> %s);", u(level))
     end
 
-    c:line("$uint2 size_in = %s;", pass.size)
+    -- size_in: the texel loads clamp to it, the normalized sampler scales by it and the levels
+    -- after the first reduce by it; a 2D sampler's single level needs none (MSL's -Werror).
+    if not pass.sample or ctx.cfg.array or last > base + 1 then c:line("$uint2 size_in = %s;", pass.size) end
     c:line("$uint2 size_out = max($uint2(1u, 1u), src_size >> %s);", u(base + 1))
     if conservative then edge.emit_prepare(c, ctx, pass, last - base) end
     c:blank()
@@ -187,10 +193,12 @@ local function emit_pass(c, ctx, pass)
     local fetch_next = function() end -- set by fetch_level1 when pass.ahead
     local function fetch_level1()
         -- One bilinear fetch at the shared corner of each 2x2 block: the filter's weights are
-        -- exactly 1/4 there, so it returns the block's mean (power-of-two sources).
+        -- exactly 1/4 there, so it returns the block's mean.
         c:comment(string.format("--sampler linear: each 2x2 block of level %d is one bilinear fetch " ..
-            "at its centre, where the filter weighs the four texels 1/4 each.", base))
-        c:line("$float2 inv_size = $float2(1.0f, 1.0f) / $float2(size_in);")
+            "at its centre, where the filter weighs the four texels 1/4 each: %s.", base,
+            ctx.cfg.array and "normalized coordinates, exact for power-of-two sides"
+                or "texel coordinates (2x + 1, 2y + 1), exact floats at any size"))
+        if ctx.cfg.array then c:line("$float2 inv_size = $float2(1.0f, 1.0f) / $float2(size_in);") end
         -- The level-1 value of fetch f: v for a 2x2 block, q00..q11 for a 4x4 one.
         local function target(f) return B == 2 and "v" or ("$value q" .. f.suffix) end
         local function ahead(f) return "ahead" .. f.suffix end
@@ -502,8 +510,10 @@ local function make_context(cfg, dialect)
     if cfg.sampler_linear then
         local b = ctx.contract.bindings
         b[#b + 1] = { binding = 4, name = "src_sampler", kind = "sampler",
-            doc = "linear filtering, clamp to edge, normalized coordinates (--sampler linear; "
-                .. "power-of-two sources only)" }
+            doc = cfg.array and "linear filtering, clamp to edge, normalized coordinates (--sampler "
+                .. "linear with --array: power-of-two sources only)"
+                or "linear filtering, clamp to edge, unnormalized coordinates (texel units; "
+                .. "--sampler linear: any size)" }
     end
     if ctx.handoff then
         local b = ctx.contract.bindings

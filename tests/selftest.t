@@ -19,7 +19,7 @@ expect_usage_error "--size layers without --array" "layers need --array" --spd -
 expect_usage_error "--size beyond 2048 layers" "--size 8x8x2049" --spd --array --selftest --size 8x8x2049
 expect_usage_error "--size beyond --max-size" "--size 5000x10" --spd --selftest --size 5000x10
 expect_usage_error "--seed not a number" "--seed x" --spd --selftest --seed x
-expect_usage_error "--sampler linear --size not a power of two" "--size 1920x1080" --spd --sampler linear --selftest --size 1920x1080
+expect_usage_error "--sampler linear --array --size not a power of two" "--size 1920x1080" --spd --array --sampler linear --selftest --size 1920x1080x2
 
 for target in glsl hlsl msl spirv; do
     "$SPDGEN" --spd --op max --format r32f --subgroup 8 --target $target --selftest --size 300x170 \
@@ -45,6 +45,10 @@ ok $? "--half mean --selftest: 8 levels within the per-level --half bound"
 "$SPDGEN" --spd --format rgba8 --sampler linear --subgroup 8 --selftest --size 1024x256 >"$WORK/out" 2>"$WORK/err"
 [ $? -eq 0 ] && grep -q "^selftest passed: 10 levels, every value within 0.00784 of the CPU reference" "$WORK/out"
 ok $? "--sampler linear rgba8 --selftest: 10 levels within 2 units (2/255)"
+# A 2D --sampler linear shader samples at texel coordinates: any size, by default 1920x1080.
+"$SPDGEN" --spd --format rgba32f --sampler linear --subgroup 8 --selftest >"$WORK/out" 2>"$WORK/err"
+[ $? -eq 0 ] && grep -q "^selftest passed: 10 levels" "$WORK/out" && grep -q "1920x1080" "$WORK/out"
+ok $? "--sampler linear --selftest: 1920x1080 by default, 10 levels within the bound"
 "$SPDGEN" --spd --target msl --selftest --size 64x64 | grep -q "running its GLSL twin"
 ok $? "--target msl --selftest says it runs the GLSL twin"
 "$SPDGEN" --spd --array --op mean --subgroup 4 --selftest --size 130x67x4 --seed 9 >"$WORK/out"

@@ -542,14 +542,19 @@ int main(int argc, char **argv)
     }
     run_srgb_known_value(ctx, target);
 
-    /* --sampler linear: level 1 by one bilinear fetch per 2x2 block, for mean on power-of-two
-     * sources, within the same bound of the reference as the load path (rgba8: one unit more,
-     * spd_ref_bound_level); other sizes are refused by the runtime. */
+    /* --sampler linear: level 1 by one bilinear fetch per 2x2 block, for mean, within the same
+     * bound of the reference as the load path (rgba8: one unit more, spd_ref_bound_level). A
+     * 2D shader samples at texel coordinates, so any size: odd sides (the dropped last row
+     * and column are never fetched), one-texel sides (clamp to edge repeats the texel, as the
+     * load path's clamped reads do) and sides far from powers of two, whose normalized
+     * coordinates (2x + 1) / w would be inexact. An --array shader samples at normalized
+     * coordinates: power-of-two sides, other sizes refused by the runtime. */
     {
         static const struct { const char *format; int subgroup, array; } lin[] = {
             {"rgba32f", 8, 0}, {"r32f", 0, 1}, {"rgba16f", 4, 0}, {"rgba8", 8, 0}, {"rgba8", 0, 1},
         };
         static const struct { uint32_t w, h; } pot[] = {{2, 2}, {64, 64}, {1, 256}, {512, 1}, {1024, 256}};
+        static const struct { uint32_t w, h; } any[] = {{3, 2}, {127, 33}, {1, 99}, {1000, 1000}, {1920, 1080}};
         for (size_t m = 0; m < sizeof lin / sizeof *lin; m++) {
             char label[128];
             spdrt_format format;
@@ -567,11 +572,15 @@ int main(int argc, char **argv)
             for (size_t z = 0; z < sizeof pot / sizeof *pot; z++)
                 run_case(ctx, spirv, words, label, SPD_OP_MEAN, format, lin[m].subgroup,
                          lin[m].array, pot[z].w, pot[z].h);
-            if (m == 0) {
-                float texel[4 * 3 * 2] = {0};
-                spdrt_spd_params params = {.width = 3, .height = 2, .layers = 1, .mips_bound = 12,
-                                           .subgroup = 8, .format = format, .dispatches = 1,
-                                           .sampler_linear = 1};
+            if (!lin[m].array) {
+                for (size_t z = 0; z < sizeof any / sizeof *any; z++)
+                    run_case(ctx, spirv, words, label, SPD_OP_MEAN, format, lin[m].subgroup, 0,
+                             any[z].w, any[z].h);
+            } else {
+                float texel[4 * 3 * 2 * 8] = {0};
+                spdrt_spd_params params = {.width = 3, .height = 2, .layers = 8, .is_array = 1,
+                                           .mips_bound = 12, .subgroup = (uint32_t)lin[m].subgroup,
+                                           .format = format, .dispatches = 1, .sampler_linear = 1};
                 spdrt_spd_levels out = {0};
                 spdrt_result r = spdrt_spd_run(ctx, spirv, words, &params, texel, &out);
                 ok(r == SPDRT_ERROR_ARGUMENT && strstr(spdrt_last_error(ctx), "power-of-two"),
