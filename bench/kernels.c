@@ -49,7 +49,7 @@ static void spd_descriptors(bench_workload *wl, bench_spd_kernel *k, uint32_t mi
 
 spdrt_result bench_spd_kernel_create(bench_workload *wl, const uint32_t *spirv, size_t words,
                                      uint32_t mips_bound, uint32_t subgroup, uint32_t tile,
-                                     bench_spd_kernel *out) {
+                                     int normalized_sampler, bench_spd_kernel *out) {
     VkDescriptorImageInfo *mips;
     spdrt_result res;
     memset(out, 0, sizeof *out);
@@ -66,8 +66,8 @@ spdrt_result bench_spd_kernel_create(bench_workload *wl, const uint32_t *spirv, 
     mips = calloc(mips_bound, sizeof *mips);
     if (!mips)
         return spdrt__error(wl->ctx, SPDRT_ERROR_OUT_OF_MEMORY, "out of memory");
-    /* The workloads are 2D images (no --array). */
-    res = spdrt__spd_pipeline_create(wl->ctx, spirv, words, mips_bound, subgroup, 0, &out->pipe);
+    res = spdrt__spd_pipeline_create(wl->ctx, spirv, words, mips_bound, subgroup,
+                                     normalized_sampler, &out->pipe);
     if (res == SPDRT_OK)
         spd_descriptors(wl, out, mips_bound, mips);
     free(mips);

@@ -26,7 +26,7 @@ typedef struct {
  * shader's --tile (0 = 64), at least the workload's min_tile. */
 spdrt_result bench_spd_kernel_create(bench_workload *wl, const uint32_t *spirv, size_t words,
                                      uint32_t mips_bound, uint32_t subgroup, uint32_t tile,
-                                     bench_spd_kernel *out);
+                                     int normalized_sampler, bench_spd_kernel *out);
 void bench_spd_kernel_record(VkCommandBuffer cb, void *user);
 void bench_spd_kernel_destroy(bench_spd_kernel *k);
 

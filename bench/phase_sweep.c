@@ -59,7 +59,7 @@ static uint32_t run_variant(bench_sweep *s, bench_workload *wl, const bench_chai
         return 1;
     }
     spdrt_take_statistics(s->ctx, NULL, 0);
-    res = bench_spd_kernel_create(wl, spv, words, wl->levels, subgroup, v->tile, &k);
+    res = bench_spd_kernel_create(wl, spv, words, wl->levels, subgroup, v->tile, 0, &k);
     k.tiles_per_workgroup = v->tiles_per_workgroup;
     bench_take_statistics(s->ctx, command, &t[0]);
     for (i = 1; i <= wl->levels && res == SPDRT_OK; i++) {

@@ -10,13 +10,14 @@
 #include "internal.h"
 #include "report.h"
 
-/* `--subgroup S [--sampler linear --fetch-ahead N] [--half] [--tail hierarchy]`, and the tiles per workgroup
- * the benchmark dispatched. */
+/* `--subgroup S [--sampler linear [--sampler-coords normalized] --fetch-ahead N] [--half]
+ * [--tail hierarchy]`, and the tiles per workgroup the benchmark dispatched. */
 static void variant_label(const bench_variant *x, char *out, size_t size) {
     char ahead[32] = "";
     if (x->sampler_linear) snprintf(ahead, sizeof ahead, " --fetch-ahead %u", x->fetch_ahead);
-    snprintf(out, size, "`--subgroup %u%s%s%s%s`, %u tile%s per workgroup", x->subgroup,
-             x->sampler_linear ? " --sampler linear" : "", ahead, x->half ? " --half" : "",
+    snprintf(out, size, "`--subgroup %u%s%s%s%s%s`, %u tile%s per workgroup", x->subgroup,
+             x->sampler_linear ? " --sampler linear" : "",
+             x->normalized ? " --sampler-coords normalized" : "", ahead, x->half ? " --half" : "",
              x->hierarchy ? " --tail hierarchy" : "",
              x->tiles_per_workgroup,
              x->tiles_per_workgroup == 1 ? "" : "s");
@@ -426,10 +427,12 @@ static void json_op(FILE *out, const bench_group *gr, const bench_op_result *op)
     fprintf(out, "{\"op\": \"%s\", \"variants\": [", bench_op_name(op->op));
     for (v = 0; v < op->variant_count; v++) {
         const bench_variant *x = &op->variants[v];
-        fprintf(out, "%s\n        {\"subgroup\": %u, \"sampler_linear\": %s, \"half\": %s, "
+        fprintf(out, "%s\n        {\"subgroup\": %u, \"sampler_linear\": %s, "
+                "\"sampler_normalized\": %s, \"half\": %s, "
                 "\"hierarchy\": %s, \"fetch_ahead\": %u, \"tiles_per_workgroup\": %u, "
                 "\"best\": %s, \"spdgen\": ",
                 v ? "," : "", x->subgroup, x->sampler_linear ? "true" : "false",
+                x->normalized ? "true" : "false",
                 x->half ? "true" : "false", x->hierarchy ? "true" : "false", x->fetch_ahead,
                 x->tiles_per_workgroup, x->best ? "true" : "false");
         json_string(out, x->command);

@@ -10,7 +10,7 @@
 #include "spdrt.h"
 
 #define BENCH_MAX_LEVELS 16u
-#define BENCH_MAX_VARIANTS 16u
+#define BENCH_MAX_VARIANTS 20u
 
 typedef enum {
     BENCH_NOT_RUN = 0, /* not attempted (an earlier step of its group failed) */
@@ -53,6 +53,7 @@ typedef struct {
 typedef struct {
     uint32_t subgroup;    /* spdgen --subgroup */
     int sampler_linear;   /* spdgen --sampler linear (mean) */
+    int normalized;       /* spdgen --sampler-coords normalized (power-of-two sizes) */
     int half;             /* spdgen --half: fp16 math (16-bit float formats) */
     int hierarchy;        /* spdgen --tail hierarchy: the level-6 regions reduced in parallel */
     uint32_t fetch_ahead; /* spdgen --fetch-ahead N: next-tile fetches issued early */

@@ -52,7 +52,7 @@ static void run_shape(bench_sweep *s, bench_workload *wl, const bench_chain *cha
     }
     memset(&sample, 0, sizeof sample);
     spdrt_take_statistics(s->ctx, NULL, 0);
-    res = bench_spd_kernel_create(wl, spv, words, wl->levels, subgroup, shape[0], &k);
+    res = bench_spd_kernel_create(wl, spv, words, wl->levels, subgroup, shape[0], 0, &k);
     bench_take_statistics(s->ctx, command, &r->time);
     if (res == SPDRT_OK)
         res = bench_workload_clear(wl);

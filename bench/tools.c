@@ -190,6 +190,8 @@ int bench_spdgen_spd(bench_spdgen *g, const char *op, const char *format,
         argv[next++] = "--tail", argv[next++] = "hierarchy";
     if (o->sampler_linear)
         argv[next++] = "--sampler", argv[next++] = "linear";
+    if (o->normalized)
+        argv[next++] = "--sampler-coords", argv[next++] = "normalized";
     if (o->sampler_linear) { /* named even at 0: the hierarchy's default is 2 */
         snprintf(ahead, sizeof ahead, "%u", o->fetch_ahead);
         argv[next++] = "--fetch-ahead", argv[next++] = ahead;

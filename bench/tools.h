@@ -37,6 +37,7 @@ typedef struct {
     uint32_t tile, wg;    /* --tile T --wg N (tile 0: spdgen's 64x64 default) */
     int hierarchy;        /* --tail hierarchy */
     int sampler_linear;   /* --sampler linear */
+    int normalized;       /* --sampler-coords normalized (power-of-two sizes) */
     int half;             /* --half */
     uint32_t fetch_ahead; /* --fetch-ahead N, given with --sampler linear */
 } bench_spd_options;

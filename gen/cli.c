@@ -53,9 +53,12 @@ static const char usage_text[] =
     "                        default for rgba8 and with --edge conservative|weighted)\n"
     "  --sampler load|linear level 1 by texel loads (default) or, for --op mean on a float\n"
     "                        format or rgba8, one bilinear fetch per 2x2 block (binds a linear\n"
-    "                        clamp-to-edge sampler with unnormalized coordinates, any size;\n"
-    "                        with --array normalized ones, power-of-two sources only; rgba8:\n"
-    "                        within 2 units instead of 1, the filter's own rounding)\n"
+    "                        clamp-to-edge sampler; rgba8: within 2 units instead of 1, the\n"
+    "                        filter's own rounding)\n"
+    "  --sampler-coords C    with --sampler linear: texel (default: unnormalized sampler, any\n"
+    "                        size) | normalized (power-of-two sources only; the default and\n"
+    "                        the only choice with --array; on the H200 faster than texel with\n"
+    "                        --fetch-ahead 4 and --tail hierarchy --subgroup 8)\n"
     "  --fetch-ahead N       with --sampler linear and several tiles per workgroup: N of\n"
     "                        each invocation's bilinear fetches of the next tile (0..4; 1\n"
     "                        with 2x2 blocks) go out before this tile's levels 2..6 and\n"
@@ -322,7 +325,10 @@ static void build_command(sg_config *cfg)
     snprintf(cfg->command, sizeof cfg->command,
              "spdgen --spd --op %s%s --mips %d%s --max-size %s --format %s%s%s%s%s --wg %d --subgroup %d%s --target %s%s%s%s%s",
              cfg->op, edge, cfg->mips, passes, cfg->max_size, cfg->format, cfg->half ? " --half" : "",
-             cfg->sampler_linear ? " --sampler linear" : "", ahead, tile, cfg->wg, cfg->subgroup,
+             !cfg->sampler_linear ? ""
+             : cfg->sampler_normalized && !cfg->array ? " --sampler linear --sampler-coords normalized"
+                                                      : " --sampler linear",
+             ahead, tile, cfg->wg, cfg->subgroup,
              cfg->array ? " --array" : "", target_names[cfg->target],
              cfg->target == SG_TARGET_SPIRV ? " --spirv-from " : "",
              cfg->target == SG_TARGET_SPIRV ? lang_names[cfg->spirv_from] : "",
@@ -366,6 +372,12 @@ static int check_op_format(const sg_config *cfg)
     if (cfg->level1 && !strcmp(cfg->level1, "interleaved") && strcmp(cfg->edge, "drop"))
         return usage_error("--level1 interleaved: not with --edge %s (its 5x5 reads and strips "
                            "are written for 4x4 blocks); use --level1 blocks", cfg->edge);
+    if (cfg->sampler_coords_given && !cfg->sampler_linear)
+        return usage_error("--sampler-coords %s: needs --sampler linear (the texel-load path "
+                           "reads integer coordinates)", cfg->sampler_normalized ? "normalized" : "texel");
+    if (cfg->sampler_coords_given && !cfg->sampler_normalized && cfg->array)
+        return usage_error("--sampler-coords texel: not with --array (Vulkan and Metal sample at "
+                           "unnormalized coordinates only single-layer views); use normalized");
     if (cfg->fetch_ahead && !cfg->sampler_linear)
         return usage_error("--fetch-ahead %d: needs --sampler linear (the texel-load path's 16 "
                            "values per invocation would not fit in registers); use 0",
@@ -433,15 +445,18 @@ static int check_selftest(sg_config *cfg, int size_given, int seed_given)
         return SG_EXIT_OK;
     }
     if (!size_given) {
-        /* A 1080p frame; with --sampler linear --array, which needs powers of two, 2048x1024. */
-        int pot = cfg->sampler_linear && cfg->array;
+        /* A 1080p frame; with normalized sampler coordinates, which need powers of two,
+         * 2048x1024. */
+        int pot = cfg->sampler_linear && cfg->sampler_normalized;
         int w = pot ? 2048 : 1920, h = pot ? 1024 : 1080;
         cfg->selftest_width = cfg->max_width < w ? cfg->max_width : w;
         cfg->selftest_height = cfg->max_height < h ? cfg->max_height : h;
     }
-    if (cfg->sampler_linear && cfg->array && ((cfg->selftest_width & (cfg->selftest_width - 1)) ||
-                                              (cfg->selftest_height & (cfg->selftest_height - 1))))
-        return usage_error("--size %dx%d: --sampler linear with --array needs power-of-two sides",
+    if (cfg->sampler_linear && cfg->sampler_normalized &&
+        ((cfg->selftest_width & (cfg->selftest_width - 1)) ||
+         (cfg->selftest_height & (cfg->selftest_height - 1))))
+        return usage_error("--size %dx%d: normalized sampler coordinates (--sampler-coords "
+                           "normalized, the default with --array) need power-of-two sides",
                            cfg->selftest_width, cfg->selftest_height);
     if (!cfg->selftest_layers) cfg->selftest_layers = cfg->array ? 6 : 1;
     if (cfg->selftest_layers > 1 && !cfg->array)
@@ -475,6 +490,9 @@ static int check_combination(sg_config *cfg, int kernels, const char *spd_only_f
         if ((rc = check_mips(cfg)) != SG_EXIT_OK) return rc;
         if (cfg->fetch_ahead < 0) cfg->fetch_ahead = default_fetch_ahead(cfg);
         if ((rc = check_op_format(cfg)) != SG_EXIT_OK) return rc;
+        /* --array samples at normalized coordinates (Vulkan and Metal: unnormalized ones only on
+         * single-layer views). */
+        if (cfg->sampler_linear && cfg->array) cfg->sampler_normalized = 1;
         /* rgba8: measured slower interleaved at 4096x4096 and up on an H200 (94 registers
          * against 69 cost more than the denser fetches save at 4 bytes a texel). */
         if (!cfg->level1)
@@ -555,7 +573,7 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
             "--op", "--mips", "--max-size", "--format", "--wg", "--subgroup", "--target",
             "--spirv-from", "--target-env", "-o", "-MF", "-MT", "--emit-header",
             "--template-dir", "--size", "--seed", "--max-mips-per-pass", "--sampler", "--tile",
-            "--edge", "--tail", "--level1", "--fetch-ahead",
+            "--edge", "--tail", "--level1", "--fetch-ahead", "--sampler-coords",
             NULL};
         int fft_takes_value = 0;
         if (sg_fft_cli_is_option(flag, &fft_takes_value)) {
@@ -589,7 +607,7 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
         static const char *const spd_only[] = {"--op", "--mips", "--max-size", "--format",
                                                "--max-mips-per-pass", "--sampler", "--tile",
                                                "--edge", "--tail", "--level1", "--fetch-ahead",
-                                               NULL};
+                                               "--sampler-coords", NULL};
         if (index_of(spd_only, flag) >= 0 && !spd_only_flag) spd_only_flag = spd_only[index_of(spd_only, flag)];
         if (!strcmp(flag, "--op")) {
             if (index_of(spd_ops, value) < 0)
@@ -610,6 +628,11 @@ int sg_cli_parse(int argc, char **argv, sg_config *cfg)
             if (strcmp(value, "load") && strcmp(value, "linear"))
                 return usage_error("--sampler %s: must be load | linear", value);
             cfg->sampler_linear = !strcmp(value, "linear");
+        } else if (!strcmp(flag, "--sampler-coords")) {
+            if (strcmp(value, "texel") && strcmp(value, "normalized"))
+                return usage_error("--sampler-coords %s: must be texel | normalized", value);
+            cfg->sampler_normalized = !strcmp(value, "normalized");
+            cfg->sampler_coords_given = 1;
         } else if (!strcmp(flag, "--fetch-ahead")) {
             if (parse_uint(value, &n) || n > 4)
                 return usage_error("--fetch-ahead %s: must be 0..4 (bilinear fetches of the next "

@@ -21,6 +21,10 @@ typedef struct {
     int max_width, max_height; /* --max-size: the largest source the shader serves */
     int max_mips_per_pass; /* --max-mips-per-pass K: levels per dispatch (0: all in one) */
     int sampler_linear;  /* --sampler linear: level 1 by one bilinear fetch per 2x2 (mean) */
+    int sampler_normalized; /* --sampler-coords normalized (the default with --array): the
+                            fetches at normalized coordinates, power-of-two sources only;
+                            else texel coordinates through an unnormalized sampler */
+    int sampler_coords_given;
     int fetch_ahead;     /* --fetch-ahead N: with the sampler, N of an invocation's level-1
                             fetches of the next tile go out before this tile is reduced */
     const char *edge;    /* --edge drop | conservative | weighted: odd edges (spd_edge.lua) */

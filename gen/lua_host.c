@@ -146,6 +146,7 @@ static void push_config(lua_State *L, const sg_config *cfg)
     sg_set_string(L, "format", cfg->format);
     sg_set_string(L, "max_size", cfg->max_size);
     sg_set_boolean(L, "sampler_linear", cfg->sampler_linear);
+    sg_set_boolean(L, "sampler_normalized", cfg->sampler_normalized);
     sg_set_integer(L, "fetch_ahead", cfg->fetch_ahead);
     sg_set_string(L, "edge", cfg->edge ? cfg->edge : "drop");
     sg_set_string(L, "level1", cfg->level1 ? cfg->level1 : "interleaved");

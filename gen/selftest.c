@@ -111,7 +111,8 @@ int sg_selftest(const sg_config *cfg, const sv_spirv *module)
         .subgroup = (uint32_t)cfg->subgroup, .tile = (uint32_t)cfg->tile,
         .hierarchy = cfg->tail && !strcmp(cfg->tail, "hierarchy"), .format = format,
         .dispatches = 2, .sentinel = SENTINEL, .refill_between_dispatches = 1,
-        .sampler_linear = cfg->sampler_linear, .edge = edge,
+        .sampler_linear = cfg->sampler_linear, .sampler_normalized = cfg->sampler_normalized,
+        .edge = edge,
     };
     if (!source) {
         fprintf(stderr, "spdgen: error: --selftest: out of memory\n");

@@ -35,7 +35,7 @@ typedef struct {
     uint32_t *spirv;
     size_t spirv_words;
     uint32_t mips_bound, subgroup;
-    int is_array;
+    int normalized_sampler;
 } spdrt_spd_pipeline_cache;
 
 struct spdrt_context {
@@ -65,7 +65,7 @@ struct spdrt_context {
     char statistics[1024];          /* of the pipelines created since the last take */
     uint32_t validation_messages;
     /* Binding 4 of --sampler linear shaders, made on first use: [0] unnormalized coordinates
-     * (2D sources), [1] normalized (--array: Vulkan samples unnormalized only single layers). */
+     * (texel units), [1] normalized (--sampler-coords normalized, implied by --array). */
     VkSampler linear_sampler[2];
     /* The last SPD pipeline and what it was built from. Tests and benchmarks run one shader
      * on many sizes, and building a pipeline costs more than a small run. */
@@ -146,7 +146,8 @@ spdrt_result spdrt__commands_submit(spdrt_context *ctx, VkCommandBuffer cb);
 
 spdrt_result spdrt__spd_pipeline_create(spdrt_context *ctx, const uint32_t *spirv,
                                         size_t spirv_words, uint32_t mips_bound,
-                                        uint32_t subgroup, int is_array, spdrt_pipeline *out);
+                                        uint32_t subgroup, int normalized_sampler,
+                                        spdrt_pipeline *out);
 void spdrt__spd_pipeline_destroy(spdrt_context *ctx, spdrt_pipeline *p);
 /* How a pipeline meets a shader's minimum subgroup size s at a local size: *required = s
  * where the device can be told to use exactly s, *full when whole subgroups can be
@@ -161,7 +162,7 @@ spdrt_result spdrt__compute_pipeline_create(spdrt_context *ctx, const uint32_t *
  * parameters, else a new one that replaces it. Owned by the context. */
 spdrt_result spdrt__spd_pipeline_get(spdrt_context *ctx, const uint32_t *spirv,
                                      size_t spirv_words, uint32_t mips_bound, uint32_t subgroup,
-                                     int is_array, const spdrt_pipeline **out);
+                                     int normalized_sampler, const spdrt_pipeline **out);
 void spdrt__spd_pipeline_cache_clear(spdrt_context *ctx);
 
 /* format.c: the one place formats are mapped and texels converted. */

@@ -61,12 +61,13 @@ spdrt_result spdrt__subgroup_plan(spdrt_context *ctx, uint32_t s, uint32_t local
 
 /* The sampler of --sampler linear shaders (binding 4): linear filtering, clamp to edge, made
  * once per context and built into every SPD layout as an immutable sampler, so shaders that
- * do not declare it are unaffected. A 2D shader samples at texel coordinates (unnormalized:
- * the block centres 2x + 1 are exact at any size); an --array one at normalized coordinates
- * (Vulkan allows unnormalized ones only on single-layer views). The unnormalized sampler's
- * other settings are the ones Vulkan requires of it: one filter, nearest mips, LOD 0. */
-static spdrt_result linear_sampler(spdrt_context *ctx, int is_array, VkSampler *out) {
-    VkSampler *s = &ctx->linear_sampler[is_array ? 1 : 0];
+ * do not declare it are unaffected. By default a shader samples at texel coordinates
+ * (unnormalized: the block centres 2x + 1 are exact at any size); with --sampler-coords
+ * normalized or --array at normalized ones (Vulkan allows unnormalized coordinates only on
+ * single-layer views). The unnormalized sampler's other settings are the ones Vulkan requires
+ * of it: one filter, nearest mips, LOD 0. */
+static spdrt_result linear_sampler(spdrt_context *ctx, int normalized, VkSampler *out) {
+    VkSampler *s = &ctx->linear_sampler[normalized ? 1 : 0];
     VkSamplerCreateInfo sci;
     VkResult r;
     if (!*s) {
@@ -76,7 +77,7 @@ static spdrt_result linear_sampler(spdrt_context *ctx, int is_array, VkSampler *
         sci.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
         sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
         sci.maxLod = 0.0f;
-        sci.unnormalizedCoordinates = is_array ? VK_FALSE : VK_TRUE;
+        sci.unnormalizedCoordinates = normalized ? VK_FALSE : VK_TRUE;
         r = vkCreateSampler(ctx->device, &sci, NULL, s);
         if (r != VK_SUCCESS) {
             *s = VK_NULL_HANDLE;
@@ -87,7 +88,7 @@ static spdrt_result linear_sampler(spdrt_context *ctx, int is_array, VkSampler *
     return SPDRT_OK;
 }
 
-static spdrt_result create_layout(spdrt_context *ctx, uint32_t mips_bound, int is_array,
+static spdrt_result create_layout(spdrt_context *ctx, uint32_t mips_bound, int normalized_sampler,
                                   spdrt_pipeline *p) {
     VkDescriptorSetLayoutBinding b[5];
     VkSampler sampler;
@@ -99,7 +100,7 @@ static spdrt_result create_layout(spdrt_context *ctx, uint32_t mips_bound, int i
         VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
         VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
     uint32_t i;
-    spdrt_result res = linear_sampler(ctx, is_array, &sampler);
+    spdrt_result res = linear_sampler(ctx, normalized_sampler, &sampler);
     if (res != SPDRT_OK)
         return res;
     memset(b, 0, sizeof b);
@@ -240,7 +241,8 @@ static uint32_t local_size_x(const uint32_t *spirv, size_t words) {
 
 spdrt_result spdrt__spd_pipeline_create(spdrt_context *ctx, const uint32_t *spirv,
                                         size_t spirv_words, uint32_t mips_bound,
-                                        uint32_t subgroup, int is_array, spdrt_pipeline *out) {
+                                        uint32_t subgroup, int normalized_sampler,
+                                        spdrt_pipeline *out) {
     uint32_t required;
     int full;
     spdrt_result res;
@@ -258,7 +260,7 @@ spdrt_result spdrt__spd_pipeline_create(spdrt_context *ctx, const uint32_t *spir
                             mips_bound, ctx->limits.maxPerStageDescriptorStorageImages);
     res = spdrt__subgroup_plan(ctx, subgroup, local_size_x(spirv, spirv_words), &required, &full);
     if (res == SPDRT_OK)
-        res = create_layout(ctx, mips_bound, is_array, out);
+        res = create_layout(ctx, mips_bound, normalized_sampler, out);
     if (res == SPDRT_OK)
         res = create_set(ctx, mips_bound, out);
     if (res == SPDRT_OK)
@@ -290,18 +292,18 @@ void spdrt__spd_pipeline_cache_clear(spdrt_context *ctx) {
 
 spdrt_result spdrt__spd_pipeline_get(spdrt_context *ctx, const uint32_t *spirv,
                                      size_t spirv_words, uint32_t mips_bound, uint32_t subgroup,
-                                     int is_array, const spdrt_pipeline **out) {
+                                     int normalized_sampler, const spdrt_pipeline **out) {
     spdrt_spd_pipeline_cache *c = &ctx->spd_cache;
     spdrt_result res;
     if (c->spirv && c->spirv_words == spirv_words && c->mips_bound == mips_bound &&
-        c->subgroup == subgroup && c->is_array == is_array &&
+        c->subgroup == subgroup && c->normalized_sampler == normalized_sampler &&
         memcmp(c->spirv, spirv, spirv_words * 4) == 0) {
         *out = &c->pipe;
         return SPDRT_OK;
     }
     spdrt__spd_pipeline_cache_clear(ctx);
-    res = spdrt__spd_pipeline_create(ctx, spirv, spirv_words, mips_bound, subgroup, is_array,
-                                     &c->pipe);
+    res = spdrt__spd_pipeline_create(ctx, spirv, spirv_words, mips_bound, subgroup,
+                                     normalized_sampler, &c->pipe);
     if (res != SPDRT_OK)
         return res;
     c->spirv = malloc(spirv_words * 4);
@@ -313,7 +315,7 @@ spdrt_result spdrt__spd_pipeline_get(spdrt_context *ctx, const uint32_t *spirv,
     c->spirv_words = spirv_words;
     c->mips_bound = mips_bound;
     c->subgroup = subgroup;
-    c->is_array = is_array;
+    c->normalized_sampler = normalized_sampler;
     *out = &c->pipe;
     return SPDRT_OK;
 }

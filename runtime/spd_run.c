@@ -14,6 +14,9 @@
 static uint32_t tile_of(const spdrt_spd_params *p) { return p->tile ? p->tile : 64u; }
 /* --tail hierarchy: the chain continues through a hierarchy of counters (always below 64). */
 static int hierarchy_of(const spdrt_spd_params *p) { return p->hierarchy || tile_of(p) < 64; }
+/* The sampler a --sampler linear shader expects: normalized with --sampler-coords normalized
+ * or --array, else texel coordinates. */
+static int normalized_sampler(const spdrt_spd_params *p) { return p->sampler_normalized || p->is_array; }
 /* Tiles per workgroup of a whole-image dispatch, as given; 0 = the 64x64 tails' defaults
  * where there is a hand-off to save (more than 6 levels per dispatch), else one (and always
  * one for smaller tiles, unmeasured there). */
@@ -86,13 +89,14 @@ static spdrt_result check_params(spdrt_context *ctx, const uint32_t *spirv,
     if (tile_of(p) < 2 || tile_of(p) > 64 || (tile_of(p) & (tile_of(p) - 1)))
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
                             "spdrt_spd_run: tile %u is not 2, 4, 8, 16, 32 or 64", p->tile);
-    /* An --array shader samples at normalized coordinates, (2x + 1) / width, exact only
-     * where the sides are powers of two (a 2D one at exact texel coordinates, any size). */
-    if (p->sampler_linear && p->is_array &&
+    /* Normalized coordinates, (2x + 1) / width, are exact only where the sides are powers of
+     * two (texel coordinates are exact at any size). */
+    if (p->sampler_linear && normalized_sampler(p) &&
         ((p->width & (p->width - 1)) || (p->height & (p->height - 1))))
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
-                            "spdrt_spd_run: a --sampler linear --array shader needs power-of-two "
-                            "sides (got %ux%u)", p->width, p->height);
+                            "spdrt_spd_run: a shader with normalized sampler coordinates "
+                            "(--sampler-coords normalized, or --array) needs power-of-two sides "
+                            "(got %ux%u)", p->width, p->height);
     /* Beyond 12 levels the last workgroup keeps one level-12 texel per 4096x4096 region in
      * shared memory, sized for 16384x16384. */
     if (p->update_source && hierarchy_of(p))
@@ -616,7 +620,7 @@ spdrt_result spdrt_spd_run(spdrt_context *ctx, const uint32_t *spirv, size_t spi
     if (!mips)
         return spdrt__error(ctx, SPDRT_ERROR_OUT_OF_MEMORY, "out of memory");
     res = spdrt__spd_pipeline_get(ctx, spirv, spirv_words, params->mips_bound,
-                                  params->subgroup, params->is_array, &rs.pipe);
+                                  params->subgroup, normalized_sampler(params), &rs.pipe);
     if (res == SPDRT_OK)
         res = create_resources(ctx, params, out, &rs);
     if (res != SPDRT_OK)

@@ -91,7 +91,8 @@ void spdrt_take_statistics(spdrt_context *ctx, char *out, size_t size);
  *   (--tile T < 64: a counter per block of each stage and the results of each stage,
  *   sized by spdrt_spd_buffer_bytes)
  *   binding 4  --sampler linear only: an immutable sampler, linear, clamp to edge, with
- *              unnormalized coordinates (2D) or normalized ones (--array)
+ *              unnormalized coordinates, or normalized ones (--sampler-coords normalized,
+ *              implied by --array)
  *   push constants (32 bytes): uint src_width, src_height, mip_count, tile_count,
  *              tile_offset_x, tile_offset_y, tiles_per_workgroup, unused
  *   local size 256x1x1 (--tile 64; else --wg); grid (ceil(w/T), ceil(h/T), layers),
@@ -155,9 +156,10 @@ typedef struct {
                                        workgroup */
     uint32_t dispatches;            /* back-to-back dispatches to record (>= 1) */
     float sentinel;                 /* every level is filled with this before dispatching */
-    int sampler_linear;             /* the shader was generated with --sampler linear: with
-                                       --array the source must be a power of two in both
-                                       sides (normalized coordinates); 2D: any size */
+    int sampler_linear;             /* the shader was generated with --sampler linear */
+    int sampler_normalized;         /* ... with --sampler-coords normalized (implied by
+                                       --array): the source must be a power of two in both
+                                       sides; else texel coordinates, any size */
     spdrt_edge edge;                /* the shader's --edge (weighted plans its dispatches by
                                        spd_pass_end in spd_passes.h) */
     int refill_between_dispatches;  /* fill the levels with the sentinel (and the hand-off

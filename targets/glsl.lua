@@ -104,7 +104,7 @@ function glsl.load_source(ctx, x, y)
     return string.format("texelFetch(src_level0, %s, 0)%s", coord, SWIZZLE[ctx.source_channels])
 end
 
--- A bilinear fetch of level 0 at uv (--sampler linear: texel units, normalized with --array).
+-- A bilinear fetch of level 0 at uv (--sampler linear: texel units, or normalized, --sampler-coords).
 function glsl.sample_source(ctx, uv)
     local where = ctx.cfg.array and string.format("sampler2DArray(src_level0, src_sampler), vec3(%s, float(slice))", uv)
         or string.format("sampler2D(src_level0, src_sampler), %s", uv)

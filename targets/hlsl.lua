@@ -100,7 +100,7 @@ function hlsl.load_source(ctx, x, y)
     return string.format("src_level0.Load(%s)%s", coord, SWIZZLE[ctx.source_channels])
 end
 
--- A bilinear fetch of level 0 at uv (--sampler linear: texel units, normalized with --array).
+-- A bilinear fetch of level 0 at uv (--sampler linear: texel units, or normalized, --sampler-coords).
 function hlsl.sample_source(ctx, uv)
     local where = ctx.cfg.array and string.format("float3(%s, float(slice))", uv) or uv
     return string.format("src_level0.SampleLevel(src_sampler, %s, 0)%s", where, SWIZZLE[ctx.source_channels])

@@ -66,7 +66,7 @@ function msl.load_source(ctx, x, y)
     return string.format("src_level0.read(%s)%s", args, SWIZZLE[ctx.source_channels])
 end
 
--- A bilinear fetch of level 0 at uv (--sampler linear: texel units, normalized with --array).
+-- A bilinear fetch of level 0 at uv (--sampler linear: texel units, or normalized, --sampler-coords).
 function msl.sample_source(ctx, uv)
     local where = ctx.cfg.array and (uv .. ", slice") or uv
     return string.format("src_level0.sample(src_sampler, %s, level(0.0f))%s", where, SWIZZLE[ctx.source_channels])

@@ -79,14 +79,14 @@ local function level1_offset(ctx, i)
 end
 
 -- The bilinear fetches of level 1 (--sampler linear) for the tile whose level-0 corner
--- (this invocation's block) is `corner`: one per 2x2 block at its centre, {suffix, uv}. A 2D
--- source is sampled in texel units (an unnormalized sampler): the centre (2x + 1, 2y + 1) is
--- an exact float at any size. Vulkan and Metal allow those only on single-layer views, so
--- --array samples at normalized coordinates, exact where the sides are powers of two.
+-- (this invocation's block) is `corner`: one per 2x2 block at its centre, {suffix, uv}. By
+-- default in texel units (an unnormalized sampler): the centre (2x + 1, 2y + 1) is an exact
+-- float at any size. --sampler-coords normalized (and --array: Vulkan and Metal sample
+-- unnormalized only single-layer views) scales it by 1 / size, exact for power-of-two sides.
 local function level1_fetches(ctx, corner)
     local B = ctx.shape.block
     local function offset(i) return level1_offset(ctx, i) end
-    local scale = ctx.cfg.array and " * inv_size" or ""
+    local scale = ctx.cfg.sampler_normalized and " * inv_size" or ""
     local fetches = {}
     for _, q in ipairs(B == 2 and { { 0, 0 } } or { { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
         fetches[#fetches + 1] = { suffix = string.format("%d%d", q[1], q[2]),
@@ -158,7 +158,7 @@ local function emit_pass(c, ctx, pass)
 
     -- size_in: the texel loads clamp to it, the normalized sampler scales by it and the levels
     -- after the first reduce by it; a 2D sampler's single level needs none (MSL's -Werror).
-    if not pass.sample or ctx.cfg.array or last > base + 1 then c:line("$uint2 size_in = %s;", pass.size) end
+    if not pass.sample or ctx.cfg.sampler_normalized or last > base + 1 then c:line("$uint2 size_in = %s;", pass.size) end
     c:line("$uint2 size_out = max($uint2(1u, 1u), src_size >> %s);", u(base + 1))
     if conservative then edge.emit_prepare(c, ctx, pass, last - base) end
     c:blank()
@@ -196,9 +196,9 @@ local function emit_pass(c, ctx, pass)
         -- exactly 1/4 there, so it returns the block's mean.
         c:comment(string.format("--sampler linear: each 2x2 block of level %d is one bilinear fetch " ..
             "at its centre, where the filter weighs the four texels 1/4 each: %s.", base,
-            ctx.cfg.array and "normalized coordinates, exact for power-of-two sides"
+            ctx.cfg.sampler_normalized and "normalized coordinates, exact for power-of-two sides"
                 or "texel coordinates (2x + 1, 2y + 1), exact floats at any size"))
-        if ctx.cfg.array then c:line("$float2 inv_size = $float2(1.0f, 1.0f) / $float2(size_in);") end
+        if ctx.cfg.sampler_normalized then c:line("$float2 inv_size = $float2(1.0f, 1.0f) / $float2(size_in);") end
         -- The level-1 value of fetch f: v for a 2x2 block, q00..q11 for a 4x4 one.
         local function target(f) return B == 2 and "v" or ("$value q" .. f.suffix) end
         local function ahead(f) return "ahead" .. f.suffix end
@@ -510,8 +510,8 @@ local function make_context(cfg, dialect)
     if cfg.sampler_linear then
         local b = ctx.contract.bindings
         b[#b + 1] = { binding = 4, name = "src_sampler", kind = "sampler",
-            doc = cfg.array and "linear filtering, clamp to edge, normalized coordinates (--sampler "
-                .. "linear with --array: power-of-two sources only)"
+            doc = cfg.sampler_normalized and "linear filtering, clamp to edge, normalized coordinates "
+                .. "(--sampler-coords normalized, implied by --array: power-of-two sources only)"
                 or "linear filtering, clamp to edge, unnormalized coordinates (texel units; "
                 .. "--sampler linear: any size)" }
     end

@@ -79,6 +79,9 @@ expect_usage_error "--sampler linear with --edge weighted" "--sampler linear" --
 expect_usage_error "--fetch-ahead 5" "--fetch-ahead 5" --spd --sampler linear --fetch-ahead 5
 expect_usage_error "--fetch-ahead not a number" "--fetch-ahead two" --spd --sampler linear --fetch-ahead two
 expect_usage_error "--fetch-ahead without the sampler" "--fetch-ahead 2" --spd --fetch-ahead 2
+expect_usage_error "--sampler-coords without the sampler" "--sampler-coords normalized" --spd --sampler-coords normalized
+expect_usage_error "--sampler-coords unknown" "--sampler-coords pixel" --spd --sampler linear --sampler-coords pixel
+expect_usage_error "--sampler-coords texel with --array" "--sampler-coords texel" --spd --array --sampler linear --sampler-coords texel
 expect_usage_error "--fetch-ahead 2 with 2x2 blocks (one fetch)" "--fetch-ahead 2" --spd --sampler linear --tile 32 --wg 256 --fetch-ahead 2
 expect_usage_error "--fetch-ahead with --fft" "--fetch-ahead" --fft 64 --fetch-ahead 1
 expect_usage_error "--edge with --fft" "--edge" --fft 64 --edge weighted
@@ -351,6 +354,15 @@ ok $? "--help lists --tail"
     "$SPDGEN" --spd --sampler linear --fetch-ahead 4 -o "$WORK/a5.comp" &&
     grep -q -- "^//   spdgen .* --fetch-ahead 4 " "$WORK/a5.comp" && [ "$(grep -c "ahead[01][01] = " "$WORK/a5.comp")" -eq 8 ]
 ok $? "--fetch-ahead: 2 by default with the sampler and --tail hierarchy, 0 otherwise; other values named in the command"
+# --sampler-coords: texel coordinates by default (no 1/size scale, the command names nothing),
+# normalized ones with --sampler-coords normalized (named) and with --array (implied).
+"$SPDGEN" --spd --sampler linear -o "$WORK/c1.comp" && ! grep -q "inv_size" "$WORK/c1.comp" &&
+    grep -q "unnormalized coordinates" "$WORK/c1.comp" && ! grep -q "sampler-coords" "$WORK/c1.comp" &&
+    "$SPDGEN" --spd --sampler linear --sampler-coords normalized -o "$WORK/c2.comp" &&
+    grep -q "\* inv_size" "$WORK/c2.comp" && grep -q "^//   spdgen .* --sampler-coords normalized" "$WORK/c2.comp" &&
+    "$SPDGEN" --spd --sampler linear --array -o "$WORK/c3.comp" && grep -q "\* inv_size" "$WORK/c3.comp" &&
+    ! grep -q "^//   spdgen .*--sampler-coords" "$WORK/c3.comp"
+ok $? "--sampler-coords: texel by default, normalized when asked for (named in the command) and with --array"
 # The header's buffer sizes for --tile 64 --tail hierarchy are the runtime's (levels.c), for
 # sizes with 1, 2 and 3 stages and several blocks per stage, 1 and 6 layers.
 "$SPDGEN" --spd --tail hierarchy --max-size 16384x16384 -o "$WORK/h.comp" --emit-header "$WORK/spd_h.h" &&

@@ -23,7 +23,8 @@ check_unit() {
     [ -s "$WORK/err" ] && diag "$(head -20 "$WORK/err")"
 }
 
-for op in min max mean test-order "mean --sampler linear" "mean --sampler linear --fetch-ahead 4" "max --half" "mean --half" "max --edge conservative" "mean --edge weighted"; do
+for op in min max mean test-order "mean --sampler linear" "mean --sampler linear --fetch-ahead 4" \
+    "mean --sampler linear --sampler-coords normalized" "max --half" "mean --half" "max --edge conservative" "mean --edge weighted"; do
     name=$(echo "$op" | tr -d ' -')
     unit="$WORK/all_$name.metal"
     echo '#include <metal_stdlib>' >"$unit"
@@ -31,6 +32,8 @@ for op in min max mean test-order "mean --sampler linear" "mean --sampler linear
     # The edge modes add code to every pass, not new subgroup plans: three plans cover them.
     sgs="0 4 8 16 32 64"
     case "$op" in *edge*) sgs="0 4 32" ;; esac
+    # Normalized sampler coordinates change only the fetches' coordinates: three plans too.
+    case "$op" in *coords*) sgs="0 4 32" ;; esac
     for sg in $sgs; do
         formats="r32f rgba32f rgba8"
         # --sampler linear: also rgba16f, whose texels the sampler reads as float too.

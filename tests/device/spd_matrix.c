@@ -58,6 +58,7 @@ static uint32_t mips_total;      /* the chain's levels with --max-mips-per-pass 
 static uint32_t tile;            /* the --tile of the shader under test (0: 64) */
 static int hierarchy;            /* the shader under test was made with --tail hierarchy */
 static int sampler_linear;       /* the shader under test was made with --sampler linear */
+static int sampler_normalized;   /* ... and samples at normalized coordinates */
 static uint32_t tiles_per_workgroup; /* spdrt_spd_params.tiles_per_workgroup of the runs */
 static int half_math;            /* the shader under test was made with --half: per-level bounds */
 static int quiet;                /* sweep mode: report failures only, summarized by the caller */
@@ -99,7 +100,8 @@ static void run_case_with(spdrt_context *ctx, const uint32_t *spirv, size_t word
     spdrt_spd_params params = {
         .width = w, .height = h, .layers = layers, .is_array = array, .mips_bound = mips_bound,
         .subgroup = (uint32_t)subgroup, .format = format, .dispatches = 2, .sentinel = SENTINEL,
-        .refill_between_dispatches = 1, .sampler_linear = sampler_linear, .tile = tile,
+        .refill_between_dispatches = 1, .sampler_linear = sampler_linear,
+        .sampler_normalized = sampler_normalized, .tile = tile,
         .hierarchy = hierarchy, .mips_total = mips_total, .tiles_per_workgroup = tiles_per_workgroup,
     };
     spdrt_spd_levels gpu = {0}, ref = {0};
@@ -543,15 +545,16 @@ int main(int argc, char **argv)
     run_srgb_known_value(ctx, target);
 
     /* --sampler linear: level 1 by one bilinear fetch per 2x2 block, for mean, within the same
-     * bound of the reference as the load path (rgba8: one unit more, spd_ref_bound_level). A
-     * 2D shader samples at texel coordinates, so any size: odd sides (the dropped last row
-     * and column are never fetched), one-texel sides (clamp to edge repeats the texel, as the
-     * load path's clamped reads do) and sides far from powers of two, whose normalized
-     * coordinates (2x + 1) / w would be inexact. An --array shader samples at normalized
-     * coordinates: power-of-two sides, other sizes refused by the runtime. */
+     * bound of the reference as the load path (rgba8: one unit more, spd_ref_bound_level). By
+     * default at texel coordinates, so any size: odd sides (the dropped last row and column
+     * are never fetched), one-texel sides (clamp to edge repeats the texel, as the load path's
+     * clamped reads do) and sides far from powers of two, whose normalized coordinates
+     * (2x + 1) / w would be inexact. --sampler-coords normalized (implied by --array) samples
+     * at normalized coordinates: power-of-two sides, other sizes refused by the runtime. */
     {
-        static const struct { const char *format; int subgroup, array; } lin[] = {
-            {"rgba32f", 8, 0}, {"r32f", 0, 1}, {"rgba16f", 4, 0}, {"rgba8", 8, 0}, {"rgba8", 0, 1},
+        static const struct { const char *format; int subgroup, array, normalized; } lin[] = {
+            {"rgba32f", 8, 0, 0}, {"r32f", 0, 1, 1}, {"rgba16f", 4, 0, 0}, {"rgba8", 8, 0, 0},
+            {"rgba8", 0, 1, 1}, {"rgba32f", 4, 0, 1},
         };
         static const struct { uint32_t w, h; } pot[] = {{2, 2}, {64, 64}, {1, 256}, {512, 1}, {1024, 256}};
         static const struct { uint32_t w, h; } any[] = {{3, 2}, {127, 33}, {1, 99}, {1000, 1000}, {1920, 1080}};
@@ -559,35 +562,40 @@ int main(int argc, char **argv)
             char label[128];
             spdrt_format format;
             size_t words;
+            const char *flags = lin[m].normalized && !lin[m].array
+                                    ? "--sampler linear --sampler-coords normalized" : "--sampler linear";
             spdrt_format_by_name(lin[m].format, &format);
-            snprintf(label, sizeof label, "%s mean --sampler linear --subgroup %d %s%s", target,
+            snprintf(label, sizeof label, "%s mean %s --subgroup %d %s%s", target, flags,
                      lin[m].subgroup, lin[m].format, lin[m].array ? " 8 layers" : "");
             uint32_t *spirv = generate_with(target, "mean", lin[m].subgroup, lin[m].format,
-                                            lin[m].array, "--sampler linear", &words);
+                                            lin[m].array, flags, &words);
             if (!spirv) {
                 ok(0, "%s: spdgen failed", label);
                 continue;
             }
-            sampler_linear = 1;
+            sampler_linear = 1, sampler_normalized = lin[m].normalized;
             for (size_t z = 0; z < sizeof pot / sizeof *pot; z++)
                 run_case(ctx, spirv, words, label, SPD_OP_MEAN, format, lin[m].subgroup,
                          lin[m].array, pot[z].w, pot[z].h);
-            if (!lin[m].array) {
+            if (!lin[m].normalized) {
                 for (size_t z = 0; z < sizeof any / sizeof *any; z++)
                     run_case(ctx, spirv, words, label, SPD_OP_MEAN, format, lin[m].subgroup, 0,
                              any[z].w, any[z].h);
             } else {
+                uint32_t layers = lin[m].array ? 8 : 1;
                 float texel[4 * 3 * 2 * 8] = {0};
-                spdrt_spd_params params = {.width = 3, .height = 2, .layers = 8, .is_array = 1,
-                                           .mips_bound = 12, .subgroup = (uint32_t)lin[m].subgroup,
-                                           .format = format, .dispatches = 1, .sampler_linear = 1};
+                spdrt_spd_params params = {.width = 3, .height = 2, .layers = layers,
+                                           .is_array = lin[m].array, .mips_bound = 12,
+                                           .subgroup = (uint32_t)lin[m].subgroup, .format = format,
+                                           .dispatches = 1, .sampler_linear = 1,
+                                           .sampler_normalized = !lin[m].array};
                 spdrt_spd_levels out = {0};
                 spdrt_result r = spdrt_spd_run(ctx, spirv, words, &params, texel, &out);
                 ok(r == SPDRT_ERROR_ARGUMENT && strstr(spdrt_last_error(ctx), "power-of-two"),
                    "%s: a 3x2 source is refused (%s)", label, spdrt_last_error(ctx));
                 spdrt_spd_levels_free(&out);
             }
-            sampler_linear = 0;
+            sampler_linear = 0, sampler_normalized = 0;
             free(spirv);
         }
     }
