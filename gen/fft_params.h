@@ -75,10 +75,11 @@ typedef enum { SG_FFT_COLUMNS_AUTO, SG_FFT_COLUMNS_LANES, SG_FFT_COLUMNS_REGISTE
  * turn too. */
 #define SG_FFT_WIDE_ROWS 2
 /* N = 4096 at --subgroup 0 holds SG_FFT_4096_ROWS rows in registers, with squared twiddles
- * (SG_FFT_SQUARED_DEFAULT): 86.6% and 86.1% of the floor in two H200 runs against 78.5% and
- * 78.6% with 2 rows and computed twiddles. Neither change alone helps there (4 rows 78.1%, 2
- * rows squared 64.9%): NVIDIA's compiler schedules the pair differently (238 registers
- * against 242). --subgroup 4 keeps SG_FFT_WIDE_ROWS (4 rows not measured with quad swaps). */
+ * (SG_FFT_SQUARED_FROM_N..SG_FFT_SQUARED_TO_N below): 86.6% and 86.1% of the floor in two
+ * H200 runs against 78.5% and 78.6% with 2 rows and computed twiddles. Neither change alone
+ * helps there (4 rows 78.1%, 2 rows squared 64.9%): NVIDIA's compiler schedules the pair
+ * differently (238 registers against 242). --subgroup 4 keeps SG_FFT_WIDE_ROWS (4 rows not
+ * measured with quad swaps). */
 #define SG_FFT_4096_ROWS 4
 /* --twiddles default: squared for complex rows in the default shape at --subgroup 0 where it
  * was measured faster on the H200 (bench/FFT_RESULTS.md; two runs each): N = 2048 (rows in
