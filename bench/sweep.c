@@ -135,7 +135,6 @@ static void plan_variant(bench_variant *plan, uint32_t *count, uint32_t subgroup
                          uint32_t fetch_ahead) {
     if (*count >= BENCH_MAX_VARIANTS)
         return;
-    plan[*count].normalized = 0;
     plan[*count].subgroup = subgroup;
     plan[*count].fetch_ahead = fetch_ahead;
     plan[*count].sampler_linear = linear;
