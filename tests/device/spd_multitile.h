@@ -96,10 +96,10 @@ static void run_multitile(spdrt_context *ctx, const char *target)
      * its workgroup reduced the tile before it (the workgroup's first tile fetches its own).
      * A fetch of the wrong tile, a missing one or one that lands in the wrong value makes
      * level-1 texels of another block: random texels' means, far outside
-     * spd_ref_bound_level. Power-of-two grids (the sampler's) with rows of 1, 16 and 128
-     * tiles (two blocks of the hierarchy's first stage); the shaders: --tail hierarchy with
-     * its default of 2, the loop with all 4 (an 8-layer array), and 2x2 blocks (--tile 32
-     * --wg 256, one fetch) with 1. */
+     * spd_ref_bound_level. Power-of-two grids (the array's normalized coordinates need
+     * them) with rows of 1, 16 and 128 tiles (two blocks of the hierarchy's first stage);
+     * the shaders: --tail hierarchy with its default of 2, the loop with all 4 (an 8-layer
+     * array), and 2x2 blocks (--tile 32 --wg 256, one fetch) with 1. */
     static const multitile_grid pot_grids[] = {{64, 64}, {1024, 128}, {8192, 64}};
     static const multitile_shader ahead[] = {
         {"mean", "rgba8", "--sampler linear --tail hierarchy", SPD_OP_MEAN, SPDRT_RGBA8, 8, 0, 12, 0, 64, 1},
@@ -109,6 +109,12 @@ static void run_multitile(spdrt_context *ctx, const char *target)
     };
     run_shaders(ctx, target, ahead, sizeof ahead / sizeof *ahead, pot_grids,
                 sizeof pot_grids / sizeof *pot_grids);
+    /* The 2D ones fetch at texel coordinates, so also on grids that are not powers of two:
+     * the next tile may be clipped by the image's edge or lie past it (the fetches clamp). */
+    static const multitile_grid odd_grids[] = {{130, 65}, {1000, 700}};
+    const multitile_shader ahead_2d[] = {ahead[0], ahead[2]};
+    run_shaders(ctx, target, ahead_2d, sizeof ahead_2d / sizeof *ahead_2d, odd_grids,
+                sizeof odd_grids / sizeof *odd_grids);
 
     /* The hierarchy counts a workgroup's tiles on one block's counter: the runtime refuses a
      * number of tiles that is not a power of two (3) or more than T (16 at --tile 8), which
