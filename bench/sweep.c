@@ -157,7 +157,8 @@ static void spd_variants(bench_sweep *s, bench_workload *wl, const bench_chain *
      * rgba16f also --half (fp16 math, checked against its own per-level bound): the fastest
      * of these on the H200 were no subgroup operations with the default tiles, the device's
      * subgroup with one tile (1920x1080) and --sampler linear. The sampler's rows name
-     * --fetch-ahead (0, and 4 with 4 tiles: rgba16f without --half gained most from it). */
+     * --fetch-ahead (0, and 4 with 4 tiles: rgba16f without --half gained most from it; 2
+     * with the default tiles below 4096 texels a side). */
     int linear = op->op == SPD_OP_MEAN;
     int half = g->format == SPDRT_RGBA16F;
     uint32_t per_wg = g->levels > 6 ? SPDRT_DEFAULT_TILES_PER_WORKGROUP : 1;
@@ -173,6 +174,11 @@ static void spd_variants(bench_sweep *s, bench_workload *wl, const bench_chain *
             plan_variant(plan, &count, last, 1, 0, 0, 1, 0);
             plan_variant(plan, &count, last, 1, 0, 0, 4, 0);
             plan_variant(plan, &count, last, 1, 0, 0, 4, 4);
+            /* Below 4096 texels a side also the runtime's default tiles with 2 fetches
+             * ahead: rgba8 at 1920x1080 took 9.6 us against 10.3-10.8 without them (H200,
+             * a probe); at 2560x1440 and 3840x2160 it was level or slower. */
+            if (g->width < 4096 && g->height < 4096)
+                plan_variant(plan, &count, last, 1, 0, 0, per_wg, 2);
         }
     }
     if (half) {
