@@ -13,9 +13,11 @@ BENCH_FFT_C   := $(sort $(wildcard bench/fft_*.c))
 BENCH_C       := $(filter-out $(BENCH_FFT_C),$(sort $(wildcard bench/*.c)))
 BENCH_OBJ     := $(BENCH_C:bench/%.c=$(BENCH_DIR)/%.o)
 # fft_bench: its own files plus the SPD benchmark's harness (gpu.c), floor kernel (kernels.c,
-# which needs workload.c and source.c), spdgen runner (tools.c) and timing options.
+# which needs workload.c and source.c), spdgen runner (tools.c), the command line both share
+# (timing_options.c, args.c) and the report pieces both share (run_info.c, report_cells.c).
 BENCH_FFT_OBJ := $(BENCH_FFT_C:bench/%.c=$(BENCH_DIR)/%.o) \
-                 $(addprefix $(BENCH_DIR)/,gpu.o kernels.o workload.o source.o tools.o timing_options.o)
+                 $(addprefix $(BENCH_DIR)/,gpu.o kernels.o workload.o source.o tools.o \
+                   timing_options.o args.o run_info.o report_cells.o)
 BENCH_FORMATS := rgba8 rgba16f r32f rgba32f
 BENCH_SPV     := $(BENCH_DIR)/copy.spv $(BENCH_DIR)/scrub.spv \
                  $(foreach f,$(BENCH_FORMATS),$(BENCH_DIR)/level_mean_$(f).spv $(BENCH_DIR)/level_max_$(f).spv)

@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "args.h"
 #include "fft_bench.h"
 #include "kernels.h"
 
@@ -53,32 +53,7 @@ static void help(void) {
            "  --quick           smoke run: N = 64, 1024, 16384, 65536 with 4 MiB per transform,\n"
            "                    subgroups 0 and the device's, 1 alternative, 3 reps, 1 warm-up,\n"
            "                    2 back to back, 8 MiB scrub, 10 ms heat (explicit options win)\n"
-           "  --json FILE       write every figure as JSON\n"
-           "  --markdown FILE   write the table to FILE as well\n"
-           "  --spdgen PATH     the spdgen binary (default: $SPDGEN_BUILD/spdgen, else\n"
-           "                    ../spdgen or ./spdgen next to this program)\n"
-           "  --device NAME     Vulkan device: index or name substring (else $SPDGEN_DEVICE)\n"
-           "  --validate        run under the Khronos validation layer with synchronization\n"
-           "                    validation (slow; for checking the benchmark itself)\n"
-           "  --help\n");
-}
-
-static int usage(const char *flag, const char *value, const char *allowed) {
-    fprintf(stderr, "fft_bench: error: %s %s: %s (see --help)\n", flag, value ? value : "",
-            allowed);
-    return 2;
-}
-
-static int parse_u32(const char *s, uint32_t *out) {
-    char *end;
-    unsigned long v;
-    if (!s || !*s || *s == '-')
-        return -1;
-    v = strtoul(s, &end, 10);
-    if (*end || v > 0xffffffffu)
-        return -1;
-    *out = (uint32_t)v;
-    return 0;
+           BENCH_HELP_COMMON);
 }
 
 /* Comma-separated unsigned values into out[]; each must pass ok(). */
@@ -91,7 +66,7 @@ static int parse_list(const char *list, uint32_t *out, uint32_t max, uint32_t *c
     snprintf(buf, sizeof buf, "%s", list);
     *count = 0;
     for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (*count == max || parse_u32(tok, &v) || !ok(v))
+        if (*count == max || bench_parse_u32(tok, UINT32_MAX, &v) || !ok(v))
             return -1;
         out[(*count)++] = v;
     }
@@ -124,37 +99,38 @@ static int parse_options(int argc, char **argv, fft_options *o) {
         } else if (!strcmp(a, "--no-2d")) {
             o->two_d = 0;
         } else if (!val) {
-            return usage(a, NULL, "unknown option, or its value is missing");
+            return bench_usage("fft_bench", a, NULL, "unknown option, or its value is missing");
         } else {
             const char *allowed = NULL;
             int timing = bench_timing_option(&o->timing, a, val, &allowed);
             i++;
             if (timing < 0)
-                return usage(a, val, allowed);
+                return bench_usage("fft_bench", a, val, allowed);
             if (timing > 0)
                 continue;
             if (!strcmp(a, "--sizes")) {
                 if (parse_list(val, o->sizes, FFT_BENCH_MAX_SIZES, &o->size_count, ok_size))
-                    return usage(a, val, "powers of two 64..1048576, at most 24, comma-separated");
+                    return bench_usage("fft_bench", a, val,
+                                       "powers of two 64..1048576, at most 24, comma-separated");
             } else if (!strcmp(a, "--subgroups")) {
                 if (parse_list(val, o->subgroups, FFT_BENCH_MAX_SUBGROUPS, &o->subgroup_count,
                                ok_subgroup))
-                    return usage(a, val, "0, 4, 8, 16, 32, 64, at most 6, comma-separated");
+                    return bench_usage("fft_bench", a, val,
+                                       "0, 4, 8, 16, 32, 64, at most 6, comma-separated");
             } else if (!strcmp(a, "--batch-mib")) {
-                if (parse_u32(val, &o->batch_mib) || o->batch_mib == 0 || o->batch_mib > 4096)
-                    return usage(a, val, "1..4096");
+                if (bench_parse_u32(val, 4096, &o->batch_mib) || o->batch_mib == 0)
+                    return bench_usage("fft_bench", a, val, "1..4096");
                 batch_set = 1;
             } else if (!strcmp(a, "--sweep")) {
-                if (parse_u32(val, &o->sweep) || o->sweep > 3)
-                    return usage(a, val, "0..3");
+                if (bench_parse_u32(val, 3, &o->sweep))
+                    return bench_usage("fft_bench", a, val, "0..3");
                 sweep_set = 1;
             } else if (!strcmp(a, "--sample-rows")) {
-                if (parse_u32(val, &o->sample_rows) || o->sample_rows == 0 ||
-                    o->sample_rows > 4096)
-                    return usage(a, val, "1..4096");
+                if (bench_parse_u32(val, 4096, &o->sample_rows) || o->sample_rows == 0)
+                    return bench_usage("fft_bench", a, val, "1..4096");
             } else if (!strcmp(a, "--seed")) {
-                if (parse_u32(val, &v))
-                    return usage(a, val, "an unsigned 32-bit number");
+                if (bench_parse_u32(val, UINT32_MAX, &v))
+                    return bench_usage("fft_bench", a, val, "an unsigned 32-bit number");
                 o->seed = v;
             } else if (!strcmp(a, "--json")) {
                 o->json_path = val;
@@ -165,7 +141,7 @@ static int parse_options(int argc, char **argv, fft_options *o) {
             } else if (!strcmp(a, "--device")) {
                 o->device = val;
             } else {
-                return usage(a, val, "unknown option");
+                return bench_usage("fft_bench", a, val, "unknown option");
             }
         }
     }
@@ -198,12 +174,6 @@ typedef struct {
     uint32_t *copy_spv;         /* the floor's kernel */
     size_t copy_words;
 } fft_sweep;
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void outcome(bench_timing *t, spdrt_context *ctx, spdrt_result res, const char *what) {
     t->status = res == SPDRT_ERROR_UNSUPPORTED ? BENCH_SKIPPED : BENCH_FAILED;
@@ -764,35 +734,6 @@ static int run_group(fft_sweep *s, fft_group *g) {
 
 /* ---- main ----------------------------------------------------------------------------- */
 
-static void describe_device(spdrt_context *ctx, const fft_options *o, fft_report *r) {
-    const spdrt_device_info *d = spdrt_device(ctx);
-    VkPhysicalDeviceProperties props;
-    time_t t = time(NULL);
-    struct tm tm;
-    vkGetPhysicalDeviceProperties(ctx->physical, &props);
-    snprintf(r->device, sizeof r->device, "%s", d->name);
-    snprintf(r->driver, sizeof r->driver, "%s", d->driver);
-    snprintf(r->api_version, sizeof r->api_version, "%u.%u.%u",
-             VK_API_VERSION_MAJOR(d->api_version), VK_API_VERSION_MINOR(d->api_version),
-             VK_API_VERSION_PATCH(d->api_version));
-    gmtime_r(&t, &tm);
-    strftime(r->date, sizeof r->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    r->vendor_id = d->vendor_id;
-    r->device_id = d->device_id;
-    r->subgroup_size = d->subgroup_size;
-    r->timestamp_period_ns = d->timestamp_period_ns;
-    r->cpu_device = props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
-    r->warmup = o->timing.warmup;
-    r->reps = o->timing.reps;
-    r->b2b_runs = o->timing.b2b;
-    r->scrub_bytes = o->timing.scrub_bytes;
-    r->scrub_write = o->timing.scrub_write;
-    r->heat_ms = o->timing.heat_ms;
-    r->batch_mib = o->batch_mib;
-    r->quick = o->quick;
-    r->validation = o->validation;
-}
-
 /* 0, 4 and the device's own size (--quick: 0 and the device's size). */
 static void choose_subgroups(const fft_options *o, fft_sweep *s) {
     uint32_t d = spdrt_device(s->ctx)->subgroup_size, i;
@@ -826,11 +767,11 @@ static int write_file(const char *path, const fft_report *r,
 }
 
 static void sweep_all(fft_sweep *s, fft_report *r) {
-    double start = now_s();
+    double start = bench_now_s();
     uint32_t g;
     char name[64];
     for (g = 0; g < r->group_count; g++) {
-        double t0 = now_s();
+        double t0 = bench_now_s();
         fprintf(stderr, "fft_bench: [%u/%u] %s, %u variant(s) ...", g + 1, r->group_count,
                 group_name(&r->groups[g], name, sizeof name), r->groups[g].variant_count);
         fflush(stderr);
@@ -840,9 +781,9 @@ static void sweep_all(fft_sweep *s, fft_report *r) {
             r->group_count = g + 1;
             break;
         }
-        fprintf(stderr, " %.1f s (total %.1f s)\n", now_s() - t0, now_s() - start);
+        fprintf(stderr, " %.1f s (total %.1f s)\n", bench_now_s() - t0, bench_now_s() - start);
     }
-    r->seconds = now_s() - start;
+    r->seconds = bench_now_s() - start;
 }
 
 int main(int argc, char **argv) {
@@ -870,11 +811,9 @@ int main(int argc, char **argv) {
         fprintf(stderr, "fft_bench: %s\n", err);
         return 1;
     }
-    describe_device(ctx, &o, &r);
-    fprintf(stderr, "fft_bench: %s (%s), Vulkan %s, subgroup %u%s\n", r.device, r.driver,
-            r.api_version, r.subgroup_size,
-            r.cpu_device ? "; a CPU implementation: smoke run, not GPU figures" : "");
-    if (r.cpu_device && !o.quick)
+    bench_run_info_fill(&r.run, ctx, &o.timing, o.quick, o.validation, "fft_bench");
+    r.batch_mib = o.batch_mib;
+    if (r.run.cpu_device && !o.quick)
         fprintf(stderr, "fft_bench: warning: the full sweep on a CPU implementation takes a "
                 "long time; --quick is the smoke run\n");
     s.ctx = ctx;
@@ -890,25 +829,15 @@ int main(int argc, char **argv) {
         snprintf(r.error, sizeof r.error, "%.250s", err);
     } else {
         bench_gpu_config gc;
-        snprintf(r.spdgen_version, sizeof r.spdgen_version, "%s", s.spdgen.version);
+        snprintf(r.run.spdgen_version, sizeof r.run.spdgen_version, "%s", s.spdgen.version);
         make_groups(&s, &r);
-        memset(&gc, 0, sizeof gc);
-        gc.warmup = o.timing.warmup, gc.reps = o.timing.reps, gc.b2b = o.timing.b2b;
-        gc.scrub_bytes = o.timing.scrub_bytes, gc.scrub_write = o.timing.scrub_write;
-        gc.heat_ms = o.timing.heat_ms;
+        bench_run_info_gpu_config(&r.run, &gc);
         if (create_buffers(&s, &r) != SPDRT_OK) {
             snprintf(r.error, sizeof r.error, "buffers: %.230s", spdrt_last_error(ctx));
         } else if (bench_gpu_init(&s.gpu, ctx, &gc, exe_dir) != SPDRT_OK) {
             snprintf(r.error, sizeof r.error, "%.250s", spdrt_last_error(ctx));
         } else {
-            r.heat_passes = s.gpu.heat_passes;
-            r.heat_pass_us = s.gpu.heat_pass_us;
-            r.heat_bytes = s.gpu.scrub.size;
-            if (o.timing.heat_ms)
-                fprintf(stderr, "fft_bench: heat: %u read passes over %llu MiB per measurement "
-                        "(%.1f us each, %.1f GB/s read, with the GPU busy)\n", r.heat_passes,
-                        (unsigned long long)(r.heat_bytes >> 20), r.heat_pass_us,
-                        (double)r.heat_bytes / (r.heat_pass_us * 1e3));
+            bench_run_info_heat(&r.run, &s.gpu, "fft_bench");
             sweep_all(&s, &r);
         }
         if (!ctx->hung)

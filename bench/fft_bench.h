@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "gpu.h"
+#include "run_info.h"
 #include "spdrt_fft.h"
 #include "tools.h"
 #include "timing_options.h"
@@ -113,19 +114,8 @@ typedef struct {
 } fft_options;
 
 typedef struct {
-    char device[256], driver[256], api_version[32], spdgen_version[128], date[32];
-    uint32_t vendor_id, device_id, subgroup_size;
-    double timestamp_period_ns;
-    int cpu_device;                  /* lavapipe or another CPU implementation: a smoke run */
-    uint32_t warmup, reps, b2b_runs;
-    uint64_t scrub_bytes;
-    int scrub_write;
-    double heat_ms;
-    uint32_t heat_passes;
-    double heat_pass_us;
-    uint64_t heat_bytes;
-    uint32_t batch_mib;
-    int quick, validation;
+    bench_run_info run;              /* the device, spdgen, the date, the timing settings */
+    uint32_t batch_mib;              /* input per 1D transform (--batch-mib) */
     double seconds;                  /* wall time of the sweep */
     fft_group *groups;
     uint32_t group_count;

@@ -8,40 +8,16 @@
 #include <string.h>
 
 #include "fft_bench.h"
-
-#define SPREAD_WARN 0.10
-
-static int timed(const bench_timing *t) {
-    return t->status == BENCH_OK && t->median_us > 0.0;
-}
-
-static int timed_b2b(const bench_timing *t) {
-    return t->status == BENCH_OK && t->b2b_runs && t->b2b_us > 0.0;
-}
-
-static double gbps(uint64_t bytes, double us) {
-    return (double)bytes / (us * 1e3);
-}
+#include "report_cells.h"
 
 static int correct(const fft_variant *v) {
-    return timed(&v->time) && v->check.status == BENCH_OK &&
+    return bench_timed(&v->time) && v->check.status == BENCH_OK &&
            v->runtime_check.status != BENCH_FAILED;
 }
 
+/* See bench_floor_spread: how far the group's two floor runs differ. */
 static double floor_spread(const fft_group *g) {
-    double a = g->floor_first.median_us, b = g->floor_last.median_us;
-    if (!timed(&g->floor_first) || !timed(&g->floor_last))
-        return -1.0;
-    return (a > b ? a / b : b / a) - 1.0;
-}
-
-static const char *status_name(bench_status s) {
-    switch (s) {
-    case BENCH_OK: return "ok";
-    case BENCH_SKIPPED: return "skipped";
-    case BENCH_FAILED: return "failed";
-    default: return "not run";
-    }
+    return bench_floor_spread(&g->floor_first, &g->floor_last);
 }
 
 /* Issue 5's targets, as a fraction of the floor in the same run (1D only). */
@@ -95,37 +71,6 @@ uint32_t fft_report_failures(const fft_report *r) {
 
 /* ---- markdown ------------------------------------------------------------------------ */
 
-static void cell_us(FILE *out, const bench_timing *t) {
-    if (timed(t))
-        fprintf(out, " %.1f |", t->median_us);
-    else
-        fprintf(out, " %s |", t->status == BENCH_SKIPPED ? "n/a" : "—");
-}
-
-static void cell_b2b(FILE *out, const bench_timing *t) {
-    if (timed_b2b(t))
-        fprintf(out, " %.1f |", t->b2b_us);
-    else
-        fprintf(out, " — |");
-}
-
-static void cell_gbps(FILE *out, uint64_t bytes, double us) {
-    double v;
-    if (us <= 0.0) {
-        fprintf(out, " — |");
-        return;
-    }
-    v = gbps(bytes, us);
-    fprintf(out, v < 100.0 ? " %.1f |" : " %.0f |", v);
-}
-
-static void cell_percent(FILE *out, double floor_us, double us) {
-    if (floor_us > 0.0 && us > 0.0)
-        fprintf(out, " %.1f%% |", 100.0 * floor_us / us);
-    else
-        fprintf(out, " — |");
-}
-
 static const char *check_word(const fft_variant *v) {
     if (v->check.status == BENCH_FAILED || v->runtime_check.status == BENCH_FAILED)
         return "**FAILED**";
@@ -171,37 +116,21 @@ static const char *md_command(const fft_variant *v, char *buf, size_t size) {
 }
 
 static void header(const fft_report *r, FILE *out) {
+    const bench_run_info *ri = &r->run;
     fprintf(out, "# FFT benchmark\n\n");
-    fprintf(out, "Device: %s (driver %s), Vulkan %s, subgroup size %u; %s; %s.\n\n", r->device,
-            r->driver, r->api_version, r->subgroup_size,
-            r->spdgen_version[0] ? r->spdgen_version : "spdgen", r->date);
-    if (r->cpu_device)
+    fprintf(out, "Device: %s (driver %s), Vulkan %s, subgroup size %u; %s; %s.\n\n",
+            ri->device, ri->driver, ri->api_version, ri->subgroup_size,
+            ri->spdgen_version[0] ? ri->spdgen_version : "spdgen", ri->date);
+    if (ri->cpu_device)
         fprintf(out, "> **Smoke run on a CPU implementation (%s).** It proves the benchmark "
                 "works end to end; its times are not GPU figures and the targets do not "
-                "apply.\n\n", r->device);
-    if (r->quick)
+                "apply.\n\n", ri->device);
+    if (ri->quick)
         fprintf(out, "> `--quick`: fewer sizes, variants and repetitions, and %u MiB per 1D "
                 "transform instead of 512.\n\n", r->batch_mib);
     fprintf(out, "Method (bench/README.md, \"The FFT benchmark\"; the harness is the SPD "
-            "benchmark's): each measured thing is one command buffer, one submit. ");
-    if (r->heat_ms > 0 && r->heat_passes)
-        fprintf(out, "It starts with %u read passes over a %llu MiB buffer (~%.0f ms of GPU "
-                "work: clocks up; one pass %.1f us) and then runs ", r->heat_passes,
-                (unsigned long long)(r->heat_bytes >> 20), r->heat_ms, r->heat_pass_us);
-    else
-        fprintf(out, "No heat-up (`--heat-ms 0`). It runs ");
-    fprintf(out, "%u untimed and %u timed repetitions", r->warmup, r->reps);
-    if (r->scrub_bytes)
-        fprintf(out, ", each after a compute %s pass over a %llu MiB buffer (cold caches) and "
-                "a full barrier", r->scrub_write ? "write" : "read",
-                (unsigned long long)(r->scrub_bytes >> 20));
-    else
-        fprintf(out, ", each after a full barrier (no scrub: warm caches)");
-    fprintf(out, ", with GPU timestamps around the work alone; **us = median of the "
-            "repetitions**.");
-    if (r->b2b_runs)
-        fprintf(out, " **b2b us** = %u runs back to back (a barrier after each, no scrub), "
-                "total / %u.", r->b2b_runs, r->b2b_runs);
+            "benchmark's): ");
+    bench_run_info_method(ri, out);
     fprintf(out, " 1D: batched complex fp32 forward FFTs, %u MiB of input per transform "
             "(batch = that / 8N rows). Bytes = input read + output written (1D: 2 x batch x "
             "8N); GB/s = bytes / us. **%% of floor = floor us / FFT us**: the floor is a "
@@ -235,7 +164,7 @@ static const fft_variant *default_at(const fft_group *g, uint32_t subgroup) {
 }
 
 static void cell_variant_percent(FILE *out, const fft_group *g, const fft_variant *v) {
-    if (v && correct(v) && timed(&g->floor))
+    if (v && correct(v) && bench_timed(&g->floor))
         fprintf(out, " %.1f us, %.1f%% |", v->time.median_us,
                 100.0 * g->floor.median_us / v->time.median_us);
     else
@@ -252,7 +181,7 @@ static void summary(const fft_report *r, FILE *out) {
     fprintf(out, "## Summary: 1D\n\n");
     fprintf(out, "| N | batch | floor us | floor GB/s | default `--fft N` | default E, W at "
             "`--subgroup %u` | best variant | best us | best GB/s | best %% of floor | "
-            "target | cuFFT / VkFFT on the H200 (quoted) |\n", r->subgroup_size);
+            "target | cuFFT / VkFFT on the H200 (quoted) |\n", r->run.subgroup_size);
     fprintf(out, "|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n");
     for (g = 0; g < r->group_count; g++) {
         const fft_group *gr = &r->groups[g];
@@ -261,21 +190,20 @@ static void summary(const fft_report *r, FILE *out) {
         if (gr->kind != FFT_GROUP_1D)
             continue;
         fprintf(out, "| %u | %u |", gr->n, gr->batch);
-        cell_us(out, &gr->floor);
-        cell_gbps(out, gr->bytes, timed(&gr->floor) ? gr->floor.median_us : 0.0);
+        bench_cell_us(out, &gr->floor, "");
+        bench_cell_gbps(out, gr->bytes, bench_median_us(&gr->floor));
         cell_variant_percent(out, gr, default_at(gr, 0));
-        cell_variant_percent(out, gr, default_at(gr, r->subgroup_size));
+        cell_variant_percent(out, gr, default_at(gr, r->run.subgroup_size));
         if (b) {
             char cmd[400];
             fprintf(out, " %s (%s) | %.1f |", md_command(b, cmd, sizeof cmd), b->shape,
                     b->time.median_us);
-            cell_gbps(out, gr->bytes, b->time.median_us);
-            cell_percent(out, timed(&gr->floor) ? gr->floor.median_us : 0.0,
-                         b->time.median_us);
+            bench_cell_gbps(out, gr->bytes, b->time.median_us);
+            bench_cell_percent(out, bench_median_us(&gr->floor), b->time.median_us);
         } else {
             fprintf(out, " — | — | — | — |");
         }
-        if (r->cpu_device || !b || !timed(&gr->floor))
+        if (r->run.cpu_device || !b || !bench_timed(&gr->floor))
             fprintf(out, " >= %.0f%% |", 100.0 * t);
         else
             fprintf(out, " >= %.0f%% %s |", 100.0 * t,
@@ -317,16 +245,14 @@ static void variant_rows(const fft_report *r, FILE *out, int two_d) {
                     x->best ? " **best**" : "", x->shape[0] ? x->shape : "—");
             if (!two_d)
                 fprintf(out, " %u |", gr->batch);
-            cell_us(out, &x->time);
-            cell_gbps(out, gr->bytes, timed(&x->time) ? x->time.median_us : 0.0);
-            cell_percent(out, timed(&gr->floor) ? gr->floor.median_us : 0.0,
-                         timed(&x->time) ? x->time.median_us : 0.0);
-            cell_b2b(out, &x->time);
-            cell_percent(out, timed_b2b(&gr->floor) ? gr->floor.b2b_us : 0.0,
-                         timed_b2b(&x->time) ? x->time.b2b_us : 0.0);
-            if (timed(&gr->floor))
+            bench_cell_us(out, &x->time, "");
+            bench_cell_gbps(out, gr->bytes, bench_median_us(&x->time));
+            bench_cell_percent(out, bench_median_us(&gr->floor), bench_median_us(&x->time));
+            bench_cell_time(out, bench_b2b_us(&x->time)); /* — also where skipped */
+            bench_cell_percent(out, bench_b2b_us(&gr->floor), bench_b2b_us(&x->time));
+            if (bench_timed(&gr->floor))
                 fprintf(out, " %.1f%s |", gr->floor.median_us,
-                        floor_spread(gr) > SPREAD_WARN ? " ⚠" : "");
+                        floor_spread(gr) > BENCH_SPREAD_WARN ? " ⚠" : "");
             else
                 fprintf(out, " — |");
             cell_error(out, &x->check);
@@ -361,7 +287,7 @@ static void dispatch_rows(const fft_report *r, FILE *out) {
             "floor | sum us | together us |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
     for (g = 0; g < r->group_count; g++) {
         const fft_group *gr = &r->groups[g];
-        double floor_us = timed(&gr->floor) ? gr->floor.median_us : 0.0, sum;
+        double floor_us = bench_median_us(&gr->floor), sum;
         for (v = 0; v < gr->variant_count; v++) {
             const fft_variant *x = &gr->variants[v];
             if (x->dispatches != 2)
@@ -371,15 +297,12 @@ static void dispatch_rows(const fft_report *r, FILE *out) {
             sum = 0.0;
             for (i = 0; i < 2; i++) {
                 const bench_timing *t = &x->dispatch_time[i];
-                cell_us(out, t);
-                cell_percent(out, floor_us, timed(t) ? t->median_us : 0.0);
-                sum = sum >= 0.0 && timed(t) ? sum + t->median_us : -1.0;
+                bench_cell_us(out, t, "");
+                bench_cell_percent(out, floor_us, bench_median_us(t));
+                sum = sum >= 0.0 && bench_timed(t) ? sum + t->median_us : -1.0;
             }
-            if (sum > 0.0)
-                fprintf(out, " %.1f |", sum);
-            else
-                fprintf(out, " — |");
-            cell_us(out, &x->time);
+            bench_cell_time(out, sum);
+            bench_cell_us(out, &x->time, "");
             fprintf(out, "\n");
         }
     }
@@ -394,33 +317,20 @@ static void floors(const fft_report *r, FILE *out) {
             "1st / last run us (spread) |\n|---|---:|---:|---:|---:|---:|---:|\n");
     for (g = 0; g < r->group_count; g++) {
         const fft_group *gr = &r->groups[g];
-        double spread = floor_spread(gr);
         fprintf(out, "| %s%s | %.1f |", gr->kind == FFT_GROUP_1D ? "N = " : "",
                 group_label(gr, label, sizeof label), (double)gr->bytes / 1e6);
-        cell_us(out, &gr->floor);
-        cell_gbps(out, gr->bytes, timed(&gr->floor) ? gr->floor.median_us : 0.0);
-        cell_b2b(out, &gr->floor);
-        cell_gbps(out, gr->bytes, timed_b2b(&gr->floor) ? gr->floor.b2b_us : 0.0);
-        if (spread < 0.0)
-            fprintf(out, " — |\n");
-        else
-            fprintf(out, spread > SPREAD_WARN ? " **%.1f / %.1f (%.0f%%)** ⚠ |\n"
-                                              : " %.1f / %.1f (%.0f%%) |\n",
-                    gr->floor_first.median_us, gr->floor_last.median_us, 100.0 * spread);
-        drifted += spread > SPREAD_WARN;
+        bench_cell_us(out, &gr->floor, "");
+        bench_cell_gbps(out, gr->bytes, bench_median_us(&gr->floor));
+        bench_cell_time(out, bench_b2b_us(&gr->floor)); /* — also where skipped */
+        bench_cell_gbps(out, gr->bytes, bench_b2b_us(&gr->floor));
+        bench_cell_floor_runs(out, &gr->floor_first, &gr->floor_last);
+        fprintf(out, "\n");
+        drifted += floor_spread(gr) > BENCH_SPREAD_WARN;
     }
     fprintf(out, "\nfloor = bench/shaders/copy.comp copying the group's input bytes from the "
             "input buffer to the output buffer the FFTs use (MB moved = read + written). ");
-    if (drifted)
-        fprintf(out, "⚠ = the floor's two runs differ by more than %.0f%%: the GPU's speed "
-                "drifted during that group, so its ratios are suspect.", 100.0 * SPREAD_WARN);
-    else
-        fprintf(out, "The floor's two runs agree within %.0f%% everywhere.", 100.0 * SPREAD_WARN);
+    bench_floor_drift_sentence(out, drifted, "group");
     fprintf(out, "\n\n");
-}
-
-static void note(FILE *out, const char *what, const char *text) {
-    fprintf(out, "- %s: %s\n", what, text);
 }
 
 static uint32_t note_count(const fft_report *r) {
@@ -448,23 +358,23 @@ static void notes(const fft_report *r, FILE *out) {
         const fft_group *gr = &r->groups[g];
         group_label(gr, label, sizeof label);
         if (gr->batch_note[0])
-            note(out, label, gr->batch_note);
+            bench_note(out, label, gr->batch_note);
         if (gr->error[0])
-            note(out, label, gr->error);
+            bench_note(out, label, gr->error);
         if (gr->floor.note[0]) {
             snprintf(what, sizeof what, "%s floor", label);
-            note(out, what, gr->floor.note);
+            bench_note(out, what, gr->floor.note);
         }
         for (v = 0; v < gr->variant_count; v++) {
             const fft_variant *x = &gr->variants[v];
             snprintf(what, sizeof what, "%s %s", label, md_command(x, cmd, sizeof cmd));
             if (x->time.note[0])
-                note(out, what, x->time.note);
+                bench_note(out, what, x->time.note);
             for (i = 0; i < 2; i++)
                 if (x->dispatch_time[i].note[0]) {
                     snprintf(text, sizeof text, "dispatch %u alone: %s", i + 1,
                              x->dispatch_time[i].note);
-                    note(out, what, text);
+                    bench_note(out, what, text);
                 }
             if (x->check.status == BENCH_OK || x->check.status == BENCH_FAILED)
                 checks++;
@@ -472,14 +382,14 @@ static void notes(const fft_report *r, FILE *out) {
             if (x->check.status == BENCH_FAILED) {
                 snprintf(text, sizeof text, "**wrong result**: %s (checked: %s)",
                          x->check.first, x->check.what);
-                note(out, what, text);
+                bench_note(out, what, text);
             }
             if (x->runtime_check.status == BENCH_FAILED ||
                 x->runtime_check.status == BENCH_SKIPPED) {
                 snprintf(text, sizeof text, "the runtime's plan path %s: %s",
                          x->runtime_check.status == BENCH_FAILED ? "**failed**" : "skipped",
                          x->runtime_check.first);
-                note(out, what, text);
+                bench_note(out, what, text);
             }
         }
     }
@@ -528,56 +438,17 @@ void fft_report_markdown(const fft_report *r, FILE *out) {
 
 /* ---- JSON ---------------------------------------------------------------------------- */
 
-static void json_string(FILE *out, const char *s) {
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(out, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(out, "\\u%04x", ch);
-        else
-            fputc(ch, out);
-    }
-    fputc('"', out);
-}
-
-static void json_timing(FILE *out, const char *key, const bench_timing *t, uint64_t bytes,
-                        const bench_timing *floor) {
-    fprintf(out, "\"%s\": {\"status\": \"%s\"", key, status_name(t->status));
-    if (timed(t)) {
-        fprintf(out, ", \"median_us\": %.3f, \"min_us\": %.3f, \"max_us\": %.3f, "
-                "\"samples\": %u, \"gbps\": %.2f", t->median_us, t->min_us, t->max_us,
-                t->samples, gbps(bytes, t->median_us));
-        if (floor && timed(floor))
-            fprintf(out, ", \"fraction_of_floor\": %.4f", floor->median_us / t->median_us);
-    }
-    if (timed_b2b(t)) {
-        fprintf(out, ", \"b2b_us\": %.3f, \"b2b_runs\": %u, \"b2b_gbps\": %.2f", t->b2b_us,
-                t->b2b_runs, gbps(bytes, t->b2b_us));
-        if (floor && timed_b2b(floor))
-            fprintf(out, ", \"b2b_fraction_of_floor\": %.4f", floor->b2b_us / t->b2b_us);
-    }
-    fprintf(out, ", \"note\": ");
-    json_string(out, t->note);
-    if (t->driver_statistics[0]) {
-        fprintf(out, ", \"driver_statistics\": ");
-        json_string(out, t->driver_statistics);
-    }
-    fprintf(out, "}");
-}
-
 static void json_check(FILE *out, const char *key, const fft_check *c) {
     fprintf(out, "\"%s\": {\"status\": \"%s\", \"rel_l2\": %.4g, \"max_rel\": %.4g, "
             "\"bound_rel_l2\": %.3g, \"bound_max_rel\": %.3g, \"parseval\": %.4g, "
             "\"parseval_bound\": %.3g, \"values\": %llu, \"non_finite\": %llu, "
-            "\"rows_compared\": %u, \"what\": ", key, status_name(c->status), c->rel_l2,
+            "\"rows_compared\": %u, \"what\": ", key, bench_status_name(c->status), c->rel_l2,
             c->max_rel, c->bound_rel_l2, c->bound_max_rel, c->parseval, c->parseval_bound,
             (unsigned long long)c->values, (unsigned long long)c->non_finite,
             c->rows_compared);
-    json_string(out, c->what);
+    bench_json_string(out, c->what);
     fprintf(out, ", \"problem\": ");
-    json_string(out, c->first);
+    bench_json_string(out, c->first);
     fprintf(out, "}");
 }
 
@@ -587,27 +458,9 @@ static const char *kind_name(fft_group_kind k) {
 
 void fft_report_json(const fft_report *r, FILE *out) {
     uint32_t g, v, i;
-    fprintf(out, "{\n  \"benchmark\": \"fft\",\n  \"date\": ");
-    json_string(out, r->date);
-    fprintf(out, ",\n  \"device\": {\"name\": ");
-    json_string(out, r->device);
-    fprintf(out, ", \"driver\": ");
-    json_string(out, r->driver);
-    fprintf(out, ", \"vulkan_api\": ");
-    json_string(out, r->api_version);
-    fprintf(out, ", \"vendor_id\": %u, \"device_id\": %u, \"subgroup_size\": %u, "
-            "\"timestamp_period_ns\": %.6g, \"cpu_implementation\": %s},\n", r->vendor_id,
-            r->device_id, r->subgroup_size, r->timestamp_period_ns,
-            r->cpu_device ? "true" : "false");
-    fprintf(out, "  \"smoke_run\": %s,\n  \"spdgen\": ", r->cpu_device ? "true" : "false");
-    json_string(out, r->spdgen_version);
-    fprintf(out, ",\n  \"settings\": {\"warmup\": %u, \"reps\": %u, \"b2b_runs\": %u, "
-            "\"scrub_bytes\": %llu, \"scrub_mode\": \"%s\", \"heat_ms\": %.0f, "
-            "\"heat_passes\": %u, \"heat_pass_us\": %.3f, \"heat_bytes\": %llu, "
-            "\"batch_mib\": %u, \"quick\": %s, \"validation\": %s},\n", r->warmup, r->reps,
-            r->b2b_runs, (unsigned long long)r->scrub_bytes, r->scrub_write ? "write" : "read",
-            r->heat_ms, r->heat_passes, r->heat_pass_us, (unsigned long long)r->heat_bytes,
-            r->batch_mib, r->quick ? "true" : "false", r->validation ? "true" : "false");
+    char batch[32];
+    snprintf(batch, sizeof batch, "\"batch_mib\": %u, ", r->batch_mib);
+    bench_run_info_json(&r->run, "fft", batch, out);
     fprintf(out, "  \"seconds\": %.1f,\n", r->seconds);
     fprintf(out, "  \"method\": \"bench/gpu.c's harness: one command buffer per measured "
             "thing: heat passes, then warmup + reps repetitions, each [scrub pass] barrier "
@@ -630,26 +483,17 @@ void fft_report_json(const fft_report *r, FILE *out) {
         else
             fprintf(out, "null");
         fprintf(out, ", \"batch_note\": ");
-        json_string(out, gr->batch_note);
+        bench_json_string(out, gr->batch_note);
         fprintf(out, ", \"error\": ");
-        json_string(out, gr->error);
-        fprintf(out, ",\n     ");
-        json_timing(out, "floor", &gr->floor, gr->bytes, NULL);
-        fprintf(out, ",\n     ");
-        json_timing(out, "floor_first", &gr->floor_first, gr->bytes, NULL);
-        fprintf(out, ",\n     ");
-        json_timing(out, "floor_last", &gr->floor_last, gr->bytes, NULL);
-        if (floor_spread(gr) >= 0.0)
-            fprintf(out, ",\n     \"floor_spread\": %.4f", floor_spread(gr));
-        else
-            fprintf(out, ",\n     \"floor_spread\": null");
+        bench_json_string(out, gr->error);
+        bench_json_floors(out, &gr->floor, &gr->floor_first, &gr->floor_last, gr->bytes);
         fprintf(out, ",\n     \"variants\": [");
         for (v = 0; v < gr->variant_count; v++) {
             const fft_variant *x = &gr->variants[v];
             fprintf(out, "%s\n      {\"spdgen\": ", v ? "," : "");
-            json_string(out, x->command);
+            bench_json_string(out, x->command);
             fprintf(out, ", \"shape\": ");
-            json_string(out, x->shape);
+            bench_json_string(out, x->shape);
             fprintf(out, ", \"requests\": [");
             for (i = 0; i < x->requests; i++)
                 fprintf(out, "%s{\"n\": %u, \"ept\": %u, \"wg\": %u, \"subgroup\": %u, "
@@ -665,7 +509,7 @@ void fft_report_json(const fft_report *r, FILE *out) {
             fprintf(out, "], \"default\": %s, \"plan\": %s, \"best\": %s,\n       ",
                     x->is_default ? "true" : "false", x->plan ? "true" : "false",
                     x->best ? "true" : "false");
-            json_timing(out, "time", &x->time, gr->bytes, &gr->floor);
+            bench_json_timing(out, "time", &x->time, gr->bytes, &gr->floor);
             fprintf(out, ",\n       ");
             json_check(out, "check", &x->check);
             if (x->plan) {
@@ -677,13 +521,13 @@ void fft_report_json(const fft_report *r, FILE *out) {
                 char key[32];
                 snprintf(key, sizeof key, "dispatch%u_alone", i + 1);
                 fprintf(out, ",\n       ");
-                json_timing(out, key, &x->dispatch_time[i], gr->bytes, &gr->floor);
+                bench_json_timing(out, key, &x->dispatch_time[i], gr->bytes, &gr->floor);
             }
             fprintf(out, "}");
         }
         fprintf(out, "]}");
     }
     fprintf(out, "\n  ],\n  \"failures\": %u,\n  \"error\": ", fft_report_failures(r));
-    json_string(out, r->error);
+    bench_json_string(out, r->error);
     fprintf(out, "\n}\n");
 }

@@ -17,7 +17,7 @@
 #define HEAT_MAX_PASSES 100000u
 #define CALIBRATE_MAX_BATCH 65536u
 
-static double now_s(void) {
+double bench_now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
@@ -181,7 +181,8 @@ static spdrt_result time_heat_batch(bench_gpu *g, uint32_t passes, double *us) {
  * about a quarter of heat_ms, and takes one pass's time from the last batch, when the clocks
  * have long been up. The first measurement then also starts on a hot GPU. */
 static spdrt_result calibrate_heat(bench_gpu *g) {
-    double start = now_s(), busy_s = 5.0 * g->cfg.heat_ms / 1000.0, us = 0.0, pass_us = 0.0;
+    double start = bench_now_s(), busy_s = 5.0 * g->cfg.heat_ms / 1000.0;
+    double us = 0.0, pass_us = 0.0;
     uint32_t passes = 2, batch;
     spdrt_result res;
     /* The first batch may include one-time costs (a lazily compiled shader, first touch of
@@ -191,7 +192,7 @@ static spdrt_result calibrate_heat(bench_gpu *g) {
         if (res != SPDRT_OK)
             return res;
         pass_us = us / passes;
-        if ((batch >= 1 && now_s() - start >= busy_s) || pass_us <= 0.0)
+        if ((batch >= 1 && bench_now_s() - start >= busy_s) || pass_us <= 0.0)
             break;
         {
             double want = 0.25 * g->cfg.heat_ms * 1000.0 / pass_us;

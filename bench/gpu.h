@@ -55,7 +55,7 @@ typedef struct {
     uint32_t set_count;
 } bench_pipeline;
 
-typedef struct {
+typedef struct bench_gpu_config {
     uint32_t warmup, reps;
     uint32_t b2b;             /* back-to-back runs timed together; 0 = none */
     uint64_t scrub_bytes;     /* scrub before each repetition; 0 = none */
@@ -63,7 +63,7 @@ typedef struct {
     double heat_ms;           /* GPU work before each measurement; 0 = none */
 } bench_gpu_config;
 
-typedef struct {
+typedef struct bench_gpu {
     spdrt_context *ctx;
     bench_gpu_config cfg;
     VkQueryPool queries;      /* 2 * reps + 2 timestamps */
@@ -95,6 +95,9 @@ void bench_pool_floor(uint32_t reps, const bench_timing *first_run, const bench_
                       const double *first_samples, const double *last_samples,
                       bench_timing *floor);
 void bench_sort_samples(double *v, uint32_t n);
+
+/* Seconds on the monotonic clock: the heat's calibration, the benchmarks' progress lines. */
+double bench_now_s(void);
 
 /* One command buffer: a full barrier, fn, a barrier that makes every write visible to the
  * host; submit and wait. */

@@ -1,9 +1,9 @@
 /* options.c: parsing spd_bench's command line; the defaults are the benchmark. */
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "options.h"
 
 static const uint32_t default_sizes[][2] = {
@@ -52,32 +52,7 @@ static void help(void) {
            "                    and --ops (default mean); full chains checked\n"
            "  --quick           smoke run: sizes 1920x1080 and 2900x1500, 5 reps, 1 warm-up,\n"
            "                    3 back to back, 8 MiB scrub, 10 ms heat (explicit options win)\n"
-           "  --json FILE       write every figure as JSON\n"
-           "  --markdown FILE   write the table to FILE as well\n"
-           "  --spdgen PATH     the spdgen binary (default: $SPDGEN_BUILD/spdgen, else\n"
-           "                    ../spdgen or ./spdgen next to this program)\n"
-           "  --device NAME     Vulkan device: index or name substring (else $SPDGEN_DEVICE)\n"
-           "  --validate        run under the Khronos validation layer with synchronization\n"
-           "                    validation (slow; for checking the benchmark itself)\n"
-           "  --help\n");
-}
-
-static int usage(const char *flag, const char *value, const char *allowed) {
-    fprintf(stderr, "spd_bench: error: %s %s: %s (see --help)\n", flag, value ? value : "",
-            allowed);
-    return 2;
-}
-
-static int parse_u32(const char *s, uint32_t *out) {
-    char *end;
-    unsigned long v;
-    if (!s || !*s || *s == '-')
-        return -1;
-    v = strtoul(s, &end, 10);
-    if (*end || v > 0xffffffffu)
-        return -1;
-    *out = (uint32_t)v;
-    return 0;
+           BENCH_HELP_COMMON);
 }
 
 /* Calls item(token) for each comma-separated token of a copy of list. */
@@ -134,7 +109,7 @@ static int add_op(const char *t, bench_options *o) {
 
 static int add_subgroup(const char *t, bench_options *o) {
     uint32_t s;
-    if (parse_u32(t, &s) || o->subgroup_count == BENCH_MAX_VARIANTS ||
+    if (bench_parse_u32(t, 64, &s) || o->subgroup_count == BENCH_MAX_VARIANTS ||
         (s != 0 && s != 4 && s != 8 && s != 16 && s != 32 && s != 64))
         return -1;
     o->subgroups[o->subgroup_count++] = s;
@@ -158,27 +133,30 @@ int bench_options_parse(int argc, char **argv, bench_options *o) {
         } else if (!strcmp(a, "--validate")) {
             o->validation = 1;
         } else if (!val) {
-            return usage(a, NULL, "unknown option, or its value is missing");
+            return bench_usage("spd_bench", a, NULL, "unknown option, or its value is missing");
         } else {
             const char *allowed = NULL;
             int timing = bench_timing_option(&o->timing, a, val, &allowed);
             i++;
             if (timing < 0)
-                return usage(a, val, allowed);
+                return bench_usage("spd_bench", a, val, allowed);
             if (timing > 0)
                 continue;
             if (!strcmp(a, "--sizes")) {
                 if (each(val, add_size, o))
-                    return usage(a, val, "WxH or N, comma-separated, each side 1..65536");
+                    return bench_usage("spd_bench", a, val,
+                                       "WxH or N, comma-separated, each side 1..65536");
             } else if (!strcmp(a, "--formats")) {
                 if (each(val, add_format, o))
-                    return usage(a, val, "rgba8, rgba16f, r32f, rgba32f, comma-separated");
+                    return bench_usage("spd_bench", a, val,
+                                       "rgba8, rgba16f, r32f, rgba32f, comma-separated");
             } else if (!strcmp(a, "--ops")) {
                 if (each(val, add_op, o))
-                    return usage(a, val, "mean and/or max, comma-separated");
+                    return bench_usage("spd_bench", a, val, "mean and/or max, comma-separated");
             } else if (!strcmp(a, "--subgroups")) {
                 if (each(val, add_subgroup, o))
-                    return usage(a, val, "0, 4, 8, 16, 32, 64, at most 6, comma-separated");
+                    return bench_usage("spd_bench", a, val,
+                                       "0, 4, 8, 16, 32, 64, at most 6, comma-separated");
             } else if (!strcmp(a, "--json")) {
                 o->json_path = val;
             } else if (!strcmp(a, "--markdown")) {
@@ -188,12 +166,12 @@ int bench_options_parse(int argc, char **argv, bench_options *o) {
             } else if (!strcmp(a, "--device")) {
                 o->device = val;
             } else {
-                return usage(a, val, "unknown option");
+                return bench_usage("spd_bench", a, val, "unknown option");
             }
         }
     }
     if (o->tiles && o->phases)
-        return usage("--phases", NULL, "one of --tiles and --phases");
+        return bench_usage("spd_bench", "--phases", NULL, "one of --tiles and --phases");
     if (o->size_count == 0 && o->tiles) {
         static const uint32_t tile_sizes[][2] = {{256, 256}, {1920, 1080}, {4096, 4096}};
         o->size_count = o->quick ? 1 : 3;

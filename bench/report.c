@@ -9,6 +9,7 @@
 
 #include "internal.h"
 #include "report.h"
+#include "report_cells.h"
 
 /* `--subgroup S [--sampler linear [--sampler-coords normalized] --fetch-ahead N] [--half]
  * [--tail hierarchy]`, and the tiles per workgroup the benchmark dispatched. */
@@ -23,47 +24,9 @@ static void variant_label(const bench_variant *x, char *out, size_t size) {
              x->tiles_per_workgroup == 1 ? "" : "s");
 }
 
-static int timed(const bench_timing *t) {
-    return t->status == BENCH_OK && t->median_us > 0.0;
-}
-
-static double gbps(uint64_t bytes, const bench_timing *t) {
-    return (double)bytes / (t->median_us * 1e3);
-}
-
-/* Whole GB/s on a GPU; a decimal where the figure is small (CPU smoke runs). */
-static void cell_gbps(FILE *out, uint64_t bytes, const bench_timing *t) {
-    double v;
-    if (!timed(t)) {
-        fprintf(out, " — |");
-        return;
-    }
-    v = gbps(bytes, t);
-    fprintf(out, v < 100.0 ? " %.1f |" : " %.0f |", v);
-}
-
-static int timed_b2b(const bench_timing *t) {
-    return t->status == BENCH_OK && t->b2b_runs && t->b2b_us > 0.0;
-}
-
-/* The floor's drift: how much slower its slower run was than its faster one. Negative when
- * either run is missing. */
+/* See bench_floor_spread: how far the group's two floor runs differ. */
 static double floor_spread(const bench_group *g) {
-    double a = g->floor_first.median_us, b = g->floor_last.median_us;
-    if (!timed(&g->floor_first) || !timed(&g->floor_last))
-        return -1.0;
-    return (a > b ? a / b : b / a) - 1.0;
-}
-
-#define SPREAD_WARN 0.10
-
-static const char *status_name(bench_status s) {
-    switch (s) {
-    case BENCH_OK: return "ok";
-    case BENCH_SKIPPED: return "skipped";
-    case BENCH_FAILED: return "failed";
-    default: return "not run";
-    }
+    return bench_floor_spread(&g->floor_first, &g->floor_last);
 }
 
 void bench_report_mark_best(bench_report *r) {
@@ -75,7 +38,7 @@ void bench_report_mark_best(bench_report *r) {
             for (v = 0; v < op->variant_count; v++) {
                 bench_variant *x = &op->variants[v];
                 x->best = 0;
-                if (timed(&x->time) && x->check.status == BENCH_OK &&
+                if (bench_timed(&x->time) && x->check.status == BENCH_OK &&
                     (!best || x->time.median_us < best->time.median_us))
                     best = x;
             }
@@ -107,35 +70,11 @@ uint32_t bench_report_failures(const bench_report *r) {
 
 /* ---- markdown ------------------------------------------------------------------------ */
 
-static void cell_us(FILE *out, const bench_timing *t, const char *mark) {
-    if (timed(t))
-        fprintf(out, " %.1f%s |", t->median_us, mark);
-    else
-        fprintf(out, " %s |", t->status == BENCH_SKIPPED ? "n/a" : "—");
-}
-
 static void cell_ratio(FILE *out, const bench_timing *base, const bench_timing *spd) {
-    if (timed(base) && timed(spd))
+    if (bench_timed(base) && bench_timed(spd))
         fprintf(out, " %.2fx |", base->median_us / spd->median_us);
     else
         fprintf(out, " — |");
-}
-
-static void cell_b2b(FILE *out, const bench_timing *t) {
-    if (timed_b2b(t))
-        fprintf(out, " %.1f |", t->b2b_us);
-    else
-        fprintf(out, " %s |", t->status == BENCH_SKIPPED ? "n/a" : "—");
-}
-
-static void cell_b2b_gbps(FILE *out, uint64_t bytes, const bench_timing *t) {
-    double v;
-    if (!timed_b2b(t)) {
-        fprintf(out, " — |");
-        return;
-    }
-    v = (double)bytes / (t->b2b_us * 1e3);
-    fprintf(out, v < 100.0 ? " %.1f |" : " %.0f |", v);
 }
 
 static const char *check_word(const bench_check *c) {
@@ -144,51 +83,22 @@ static const char *check_word(const bench_check *c) {
 }
 
 static void header(const bench_report *r, FILE *out) {
+    const bench_run_info *ri = &r->run;
     fprintf(out, "# SPD benchmark\n\n");
-    fprintf(out, "Device: %s (driver %s), Vulkan %s; %s; %s.\n\n", r->device, r->driver,
-            r->api_version, r->spdgen_version[0] ? r->spdgen_version : "spdgen", r->date);
-    if (r->cpu_device)
+    fprintf(out, "Device: %s (driver %s), Vulkan %s; %s; %s.\n\n", ri->device, ri->driver,
+            ri->api_version, ri->spdgen_version[0] ? ri->spdgen_version : "spdgen", ri->date);
+    if (ri->cpu_device)
         fprintf(out, "> **Smoke run on a CPU implementation (%s).** It proves the benchmark "
-                "works end to end; its times are not GPU figures.\n\n", r->device);
-    if (r->quick)
+                "works end to end; its times are not GPU figures.\n\n", ri->device);
+    if (ri->quick)
         fprintf(out, "> `--quick`: fewer sizes and repetitions than the real benchmark.\n\n");
-    fprintf(out, "Method (bench/README.md, \"Timing\"): each measured thing is one command "
-            "buffer, one submit. ");
-    if (r->heat_ms > 0 && r->heat_passes)
-        fprintf(out, "It starts with %u read passes over a %llu MiB buffer (~%.0f ms of GPU "
-                "work: clocks up; one pass %.1f us, %.1f GB/s) and then runs ", r->heat_passes,
-                (unsigned long long)(r->heat_bytes >> 20), r->heat_ms,
-                r->heat_pass_us, (double)r->heat_bytes / (r->heat_pass_us * 1e3));
-    else
-        fprintf(out, "No heat-up (`--heat-ms 0`). It runs ");
-    fprintf(out, "%u untimed and %u timed repetitions", r->warmup, r->reps);
-    if (r->scrub_bytes)
-        fprintf(out, ", each after a compute %s pass over a %llu MiB buffer (cold caches) and "
-                "a full barrier", r->scrub_write ? "write" : "read",
-                (unsigned long long)(r->scrub_bytes >> 20));
-    else
-        fprintf(out, ", each after a full barrier (no scrub: warm caches)");
-    fprintf(out, ", with GPU timestamps around the work alone; **us = median of the "
-            "repetitions**.");
-    if (r->b2b_runs)
-        fprintf(out, " **b2b us** = %u runs back to back (a barrier after each, no scrub), "
-                "total / %u.", r->b2b_runs, r->b2b_runs);
+    fprintf(out, "Method (bench/README.md, \"Timing\"): ");
+    bench_run_info_method(ri, out);
     fprintf(out, " Bytes moved: level 0 read + every written level, in the format's bytes; "
             "GB/s = bytes / time. **%% of floor = floor us / SPD us**, both per repetition%s; "
             "b2b %% = floor b2b / SPD b2b. The floor is timed first and last in each "
             "(size, format); its us is the median of both runs' repetitions. Speed-ups = "
-            "baseline us / SPD us.\n\n", r->scrub_bytes ? " with cold caches" : "");
-}
-
-static void cell_floor_runs(FILE *out, const bench_group *gr) {
-    double spread = floor_spread(gr);
-    if (spread < 0.0) {
-        fprintf(out, " — |");
-        return;
-    }
-    fprintf(out, spread > SPREAD_WARN ? " **%.1f / %.1f (%.0f%%)** ⚠ |"
-                                      : " %.1f / %.1f (%.0f%%) |",
-            gr->floor_first.median_us, gr->floor_last.median_us, 100.0 * spread);
+            "baseline us / SPD us.\n\n", ri->scrub_bytes ? " with cold caches" : "");
 }
 
 static void references(const bench_report *r, FILE *out) {
@@ -203,35 +113,23 @@ static void references(const bench_report *r, FILE *out) {
         fprintf(out, "| %ux%u | %s | %u |", gr->width, gr->height,
                 spdrt__format_name(gr->format), gr->levels);
         fprintf(out, gr->bytes ? " %.2f |" : " — |", (double)gr->bytes / 1e6);
-        cell_us(out, &gr->floor, "");
-        cell_gbps(out, gr->floor_bytes, &gr->floor);
-        cell_b2b(out, &gr->floor);
-        cell_b2b_gbps(out, gr->floor_bytes, &gr->floor);
-        cell_floor_runs(out, gr);
-        cell_us(out, &gr->shaped, "");
-        cell_b2b(out, &gr->shaped);
-        cell_us(out, &gr->copy_buffer, "");
-        cell_b2b(out, &gr->copy_buffer);
+        bench_cell_us(out, &gr->floor, "");
+        bench_cell_gbps(out, gr->floor_bytes, bench_median_us(&gr->floor));
+        bench_cell_b2b(out, &gr->floor);
+        bench_cell_gbps(out, gr->floor_bytes, bench_b2b_us(&gr->floor));
+        bench_cell_floor_runs(out, &gr->floor_first, &gr->floor_last);
+        bench_cell_us(out, &gr->shaped, "");
+        bench_cell_b2b(out, &gr->shaped);
+        bench_cell_us(out, &gr->copy_buffer, "");
+        bench_cell_b2b(out, &gr->copy_buffer);
         fprintf(out, "\n");
-        drifted += floor_spread(gr) > SPREAD_WARN;
+        drifted += floor_spread(gr) > BENCH_SPREAD_WARN;
     }
     fprintf(out, "\nfloor = compute copy of the same bytes (half read, half written). shaped "
             "floor = the same kernel reading level 0's bytes and writing the mips' bytes (an "
             "SPD's traffic: reads ~3/4, writes ~1/4), same total. ");
-    if (drifted)
-        fprintf(out, "⚠ = the floor's two runs differ by more than %.0f%%: the GPU's speed "
-                "drifted during that (size, format), so its ratios are suspect.",
-                100.0 * SPREAD_WARN);
-    else
-        fprintf(out, "The floor's two runs agree within %.0f%% everywhere.", 100.0 * SPREAD_WARN);
+    bench_floor_drift_sentence(out, drifted, "(size, format)");
     fprintf(out, "\n\n");
-}
-
-static void cell_percent(FILE *out, double floor_us, double spd_us) {
-    if (floor_us > 0.0 && spd_us > 0.0)
-        fprintf(out, " %.1f%% |", 100.0 * floor_us / spd_us);
-    else
-        fprintf(out, " — |");
 }
 
 static void spd_rows(const bench_report *r, FILE *out) {
@@ -253,16 +151,15 @@ static void spd_rows(const bench_report *r, FILE *out) {
                 fprintf(out, "| %ux%u | %s | %s | %s%s |", gr->width, gr->height,
                         spdrt__format_name(gr->format), bench_op_name(op->op), label,
                         x->best ? " **best**" : "");
-                cell_us(out, &x->time, "");
-                cell_gbps(out, gr->bytes, &x->time);
-                cell_percent(out, timed(&gr->floor) ? gr->floor.median_us : 0.0,
-                             timed(&x->time) ? x->time.median_us : 0.0);
-                cell_b2b(out, &x->time);
-                cell_percent(out, timed_b2b(&gr->floor) ? gr->floor.b2b_us : 0.0,
-                             timed_b2b(&x->time) ? x->time.b2b_us : 0.0);
-                cell_us(out, &gr->floor, floor_spread(gr) > SPREAD_WARN ? " ⚠" : "");
-                cell_us(out, &op->blit, blit_mark);
-                cell_us(out, &op->per_level, "");
+                bench_cell_us(out, &x->time, "");
+                bench_cell_gbps(out, gr->bytes, bench_median_us(&x->time));
+                bench_cell_percent(out, bench_median_us(&gr->floor), bench_median_us(&x->time));
+                bench_cell_b2b(out, &x->time);
+                bench_cell_percent(out, bench_b2b_us(&gr->floor), bench_b2b_us(&x->time));
+                bench_cell_us(out, &gr->floor,
+                              floor_spread(gr) > BENCH_SPREAD_WARN ? " ⚠" : "");
+                bench_cell_us(out, &op->blit, blit_mark);
+                bench_cell_us(out, &op->per_level, "");
                 if (op->blit_linear)
                     cell_ratio(out, &op->blit, &x->time);
                 else
@@ -273,10 +170,6 @@ static void spd_rows(const bench_report *r, FILE *out) {
         }
     }
     fprintf(out, "\n");
-}
-
-static void note(FILE *out, const char *what, const char *text) {
-    fprintf(out, "- %s: %s\n", what, text);
 }
 
 static void notes(const bench_report *r, FILE *out) {
@@ -299,17 +192,17 @@ static void notes(const bench_report *r, FILE *out) {
         snprintf(what, sizeof what, "%ux%u %s", gr->width, gr->height,
                  spdrt__format_name(gr->format));
         if (gr->levels_note[0])
-            note(out, what, gr->levels_note);
+            bench_note(out, what, gr->levels_note);
         if (gr->error[0])
-            note(out, what, gr->error);
+            bench_note(out, what, gr->error);
         if (gr->skipped[0])
-            note(out, what, gr->skipped);
+            bench_note(out, what, gr->skipped);
         if (gr->floor.note[0])
-            note(out, "floor", gr->floor.note);
+            bench_note(out, "floor", gr->floor.note);
         if (gr->shaped.note[0])
-            note(out, "shaped floor", gr->shaped.note);
+            bench_note(out, "shaped floor", gr->shaped.note);
         if (gr->copy_buffer.note[0])
-            note(out, "vkCmdCopyBuffer", gr->copy_buffer.note);
+            bench_note(out, "vkCmdCopyBuffer", gr->copy_buffer.note);
         for (o = 0; o < gr->op_count; o++) {
             const bench_op_result *op = &gr->ops[o];
             const bench_check *all[BENCH_MAX_VARIANTS + 2];
@@ -328,7 +221,7 @@ static void notes(const bench_report *r, FILE *out) {
                 snprintf(what, sizeof what, "%ux%u %s %s %s", gr->width, gr->height,
                          spdrt__format_name(gr->format), bench_op_name(op->op), names[i]);
                 if (times[i]->note[0])
-                    note(out, what, times[i]->note);
+                    bench_note(out, what, times[i]->note);
                 if (all[i]->status == BENCH_OK || all[i]->status == BENCH_FAILED)
                     checks++;
                 passed += all[i]->status == BENCH_OK;
@@ -339,7 +232,7 @@ static void notes(const bench_report *r, FILE *out) {
                              (unsigned long long)all[i]->mismatches,
                              (unsigned long long)all[i]->values, all[i]->bound,
                              (unsigned long long)all[i]->unwritten, all[i]->first);
-                    note(out, what, text);
+                    bench_note(out, what, text);
                 }
             }
         }
@@ -363,60 +256,21 @@ void bench_report_markdown(const bench_report *r, FILE *out) {
 
 /* ---- JSON ---------------------------------------------------------------------------- */
 
-static void json_string(FILE *out, const char *s) {
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(out, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(out, "\\u%04x", ch);
-        else
-            fputc(ch, out);
-    }
-    fputc('"', out);
-}
-
-static void json_timing(FILE *out, const char *key, const bench_timing *t, uint64_t bytes,
-                        const bench_timing *floor) {
-    fprintf(out, "\"%s\": {\"status\": \"%s\"", key, status_name(t->status));
-    if (timed(t)) {
-        fprintf(out, ", \"median_us\": %.3f, \"min_us\": %.3f, \"max_us\": %.3f, "
-                "\"samples\": %u, \"gbps\": %.2f", t->median_us, t->min_us, t->max_us,
-                t->samples, gbps(bytes, t));
-        if (floor && timed(floor))
-            fprintf(out, ", \"fraction_of_floor\": %.4f", floor->median_us / t->median_us);
-    }
-    if (timed_b2b(t)) {
-        fprintf(out, ", \"b2b_us\": %.3f, \"b2b_runs\": %u, \"b2b_gbps\": %.2f", t->b2b_us,
-                t->b2b_runs, (double)bytes / (t->b2b_us * 1e3));
-        if (floor && timed_b2b(floor))
-            fprintf(out, ", \"b2b_fraction_of_floor\": %.4f", floor->b2b_us / t->b2b_us);
-    }
-    fprintf(out, ", \"note\": ");
-    json_string(out, t->note);
-    if (t->driver_statistics[0]) {
-        fprintf(out, ", \"driver_statistics\": ");
-        json_string(out, t->driver_statistics);
-    }
-    fprintf(out, "}");
-}
-
 static void json_check(FILE *out, const bench_check *c) {
     fprintf(out, "\"check\": {\"status\": \"%s\", \"values\": %llu, \"mismatches\": %llu, "
             "\"unwritten\": %llu, \"max_error\": %.9g, \"bound\": %.9g, \"what\": ",
-            status_name(c->status), (unsigned long long)c->values,
+            bench_status_name(c->status), (unsigned long long)c->values,
             (unsigned long long)c->mismatches, (unsigned long long)c->unwritten, c->max_error,
             c->bound);
-    json_string(out, c->what);
+    bench_json_string(out, c->what);
     fprintf(out, ", \"first_mismatch\": ");
-    json_string(out, c->first);
+    bench_json_string(out, c->first);
     fprintf(out, "}");
 }
 
 static void json_speedup(FILE *out, const char *key, const bench_timing *base,
                          const bench_timing *spd) {
-    if (timed(base) && timed(spd))
+    if (bench_timed(base) && bench_timed(spd))
         fprintf(out, ", \"%s\": %.3f", key, base->median_us / spd->median_us);
     else
         fprintf(out, ", \"%s\": null", key);
@@ -435,9 +289,9 @@ static void json_op(FILE *out, const bench_group *gr, const bench_op_result *op)
                 x->normalized ? "true" : "false",
                 x->half ? "true" : "false", x->hierarchy ? "true" : "false", x->fetch_ahead,
                 x->tiles_per_workgroup, x->best ? "true" : "false");
-        json_string(out, x->command);
+        bench_json_string(out, x->command);
         fprintf(out, ", ");
-        json_timing(out, "time", &x->time, gr->bytes, &gr->floor);
+        bench_json_timing(out, "time", &x->time, gr->bytes, &gr->floor);
         if (op->blit_linear)
             json_speedup(out, "speedup_over_blit", &op->blit, &x->time);
         json_speedup(out, "speedup_over_per_level", &op->per_level, &x->time);
@@ -446,12 +300,12 @@ static void json_op(FILE *out, const bench_group *gr, const bench_op_result *op)
         fprintf(out, "}");
     }
     fprintf(out, "],\n      \"per_level\": {");
-    json_timing(out, "time", &op->per_level, gr->bytes, NULL);
+    bench_json_timing(out, "time", &op->per_level, gr->bytes, NULL);
     fprintf(out, ", ");
     json_check(out, &op->per_level_check);
     fprintf(out, "},\n      \"blit\": {\"filter\": \"%s\", \"computes_the_op\": %s, ",
             op->blit_linear ? "linear" : "nearest", op->blit_linear ? "true" : "false");
-    json_timing(out, "time", &op->blit, gr->bytes, NULL);
+    bench_json_timing(out, "time", &op->blit, gr->bytes, NULL);
     fprintf(out, ", ");
     json_check(out, &op->blit_check);
     fprintf(out, "}}");
@@ -459,27 +313,7 @@ static void json_op(FILE *out, const bench_group *gr, const bench_op_result *op)
 
 void bench_report_json(const bench_report *r, FILE *out) {
     uint32_t g, o;
-    fprintf(out, "{\n  \"benchmark\": \"spd\",\n  \"date\": ");
-    json_string(out, r->date);
-    fprintf(out, ",\n  \"device\": {\"name\": ");
-    json_string(out, r->device);
-    fprintf(out, ", \"driver\": ");
-    json_string(out, r->driver);
-    fprintf(out, ", \"vulkan_api\": ");
-    json_string(out, r->api_version);
-    fprintf(out, ", \"vendor_id\": %u, \"device_id\": %u, \"subgroup_size\": %u, "
-            "\"timestamp_period_ns\": %.6g, \"cpu_implementation\": %s},\n", r->vendor_id,
-            r->device_id, r->subgroup_size, r->timestamp_period_ns,
-            r->cpu_device ? "true" : "false");
-    fprintf(out, "  \"smoke_run\": %s,\n  \"spdgen\": ", r->cpu_device ? "true" : "false");
-    json_string(out, r->spdgen_version);
-    fprintf(out, ",\n  \"settings\": {\"warmup\": %u, \"reps\": %u, \"b2b_runs\": %u, "
-            "\"scrub_bytes\": %llu, \"scrub_mode\": \"%s\", \"heat_ms\": %.0f, "
-            "\"heat_passes\": %u, \"heat_pass_us\": %.3f, \"heat_bytes\": %llu, "
-            "\"quick\": %s, \"validation\": %s},\n", r->warmup, r->reps, r->b2b_runs,
-            (unsigned long long)r->scrub_bytes, r->scrub_write ? "write" : "read", r->heat_ms,
-            r->heat_passes, r->heat_pass_us, (unsigned long long)r->heat_bytes,
-            r->quick ? "true" : "false", r->validation ? "true" : "false");
+    bench_run_info_json(&r->run, "spd", NULL, out);
     fprintf(out, "  \"method\": \"one command buffer per measured thing: heat passes, then "
             "warmup + reps repetitions, each [scrub pass] barrier timestamp WORK timestamp; "
             "median_us = median of the reps; b2b_us = b2b_runs runs back to back (barrier "
@@ -493,31 +327,22 @@ void bench_report_json(const bench_report *r, FILE *out) {
         fprintf(out, "%s\n    {\"width\": %u, \"height\": %u, \"format\": \"%s\", "
                 "\"levels\": %u, \"max_size\": ", g ? "," : "", gr->width, gr->height,
                 spdrt__format_name(gr->format), gr->levels);
-        json_string(out, gr->max_size);
+        bench_json_string(out, gr->max_size);
         fprintf(out, ", \"levels_note\": ");
-        json_string(out, gr->levels_note);
+        bench_json_string(out, gr->levels_note);
         fprintf(out, ", \"bytes\": %llu, \"floor_bytes\": %llu, \"error\": ",
                 (unsigned long long)gr->bytes, (unsigned long long)gr->floor_bytes);
-        json_string(out, gr->error);
+        bench_json_string(out, gr->error);
         fprintf(out, ", \"skipped\": ");
-        json_string(out, gr->skipped);
-        fprintf(out, ",\n     ");
-        json_timing(out, "floor", &gr->floor, gr->floor_bytes, NULL);
-        fprintf(out, ",\n     ");
-        json_timing(out, "floor_first", &gr->floor_first, gr->floor_bytes, NULL);
-        fprintf(out, ",\n     ");
-        json_timing(out, "floor_last", &gr->floor_last, gr->floor_bytes, NULL);
-        if (floor_spread(gr) >= 0.0)
-            fprintf(out, ",\n     \"floor_spread\": %.4f", floor_spread(gr));
-        else
-            fprintf(out, ",\n     \"floor_spread\": null");
+        bench_json_string(out, gr->skipped);
+        bench_json_floors(out, &gr->floor, &gr->floor_first, &gr->floor_last, gr->floor_bytes);
         fprintf(out, ",\n     \"shaped_read_bytes\": %llu, \"shaped_write_bytes\": %llu, ",
                 (unsigned long long)gr->shaped_read_bytes,
                 (unsigned long long)gr->shaped_write_bytes);
-        json_timing(out, "shaped_floor", &gr->shaped,
+        bench_json_timing(out, "shaped_floor", &gr->shaped,
                     gr->shaped_read_bytes + gr->shaped_write_bytes, NULL);
         fprintf(out, ",\n     ");
-        json_timing(out, "copy_buffer", &gr->copy_buffer, gr->floor_bytes, NULL);
+        bench_json_timing(out, "copy_buffer", &gr->copy_buffer, gr->floor_bytes, NULL);
         fprintf(out, ",\n     \"ops\": [");
         for (o = 0; o < gr->op_count; o++) {
             fprintf(out, "%s\n      ", o ? "," : "");
@@ -526,6 +351,6 @@ void bench_report_json(const bench_report *r, FILE *out) {
         fprintf(out, "]}");
     }
     fprintf(out, "\n  ],\n  \"failures\": %u,\n  \"error\": ", bench_report_failures(r));
-    json_string(out, r->error);
+    bench_json_string(out, r->error);
     fprintf(out, "\n}\n");
 }

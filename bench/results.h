@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "run_info.h"
 #include "spd_ref.h"
 #include "spdrt.h"
 
@@ -97,18 +98,7 @@ typedef struct {
 } bench_group;
 
 typedef struct {
-    char device[256], driver[256], api_version[32], spdgen_version[128], date[32];
-    uint32_t vendor_id, device_id, subgroup_size;
-    double timestamp_period_ns;
-    int cpu_device;           /* lavapipe or another CPU implementation: a smoke run */
-    uint32_t warmup, reps, b2b_runs;
-    uint64_t scrub_bytes;
-    int scrub_write;          /* the scrub writes its buffer (default: reads it) */
-    double heat_ms;           /* GPU busy time recorded before each measurement */
-    uint32_t heat_passes;     /* scrub-buffer read passes that make heat_ms */
-    double heat_pass_us;      /* one pass, calibrated at start-up with the GPU busy */
-    uint64_t heat_bytes;      /* the scrub/heat buffer's size */
-    int quick, validation;
+    bench_run_info run;       /* the device, spdgen, the date, the timing settings */
     bench_group *groups;
     uint32_t group_count;
     char error[256];          /* a failure before or outside the groups */

@@ -5,51 +5,15 @@
  * blit chain and the one-dispatch-per-level chain. Everything is timed with GPU timestamps
  * and checked against the CPU reference in the same run; the exit status is 0 only if every
  * check passed. The table goes to stdout, progress to stderr. */
-#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "report.h"
 #include "sweep.h"
 #include "phase_sweep.h"
 #include "tile_sweep.h"
 #include "verify.h"
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void describe_device(spdrt_context *ctx, const bench_options *o, bench_report *r) {
-    const spdrt_device_info *d = spdrt_device(ctx);
-    VkPhysicalDeviceProperties props;
-    time_t t = time(NULL);
-    struct tm tm;
-    vkGetPhysicalDeviceProperties(ctx->physical, &props);
-    snprintf(r->device, sizeof r->device, "%s", d->name);
-    snprintf(r->driver, sizeof r->driver, "%s", d->driver);
-    snprintf(r->api_version, sizeof r->api_version, "%u.%u.%u",
-             VK_API_VERSION_MAJOR(d->api_version), VK_API_VERSION_MINOR(d->api_version),
-             VK_API_VERSION_PATCH(d->api_version));
-    gmtime_r(&t, &tm);
-    strftime(r->date, sizeof r->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    r->vendor_id = d->vendor_id;
-    r->device_id = d->device_id;
-    r->subgroup_size = d->subgroup_size;
-    r->timestamp_period_ns = d->timestamp_period_ns;
-    r->cpu_device = props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
-    r->warmup = o->timing.warmup;
-    r->reps = o->timing.reps;
-    r->b2b_runs = o->timing.b2b;
-    r->scrub_bytes = o->timing.scrub_bytes;
-    r->scrub_write = o->timing.scrub_write;
-    r->heat_ms = o->timing.heat_ms;
-    r->quick = o->quick;
-    r->validation = o->validation;
-}
 
 /* 0, 4 and the device's own subgroup size where it is a shuffle size spdgen knows. */
 static void choose_subgroups(const bench_options *o, const spdrt_device_info *d,
@@ -86,11 +50,11 @@ static int write_file(const char *path, const bench_report *r,
 /* Every (size, format), in order; stops early only if the device hangs. */
 static void sweep_all(bench_sweep *s, const bench_options *o, bench_report *r) {
     uint32_t z, f, n = o->size_count * o->format_count;
-    double start = now_s();
+    double start = bench_now_s();
     for (z = 0; z < o->size_count; z++)
         for (f = 0; f < o->format_count; f++) {
             bench_group *g = &r->groups[r->group_count++];
-            double t0 = now_s();
+            double t0 = bench_now_s();
             fprintf(stderr, "spd_bench: [%u/%u] %ux%u %s ...", r->group_count, n,
                     o->sizes[z][0], o->sizes[z][1],
                     o->formats[f] == SPDRT_RGBA8     ? "rgba8"
@@ -104,7 +68,7 @@ static void sweep_all(bench_sweep *s, const bench_options *o, bench_report *r) {
                          o->sizes[z][0], o->sizes[z][1]);
                 return;
             }
-            fprintf(stderr, " %.1f s (total %.1f s)\n", now_s() - t0, now_s() - start);
+            fprintf(stderr, " %.1f s (total %.1f s)\n", bench_now_s() - t0, bench_now_s() - start);
         }
 }
 
@@ -138,11 +102,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "spd_bench: %s\n", err);
         return 1;
     }
-    describe_device(ctx, &o, &r);
-    fprintf(stderr, "spd_bench: %s (%s), Vulkan %s, subgroup %u%s\n", r.device, r.driver,
-            r.api_version, r.subgroup_size,
-            r.cpu_device ? "; a CPU implementation: smoke run, not GPU figures" : "");
-    if (r.cpu_device && !o.quick && o.size_count > 2)
+    bench_run_info_fill(&r.run, ctx, &o.timing, o.quick, o.validation, "spd_bench");
+    if (r.run.cpu_device && !o.quick && o.size_count > 2)
         fprintf(stderr, "spd_bench: warning: the full sweep on a CPU implementation takes hours; "
                 "--quick is the smoke run\n");
     s.ctx = ctx;
@@ -155,23 +116,13 @@ int main(int argc, char **argv) {
     } else if (bench_spdgen_open(&s.spdgen, o.spdgen_path, exe_dir, err, sizeof err) != 0) {
         snprintf(r.error, sizeof r.error, "%.250s", err);
     } else {
-        snprintf(r.spdgen_version, sizeof r.spdgen_version, "%s", s.spdgen.version);
         bench_gpu_config gc;
-        memset(&gc, 0, sizeof gc);
-        gc.warmup = o.timing.warmup, gc.reps = o.timing.reps, gc.b2b = o.timing.b2b;
-        gc.scrub_bytes = o.timing.scrub_bytes, gc.scrub_write = o.timing.scrub_write;
-        gc.heat_ms = o.timing.heat_ms;
+        snprintf(r.run.spdgen_version, sizeof r.run.spdgen_version, "%s", s.spdgen.version);
+        bench_run_info_gpu_config(&r.run, &gc);
         if (bench_gpu_init(&s.gpu, ctx, &gc, exe_dir) != SPDRT_OK) {
             snprintf(r.error, sizeof r.error, "%s", spdrt_last_error(ctx));
         } else {
-            r.heat_passes = s.gpu.heat_passes;
-            r.heat_pass_us = s.gpu.heat_pass_us;
-            r.heat_bytes = s.gpu.scrub.size;
-            if (o.timing.heat_ms)
-                fprintf(stderr, "spd_bench: heat: %u read passes over %llu MiB per measurement "
-                        "(%.1f us each, %.1f GB/s read, with the GPU busy)\n", r.heat_passes,
-                        (unsigned long long)(r.heat_bytes >> 20), r.heat_pass_us,
-                        (double)r.heat_bytes / (r.heat_pass_us * 1e3));
+            bench_run_info_heat(&r.run, &s.gpu, "spd_bench");
             if (o.tiles)
                 tile_failures = bench_tile_sweep(&s, stdout);
             else if (o.phases)

@@ -1,23 +1,14 @@
 /* timing_options.c: see timing_options.h. */
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "timing_options.h"
 
 enum { GIVEN_REPS = 1, GIVEN_WARMUP = 2, GIVEN_B2B = 4, GIVEN_HEAT = 8, GIVEN_SCRUB = 16 };
 
+/* The timing options' numbers start with a digit: no sign, no leading space. */
 static int parse_u32(const char *s, uint32_t max, uint32_t *out) {
-    char *end;
-    unsigned long v;
-    if (!s || *s < '0' || *s > '9')
-        return -1;
-    errno = 0;
-    v = strtoul(s, &end, 10);
-    if (errno || *end || v > max)
-        return -1;
-    *out = (uint32_t)v;
-    return 0;
+    return s && *s >= '0' && *s <= '9' ? bench_parse_u32(s, max, out) : -1;
 }
 
 int bench_timing_option(bench_timing_options *t, const char *flag, const char *value,
