@@ -12,7 +12,9 @@
 #include "report_cells.h"
 
 /* `--subgroup S [--sampler linear [--sampler-coords normalized] --fetch-ahead N] [--half]
- * [--tail hierarchy]`, and the tiles per workgroup the benchmark dispatched. */
+ * [--tail hierarchy]`, and the tiles per workgroup the benchmark dispatched. The longest,
+ * with every option and 10-digit numbers, is 149 characters: VARIANT_LABEL holds it. */
+#define VARIANT_LABEL 176
 static void variant_label(const bench_variant *x, char *out, size_t size) {
     char ahead[32] = "";
     if (x->sampler_linear) snprintf(ahead, sizeof ahead, " --fetch-ahead %u", x->fetch_ahead);
@@ -146,7 +148,7 @@ static void spd_rows(const bench_report *r, FILE *out) {
             const char *blit_mark = op->blit_linear ? "" : " †";
             for (v = 0; v < op->variant_count; v++) {
                 const bench_variant *x = &op->variants[v];
-                char label[96];
+                char label[VARIANT_LABEL];
                 variant_label(x, label, sizeof label);
                 fprintf(out, "| %ux%u | %s | %s | %s%s |", gr->width, gr->height,
                         spdrt__format_name(gr->format), bench_op_name(op->op), label,
@@ -208,7 +210,7 @@ static void notes(const bench_report *r, FILE *out) {
             const bench_check *all[BENCH_MAX_VARIANTS + 2];
             const bench_timing *times[BENCH_MAX_VARIANTS + 2];
             const char *names[BENCH_MAX_VARIANTS + 2];
-            char labels[BENCH_MAX_VARIANTS][96];
+            char labels[BENCH_MAX_VARIANTS][VARIANT_LABEL];
             uint32_t n = 0, i;
             for (v = 0; v < op->variant_count; v++) {
                 variant_label(&op->variants[v], labels[v], sizeof labels[v]);
