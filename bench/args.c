@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "args.h"
 
@@ -22,4 +23,37 @@ int bench_usage(const char *prog, const char *flag, const char *value, const cha
     fprintf(stderr, "%s: error: %s %s: %s (see --help)\n", prog, flag, value ? value : "",
             allowed);
     return 2;
+}
+
+int bench_common_option(bench_common_options *c, const char *prog, void (*help)(void),
+                        int argc, char **argv, int *i) {
+    const char *a = argv[*i], *val = *i + 1 < argc ? argv[*i + 1] : NULL, *allowed = NULL;
+    const char **path = !strcmp(a, "--json")       ? &c->json_path
+                        : !strcmp(a, "--markdown") ? &c->markdown_path
+                        : !strcmp(a, "--spdgen")   ? &c->spdgen_path
+                        : !strcmp(a, "--device")   ? &c->device
+                                                   : NULL;
+    int timing;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        help();
+        return BENCH_ARG_HELP;
+    } else if (!strcmp(a, "--quick")) {
+        c->quick = 1;
+        return BENCH_ARG_TAKEN;
+    } else if (!strcmp(a, "--validate")) {
+        c->validation = 1;
+        return BENCH_ARG_TAKEN;
+    }
+    /* With no value a timing option reads as one with a bad value (-1), and sets nothing. */
+    timing = bench_timing_option(&c->timing, a, val, &allowed);
+    if (!path && timing == 0)
+        return BENCH_ARG_OWN;
+    if (!val)
+        return bench_usage(prog, a, NULL, BENCH_MISSING_VALUE);
+    if (timing < 0)
+        return bench_usage(prog, a, val, allowed);
+    if (path)
+        *path = val;
+    ++*i;
+    return BENCH_ARG_TAKEN;
 }

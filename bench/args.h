@@ -1,9 +1,13 @@
-/* args.h: what both benchmarks' command lines share besides the timing options
- * (timing_options.h): numbers, the usage error, and the options' help lines at the end. */
+/* args.h: what both benchmarks' command lines share: the common options (--quick,
+ * --validate, the timing options of timing_options.h, --json, --markdown, --spdgen, --device,
+ * --help) parsed in one place, numbers, the usage error, and the options' help lines at the
+ * end. Each program's parser keeps only its own options and defaults. */
 #ifndef BENCH_ARGS_H
 #define BENCH_ARGS_H
 
 #include <stdint.h>
+
+#include "timing_options.h"
 
 /* The --help lines of the options both benchmarks take last, after their own. */
 #define BENCH_HELP_COMMON                                                                   \
@@ -23,5 +27,31 @@ int bench_parse_u32(const char *s, uint32_t max, uint32_t *out);
 /* Prints "prog: error: flag value: allowed (see --help)" to stderr; returns 2, the exit
  * status of a usage error. */
 int bench_usage(const char *prog, const char *flag, const char *value, const char *allowed);
+
+/* The options both benchmarks take; each one's options struct embeds it as `common`. */
+typedef struct {
+    int quick, validation;
+    bench_timing_options timing;     /* --reps, --warmup, --b2b, --heat-ms, --scrub-* */
+    const char *json_path, *markdown_path, *spdgen_path, *device;
+} bench_common_options;
+
+/* The usage error of an option without its value: an unknown option last on the line, or a
+ * known one whose value is missing (the parsers cannot tell the two apart). */
+#define BENCH_MISSING_VALUE "unknown option, or its value is missing"
+
+/* What bench_common_option made of an argument. HELP and USAGE are also what the parsers
+ * return (exit 0 and 2), so a parser passes them on as they are. */
+enum {
+    BENCH_ARG_OWN = 0,   /* not a common option: the program's own, or an unknown one */
+    BENCH_ARG_HELP = 1,  /* --help or -h: the help was printed */
+    BENCH_ARG_USAGE = 2, /* a usage error, printed */
+    BENCH_ARG_TAKEN = 3  /* a common option, taken with its value (*i moved past it) */
+};
+
+/* Takes argv[*i] if it is a common option; a parser's loop asks this first, so its own
+ * checks see only its own options. `help` prints the program's --help. A common option that
+ * needs a value and is last gets BENCH_MISSING_VALUE, the parsers' own error for that. */
+int bench_common_option(bench_common_options *c, const char *prog, void (*help)(void),
+                        int argc, char **argv, int *i);
 
 #endif

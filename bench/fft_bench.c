@@ -15,6 +15,7 @@
 #include "args.h"
 #include "fft_bench.h"
 #include "kernels.h"
+#include "report_cells.h"
 
 static const uint32_t default_sizes[] = {64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536};
 /* --quick: one size of each kind (tiny rows; E 16 x W 64; E 64 x W 256, the largest single
@@ -89,25 +90,16 @@ static int parse_options(int argc, char **argv, fft_options *o) {
     o->sample_rows = 64;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            help();
-            return 1;
-        } else if (!strcmp(a, "--quick")) {
-            o->quick = 1;
-        } else if (!strcmp(a, "--validate")) {
-            o->validation = 1;
+        int common = bench_common_option(&o->common, "fft_bench", help, argc, argv, &i);
+        if (common != BENCH_ARG_OWN) {
+            if (common != BENCH_ARG_TAKEN)
+                return common; /* --help, or a usage error */
         } else if (!strcmp(a, "--no-2d")) {
             o->two_d = 0;
         } else if (!val) {
-            return bench_usage("fft_bench", a, NULL, "unknown option, or its value is missing");
+            return bench_usage("fft_bench", a, NULL, BENCH_MISSING_VALUE);
         } else {
-            const char *allowed = NULL;
-            int timing = bench_timing_option(&o->timing, a, val, &allowed);
             i++;
-            if (timing < 0)
-                return bench_usage("fft_bench", a, val, allowed);
-            if (timing > 0)
-                continue;
             if (!strcmp(a, "--sizes")) {
                 if (parse_list(val, o->sizes, FFT_BENCH_MAX_SIZES, &o->size_count, ok_size))
                     return bench_usage("fft_bench", a, val,
@@ -132,32 +124,24 @@ static int parse_options(int argc, char **argv, fft_options *o) {
                 if (bench_parse_u32(val, UINT32_MAX, &v))
                     return bench_usage("fft_bench", a, val, "an unsigned 32-bit number");
                 o->seed = v;
-            } else if (!strcmp(a, "--json")) {
-                o->json_path = val;
-            } else if (!strcmp(a, "--markdown")) {
-                o->markdown_path = val;
-            } else if (!strcmp(a, "--spdgen")) {
-                o->spdgen_path = val;
-            } else if (!strcmp(a, "--device")) {
-                o->device = val;
             } else {
                 return bench_usage("fft_bench", a, val, "unknown option");
             }
         }
     }
     if (o->size_count == 0) {
-        const uint32_t *s = o->quick ? quick_sizes : default_sizes;
-        uint32_t n = o->quick ? sizeof quick_sizes / sizeof quick_sizes[0]
-                              : sizeof default_sizes / sizeof default_sizes[0];
+        const uint32_t *s = o->common.quick ? quick_sizes : default_sizes;
+        uint32_t n = o->common.quick ? sizeof quick_sizes / sizeof quick_sizes[0]
+                                     : sizeof default_sizes / sizeof default_sizes[0];
         for (o->size_count = 0; o->size_count < n; o->size_count++)
             o->sizes[o->size_count] = s[o->size_count];
     }
     if (!batch_set)
-        o->batch_mib = o->quick ? 4 : 512;
+        o->batch_mib = o->common.quick ? 4 : 512;
     if (!sweep_set)
-        o->sweep = o->quick ? 1 : 3;
-    bench_timing_defaults(&o->timing, o->quick ? (bench_timing_options){.reps = 3, .warmup = 1, .b2b = 2, .heat_ms = 10, .scrub_bytes = (uint64_t)8 << 20}
-                                               : (bench_timing_options){.reps = 19, .warmup = 3, .b2b = 10, .heat_ms = 200, .scrub_bytes = (uint64_t)256 << 20});
+        o->sweep = o->common.quick ? 1 : 3;
+    bench_timing_defaults(&o->common.timing, o->common.quick ? (bench_timing_options){.reps = 3, .warmup = 1, .b2b = 2, .heat_ms = 10, .scrub_bytes = (uint64_t)8 << 20}
+                                                      : (bench_timing_options){.reps = 19, .warmup = 3, .b2b = 10, .heat_ms = 200, .scrub_bytes = (uint64_t)256 << 20});
     return 0;
 }
 
@@ -745,26 +729,16 @@ static void choose_subgroups(const fft_options *o, fft_sweep *s) {
         return;
     }
     s->subgroups[s->subgroup_count++] = 0;
-    if (!o->quick)
+    if (!o->common.quick)
         s->subgroups[s->subgroup_count++] = 4;
     if (s->device_subgroup)
         s->subgroups[s->subgroup_count++] = s->device_subgroup;
 }
 
-static int write_file(const char *path, const fft_report *r,
-                      void (*writer)(const fft_report *, FILE *)) {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        perror(path);
-        return -1;
-    }
-    writer(r, f);
-    if (fclose(f) != 0) {
-        perror(path);
-        return -1;
-    }
-    return 0;
-}
+/* The report's writers as bench_write_file takes them (calling them through a cast to its
+ * writer type would be undefined behaviour). */
+static void write_markdown(const void *r, FILE *out) { fft_report_markdown(r, out); }
+static void write_json(const void *r, FILE *out) { fft_report_json(r, out); }
 
 static void sweep_all(fft_sweep *s, fft_report *r) {
     double start = bench_now_s();
@@ -804,16 +778,16 @@ int main(int argc, char **argv) {
         return 1;
     }
     memset(&ro, 0, sizeof ro);
-    ro.validation = o.validation;
-    ro.device = o.device;
+    ro.validation = o.common.validation;
+    ro.device = o.common.device;
     ro.capture_statistics = 1;
     if (spdrt_create(&ro, &ctx, err, sizeof err) != SPDRT_OK) {
         fprintf(stderr, "fft_bench: %s\n", err);
         return 1;
     }
-    bench_run_info_fill(&r.run, ctx, &o.timing, o.quick, o.validation, "fft_bench");
+    bench_run_info_fill(&r.run, ctx, &o.common, "fft_bench");
     r.batch_mib = o.batch_mib;
-    if (r.run.cpu_device && !o.quick)
+    if (r.run.cpu_device && !o.common.quick)
         fprintf(stderr, "fft_bench: warning: the full sweep on a CPU implementation takes a "
                 "long time; --quick is the smoke run\n");
     s.ctx = ctx;
@@ -825,7 +799,7 @@ int main(int argc, char **argv) {
         snprintf(r.error, sizeof r.error, "out of memory");
     } else if (!(s.copy_spv = bench_read_spirv(path, &s.copy_words, err, sizeof err))) {
         snprintf(r.error, sizeof r.error, "%.200s (run make bench)", err);
-    } else if (bench_spdgen_open(&s.spdgen, o.spdgen_path, exe_dir, err, sizeof err) != 0) {
+    } else if (bench_spdgen_open(&s.spdgen, o.common.spdgen_path, exe_dir, err, sizeof err) != 0) {
         snprintf(r.error, sizeof r.error, "%.250s", err);
     } else {
         bench_gpu_config gc;
@@ -846,17 +820,15 @@ int main(int argc, char **argv) {
         bench_spdgen_close(&s.spdgen);
     }
     free(s.copy_spv);
-    if (o.validation && spdrt_validation_messages(ctx) && !r.error[0])
+    if (o.common.validation && spdrt_validation_messages(ctx) && !r.error[0])
         snprintf(r.error, sizeof r.error, "the validation layer reported %u message(s) "
                  "(printed above)", spdrt_validation_messages(ctx));
 
     fft_report_mark_best(&r);
     fft_report_markdown(&r, stdout);
     failures = fft_report_failures(&r);
-    if (o.markdown_path && write_file(o.markdown_path, &r, fft_report_markdown) != 0)
-        failures++;
-    if (o.json_path && write_file(o.json_path, &r, fft_report_json) != 0)
-        failures++;
+    failures += bench_write_file(o.common.markdown_path, &r, write_markdown) != 0;
+    failures += bench_write_file(o.common.json_path, &r, write_json) != 0;
     free(r.groups);
     spdrt_destroy(ctx);
     if (failures)

@@ -17,11 +17,11 @@
 
 #include <stdio.h>
 
+#include "args.h"
 #include "gpu.h"
 #include "run_info.h"
 #include "spdrt_fft.h"
 #include "tools.h"
-#include "timing_options.h"
 
 #define FFT_BENCH_MAX_SIZES 24u
 #define FFT_BENCH_MAX_VARIANTS 18u
@@ -107,10 +107,8 @@ typedef struct {
     uint32_t batch_mib;              /* input per 1D transform */
     uint32_t sample_rows;            /* most rows per 1D group against the reference */
     int two_d;
-    bench_timing_options timing;     /* --reps, --warmup, --b2b, --heat-ms, --scrub-* */
     uint64_t seed;
-    int quick, validation;
-    const char *json_path, *markdown_path, *spdgen_path, *device;
+    bench_common_options common;     /* --quick, --validate, timing, --json .. --device */
 } fft_options;
 
 typedef struct {

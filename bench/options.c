@@ -121,27 +121,18 @@ int bench_options_parse(int argc, char **argv, bench_options *o) {
     memset(o, 0, sizeof *o);
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            help();
-            return 1;
-        } else if (!strcmp(a, "--quick")) {
-            o->quick = 1;
+        int common = bench_common_option(&o->common, "spd_bench", help, argc, argv, &i);
+        if (common != BENCH_ARG_OWN) {
+            if (common != BENCH_ARG_TAKEN)
+                return common; /* --help, or a usage error */
         } else if (!strcmp(a, "--tiles")) {
             o->tiles = 1;
         } else if (!strcmp(a, "--phases")) {
             o->phases = 1;
-        } else if (!strcmp(a, "--validate")) {
-            o->validation = 1;
         } else if (!val) {
-            return bench_usage("spd_bench", a, NULL, "unknown option, or its value is missing");
+            return bench_usage("spd_bench", a, NULL, BENCH_MISSING_VALUE);
         } else {
-            const char *allowed = NULL;
-            int timing = bench_timing_option(&o->timing, a, val, &allowed);
             i++;
-            if (timing < 0)
-                return bench_usage("spd_bench", a, val, allowed);
-            if (timing > 0)
-                continue;
             if (!strcmp(a, "--sizes")) {
                 if (each(val, add_size, o))
                     return bench_usage("spd_bench", a, val,
@@ -157,14 +148,6 @@ int bench_options_parse(int argc, char **argv, bench_options *o) {
                 if (each(val, add_subgroup, o))
                     return bench_usage("spd_bench", a, val,
                                        "0, 4, 8, 16, 32, 64, at most 6, comma-separated");
-            } else if (!strcmp(a, "--json")) {
-                o->json_path = val;
-            } else if (!strcmp(a, "--markdown")) {
-                o->markdown_path = val;
-            } else if (!strcmp(a, "--spdgen")) {
-                o->spdgen_path = val;
-            } else if (!strcmp(a, "--device")) {
-                o->device = val;
             } else {
                 return bench_usage("spd_bench", a, val, "unknown option");
             }
@@ -174,13 +157,13 @@ int bench_options_parse(int argc, char **argv, bench_options *o) {
         return bench_usage("spd_bench", "--phases", NULL, "one of --tiles and --phases");
     if (o->size_count == 0 && o->tiles) {
         static const uint32_t tile_sizes[][2] = {{256, 256}, {1920, 1080}, {4096, 4096}};
-        o->size_count = o->quick ? 1 : 3;
+        o->size_count = o->common.quick ? 1 : 3;
         memcpy(o->sizes, tile_sizes, o->size_count * sizeof tile_sizes[0]);
     }
     if (o->size_count == 0 && o->phases) {
         static const uint32_t phase_sizes[][2] = {{256, 256}, {1920, 1080}, {4096, 4096},
                                                   {16384, 16384}};
-        o->size_count = o->quick ? 2 : 4;
+        o->size_count = o->common.quick ? 2 : 4;
         memcpy(o->sizes, phase_sizes, o->size_count * sizeof phase_sizes[0]);
     }
     if (o->format_count == 0 && (o->tiles || o->phases))
@@ -188,9 +171,9 @@ int bench_options_parse(int argc, char **argv, bench_options *o) {
     if (o->op_count == 0 && (o->tiles || o->phases))
         add_op("mean", o);
     if (o->size_count == 0) {
-        const uint32_t(*s)[2] = o->quick ? quick_sizes : default_sizes;
-        uint32_t n = o->quick ? sizeof quick_sizes / sizeof quick_sizes[0]
-                              : sizeof default_sizes / sizeof default_sizes[0];
+        const uint32_t(*s)[2] = o->common.quick ? quick_sizes : default_sizes;
+        uint32_t n = o->common.quick ? sizeof quick_sizes / sizeof quick_sizes[0]
+                                     : sizeof default_sizes / sizeof default_sizes[0];
         for (o->size_count = 0; o->size_count < n; o->size_count++)
             o->sizes[o->size_count][0] = s[o->size_count][0],
             o->sizes[o->size_count][1] = s[o->size_count][1];
@@ -199,7 +182,7 @@ int bench_options_parse(int argc, char **argv, bench_options *o) {
         each("rgba8,rgba16f,r32f", add_format, o);
     if (o->op_count == 0)
         each("mean,max", add_op, o);
-    bench_timing_defaults(&o->timing, o->quick ? (bench_timing_options){.reps = 5, .warmup = 1, .b2b = 3, .heat_ms = 10, .scrub_bytes = (uint64_t)8 << 20}
-                                               : (bench_timing_options){.reps = 31, .warmup = 5, .b2b = 20, .heat_ms = 200, .scrub_bytes = (uint64_t)256 << 20});
+    bench_timing_defaults(&o->common.timing, o->common.quick ? (bench_timing_options){.reps = 5, .warmup = 1, .b2b = 3, .heat_ms = 10, .scrub_bytes = (uint64_t)8 << 20}
+                                                      : (bench_timing_options){.reps = 31, .warmup = 5, .b2b = 20, .heat_ms = 200, .scrub_bytes = (uint64_t)256 << 20});
     return 0;
 }

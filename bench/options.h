@@ -4,8 +4,8 @@
 
 #include <stdint.h>
 
+#include "args.h"
 #include "results.h"
-#include "timing_options.h"
 
 #define BENCH_MAX_SIZES 32u
 
@@ -18,11 +18,9 @@ typedef struct {
     uint32_t op_count;
     uint32_t subgroups[BENCH_MAX_VARIANTS]; /* empty: 0, 4 and the device's own size */
     uint32_t subgroup_count;
-    bench_timing_options timing;     /* --reps, --warmup, --b2b, --heat-ms, --scrub-* */
-    int quick, validation;
     int tiles;                       /* --tiles: the tile sweep instead of the usual one */
     int phases;                      /* --phases: time each prefix of the chain instead */
-    const char *json_path, *markdown_path, *spdgen_path, *device;
+    bench_common_options common;     /* --quick, --validate, timing, --json .. --device */
 } bench_options;
 
 /* 0: run; 1: --help was printed (exit 0); 2: usage error, printed (exit 2). */

@@ -157,3 +157,24 @@ void bench_json_floors(FILE *out, const bench_timing *floor, const bench_timing 
     else
         fprintf(out, ",\n     \"floor_spread\": null");
 }
+
+/* ---- files --------------------------------------------------------------------------- */
+
+int bench_write_file(const char *path, const void *report,
+                     void (*writer)(const void *report, FILE *out)) {
+    FILE *f;
+    if (!path)
+        return 0;
+    f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        return -1;
+    }
+    writer(report, f);
+    /* fclose flushes: a full disk shows here, not in the writer's fprintf calls. */
+    if (fclose(f) != 0) {
+        perror(path);
+        return -1;
+    }
+    return 0;
+}

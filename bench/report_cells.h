@@ -1,6 +1,7 @@
 /* report_cells.h: the pieces both benchmarks' reports (report.c, fft_report.c) build their
  * markdown and JSON from: whether a timing counts, its GB/s, the floor's spread, table cells,
- * notes, and JSON strings and timings. One spelling of each, so the two reports agree. */
+ * notes, and JSON strings and timings. One spelling of each, so the two reports agree. Also
+ * how both mains write a finished report to the file --markdown or --json names. */
 #ifndef BENCH_REPORT_CELLS_H
 #define BENCH_REPORT_CELLS_H
 
@@ -60,5 +61,14 @@ void bench_json_timing(FILE *out, const char *key, const bench_timing *t, uint64
  * "floor_spread" (bench_floor_spread, null where a run is missing). */
 void bench_json_floors(FILE *out, const bench_timing *floor, const bench_timing *first,
                        const bench_timing *last, uint64_t bytes);
+
+/* ---- files --------------------------------------------------------------------------- */
+
+/* Writes `report` to the file `path` through `writer` (the program's markdown or JSON writer,
+ * taking the void pointer as its own report type); nothing where path is NULL (the option was
+ * not given). 0, or -1 with "path: reason" on stderr where it could not open or finish the
+ * file. */
+int bench_write_file(const char *path, const void *report,
+                     void (*writer)(const void *report, FILE *out));
 
 #endif

@@ -7,9 +7,10 @@
 #include "report_cells.h"
 #include "run_info.h"
 
-void bench_run_info_fill(bench_run_info *ri, spdrt_context *ctx, const bench_timing_options *t,
-                         int quick, int validation, const char *prog) {
+void bench_run_info_fill(bench_run_info *ri, spdrt_context *ctx, const bench_common_options *c,
+                         const char *prog) {
     const spdrt_device_info *d = spdrt_device(ctx);
+    const bench_timing_options *t = &c->timing;
     VkPhysicalDeviceProperties props;
     time_t now = time(NULL);
     struct tm tm;
@@ -32,8 +33,8 @@ void bench_run_info_fill(bench_run_info *ri, spdrt_context *ctx, const bench_tim
     ri->scrub_bytes = t->scrub_bytes;
     ri->scrub_write = t->scrub_write;
     ri->heat_ms = t->heat_ms;
-    ri->quick = quick;
-    ri->validation = validation;
+    ri->quick = c->quick;
+    ri->validation = c->validation;
     fprintf(stderr, "%s: %s (%s), Vulkan %s, subgroup %u%s\n", prog, ri->device, ri->driver,
             ri->api_version, ri->subgroup_size,
             ri->cpu_device ? "; a CPU implementation: smoke run, not GPU figures" : "");

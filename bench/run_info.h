@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "args.h"
 #include "spdrt.h"
-#include "timing_options.h"
 
 /* Defined in gpu.h, which cannot be included here: it includes results.h, which includes
  * this file. */
@@ -31,11 +31,12 @@ typedef struct {
     int quick, validation;
 } bench_run_info;
 
-/* The device (from ctx), today's date (UTC) and the timing settings; spdgen_version and the
- * heat figures are the caller's and bench_run_info_heat's. Says the device on stderr as
- * "prog: name (driver), Vulkan V, subgroup S". */
-void bench_run_info_fill(bench_run_info *ri, spdrt_context *ctx, const bench_timing_options *t,
-                         int quick, int validation, const char *prog);
+/* The device (from ctx), today's date (UTC), and from the command line the timing settings,
+ * --quick and --validate; spdgen_version and the heat figures are the caller's and
+ * bench_run_info_heat's. Says the device on stderr as "prog: name (driver), Vulkan V,
+ * subgroup S". */
+void bench_run_info_fill(bench_run_info *ri, spdrt_context *ctx, const bench_common_options *c,
+                         const char *prog);
 
 /* The harness's configuration for these settings, so what runs is what the report says. */
 void bench_run_info_gpu_config(const bench_run_info *ri, struct bench_gpu_config *gc);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "report_cells.h"
 #include "sweep.h"
 #include "phase_sweep.h"
 #include "tile_sweep.h"
@@ -32,20 +33,10 @@ static void choose_subgroups(const bench_options *o, const spdrt_device_info *d,
         s->subgroups[s->subgroup_count++] = d->subgroup_size;
 }
 
-static int write_file(const char *path, const bench_report *r,
-                      void (*writer)(const bench_report *, FILE *)) {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        perror(path);
-        return -1;
-    }
-    writer(r, f);
-    if (fclose(f) != 0) {
-        perror(path);
-        return -1;
-    }
-    return 0;
-}
+/* The report's writers as bench_write_file takes them (calling them through a cast to its
+ * writer type would be undefined behaviour). */
+static void write_markdown(const void *r, FILE *out) { bench_report_markdown(r, out); }
+static void write_json(const void *r, FILE *out) { bench_report_json(r, out); }
 
 /* Every (size, format), in order; stops early only if the device hangs. */
 static void sweep_all(bench_sweep *s, const bench_options *o, bench_report *r) {
@@ -95,15 +86,15 @@ int main(int argc, char **argv) {
         return 1;
     }
     memset(&ro, 0, sizeof ro);
-    ro.validation = o.validation;
-    ro.device = o.device;
+    ro.validation = o.common.validation;
+    ro.device = o.common.device;
     ro.capture_statistics = 1;
     if (spdrt_create(&ro, &ctx, err, sizeof err) != SPDRT_OK) {
         fprintf(stderr, "spd_bench: %s\n", err);
         return 1;
     }
-    bench_run_info_fill(&r.run, ctx, &o.timing, o.quick, o.validation, "spd_bench");
-    if (r.run.cpu_device && !o.quick && o.size_count > 2)
+    bench_run_info_fill(&r.run, ctx, &o.common, "spd_bench");
+    if (r.run.cpu_device && !o.common.quick && o.size_count > 2)
         fprintf(stderr, "spd_bench: warning: the full sweep on a CPU implementation takes hours; "
                 "--quick is the smoke run\n");
     s.ctx = ctx;
@@ -113,7 +104,7 @@ int main(int argc, char **argv) {
     r.groups = calloc((size_t)o.size_count * o.format_count, sizeof *r.groups);
     if (!r.groups) {
         snprintf(r.error, sizeof r.error, "out of memory");
-    } else if (bench_spdgen_open(&s.spdgen, o.spdgen_path, exe_dir, err, sizeof err) != 0) {
+    } else if (bench_spdgen_open(&s.spdgen, o.common.spdgen_path, exe_dir, err, sizeof err) != 0) {
         snprintf(r.error, sizeof r.error, "%.250s", err);
     } else {
         bench_gpu_config gc;
@@ -134,7 +125,7 @@ int main(int argc, char **argv) {
             bench_gpu_release(&s.gpu);
         bench_spdgen_close(&s.spdgen);
     }
-    if (o.validation && spdrt_validation_messages(ctx) && !r.error[0])
+    if (o.common.validation && spdrt_validation_messages(ctx) && !r.error[0])
         snprintf(r.error, sizeof r.error, "the validation layer reported %u message(s) "
                  "(printed above)", spdrt_validation_messages(ctx));
 
@@ -152,10 +143,8 @@ int main(int argc, char **argv) {
     bench_report_mark_best(&r);
     bench_report_markdown(&r, stdout);
     failures = bench_report_failures(&r);
-    if (o.markdown_path && write_file(o.markdown_path, &r, bench_report_markdown) != 0)
-        failures++;
-    if (o.json_path && write_file(o.json_path, &r, bench_report_json) != 0)
-        failures++;
+    failures += bench_write_file(o.common.markdown_path, &r, write_markdown) != 0;
+    failures += bench_write_file(o.common.json_path, &r, write_json) != 0;
     free(r.groups);
     spdrt_destroy(ctx);
     if (failures)

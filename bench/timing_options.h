@@ -14,7 +14,7 @@ typedef struct {
 
 /* One command-line option: returns 1 when `flag` is a timing option and `value` is valid,
  * 0 when `flag` is not a timing option, -1 when the value is bad (*allowed then says what
- * is allowed). */
+ * is allowed). A NULL value (none given) is a bad one; a bad value sets nothing. */
 int bench_timing_option(bench_timing_options *t, const char *flag, const char *value,
                         const char **allowed);
 
