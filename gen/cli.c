@@ -350,7 +350,8 @@ static int check_op_format(const sg_config *cfg)
         return usage_error("--sampler linear: only for --op mean on a float or rgba8 format (a "
                            "bilinear fetch averages; got --op %s --format %s)", op, f);
     /* --half computes in the precision the 16-bit formats store; with a wider format it
-     * would lose precision the storage keeps, rgba8 is srgb-mean's, r32ui holds integers. */
+     * would lose precision the storage keeps; rgba8 ran slower with it on an H200 (its best
+     * rows 5-27% slower, bench/RESULTS.md), and r32ui holds integers. */
     if (cfg->half && strcmp(f, "r16f") && strcmp(f, "rg16f") && strcmp(f, "rgba16f"))
         return usage_error("--half: only for the 16-bit float formats r16f | rg16f | rgba16f "
                            "(got --format %s)", f);
