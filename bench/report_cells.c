@@ -1,4 +1,7 @@
 /* report_cells.c: see report_cells.h. */
+#include <errno.h>
+#include <string.h>
+
 #include "report_cells.h"
 
 int bench_timed(const bench_timing *t) {
@@ -162,18 +165,29 @@ void bench_json_floors(FILE *out, const bench_timing *floor, const bench_timing 
 
 int bench_write_file(const char *path, const void *report,
                      void (*writer)(const void *report, FILE *out)) {
+    char tmp[4096];
     FILE *f;
+    int failed;
     if (!path)
         return 0;
-    f = fopen(path, "w");
-    if (!f) {
-        perror(path);
+    /* Written beside the target and renamed over it, so a run that fails half-way leaves the
+     * file of the run before whole rather than a cut one. */
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
+        fprintf(stderr, "%s: path too long\n", path);
         return -1;
     }
+    f = fopen(tmp, "w");
+    if (!f) {
+        fprintf(stderr, "%s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    errno = 0;
     writer(report, f);
     /* fclose flushes: a full disk shows here, not in the writer's fprintf calls. */
-    if (fclose(f) != 0) {
-        perror(path);
+    failed = ferror(f);
+    if (fclose(f) != 0 || failed || rename(tmp, path) != 0) {
+        fprintf(stderr, "%s: %s\n", path, errno ? strerror(errno) : "write error");
+        remove(tmp);
         return -1;
     }
     return 0;

@@ -66,8 +66,9 @@ void bench_json_floors(FILE *out, const bench_timing *floor, const bench_timing 
 
 /* Writes `report` to the file `path` through `writer` (the program's markdown or JSON writer,
  * taking the void pointer as its own report type); nothing where path is NULL (the option was
- * not given). 0, or -1 with "path: reason" on stderr where it could not open or finish the
- * file. */
+ * not given). Atomic: written to path.tmp, then renamed over path. 0, or -1 with "path:
+ * reason" on stderr where it could not write or rename the file (path.tmp removed, path as
+ * it was). */
 int bench_write_file(const char *path, const void *report,
                      void (*writer)(const void *report, FILE *out));
 

@@ -5,11 +5,33 @@
 . "$(dirname "$0")/lib.sh"
 export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
 
-"$SPDGEN_BUILD/bench/spd_bench" --quick --sizes 256x256 >"$WORK/spd.txt" 2>&1
+"$SPDGEN_BUILD/bench/spd_bench" --quick --sizes 256x256 --markdown "$WORK/spd.md" \
+    --json "$WORK/spd.json" >"$WORK/spd.txt" 2>"$WORK/spd.err"
 rc=$?
 [ $rc -eq 0 ] && grep -q "0 failure(s)" "$WORK/spd.txt"
 ok $? "spd_bench --quick --sizes 256x256: runs, every check against the reference passes"
-[ $rc -eq 0 ] || diag "$(tail -5 "$WORK/spd.txt")"
+[ $rc -eq 0 ] || diag "$(tail -5 "$WORK/spd.txt" "$WORK/spd.err")"
+# --markdown writes the report printed on stdout; --json a document that parses, with the
+# same device and no failures; neither leaves its temporary file behind.
+cmp -s "$WORK/spd.md" "$WORK/spd.txt"
+ok $? "spd_bench --markdown: the file holds the report printed on stdout"
+perl -MJSON::PP -e 'local $/; my $j = decode_json(<STDIN>);
+    my @g = @{$j->{groups}};
+    exit !($j->{failures} == 0 && $j->{device}{name} ne "" && @g == 3 &&
+           !grep { $_->{width} != 256 || $_->{height} != 256 } @g)' <"$WORK/spd.json"
+ok $? "spd_bench --json: parses; 256x256 in each of the 3 formats, no failures, the device named"
+[ ! -e "$WORK/spd.md.tmp" ] && [ ! -e "$WORK/spd.json.tmp" ]
+ok $? "spd_bench: no report's temporary file is left"
+
+# A report that cannot be written fails the run (exit 1) with the path named, and leaves
+# nothing behind: here the target is a directory, so the rename over it fails.
+mkdir "$WORK/taken"
+"$SPDGEN_BUILD/bench/fft_bench" --quick --sizes 64 --no-2d --json "$WORK/taken" \
+    >"$WORK/taken.txt" 2>"$WORK/taken.err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "^$WORK/taken: " "$WORK/taken.err" && [ -d "$WORK/taken" ] &&
+    [ ! -e "$WORK/taken.tmp" ]
+ok $? "fft_bench --json onto a directory: exit 1 (got $rc), the path named, no file left"
 
 "$SPDGEN_BUILD/bench/fft_bench" --quick --sizes 64,1024 >"$WORK/fft.txt" 2>&1
 rc=$?
