@@ -24,14 +24,20 @@ ok $? "spd_bench --json: parses; 256x256 in each of the 3 formats, no failures, 
 ok $? "spd_bench: no report's temporary file is left"
 
 # A report that cannot be written fails the run (exit 1) with the path named, and leaves
-# nothing behind: here the target is a directory, so the rename over it fails.
-mkdir "$WORK/taken"
+# nothing behind. --json: the target is a directory, so the rename over it fails.
+# --markdown: the temporary's name is taken by a directory, so the file cannot be started,
+# and the report of the run before must come through whole (a writer that wrote straight
+# into the target would replace it and exit 0).
+mkdir "$WORK/taken" "$WORK/old.md.tmp"
+echo "the run before" >"$WORK/old.md"
 "$SPDGEN_BUILD/bench/fft_bench" --quick --sizes 64 --no-2d --json "$WORK/taken" \
-    >"$WORK/taken.txt" 2>"$WORK/taken.err"
+    --markdown "$WORK/old.md" >"$WORK/taken.txt" 2>"$WORK/taken.err"
 rc=$?
 [ $rc -eq 1 ] && grep -q "^$WORK/taken: " "$WORK/taken.err" && [ -d "$WORK/taken" ] &&
     [ ! -e "$WORK/taken.tmp" ]
 ok $? "fft_bench --json onto a directory: exit 1 (got $rc), the path named, no file left"
+grep -q "^$WORK/old.md: " "$WORK/taken.err" && [ "$(cat "$WORK/old.md")" = "the run before" ]
+ok $? "fft_bench --markdown that cannot start: the path named, the file before left whole"
 
 "$SPDGEN_BUILD/bench/fft_bench" --quick --sizes 64,1024 >"$WORK/fft.txt" 2>&1
 rc=$?
