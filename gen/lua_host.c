@@ -1,30 +1,69 @@
-/* lua_host.c: the Lua 5.4 host. Pushes the config as a table, provides `require` over the
- * embedded templates (or --template-dir overrides, file by file) and runs the kernel's
- * template with the target's dialect.
+/* lua_host.c: the Lua 5.4 host. Pushes one shader's configuration as a table, provides
+ * `require` over the embedded templates (or --template-dir overrides, file by file) and
+ * runs templates/<kernel>/kernel.lua with the target's dialect.
  *
- * The Lua state is sandboxed: only the base, table, string and math libraries, and a
- * `require` that reads nothing but templates, so output never depends on the machine
- * (no io, os, LUA_PATH or environment). */
+ * The state is a sandbox: the base, table, string and math libraries only, a `require`
+ * that reads nothing but templates, `print` to stderr (stdout may carry the shader), an
+ * allocator capped at SG_LUA_MEMORY_LIMIT and a budget of SG_LUA_INSTRUCTION_LIMIT VM
+ * instructions, so output never depends on the machine and an override cannot hang spdgen
+ * or exhaust its memory. */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <sys/stat.h>
 
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
 
 #include "embedded.h"
-#include "fft_cli.h"
-#include "lua_fields.h"
+#include "job.h"
+#include "kernel.h"
 #include "lua_host.h"
-#include "output.h"
+
+#define HOOK_EVERY 10000 /* instructions between budget checks */
 
 typedef struct {
-    const sg_config *cfg;
+    const sg_run *run;
     sg_generated *out;
+    size_t allocated;
+    long long instructions;
+    int over_budget, out_of_memory;
 } host_state;
+
+static void *capped_alloc(void *ud, void *ptr, size_t old, size_t size)
+{
+    host_state *hs = ud;
+    if (!ptr) old = 0;
+    if (size == 0) {
+        free(ptr);
+        hs->allocated -= old;
+        return NULL;
+    }
+    if (size > old && hs->allocated + (size - old) > SG_LUA_MEMORY_LIMIT) {
+        hs->out_of_memory = 1;
+        return NULL;
+    }
+    void *p = realloc(ptr, size);
+    if (p) hs->allocated = hs->allocated - old + size;
+    return p;
+}
+
+static void budget_hook(lua_State *L, lua_Debug *ar)
+{
+    host_state *hs;
+    lua_getallocf(L, (void **)&hs);
+    hs->instructions += HOOK_EVERY;
+    if (hs->instructions > SG_LUA_INSTRUCTION_LIMIT) {
+        hs->over_budget = 1;
+        luaL_error(L, "template ran past its budget of %lld million Lua instructions",
+                   SG_LUA_INSTRUCTION_LIMIT / 1000000);
+    }
+    (void)ar;
+}
 
 static char *read_file(const char *path, size_t *size)
 {
@@ -52,6 +91,8 @@ static char *read_file(const char *path, size_t *size)
 
 static int add_dep(sg_generated *out, const char *path)
 {
+    for (int i = 0; i < out->dep_count; i++)
+        if (strcmp(out->deps[i], path) == 0) return 0;
     char **grown = realloc(out->deps, (size_t)(out->dep_count + 1) * sizeof *grown);
     if (!grown) return -1;
     out->deps = grown;
@@ -61,8 +102,24 @@ static int add_dep(sg_generated *out, const char *path)
     return 0;
 }
 
-/* require(name): "templates.spd" -> templates/spd.lua, from the template dir when the file
- * exists there, else embedded. Results are cached per state like Lua's own require. */
+/* A lookup of `full` (dir/templates/x/y.lua) found nothing: the depfile names the deepest
+ * directory on its way that exists, whose modification time changes when the file (or a
+ * folder towards it) is added. */
+static int add_searched_dir(sg_generated *out, const char *full, size_t dir_len)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s", full);
+    for (char *slash = strrchr(path, '/'); slash && (size_t)(slash - path) >= dir_len;
+         slash = strrchr(path, '/')) {
+        *slash = '\0';
+        struct stat st;
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return add_dep(out, path);
+    }
+    return add_dep(out, path);
+}
+
+/* require(name): "templates.spd.kernel" -> templates/spd/kernel.lua, from the template dir
+ * when the file exists there, else embedded. Results are cached like Lua's own require. */
 static int host_require(lua_State *L)
 {
     const char *name = luaL_checkstring(L, 1);
@@ -73,7 +130,7 @@ static int host_require(lua_State *L)
     lua_pop(L, 1);
 
     char path[256];
-    if (strlen(name) + 5 >= sizeof path || strstr(name, ".."))
+    if (strlen(name) + 5 >= sizeof path || strstr(name, "..") || strchr(name, '/'))
         return luaL_error(L, "require: bad module name '%s'", name);
     snprintf(path, sizeof path, "%s.lua", name);
     for (char *p = path; *p && strcmp(p, ".lua"); p++)
@@ -82,15 +139,19 @@ static int host_require(lua_State *L)
     char chunkname[4200];
     snprintf(chunkname, sizeof chunkname, "=%s", path);
     int status = LUA_ERRFILE;
-    const char *dir = hs->cfg->template_dir;
+    const char *dir = hs->run->common.template_dir;
     char *disk = NULL;
     if (dir) {
         char full[4096];
         size_t size;
         snprintf(full, sizeof full, "%s/%s", dir, path);
         disk = read_file(full, &size);
+        int failed = disk ? add_dep(hs->out, full) : add_searched_dir(hs->out, full, strlen(dir));
+        if (failed) {
+            free(disk);
+            return luaL_error(L, "out of memory");
+        }
         if (disk) {
-            if (add_dep(hs->out, full)) { free(disk); return luaL_error(L, "out of memory"); }
             snprintf(chunkname, sizeof chunkname, "=%s", full);
             status = luaL_loadbufferx(L, disk, size, chunkname, "t");
             free(disk);
@@ -118,58 +179,55 @@ static int host_require(lua_State *L)
     return 1;
 }
 
-/* embedded_source(path): the text of an embedded non-Lua file, e.g. "runtime/spd_passes.h",
- * which a template copies into its output so the runtime and the output share one
- * definition. Never read from disk: --template-dir overrides templates, not the runtime. */
-static int host_embedded_source(lua_State *L)
+/* print(...) for template authors: to stderr, so it never mixes with `-o -` output. */
+static int host_print(lua_State *L)
 {
-    const char *path = luaL_checkstring(L, 1);
-    for (const sg_embedded_file *e = sg_embedded_files; e->path; e++)
-        if (strcmp(e->path, path) == 0 && !strstr(path, ".lua")) {
-            lua_pushlstring(L, e->data, e->size);
-            return 1;
+    int n = lua_gettop(L);
+    fputs("spdgen: template:", stderr);
+    for (int i = 1; i <= n; i++) fprintf(stderr, " %s", luaL_tolstring(L, i, NULL));
+    fputc('\n', stderr);
+    return 0;
+}
+
+/* The shader's configuration: what every kernel's templates read, the kernel's options
+ * that have a Lua name, then the kernel's derived fields. */
+static void push_config(lua_State *L, const sg_run *run, const sg_job_shader *shader)
+{
+    const sg_kernel *k = run->kernel;
+    lua_createtable(L, 0, 32);
+    lua_pushstring(L, k->name);
+    lua_setfield(L, -2, "kernel");
+    lua_pushstring(L, sg_target_name(run->common.target));
+    lua_setfield(L, -2, "target");
+    lua_pushfstring(L, "%s (%s)", SPDGEN_VERSION, sg_revision);
+    lua_setfield(L, -2, "version");
+    lua_pushstring(L, run->command);
+    lua_setfield(L, -2, "command");
+    lua_pushstring(L, shader->role);
+    lua_setfield(L, -2, "role");
+    for (const sg_option *o = k->options; o->name; o++) {
+        if (!o->lua) continue;
+        const void *base = run->params;
+        const long *l = &SG_FIELD(base, o, long);
+        switch (o->kind) {
+        case SG_OPT_FLAG: lua_pushboolean(L, SG_FIELD(base, o, int)); break;
+        case SG_OPT_CHOICE: lua_pushstring(L, o->choices[SG_FIELD(base, o, int)]); break;
+        case SG_OPT_SIZE:
+        case SG_OPT_SIZE3: lua_pushfstring(L, "%dx%d", (int)l[0], (int)l[1]); break;
+        case SG_OPT_PATH: lua_pushstring(L, SG_FIELD(base, o, const char *)); break;
+        default: lua_pushinteger(L, *l); break;
         }
-    return luaL_error(L, "embedded_source: no embedded file '%s'", path);
+        lua_setfield(L, -2, o->lua);
+    }
+    if (k->push) k->push(L, run, shader);
 }
 
-static void push_config(lua_State *L, const sg_config *cfg)
-{
-    lua_createtable(L, 0, 12);
-    sg_set_string(L, "kernel", cfg->kernel == SG_KERNEL_SPD ? "spd" : "fft");
-    sg_set_string(L, "op", cfg->op);
-    /* With --max-mips-per-pass the shader makes K levels per dispatch: to the template
-     * `mips` is what one dispatch writes, `total_mips` the whole chain. */
-    int per_pass = cfg->max_mips_per_pass && cfg->max_mips_per_pass < cfg->mips ? cfg->max_mips_per_pass
-                                                                                 : cfg->mips;
-    sg_set_integer(L, "mips", per_pass);
-    sg_set_integer(L, "total_mips", cfg->mips);
-    sg_set_string(L, "format", cfg->format);
-    sg_set_string(L, "max_size", cfg->max_size);
-    sg_set_boolean(L, "sampler_linear", cfg->sampler_linear);
-    sg_set_boolean(L, "sampler_normalized", cfg->sampler_normalized);
-    sg_set_integer(L, "fetch_ahead", cfg->fetch_ahead);
-    sg_set_string(L, "edge", cfg->edge ? cfg->edge : "drop");
-    sg_set_string(L, "level1", cfg->level1 ? cfg->level1 : "interleaved");
-    sg_set_integer(L, "wg", cfg->wg);
-    sg_set_integer(L, "tile", cfg->tile);
-    sg_set_string(L, "tail", cfg->tail ? cfg->tail : "loop");
-    sg_set_integer(L, "subgroup", cfg->subgroup);
-    sg_set_boolean(L, "array", cfg->array);
-    sg_set_boolean(L, "half", cfg->half);
-    sg_set_string(L, "target", sg_target_name(cfg->target));
-    sg_set_string(L, "version", SPDGEN_VERSION);
-    sg_set_string(L, "command", cfg->command);
-    if (cfg->kernel == SG_KERNEL_FFT) sg_fft_push_fields(L, cfg);
-}
-
-/* Runs in protected mode: arguments (cfg table, dialect name, want_header). */
+/* Runs in protected mode: arguments (cfg table, dialect name). */
 static const char driver[] =
-    "local cfg, dialect_name, want_header = ...\n"
-    "local kernel = require('templates.' .. cfg.kernel)\n"
+    "local cfg, dialect_name = ...\n"
+    "local kernel = require('templates.' .. cfg.kernel .. '.kernel')\n"
     "local text, contract = kernel.generate(cfg, require('targets.' .. dialect_name))\n"
-    "local header = want_header and require('templates.c_header').render(cfg, contract) or nil\n"
-    "local wg = contract.workgroup\n"
-    "return text, contract.entry, wg[1], wg[2], wg[3], header\n";
+    "return text, contract\n";
 
 static int traceback(lua_State *L)
 {
@@ -177,25 +235,10 @@ static int traceback(lua_State *L)
     return 1;
 }
 
-static char *dup_lua_string(lua_State *L, int index, size_t *size)
+static lua_State *new_state(host_state *hs)
 {
-    size_t len;
-    const char *s = lua_tolstring(L, index, &len);
-    char *copy = s ? malloc(len + 1) : NULL;
-    if (!copy) return NULL;
-    memcpy(copy, s, len + 1);
-    *size = len;
-    return copy;
-}
-
-int sg_generate(const sg_config *cfg, const char *dialect, int want_header, sg_generated *out)
-{
-    memset(out, 0, sizeof *out);
-    lua_State *L = luaL_newstate();
-    if (!L) {
-        fprintf(stderr, "spdgen: error: cannot create a Lua state (out of memory)\n");
-        return SG_EXIT_FAILURE;
-    }
+    lua_State *L = lua_newstate(capped_alloc, hs);
+    if (!L) return NULL;
     static const luaL_Reg libs[] = {{LUA_GNAME, luaopen_base}, {LUA_TABLIBNAME, luaopen_table},
                                     {LUA_STRLIBNAME, luaopen_string}, {LUA_MATHLIBNAME, luaopen_math}};
     for (size_t i = 0; i < sizeof libs / sizeof *libs; i++) {
@@ -208,45 +251,62 @@ int sg_generate(const sg_config *cfg, const char *dialect, int want_header, sg_g
         lua_pushnil(L);
         lua_setglobal(L, unsafe[i]);
     }
-    host_state hs = {cfg, out};
     lua_newtable(L);
     lua_setfield(L, LUA_REGISTRYINDEX, "spdgen.loaded");
-    lua_pushlightuserdata(L, &hs);
+    lua_pushlightuserdata(L, hs);
     lua_pushcclosure(L, host_require, 1);
     lua_setglobal(L, "require");
-    lua_pushcfunction(L, host_embedded_source);
-    lua_setglobal(L, "embedded_source");
+    lua_pushcfunction(L, host_print);
+    lua_setglobal(L, "print");
+    lua_sethook(L, budget_hook, LUA_MASKCOUNT, HOOK_EVERY);
+    return L;
+}
 
+int sg_generate(const sg_run *run, const sg_job_shader *shader, const char *dialect,
+                sg_generated *out)
+{
+    memset(out, 0, sizeof *out);
+    host_state hs = {run, out, 0, 0, 0, 0};
+    lua_State *L = new_state(&hs);
+    if (!L) {
+        fprintf(stderr, "spdgen: error: cannot create a Lua state (out of memory)\n");
+        return SG_EXIT_FAILURE;
+    }
     int rc = SG_EXIT_FAILURE;
+    char err[256];
     lua_pushcfunction(L, traceback);
     if (luaL_loadbufferx(L, driver, sizeof driver - 1, "=spdgen", "t") != LUA_OK) {
         fprintf(stderr, "spdgen: error: %s\n", lua_tostring(L, -1));
         goto done;
     }
-    push_config(L, cfg);
+    push_config(L, run, shader);
     lua_pushstring(L, dialect);
-    lua_pushboolean(L, want_header);
-    if (lua_pcall(L, 3, 6, 1) != LUA_OK) {
-        fprintf(stderr, "spdgen: error: %s\n", lua_tostring(L, -1));
+    if (lua_pcall(L, 2, 2, 1) != LUA_OK) {
+        if (hs.out_of_memory)
+            fprintf(stderr, "spdgen: error: template ran out of its %u MiB memory limit: %s\n",
+                    SG_LUA_MEMORY_LIMIT >> 20, lua_tostring(L, -1));
+        else
+            fprintf(stderr, "spdgen: error: %s\n", lua_tostring(L, -1));
         goto done;
     }
-    const char *entry = lua_tostring(L, -5);
-    if (!lua_isstring(L, -6) || !entry || strlen(entry) >= sizeof out->entry) {
-        fprintf(stderr, "spdgen: error: template for %s returned no shader text or entry point\n", dialect);
+    size_t len;
+    const char *text = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &len) : NULL;
+    if (!text) {
+        fprintf(stderr, "spdgen: error: template for %s returned no shader text\n", dialect);
         goto done;
     }
-    snprintf(out->entry, sizeof out->entry, "%s", entry);
-    for (int i = 0; i < 3; i++) out->workgroup[i] = (unsigned)lua_tointeger(L, -4 + i);
-    out->text = dup_lua_string(L, -6, &out->text_size);
-    if (!out->text) goto oom;
-    if (want_header) {
-        out->header = dup_lua_string(L, -1, &out->header_size);
-        if (!out->header) goto oom;
+    if (sg_contract_read(L, -1, &out->contract, err, sizeof err)) {
+        fprintf(stderr, "spdgen: error: template for %s: %s\n", dialect, err);
+        goto done;
     }
+    out->text = malloc(len + 1);
+    if (!out->text) {
+        fprintf(stderr, "spdgen: error: out of memory\n");
+        goto done;
+    }
+    memcpy(out->text, text, len + 1);
+    out->text_size = len;
     rc = 0;
-    goto done;
-oom:
-    fprintf(stderr, "spdgen: error: out of memory\n");
 done:
     lua_close(L);
     if (rc) sg_generated_free(out);
@@ -256,27 +316,77 @@ done:
 void sg_generated_free(sg_generated *g)
 {
     free(g->text);
-    free(g->header);
     for (int i = 0; i < g->dep_count; i++) free(g->deps[i]);
     free(g->deps);
     memset(g, 0, sizeof *g);
 }
 
-char *sg_generated_depfile(const char *target, const sg_generated *const *list, int count)
+/* ---- the override stamp ---------------------------------------------------------------- */
+
+static uint64_t fnv1a64(const char *data, size_t size)
 {
-    const char *deps[64];
-    int n = 0;
-    char self[4096];
-    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (len > 0) {
-        self[len] = '\0';
-        deps[n++] = self;
-    }
-    for (int g = 0; g < count; g++)
-        for (int i = 0; list[g] && i < list[g]->dep_count && n < 63; i++) {
-            int seen = 0;
-            for (int j = 0; j < n; j++) seen |= strcmp(deps[j], list[g]->deps[i]) == 0;
-            if (!seen) deps[n++] = list[g]->deps[i];
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < size; i++) h = (h ^ (unsigned char)data[i]) * 0x100000001b3ull;
+    return h;
+}
+
+typedef struct {
+    char **names;
+    int count, cap;
+} name_list;
+
+static int collect(const char *root, const char *rel, name_list *list, int depth)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    DIR *d = opendir(path);
+    if (!d) return 0; /* no such folder: nothing overridden there */
+    struct dirent *e;
+    int rc = 0;
+    while (rc == 0 && (e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        char sub[4096];
+        snprintf(sub, sizeof sub, "%s/%s", rel, e->d_name);
+        size_t n = strlen(e->d_name);
+        if (n > 4 && strcmp(e->d_name + n - 4, ".lua") == 0) {
+            if (list->count == list->cap) {
+                list->cap = list->cap ? 2 * list->cap : 16;
+                char **grown = realloc(list->names, (size_t)list->cap * sizeof *grown);
+                if (!grown) { rc = -1; break; }
+                list->names = grown;
+            }
+            if (!(list->names[list->count++] = strdup(sub))) rc = -1;
+        } else if (depth < 4) {
+            rc = collect(root, sub, list, depth + 1);
         }
-    return sg_depfile_text(target, deps, n);
+    }
+    closedir(d);
+    return rc;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int sg_template_overrides(const char *dir, char *out, size_t size)
+{
+    out[0] = '\0';
+    if (!dir) return 0;
+    name_list list = {0};
+    int rc = collect(dir, "templates", &list, 0) || collect(dir, "targets", &list, 0) ? -1 : 0;
+    if (list.count) qsort(list.names, (size_t)list.count, sizeof *list.names, by_name);
+    for (int i = 0; rc == 0 && i < list.count; i++) {
+        char path[4200];
+        size_t len;
+        snprintf(path, sizeof path, "%s/%s", dir, list.names[i]);
+        char *data = read_file(path, &len);
+        if (!data) { rc = -1; break; }
+        snprintf(out + strlen(out), size - strlen(out), "%s%s %016llx", i ? ", " : "", list.names[i],
+                 (unsigned long long)fnv1a64(data, len));
+        free(data);
+    }
+    for (int i = 0; i < list.count; i++) free(list.names[i]);
+    free(list.names);
+    return rc;
 }

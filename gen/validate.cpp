@@ -310,8 +310,32 @@ bool validate_spirv(const Target &t, const Source &src, const std::vector<unsign
     return false;
 }
 
+/* The stamp as OpModuleProcessed (SPIR-V 1.1+), after the module's other debug
+ * instructions: the first instruction that is neither preamble nor debug marks the spot. */
+void insert_stamp(std::vector<unsigned int> &spirv, const char *stamp)
+{
+    static const uint32_t before_debug_end[] = {17, 10, 11, 14, 15, 16, 331, /* preamble */
+                                                2, 3, 4, 5, 6, 7, 330};      /* debug */
+    size_t at = 5;
+    while (at < spirv.size()) {
+        const uint32_t wc = spirv[at] >> 16, op = spirv[at] & 0xffffu;
+        bool early = false;
+        for (uint32_t code : before_debug_end)
+            early |= op == code;
+        if (!early || wc == 0)
+            break;
+        at += wc;
+    }
+    std::string text(stamp);
+    std::vector<unsigned int> inst(1 + text.size() / 4 + 1, 0u);
+    for (size_t i = 0; i < text.size(); ++i)
+        inst[1 + i / 4] |= static_cast<uint32_t>(static_cast<unsigned char>(text[i])) << (8 * (i % 4));
+    inst[0] = static_cast<uint32_t>(inst.size() << 16) | 330u; /* OpModuleProcessed */
+    spirv.insert(spirv.begin() + static_cast<std::ptrdiff_t>(at), inst.begin(), inst.end());
+}
+
 int compile(sv_lang lang, sv_env env, const char *name, const char *source, size_t len,
-            sv_spirv *out, char **log)
+            const char *stamp, sv_spirv *out, char **log)
 {
     const Source src{name ? name : "<source>", source, len};
     if (!source || !out)
@@ -328,8 +352,11 @@ int compile(sv_lang lang, sv_env env, const char *name, const char *source, size
     const Target t = target_for(env);
     std::vector<unsigned int> spirv;
     std::string logger_text, msg;
-    if (!compile_to_spirv(lang, t, src, spirv, logger_text, msg) ||
-        !validate_spirv(t, src, spirv, logger_text, msg))
+    if (!compile_to_spirv(lang, t, src, spirv, logger_text, msg))
+        return fail(log, msg);
+    if (stamp && *stamp)
+        insert_stamp(spirv, stamp);
+    if (!validate_spirv(t, src, spirv, logger_text, msg))
         return fail(log, msg);
 
     uint32_t *words = static_cast<uint32_t *>(std::malloc(spirv.size() * sizeof(uint32_t)));
@@ -476,7 +503,7 @@ int check_entry(const sv_spirv *module, const char *entry, uint32_t x, uint32_t 
 /* ----------------------------------------------------------------------- C interface --- */
 
 extern "C" int sv_compile(sv_lang lang, sv_env env, const char *name, const char *source,
-                          size_t len, sv_spirv *out, char **log)
+                          size_t len, const char *stamp, sv_spirv *out, char **log)
 {
     if (log)
         *log = nullptr;
@@ -485,7 +512,7 @@ extern "C" int sv_compile(sv_lang lang, sv_env env, const char *name, const char
         out->count = 0;
     }
     try {
-        return compile(lang, env, name, source, len, out, log);
+        return compile(lang, env, name, source, len, stamp, out, log);
     } catch (...) {
         /* glslang/SPIRV-Tools may throw (bad_alloc at least); C callers cannot catch. */
         if (log) {

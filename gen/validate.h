@@ -21,13 +21,14 @@ typedef struct {
 } sv_spirv;
 
 /* Compiles `source` (`len` bytes; `name` is used in diagnostics, e.g. "spd.comp") with entry
- * point "main" for the compute stage, then validates the module with spvValidate for `env`.
+ * point "main" for the compute stage, records `stamp` (when not NULL or empty) in the module
+ * as OpModuleProcessed, then validates the module with spvValidate for `env`.
  * Returns 0 on success and fills *out. On failure returns nonzero, leaves *out empty and sets
  * *log to a malloc'd, NUL-terminated diagnostic: one "name:LINE: error: message" line per
  * compiler error followed by the emitted source line it refers to, or the SPIRV-Tools
  * message. The caller frees *log. */
 int sv_compile(sv_lang lang, sv_env env, const char *name, const char *source, size_t len,
-               sv_spirv *out, char **log);
+               const char *stamp, sv_spirv *out, char **log);
 
 /* Checks that `module` declares a GLCompute entry point named `entry` with LocalSize
  * (x, y, z). Returns 0 if so; otherwise nonzero with a malloc'd message in *log.

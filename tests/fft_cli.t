@@ -94,27 +94,27 @@ done
 [ "$(shape --fft 2048 --wg 512)" = "4 512" ] || rule_ok=1
 [ "$(shape --fft 2048 --ept 8)" = "8 256" ] || rule_ok=1
 # Rows per workgroup in the default shape: 8/E at E <= 4, 2 at W = 256 with E = 32 (N = 8192)
-# and E = 16 (4096) with --subgroup 4, 4 at 4096 with --subgroup 0, else 1 (not named in the
-# command); a given --prefetch-rows keeps 1.
+# and E = 16 (4096) with --subgroup 4, 4 at 4096 with --subgroup 0, else 1 (the command names
+# the value for rows, nothing for columns and real rows); a given --prefetch-rows keeps 1.
 rows() { "$SPDGEN" "$@" | sed -n 's|^//   spdgen .*--rows-per-wg \([0-9]*\).*|\1|p' | head -1; }
 [ "$(rows --fft 64)" = "4" ] && [ "$(rows --fft 128)" = "2" ] && [ "$(rows --fft 8)" = "4" ] &&
-    [ "$(rows --fft 256)" = "" ] && [ "$(rows --fft 64 --ept 2)" = "" ] &&
+    [ "$(rows --fft 256)" = "1" ] && [ "$(rows --fft 64 --ept 2)" = "1" ] &&
     [ "$(rows --fft 64 --real)" = "" ] && [ "$(rows --fft 64 --stride)" = "" ] &&
-    [ "$(rows --fft 4096)" = "4" ] && [ "$(rows --fft 8192)" = "2" ] && [ "$(rows --fft 2048)" = "" ] &&
-    [ "$(rows --fft 16384)" = "" ] && [ "$(rows --fft 2048 --max-wg 128)" = "" ] &&
-    [ "$(rows --fft 4096 --prefetch-rows 1)" = "" ] && [ "$(rows --fft 8192 --wg 256)" = "" ] &&
+    [ "$(rows --fft 4096)" = "4" ] && [ "$(rows --fft 8192)" = "2" ] && [ "$(rows --fft 2048)" = "1" ] &&
+    [ "$(rows --fft 16384)" = "1" ] && [ "$(rows --fft 2048 --max-wg 128)" = "1" ] &&
+    [ "$(rows --fft 4096 --prefetch-rows 1)" = "1" ] && [ "$(rows --fft 8192 --wg 256)" = "1" ] &&
     [ "$(rows --fft 4096 --rows-per-wg 4)" = "4" ] && [ "$(rows --fft 4096 --subgroup 4)" = "2" ] &&
-    [ "$(rows --fft 4096 --subgroup 32)" = "" ] && [ "$(rows --fft 8192 --subgroup 32)" = "2" ] || rule_ok=1
+    [ "$(rows --fft 4096 --subgroup 32)" = "1" ] && [ "$(rows --fft 8192 --subgroup 32)" = "2" ] || rule_ok=1
 # Rows in turn (--prefetch-rows): 2 for complex rows in the default shape at E = 16 with
-# W = 64..256 (N = 1024..4096) where one row is in registers (4096 with shuffles), else 1 (not
-# named); the contract dispatches one workgroup per 2 rows either way.
+# W = 64..256 (N = 1024..4096) where one row is in registers (4096 with shuffles), else 1 (named
+# for rows); the contract dispatches one workgroup per 2 rows either way.
 prefetch() { "$SPDGEN" "$@" | sed -n 's|^//   spdgen .*--prefetch-rows \([0-9]*\).*|\1|p' | head -1; }
-[ "$(prefetch --fft 4096)" = "" ] && [ "$(prefetch --fft 4096 --subgroup 32)" = "2" ] &&
+[ "$(prefetch --fft 4096)" = "1" ] && [ "$(prefetch --fft 4096 --subgroup 32)" = "2" ] &&
     [ "$(prefetch --fft 4096 --prefetch-rows 2)" = "2" ] && [ "$(prefetch --fft 2048)" = "2" ] && [ "$(prefetch --fft 1024)" = "2" ] &&
-    [ "$(prefetch --fft 512)" = "" ] && [ "$(prefetch --fft 256)" = "" ] && [ "$(prefetch --fft 8192)" = "" ] &&
-    [ "$(prefetch --fft 4096 --ept 16)" = "" ] && [ "$(prefetch --fft 4096 --real)" = "" ] &&
-    [ "$(prefetch --fft 4096 --stride)" = "" ] && [ "$(prefetch --fft 4096 --wg 512)" = "" ] &&
-    [ "$(prefetch --fft 1024 --prefetch-rows 4)" = "4" ] && [ "$(prefetch --fft 1024 --prefetch-rows 1)" = "" ] || rule_ok=1
+    [ "$(prefetch --fft 512)" = "1" ] && [ "$(prefetch --fft 256)" = "1" ] && [ "$(prefetch --fft 8192)" = "1" ] &&
+    [ "$(prefetch --fft 4096 --ept 16)" = "1" ] && [ "$(prefetch --fft 4096 --real)" = "" ] &&
+    [ "$(prefetch --fft 4096 --stride)" = "" ] && [ "$(prefetch --fft 4096 --wg 512)" = "1" ] &&
+    [ "$(prefetch --fft 1024 --prefetch-rows 4)" = "4" ] && [ "$(prefetch --fft 1024 --prefetch-rows 1)" = "1" ] || rule_ok=1
 "$SPDGEN" --fft 4096 --emit-header "$WORK/p.h" -o "$WORK/p.comp" &&
     grep -q "^#define FFT_COLUMNS_PER_WORKGROUP 4 " "$WORK/p.h" && grep -q "^#define FFT_GRID_X(count) (((count) + 3u) / 4u)" "$WORK/p.h" &&
     grep -q "^#define FFT_ROWS_IN_TURN 0$" "$WORK/p.h" || rule_ok=1
@@ -349,10 +349,10 @@ if "$SPDGEN_BUILD/tests/fft_matrix" list >/dev/null 2>&1 && vulkaninfo --summary
         [ $rc -eq 0 ] && grep -q "selftest passed" "$WORK/out" && grep -q "relative L2 error" "$WORK/out"
         ok $? "--selftest passes for --target $target and prints the errors"
     done
-    mkdir -p "$WORK/tdir/templates"
+    mkdir -p "$WORK/tdir/templates/fft"
     sed 's/c:line(sign < 0 and "return $float2(w.x, -w.y);" or "return w;")/c:line("return w;")/' \
-        "$here/../templates/fft_twiddle.lua" >"$WORK/tdir/templates/fft_twiddle.lua"
-    ! cmp -s "$here/../templates/fft_twiddle.lua" "$WORK/tdir/templates/fft_twiddle.lua"
+        "$here/../templates/fft/twiddle.lua" >"$WORK/tdir/templates/fft/twiddle.lua"
+    ! cmp -s "$here/../templates/fft/twiddle.lua" "$WORK/tdir/templates/fft/twiddle.lua"
     ok $? "the broken twiddle template differs from the real one"
     "$SPDGEN" --fft 256 --template-dir "$WORK/tdir" --selftest >"$WORK/out" 2>&1
     rc=$?
@@ -376,10 +376,10 @@ if "$SPDGEN_BUILD/tests/fft_matrix" list >/dev/null 2>&1 && vulkaninfo --summary
     # ((column << log2 C) | address instead of (address << log2 C) | column) must fail.
     "$SPDGEN" --fft 256 --stride --batch 21 --selftest >"$WORK/out" 2>&1 && grep -q "selftest passed" "$WORK/out"
     ok $? "--selftest passes for 21 columns in lanes (--fft 256 --stride)"
-    mkdir -p "$WORK/ldir/templates"
+    mkdir -p "$WORK/ldir/templates/fft"
     sed 's/string.format("(%s << %s) | %s", operand(hi), u(tc), operand(col))/string.format("(%s << %s) | %s", operand(col), u(tc), operand(hi))/' \
-        "$here/../templates/fft_steps.lua" >"$WORK/ldir/templates/fft_steps.lua"
-    ! cmp -s "$here/../templates/fft_steps.lua" "$WORK/ldir/templates/fft_steps.lua"
+        "$here/../templates/fft/steps.lua" >"$WORK/ldir/templates/fft/steps.lua"
+    ! cmp -s "$here/../templates/fft/steps.lua" "$WORK/ldir/templates/fft/steps.lua"
     ok $? "the mutant template swapping column and invocation in the shared slot differs from the real one"
     for flags in "--fft 256 --stride --batch 21" "--fft 32768 --batch 1"; do
         # shellcheck disable=SC2086

@@ -86,17 +86,17 @@ done
 ok $? "--selftest with --max-mips-per-pass runs the chain in its dispatches"
 
 # A conservative shader whose strips are left out (drop's result) must fail its selftest.
-mkdir -p "$WORK/noedge/templates"
+mkdir -p "$WORK/noedge/templates/spd"
 sed 's/if conservative then edge.emit_fix(c, ctx, level - base, name, value) end/-- (mutant: no fix)/' \
-    "$(dirname "$0")/../templates/spd.lua" >"$WORK/noedge/templates/spd.lua"
+    "$(dirname "$0")/../templates/spd/kernel.lua" >"$WORK/noedge/templates/spd/kernel.lua"
 "$SPDGEN" --spd --op max --edge conservative --template-dir "$WORK/noedge" --selftest --size 301x203 >"$WORK/out" 2>&1
 [ $? -eq 1 ] && grep -q "selftest FAILED" "$WORK/out"
 ok $? "a conservative shader without its level-2..6 fixes fails its selftest"
 
 # A shader that reduces the 2x2 block in the wrong order must fail its selftest.
-mkdir -p "$WORK/broken/templates"
+mkdir -p "$WORK/broken/templates/spd"
 sed 's/v = spd_reduce_level(q00, q10, q01, q11, size_in);/v = spd_reduce_level(q00, q01, q10, q11, size_in);/' \
-    "$(dirname "$0")/../templates/spd.lua" >"$WORK/broken/templates/spd.lua"
+    "$(dirname "$0")/../templates/spd/kernel.lua" >"$WORK/broken/templates/spd/kernel.lua"
 "$SPDGEN" --spd --op test-order --template-dir "$WORK/broken" --selftest --size 64x64 >"$WORK/out" 2>&1
 rc=$?
 [ $rc -eq 1 ] && grep -q "selftest FAILED" "$WORK/out" && grep -q "first: level 2" "$WORK/out"

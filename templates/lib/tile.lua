@@ -5,7 +5,7 @@
 -- reads a B x B block of its tile's source (B = T / sqrt(N), 2 or 4) and makes the first
 -- log2(B) levels in registers; every later level combines 2x2 blocks held by 4 different
 -- invocations. gen/cli.c admits exactly the (T, N) pairs with B in {2, 4} and N <= 256.
-local emit = require("templates.emit")
+local emit = require("templates.lib.emit")
 
 local tile = {}
 

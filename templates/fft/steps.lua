@@ -2,9 +2,9 @@
 -- registers, stages across lanes by shuffles, register renaming, shared-memory exchanges in
 -- rounds, and lane/register swaps. templates/fft_plan.lua says which steps; ctx (made by
 -- templates/fft.lua) carries the dialect, the configuration and the plan.
-local fft_plan = require("templates.fft_plan")
-local twiddle = require("templates.fft_twiddle")
-local X = require("templates.fft_expr")
+local fft_plan = require("templates.fft.plan")
+local twiddle = require("templates.fft.twiddle")
+local X = require("templates.fft.expr")
 
 local u, reg_name = X.u, X.reg_name
 local thread_part, register_part = X.thread_part, X.register_part

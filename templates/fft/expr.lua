@@ -1,7 +1,7 @@
 -- fft_expr.lua: the index arithmetic the FFT template writes into shaders: where an
 -- element's index bits come from (an invocation's t, a register number), shared-memory
 -- addresses and their bank swizzle, and small expression helpers. No dialect here.
-local fft_plan = require("templates.fft_plan")
+local fft_plan = require("templates.fft.plan")
 
 local log2 = fft_plan.log2
 local function u(n) return string.format("%du", n) end

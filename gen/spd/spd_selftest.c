@@ -1,4 +1,4 @@
-/* selftest.c: spdgen <flags> --selftest [--size WxH[xLAYERS]] [--seed N].
+/* spd_selftest.c: spdgen --spd <flags> --selftest [--size WxH[xLAYERS]] [--seed N].
  *
  * The same check the test suite makes, for one user's exact configuration on the user's own
  * device: random source data, two dispatches back to back (the second must rewrite every
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fft_selftest.h"
-#include "selftest.h"
+#include "job.h"
+#include "spd.h"
 #include "spd_ref.h"
 #include "spdrt.h"
 
@@ -32,14 +32,7 @@ static float *random_source(size_t texels, unsigned seed, int integers)
     return data;
 }
 
-/* Levels per dispatch of the shader (--max-mips-per-pass, else --mips). */
-static uint32_t per_pass(const sg_config *cfg)
-{
-    return (uint32_t)(cfg->max_mips_per_pass && cfg->max_mips_per_pass < cfg->mips
-                          ? cfg->max_mips_per_pass : cfg->mips);
-}
-
-static int report(const sg_config *cfg, const spdrt_spd_levels *gpu, const spdrt_spd_levels *ref,
+static int report(const sg_spd_params *s, const spdrt_spd_levels *gpu, const spdrt_spd_levels *ref,
                   spd_op op, spdrt_format format, spdrt_edge edge)
 {
     double bound = 0;
@@ -48,10 +41,10 @@ static int report(const sg_config *cfg, const spdrt_spd_levels *gpu, const spdrt
     for (uint32_t k = 1; k <= gpu->mip_count; k++) {
         spd_ref_comparison c = {0};
         dispatch = spd_ref_dispatch_of_level(gpu->width[0], gpu->height[0], k, gpu->mip_count,
-                                             per_pass(cfg), edge);
+                                             (uint32_t)s->mips_per_pass, edge);
         /* grows with k under --half, and with the dispatches for 8/16-bit formats */
         bound = spd_ref_level_bound(
-            format, spd_ref_bound_level(op, format, cfg->half, cfg->sampler_linear, k), dispatch);
+            format, spd_ref_bound_level(op, format, s->half, s->sampler_linear, k), dispatch);
         spd_ref_compare_level(gpu, ref, k, spdrt_format_channels(format), bound, NULL, SENTINEL, &c);
         printf("level %2u  %5ux%-5u  max error %-9.3g mismatches %zu%s\n", k, gpu->width[k],
                gpu->height[k], c.max_error, c.mismatches,
@@ -64,20 +57,21 @@ static int report(const sg_config *cfg, const spdrt_spd_levels *gpu, const spdrt
         return SG_EXIT_FAILURE;
     }
     if (dispatch > 0 &&
-        bound != spd_ref_bound_level(op, format, cfg->half, cfg->sampler_linear, gpu->mip_count))
+        bound != spd_ref_bound_level(op, format, s->half, s->sampler_linear, gpu->mip_count))
         printf("(%u dispatches: 8/16-bit levels re-read rounded levels, so the bound grows by one "
                "unit per dispatch)\n", dispatch + 1);
     if (bound == 0)
         printf("selftest passed: %u levels, every value bit-exact\n", gpu->mip_count);
     else
         printf("selftest passed: %u levels, every value within %.3g of the CPU reference%s\n",
-               gpu->mip_count, bound, cfg->half ? " (the --half bound of the last level)" : "");
+               gpu->mip_count, bound, s->half ? " (the --half bound of the last level)" : "");
     return SG_EXIT_OK;
 }
 
-int sg_selftest(const sg_config *cfg, const sv_spirv *module)
+int sg_spd_selftest(const sg_run *run, const sg_job *job)
 {
-    if (cfg->kernel == SG_KERNEL_FFT) return sg_fft_selftest(cfg, module);
+    const sg_spd_params *s = run->params;
+    const sv_spirv *module = &job->shaders[0].module;
     char err[512];
     spdrt_context *ctx;
     spdrt_options options = {0};
@@ -90,28 +84,29 @@ int sg_selftest(const sg_config *cfg, const sv_spirv *module)
     spdrt_format format = SPDRT_RGBA32F;
     /* cli.c accepted both names, and the runtime knows every name cli.c does. */
     spdrt_edge edge = SPDRT_EDGE_DROP;
-    spd_ref_op_by_name(cfg->op, &op);
-    spd_ref_edge_by_name(cfg->edge, &edge);
-    spdrt_format_by_name(cfg->format, &format);
-    uint32_t w = (uint32_t)cfg->selftest_width, h = (uint32_t)cfg->selftest_height;
-    uint32_t layers = (uint32_t)cfg->selftest_layers;
+    spd_ref_op_by_name(sg_spd_ops[s->op], &op);
+    spd_ref_edge_by_name(sg_spd_edges[s->edge], &edge);
+    spdrt_format_by_name(sg_spd_formats[s->format], &format);
+    uint32_t w = (uint32_t)s->size[0], h = (uint32_t)s->size[1];
+    uint32_t layers = (uint32_t)s->size[2];
+    unsigned seed = (unsigned)run->common.seed;
 
-    printf("spdgen selftest: %s\n", cfg->command);
-    if (cfg->target == SG_TARGET_MSL)
+    printf("spdgen selftest: %s\n", run->command);
+    if (run->common.target == SG_TARGET_MSL)
         printf("  MSL cannot run here: running its GLSL twin (the same algorithm and plan)\n");
     printf("  source %ux%u x %u layer(s), seed %u, on %s (%s), subgroup size %u\n", w, h, layers,
-           cfg->seed, dev->name, dev->driver, dev->subgroup_size);
+           seed, dev->name, dev->driver, dev->subgroup_size);
 
     int rc = SG_EXIT_FAILURE;
-    float *source = random_source((size_t)w * h * layers, cfg->seed, format == SPDRT_R32UI);
+    float *source = random_source((size_t)w * h * layers, seed, format == SPDRT_R32UI);
     spdrt_spd_levels gpu = {0}, ref = {0};
     spdrt_spd_params params = {
-        .width = w, .height = h, .layers = layers, .is_array = cfg->array,
-        .mips_bound = per_pass(cfg), .mips_total = (uint32_t)cfg->mips,
-        .subgroup = (uint32_t)cfg->subgroup, .tile = (uint32_t)cfg->tile,
-        .hierarchy = cfg->tail && !strcmp(cfg->tail, "hierarchy"), .format = format,
+        .width = w, .height = h, .layers = layers, .is_array = s->array,
+        .mips_bound = (uint32_t)s->mips_per_pass, .mips_total = (uint32_t)s->mips,
+        .subgroup = (uint32_t)s->subgroup, .tile = (uint32_t)s->tile,
+        .hierarchy = s->tail == SG_SPD_TAIL_HIERARCHY, .format = format,
         .dispatches = 2, .sentinel = SENTINEL, .refill_between_dispatches = 1,
-        .sampler_linear = cfg->sampler_linear, .sampler_normalized = cfg->sampler_normalized,
+        .sampler_linear = s->sampler_linear, .sampler_normalized = s->sampler_normalized,
         .edge = edge,
     };
     if (!source) {
@@ -122,11 +117,11 @@ int sg_selftest(const sg_config *cfg, const sv_spirv *module)
         fprintf(stderr, "spdgen: error: --selftest: %u counters not reset by the last dispatch (a "
                 "tail ran early, twice or not at all)\n", gpu.counters_left);
     } else if (spd_ref_run_edge(op, edge, format, w, h, layers, gpu.mip_count,
-                                per_pass(cfg) < (uint32_t)cfg->mips ? per_pass(cfg) : 0, source,
+                                s->mips_per_pass < s->mips ? (uint32_t)s->mips_per_pass : 0, source,
                                 &ref) != 0) {
         fprintf(stderr, "spdgen: error: --selftest: the CPU reference ran out of memory\n");
     } else {
-        rc = report(cfg, &gpu, &ref, op, format, edge);
+        rc = report(s, &gpu, &ref, op, format, edge);
     }
     spdrt_spd_levels_free(&gpu);
     spdrt_spd_levels_free(&ref);

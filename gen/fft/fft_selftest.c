@@ -9,50 +9,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fft_selftest.h"
-#include "lua_host.h"
+#include "fft.h"
+#include "job.h"
 #include "spdrt_fft.h"
 
-/* The contract the shader was generated with, read back from its C header (the one place
- * those numbers are made). */
-static int contract_value(const char *header, const char *name, long *out)
+static int norm_of(const sg_fft_params *f)
 {
-    char key[96];
-    snprintf(key, sizeof key, "#define %s ", name);
-    const char *at = header ? strstr(header, key) : NULL;
-    return at && sscanf(at + strlen(key), "%ld", out) == 1 ? 0 : -1;
+    return f->norm == SG_FFT_NORM_NONE ? SPDRT_FFT_NORM_NONE
+         : f->norm == SG_FFT_NORM_UNITARY ? SPDRT_FFT_NORM_UNITARY : SPDRT_FFT_NORM_INVERSE;
 }
 
-static int runtime_config(const sg_config *cfg, spdrt_fft_config *rc)
+/* The runtime's description of one shader, from its contract. */
+static void runtime_config(const sg_fft_params *f, const sg_contract *c, spdrt_fft_config *rc)
 {
-    const sg_fft_params *f = &cfg->fft;
-    sg_generated g;
-    long columns, shared, subgroup;
-    if (sg_generate(cfg, "glsl", 1, &g)) return -1;
-    int bad = contract_value(g.header, "FFT_COLUMNS_PER_WORKGROUP", &columns) ||
-              contract_value(g.header, "FFT_SHARED_MEMORY_BYTES", &shared) ||
-              contract_value(g.header, "FFT_SUBGROUP_SIZE", &subgroup);
-    unsigned local_size = g.workgroup[0];
-    sg_generated_free(&g);
-    if (bad) {
-        fprintf(stderr, "spdgen: error: --selftest: the FFT contract header lacks its sizes\n");
-        return -1;
-    }
     memset(rc, 0, sizeof *rc);
     rc->n = (uint32_t)f->n;
-    rc->wg = local_size; /* W, or C x W with the columns in lanes */
-    rc->subgroup = (uint32_t)subgroup;
-    rc->columns = (uint32_t)columns;
-    rc->shared_bytes = (uint32_t)shared;
+    rc->wg = (uint32_t)c->workgroup[0]; /* W, or C x W with the columns in lanes */
+    rc->subgroup = (uint32_t)c->subgroup;
+    rc->columns = (uint32_t)sg_contract_int(c, "COLUMNS_PER_WORKGROUP", 1);
+    rc->shared_bytes = (uint32_t)c->shared_bytes;
     rc->inverse = f->direction == SG_FFT_INVERSE;
     rc->native = f->order == SG_FFT_ORDER_NATIVE;
     rc->real = f->real;
     rc->strided = f->strided;
     rc->f16 = f->storage == SG_FFT_STORAGE_F16;
     rc->lut = f->twiddles == SG_FFT_TWIDDLES_LUT;
-    rc->norm = f->norm == SG_FFT_NORM_NONE ? SPDRT_FFT_NORM_NONE
-             : f->norm == SG_FFT_NORM_UNITARY ? SPDRT_FFT_NORM_UNITARY : SPDRT_FFT_NORM_INVERSE;
-    return 0;
+    rc->norm = norm_of(f);
 }
 
 /* Values in [-1, 1) from a xorshift generator: the same seed, the same data everywhere. */
@@ -69,11 +51,13 @@ static void random_data(float *data, size_t count, unsigned seed)
 
 /* Runs the check with a pipeline (one shader) or a plan (four-step) already built for ctx,
  * prints the errors against the bars and returns the exit code. */
-static int check(const sg_config *cfg, spdrt_context *ctx, const spdrt_fft_config *rc,
+static int check(const sg_run *run, spdrt_context *ctx, const spdrt_fft_config *rc,
                  spdrt_fft_pipeline *pipe, spdrt_fft_plan *plan)
 {
     const spdrt_device_info *dev = spdrt_device(ctx);
-    spdrt_fft_params p = {.count = (uint32_t)cfg->fft.batch, .dispatches = 2};
+    const sg_fft_params *f = run->params;
+    unsigned seed = (unsigned)run->common.seed;
+    spdrt_fft_params p = {.count = (uint32_t)f->batch, .dispatches = 2};
     size_t in_n = spdrt_fft_input_floats(rc, &p), out_n = spdrt_fft_output_floats(rc, &p);
     float *in = malloc(in_n * sizeof *in), *out = malloc(out_n * sizeof *out);
     double *ref = malloc(out_n * sizeof *ref);
@@ -82,12 +66,12 @@ static int check(const sg_config *cfg, spdrt_context *ctx, const spdrt_fft_confi
 
     printf("  %u %s of N = %ld%s, seed %u, on %s (%s), subgroup size %u\n", p.count,
            rc->real ? "pairs of real rows" : rc->strided ? "columns" : "rows", (long)rc->n,
-           plan ? " (two passes)" : "", cfg->seed, dev->name, dev->driver, dev->subgroup_size);
+           plan ? " (two passes)" : "", seed, dev->name, dev->driver, dev->subgroup_size);
     if (!in || !out || !ref) {
         fprintf(stderr, "spdgen: error: --selftest: out of memory\n");
         goto done;
     }
-    random_data(in, in_n, cfg->seed);
+    random_data(in, in_n, seed);
     spdrt_result res = plan ? spdrt_fft_plan_run(ctx, plan, &p, in, out, NULL)
                             : spdrt_fft_run(ctx, pipe, &p, in, out, NULL);
     if (res != SPDRT_OK) {
@@ -118,7 +102,7 @@ done:
 }
 
 /* A context on the machine's device, after the opening lines. */
-static spdrt_context *open_device(const sg_config *cfg)
+static spdrt_context *open_device(const sg_run *run)
 {
     char err[512];
     spdrt_context *ctx;
@@ -127,60 +111,65 @@ static spdrt_context *open_device(const sg_config *cfg)
         fprintf(stderr, "spdgen: error: --selftest: no usable Vulkan device: %s\n", err);
         return NULL;
     }
-    printf("spdgen selftest: %s\n", cfg->command);
-    if (cfg->target == SG_TARGET_MSL)
+    printf("spdgen selftest: %s\n", run->command);
+    if (run->common.target == SG_TARGET_MSL)
         printf("  MSL cannot run here: running its GLSL twin (the same algorithm and plan)\n");
     return ctx;
 }
 
-int sg_fft_selftest(const sg_config *cfg, const sv_spirv *module)
+static int selftest_one(const sg_run *run, const sg_job_shader *s)
 {
     spdrt_fft_config rc;
     spdrt_fft_pipeline *pipe = NULL;
     int rc_exit = SG_EXIT_FAILURE;
-    if (runtime_config(cfg, &rc)) return SG_EXIT_FAILURE;
-    spdrt_context *ctx = open_device(cfg);
+    runtime_config(run->params, &s->gen.contract, &rc);
+    spdrt_context *ctx = open_device(run);
     if (!ctx) return SG_EXIT_FAILURE;
-    if (spdrt_fft_pipeline_create(ctx, module->words, module->count, &rc, &pipe) != SPDRT_OK)
+    if (spdrt_fft_pipeline_create(ctx, s->module.words, s->module.count, &rc, &pipe) != SPDRT_OK)
         fprintf(stderr, "spdgen: error: --selftest: %s\n", spdrt_last_error(ctx));
     else
-        rc_exit = check(cfg, ctx, &rc, pipe, NULL);
+        rc_exit = check(run, ctx, &rc, pipe, NULL);
     spdrt_fft_pipeline_destroy(ctx, pipe);
     spdrt_destroy(ctx);
     return rc_exit;
 }
 
-int sg_fft_selftest_plan(const sg_config *cfg, const sg_fft_plan_pass *passes)
+static int selftest_plan(const sg_run *run, const sg_job *job)
 {
-    const sg_fft_params *f = &cfg->fft;
+    const sg_fft_params *f = run->params;
     spdrt_fft_config whole;
     spdrt_fft_pass rp[2];
     spdrt_fft_plan *plan = NULL;
     int rc_exit = SG_EXIT_FAILURE;
     memset(&whole, 0, sizeof whole);
     whole.n = (uint32_t)f->n;
-    whole.subgroup = (uint32_t)cfg->subgroup;
+    whole.subgroup = (uint32_t)f->subgroup;
     whole.inverse = f->direction == SG_FFT_INVERSE;
     whole.f16 = f->storage == SG_FFT_STORAGE_F16;
-    whole.norm = f->norm == SG_FFT_NORM_NONE ? SPDRT_FFT_NORM_NONE
-               : f->norm == SG_FFT_NORM_UNITARY ? SPDRT_FFT_NORM_UNITARY : SPDRT_FFT_NORM_INVERSE;
+    whole.norm = norm_of(f);
     for (int p = 0; p < 2; p++) {
-        rp[p].spirv = passes[p].module->words;
-        rp[p].spirv_words = passes[p].module->count;
+        const sg_contract *c = &job->shaders[p].gen.contract;
+        rp[p].spirv = job->shaders[p].module.words;
+        rp[p].spirv_words = job->shaders[p].module.count;
         rp[p].n = (uint32_t)f->pass_n[p];
-        rp[p].wg = (uint32_t)passes[p].wg;
-        rp[p].subgroup = (uint32_t)passes[p].subgroup;
-        rp[p].columns = (uint32_t)passes[p].columns;
-        rp[p].shared_bytes = (uint32_t)passes[p].shared;
+        rp[p].wg = (uint32_t)c->workgroup[0];
+        rp[p].subgroup = (uint32_t)c->subgroup;
+        rp[p].columns = (uint32_t)sg_contract_int(c, "COLUMNS_PER_WORKGROUP", 1);
+        rp[p].shared_bytes = (uint32_t)c->shared_bytes;
         rp[p].ffts_per_transform = (uint32_t)(f->n / f->pass_n[p]);
     }
-    spdrt_context *ctx = open_device(cfg);
+    spdrt_context *ctx = open_device(run);
     if (!ctx) return SG_EXIT_FAILURE;
     if (spdrt_fft_plan_create(ctx, &whole, rp, 2, &plan) != SPDRT_OK)
         fprintf(stderr, "spdgen: error: --selftest: %s\n", spdrt_last_error(ctx));
     else
-        rc_exit = check(cfg, ctx, &whole, NULL, plan);
+        rc_exit = check(run, ctx, &whole, NULL, plan);
     spdrt_fft_plan_destroy(ctx, plan);
     spdrt_destroy(ctx);
     return rc_exit;
+}
+
+int sg_fft_selftest(const sg_run *run, const sg_job *job)
+{
+    return job->count > 1 ? selftest_plan(run, job) : selftest_one(run, &job->shaders[0]);
 }

@@ -1,8 +1,8 @@
 -- fft_io.lua: how the FFT reads and writes its buffers: element addresses for rows,
 -- columns and the four-step passes, fp32 or half storage, real rows (the packing of two
 -- real rows per FFT and its unpacking into half spectra), the norm's scale.
-local twiddle = require("templates.fft_twiddle")
-local X = require("templates.fft_expr")
+local twiddle = require("templates.fft.twiddle")
+local X = require("templates.fft.expr")
 
 local u, log2, plus, factor, reg_name = X.u, X.log2, X.plus, X.factor, X.reg_name
 local thread_part, register_part, j_bit = X.thread_part, X.register_part, X.j_bit

@@ -29,7 +29,7 @@
 -- exchange); the native-order inverse is decimation in time (DIT: bits 0 up to
 -- n-1, input in bit-reversed order, output natural), so a forward and an inverse in native
 -- order skip both reorders.
-local emit = require("templates.emit")
+local emit = require("templates.lib.emit")
 
 local plan = {}
 

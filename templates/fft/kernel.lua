@@ -10,12 +10,12 @@
 -- steps (it is the algorithm's structure, as data); this file spells them with the target's
 -- dialect and writes the contract, with fft_steps.lua (butterflies and exchanges), fft_io.lua
 -- (loads and stores), fft_expr.lua (index arithmetic) and fft_twiddle.lua (twiddles).
-local emit = require("templates.emit")
-local fft_plan = require("templates.fft_plan")
-local twiddle = require("templates.fft_twiddle")
-local X = require("templates.fft_expr")
-local steps = require("templates.fft_steps")
-local io = require("templates.fft_io")
+local emit = require("templates.lib.emit")
+local fft_plan = require("templates.fft.plan")
+local twiddle = require("templates.fft.twiddle")
+local X = require("templates.fft.expr")
+local steps = require("templates.fft.steps")
+local io = require("templates.fft.io")
 
 local fft = {}
 
@@ -52,7 +52,7 @@ local function scale_of(f)
 end
 
 local function make_context(cfg, dialect)
-    local f = cfg.fft
+    local f = cfg
     local C, lanes = columns_per_workgroup(f)
     local g = {
         n = log2(f.n), e = log2(f.ept), w = log2(f.wg),
@@ -171,32 +171,58 @@ local function make_contract(ctx)
     local f = ctx.f
     local src, dst = describe_buffers(ctx)
     local bindings = {
-        { binding = 0, name = "src", kind = "storage buffer", doc = "input, read-only: " .. src },
-        { binding = 1, name = "dst", kind = "storage buffer", doc = "output, write-only: " .. dst },
+        { binding = 0, macro = "SRC", name = "src", kind = "storage buffer", doc = "input, read-only: " .. src },
+        { binding = 1, macro = "DST", name = "dst", kind = "storage buffer", doc = "output, write-only: " .. dst },
     }
     if ctx.lut then
-        bindings[3] = { binding = 2, name = "twiddle_lut", kind = "storage buffer",
+        bindings[3] = { binding = 2, macro = "TWIDDLES", name = "twiddle_lut", kind = "storage buffer",
             doc = string.format("%d float2: exp(-2 pi i k / %d) for k = 0..%d, computed in double " ..
                 "on the host and rounded to float", f.n // 2, f.n, f.n // 2 - 1) }
     end
     local unit_in = (f.real and ctx.forward) and "real samples" or "complex elements"
     local unit_out = (f.real and not ctx.forward) and "real samples" or "complex elements"
     local per_wg = ctx.columns * ctx.rows_in_turn
+    local function flag(v) return v and 1 or 0 end
     return {
-        kernel = "fft",
+        title = f.pass and string.format("pass %d of a four-step FFT plan", f.pass.index) or "a workgroup FFT",
         entry = ctx.dialect.fft_entry_name or ctx.dialect.entry_name,
         workgroup = { ctx.invocations, 1, 1 },
-        grid = { per_wg == 1 and "count" or string.format("(count + %d) / %d", per_wg - 1, per_wg), "1", "1" },
+        grid_text = { per_wg == 1 and "count" or string.format("(count + %d) / %d", per_wg - 1, per_wg), "1", "1" },
+        grid_doc = "Grid: workgroups for `count` FFTs (rows, pairs of real rows, or columns), the push " ..
+            "constant count.",
+        grid = { { arg = "count", per = per_wg }, {}, {} },
         n = f.n, ept = f.ept, wg = f.wg, subgroup = ctx.subgroup, direction = f.direction,
         norm = f.norm, order = f.order, storage = f.storage, real = f.real, strided = f.strided,
-        pass = f.pass and { index = f.pass.index, count = f.pass.count, n_total = f.pass.n_total,
-                            columns_per_transform = n_total_columns(f) },
         columns = per_wg, rows_in_turn = ctx.rows_in_turn > 1, lanes = ctx.lanes,
         twiddles = f.twiddles, scale = ctx.scale,
         shared_bytes = ctx.slots * SLOT_BYTES,
         element_bytes = { src = (ctx.elements.src == "float2") and 8 or 4, dst = (ctx.elements.dst == "float2") and 8 or 4 },
-        elements = ctx.elements,
         bindings = bindings,
+        values = {
+            { name = "N", value = f.n },
+            { name = "ELEMENTS_PER_INVOCATION", value = f.ept },
+            { name = "INVERSE", value = flag(f.direction == "inverse"),
+              doc = "0: X[f] = sum x[j] exp(-2 pi i j f / N); 1: exp(+...)" },
+            { name = "SCALE", value = ctx.scale + 0.0, doc = "--norm " .. f.norm .. ": applied to every output value" },
+            { name = "NATIVE_ORDER", value = flag(f.order == "native"),
+              doc = string.format("1: the %s is in bit-reversed order (fft_native_index)",
+                  f.direction == "inverse" and "input" or "output") },
+            { name = "REAL", value = flag(f.real), doc = "two real rows per FFT, half spectra with X[0], X[N/2] packed" },
+            { name = "STRIDED", value = flag(f.strided), doc = "FFTs along columns: element j of column c at c + j * stride" },
+            { name = "F16", value = flag(f.storage == "f16"), doc = "elements stored as IEEE halves" },
+            { name = "TWIDDLE_LUT", value = flag(ctx.lut), doc = "binding 2 holds N/2 float2 exp(-2 pi i k / N)" },
+            { name = "COLUMNS_PER_WORKGROUP", value = per_wg, doc = "FFTs per workgroup: columns (--stride) or rows" },
+            { name = "ROWS_IN_TURN", value = flag(ctx.rows_in_turn > 1),
+              doc = "1: those rows run one after another (--prefetch-rows); 0: together, in registers or lanes" },
+            { name = "COLUMNS_IN_LANES", value = flag(ctx.lanes),
+              doc = "1: the columns sit in lanes (WORKGROUP_SIZE_X = COLUMNS_PER_WORKGROUP x N / " ..
+                  "ELEMENTS_PER_INVOCATION; invocation t runs column t mod COLUMNS_PER_WORKGROUP); 0: in " ..
+                  "each invocation's registers" },
+            { name = "SRC_ELEMENT_BYTES", value = (ctx.elements.src == "float2") and 8 or 4,
+              doc = "bytes of one element of the input buffer" },
+            { name = "DST_ELEMENT_BYTES", value = (ctx.elements.dst == "float2") and 8 or 4,
+              doc = "bytes of one element of the output buffer" },
+        },
         push_constants = {
             { name = "count", offset = 0, doc = f.strided and "columns to transform (FFTs)"
                 or f.real and "FFTs: pairs of real rows" or "rows to transform (FFTs)" },
@@ -283,10 +309,10 @@ local function emit_header_comment(c, ctx)
         hanging(c, "//   ", string.format("workgroup %dx1x1 = %d columns x %d invocations, dispatch " ..
             "(%s, 1, 1): invocation t runs column col0 + t mod %d as the FFT's invocation t / %d, so " ..
             "the %d invocations in a row load and store the same element of %d neighbouring columns " ..
-            "(%d contiguous bytes)", ctx.invocations, ctx.columns, f.wg, k.grid[1], ctx.columns,
+            "(%d contiguous bytes)", ctx.invocations, ctx.columns, f.wg, k.grid_text[1], ctx.columns,
             ctx.columns, ctx.columns, ctx.columns, ctx.columns * k.element_bytes.src))
     else
-        c:line("//   workgroup %dx1x1, dispatch (%s, 1, 1): %s", f.wg, k.grid[1],
+        c:line("//   workgroup %dx1x1, dispatch (%s, 1, 1): %s", f.wg, k.grid_text[1],
             ctx.columns > 1 and string.format("%d neighbouring %s per workgroup", ctx.columns,
                 (f.strided or f.pass) and "columns" or "rows")
             or ctx.rows_in_turn > 1 and string.format("%d consecutive rows per workgroup, one " ..

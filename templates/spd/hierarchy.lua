@@ -14,7 +14,7 @@
 -- hand-off buffer holds stage 0's results, then stage 1's, ..., and the counter buffer one
 -- counter per unit of stage 1, then of stage 2, ... (runtime/levels.c and the C header
 -- compute the same sizes).
-local tile = require("templates.spd_tile")
+local tile = require("templates.lib.tile")
 local u = tile.u
 
 local hierarchy = {}

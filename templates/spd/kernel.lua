@@ -18,12 +18,12 @@
 -- is max(1, size >> k); texel (x, y) reduces the level-(k-1) texels (2x, 2y), (2x+1, 2y),
 -- (2x, 2y+1), (2x+1, 2y+1), reading a one-texel-wide level's edge instead of past it, so the
 -- last odd row/column is dropped (SPD's rule) and a constant image stays constant.
-local emit = require("templates.emit")
-local spd_push = require("templates.spd_push")
-local tile = require("templates.spd_tile")
-local hierarchy = require("templates.spd_hierarchy")
-local spd_half = require("templates.spd_half")
-local edge = require("templates.spd_edge")
+local emit = require("templates.lib.emit")
+local spd_push = require("templates.spd.push")
+local tile = require("templates.lib.tile")
+local hierarchy = require("templates.spd.hierarchy")
+local spd_half = require("templates.spd.half")
+local edge = require("templates.spd.edge")
 
 local spd = {}
 
@@ -484,32 +484,56 @@ local function make_context(cfg, dialect)
     local value_bytes = spd_half.value_bytes(cfg, channels)
     local shared_bytes = 4 -- lds_is_last
     for _, a in ipairs(ctx.shared) do shared_bytes = shared_bytes + a.count * value_bytes end
+    local hierarchy_stages = hierarchy.stages({ cfg = cfg, shape = shape })
+    local passes = (cfg.total_mips + cfg.mips - 1) // cfg.mips
     ctx.contract = {
-        kernel = "spd",
+        title = "a single-pass downsampler (SPD)",
         entry = dialect.entry_name,
         workgroup = { shape.wg, 1, 1 },
         tile = shape.tile, tile_levels = shape.levels, hierarchy = not loop,
-        stages = hierarchy.stages({ cfg = cfg, shape = shape }),
-        grid = { string.format("(src_width + %d) / %d", shape.tile - 1, shape.tile),
+        stages = hierarchy_stages,
+        grid_text = { string.format("(src_width + %d) / %d", shape.tile - 1, shape.tile),
                  string.format("(src_height + %d) / %d", shape.tile - 1, shape.tile), cfg.array and "layers" or "1" },
-        mips = cfg.mips, format = cfg.format, channels = channels, op = cfg.op,
-        total_mips = cfg.total_mips, passes = (cfg.total_mips + cfg.mips - 1) // cfg.mips,
-        subgroup = cfg.subgroup, array = cfg.array,
+        grid_doc = string.format("Grid: one workgroup per %dx%d tile of level 0 (--tile), one layer " ..
+            "of workgroups per slice.", shape.tile, shape.tile),
+        grid = { { arg = "src_width", per = shape.tile }, { arg = "src_height", per = shape.tile },
+                 cfg.array and { arg = "layers", per = 1 } or { arg = "layers", value = 1 } },
+        subgroup = cfg.subgroup,
         shared_bytes = shared_bytes,
-        level6_bytes_per_tile = value_bytes,
         push_constants = spd_push.contract(cfg.mips),
         push_constant_bytes = spd_push.BYTES,
         bindings = {
-            { binding = 0, name = "src_level0", kind = "sampled image",
+            { binding = 0, macro = "SOURCE", name = "src_level0", kind = "sampled image",
               doc = string.format("level 0 of the source, %s, read with texel fetches (no sampler)",
                   cfg.array and "2D array" or "2D") },
-            { binding = 1, name = "dst_mips", kind = "storage image", count = cfg.mips,
+            { binding = 1, macro = "MIPS", name = "dst_mips", kind = "storage image", count = cfg.mips,
               doc = string.format("levels 1..%d, write-only, %s; element i is level i+1", cfg.mips, cfg.format) },
         },
+        values = {
+            { name = "TILE", value = shape.tile, doc = "a workgroup reduces a TILE x TILE tile of level 0" },
+            { name = "MAX_MIPS", value = cfg.mips, doc = "storage images bound at binding 1: levels per dispatch" },
+            { name = "TOTAL_MIPS", value = cfg.total_mips, doc = "levels of the whole chain" },
+            { name = "PASSES", value = passes,
+              doc = "dispatches per chain: pass p reads level p * MAX_MIPS (--max-mips-per-pass)" },
+            { name = "CHANNELS", value = channels },
+            { name = "NEEDS_QUAD_OPS", value = cfg.subgroup == 4 and 1 or 0 },
+            { name = "HANDOFF_VALUE_BYTES", value = value_bytes,
+              doc = "bytes of one value in the hand-off buffer (binding 3)" },
+        },
     }
+    if not loop and hierarchy_stages > 1 then
+        local v = ctx.contract.values
+        v[#v + 1] = { name = "HIERARCHY_STAGES", value = hierarchy_stages,
+                      doc = "stages of the hierarchy of counters (--tail hierarchy)" }
+    end
+    if cfg.edge ~= "drop" then
+        local v = ctx.contract.values
+        v[#v + 1] = { name = "EDGE_" .. cfg.edge:upper(), value = 1,
+                      doc = "--edge " .. cfg.edge .. " (see the shader's opening comment)" }
+    end
     if cfg.sampler_linear then
         local b = ctx.contract.bindings
-        b[#b + 1] = { binding = 4, name = "src_sampler", kind = "sampler",
+        b[#b + 1] = { binding = 4, macro = "SAMPLER", name = "src_sampler", kind = "sampler",
             doc = cfg.sampler_normalized and "linear filtering, clamp to edge, normalized coordinates "
                 .. "(--sampler-coords normalized, implied by --array: power-of-two sources only)"
                 or "linear filtering, clamp to edge, unnormalized coordinates (texel units; "
@@ -520,8 +544,9 @@ local function make_context(cfg, dialect)
         local counters_doc, handoff_doc = "uint per slice, zero before the first dispatch; the shader resets it",
             string.format("%d bytes per 64x64 tile per slice: the level-6 hand-off", value_bytes)
         if not loop then counters_doc, handoff_doc = hierarchy.buffer_docs(ctx, value_bytes) end
-        b[#b + 1] = { binding = 2, name = "counters", kind = "storage buffer", doc = counters_doc }
-        b[#b + 1] = { binding = 3, name = ctx.handoff.name, kind = "storage buffer", doc = handoff_doc }
+        b[#b + 1] = { binding = 2, macro = "COUNTERS", name = "counters", kind = "storage buffer", doc = counters_doc }
+        b[#b + 1] = { binding = 3, macro = loop and "LEVEL6" or "HANDOFF", name = ctx.handoff.name,
+                      kind = "storage buffer", doc = handoff_doc }
     end
     table.sort(ctx.contract.bindings, function(a, b) return a.binding < b.binding end)
     return ctx
@@ -537,9 +562,9 @@ local function emit_header_comment(c, ctx)
     c:line("// Reduction: %s of each 2x2 block; %d levels; mips stored as %s.", OPS[cfg.op].what,
         cfg.total_mips, cfg.format)
     if spd_half.describe(cfg) then c:comment(spd_half.describe(cfg)) end
-    if k.passes > 1 then
+    if cfg.total_mips > cfg.mips then
         c:line("// Passes: the %d levels take %d dispatches of this shader, %d levels each. Pass p binds",
-            cfg.total_mips, k.passes, cfg.mips)
+            cfg.total_mips, (cfg.total_mips + cfg.mips - 1) // cfg.mips, cfg.mips)
         c:line("// level p*%d as src_level0 and the next %d levels as dst_mips, with src_size that", cfg.mips, cfg.mips)
         c:line("// level's size and mip_count the levels left (at most %d); a shader-write ->", cfg.mips)
         c:line("// shader-read barrier between passes. 32-bit formats give the single-pass result")
@@ -552,7 +577,7 @@ local function emit_header_comment(c, ctx)
     end
     c:line("//   %-18s %s (%d bytes)", ctx.dialect.params_label, spd_push.names(), k.push_constant_bytes)
     local shape = ctx.shape
-    c:line("//   workgroup %dx1x1, dispatch (%s, %s, %s)", shape.wg, k.grid[1], k.grid[2], k.grid[3])
+    c:line("//   workgroup %dx1x1, dispatch (%s, %s, %s)", shape.wg, k.grid_text[1], k.grid_text[2], k.grid_text[3])
     if ctx.loop then
         c:line("//   K tiles per workgroup (whole-image dispatches): tiles_per_workgroup = K and dispatch")
         c:line("//   x = (tiles x + K - 1) / K; each workgroup reduces K consecutive tiles of its row and")

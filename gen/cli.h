@@ -1,0 +1,68 @@
+/* cli.h: one spdgen run as the command line describes it: the kernel, its parameters (the
+ * kernel's own struct, filled from its option table) and the options every kernel shares
+ * (target, outputs, --check, --selftest). cli.c knows no kernel by name: it reads the
+ * registry (kernels.c). */
+#ifndef SPDGEN_CLI_H
+#define SPDGEN_CLI_H
+
+#include "option.h"
+#include "validate.h"
+
+#define SPDGEN_VERSION "0.2.0"
+/* The source revision spdgen was built from (git describe at build time; "unknown" outside
+ * git), in --version and in every output's stamp. */
+extern const char sg_revision[];
+
+/* Exit codes. */
+enum { SG_EXIT_OK = 0, SG_EXIT_FAILURE = 1, SG_EXIT_USAGE = 2 };
+
+typedef enum { SG_TARGET_GLSL, SG_TARGET_HLSL, SG_TARGET_MSL, SG_TARGET_SPIRV } sg_target;
+
+/* The options every kernel takes (cli.c's table). */
+typedef struct {
+    int target;               /* sg_target */
+    int spirv_from;           /* sv_lang: the front end for --target spirv */
+    int env;                  /* sv_env */
+    const char *output;       /* -o; "-" = stdout */
+    int depfile;              /* -MD */
+    const char *depfile_path; /* -MF (default: the output + ".d") */
+    const char *dep_target;   /* -MT (default: the output) */
+    const char *header_path;  /* --emit-header */
+    int check_only;           /* --check */
+    int selftest;             /* --selftest */
+    long seed;                /* --seed: the selftest's data */
+    const char *template_dir; /* --template-dir, or env SPDGEN_TEMPLATE_DIR; NULL = embedded */
+    int help, version;
+} sg_common;
+
+struct sg_kernel;
+
+typedef struct sg_run {
+    const struct sg_kernel *kernel;
+    void *params;              /* the kernel's parameters (kernel->params_size bytes) */
+    unsigned char *given;      /* per entry of kernel->options: on the command line */
+    sg_common common;
+    unsigned char common_given[32];
+    char command[1024];        /* the canonical command: every resolved generation option */
+} sg_run;
+
+/* Prints "spdgen: error: <message>" as one line on stderr; returns SG_EXIT_USAGE. */
+int sg_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Parses and checks argv into *run (kernel parameters resolved by the kernel's check).
+ * Returns SG_EXIT_OK; SG_EXIT_USAGE after a one-line error; or -1 when --help or --version
+ * was printed (exit 0). sg_run_free releases what it allocated. */
+int sg_cli_parse(int argc, char **argv, sg_run *run);
+void sg_run_free(sg_run *run);
+
+/* Was the kernel option `index` (its position in the kernel's table) on the command line? */
+static inline int sg_given(const sg_run *run, int index) { return run->given[index]; }
+
+const char *sg_target_name(int target);
+const char *sg_env_name(int env);
+/* The front end that compiles this run's shaders (GLSL for MSL's twin) and the dialect
+ * (targets/<name>.lua) that spells the output. */
+sv_lang sg_run_lang(const sg_run *run);
+const char *sg_run_dialect(const sg_run *run);
+
+#endif

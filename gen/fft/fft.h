@@ -1,0 +1,70 @@
+/* fft.h: the --fft kernel's parameters, as its option table (fft.c) fills them and its
+ * check (fft_check.c) resolves them, and the shape of a four-step plan. */
+#ifndef SPDGEN_FFT_H
+#define SPDGEN_FFT_H
+
+#include "kernel.h"
+
+/* Largest elements per invocation (--ept, and --ept x --rows-per-wg): 64 complex values. */
+#define SG_FFT_MAX_EPT 64
+/* The default shape's elements per invocation; one dispatch holds N <= 16 x --max-wg. */
+#define SG_FFT_DEFAULT_EPT 16
+/* Longest transform (beyond one dispatch, as a four-step plan). */
+#define SG_FFT_MAX_N (1L << 20)
+
+enum { SG_FFT_FORWARD, SG_FFT_INVERSE };
+enum { SG_FFT_NORM_INVERSE, SG_FFT_NORM_NONE, SG_FFT_NORM_UNITARY };
+enum { SG_FFT_ORDER_NATURAL, SG_FFT_ORDER_NATIVE };
+enum { SG_FFT_STORAGE_F32, SG_FFT_STORAGE_F16 };
+/* SQUARED: DEVICE, with every other register stage's twiddle the square of the one before. */
+enum { SG_FFT_TWIDDLES_DEVICE, SG_FFT_TWIDDLES_LUT, SG_FFT_TWIDDLES_SQUARED };
+enum { SG_FFT_SHARED_SPLIT, SG_FFT_SHARED_PAIRED };
+enum { SG_FFT_COLUMNS_LANES, SG_FFT_COLUMNS_REGISTERS };
+
+typedef struct {
+    long n;                  /* --fft N */
+    long ept;                /* --ept E (resolved) */
+    long wg;                 /* --wg W (resolved) */
+    long max_wg;             /* --max-wg */
+    long subgroup;
+    int direction, norm, order, storage, twiddles, shared_layout;
+    int strided;             /* --stride */
+    int real;                /* --real */
+    long rows_per_wg;        /* --rows-per-wg (resolved) */
+    long prefetch_rows;      /* --prefetch-rows (resolved) */
+    int column_layout;       /* --column-layout (resolved where it applies) */
+    long columns_per_wg[2];  /* --columns-per-wg C or C1,C2 */
+    int columns_values;      /* how many --columns-per-wg gave */
+    long batch;              /* --batch: FFTs --selftest runs */
+
+    /* Derived. lanes: this shader's columns in lanes (0: registers, or rows). */
+    long lanes;
+    /* A four-step plan (passes = 2, else 0): pass p runs FFTs of pass_n[p] points with
+     * pass_ept[p] x pass_wg[p], pass_lanes[p] columns in lanes; the scratch between the
+     * passes is in tiles of scratch_tile frequencies. */
+    int passes;
+    long pass_n[2], pass_ept[2], pass_wg[2], pass_lanes[2];
+    long scratch_tile;
+} sg_fft_params;
+
+/* Positions in the option table (fft.c), for sg_given(). */
+enum {
+    FFT_OPT_FFT, FFT_OPT_EPT, FFT_OPT_WG, FFT_OPT_MAX_WG, FFT_OPT_SUBGROUP, FFT_OPT_DIRECTION,
+    FFT_OPT_NORM, FFT_OPT_ORDER, FFT_OPT_STORAGE, FFT_OPT_STRIDE, FFT_OPT_REAL,
+    FFT_OPT_COLUMN_LAYOUT, FFT_OPT_COLUMNS, FFT_OPT_ROWS, FFT_OPT_PREFETCH, FFT_OPT_TWIDDLES,
+    FFT_OPT_SHARED, FFT_OPT_BATCH
+};
+
+extern const char *const sg_fft_directions[], *const sg_fft_norms[], *const sg_fft_orders[],
+    *const sg_fft_storages[], *const sg_fft_twiddle_kinds[], *const sg_fft_shared_layouts[],
+    *const sg_fft_column_layouts[];
+
+int sg_fft_check(sg_run *run);
+int sg_fft_plan(const sg_run *run, struct sg_job *job);
+void sg_fft_job_contract(const sg_run *run, const struct sg_job *job, struct sg_contract *out);
+char *sg_fft_manifest(const sg_run *run, const struct sg_job *job);
+void sg_fft_header(sg_text *out, const sg_run *run, const struct sg_job *job, const char *prefix,
+                   const char *fn);
+int sg_fft_selftest(const sg_run *run, const struct sg_job *job);
+
+#endif
