@@ -97,7 +97,7 @@ demo: deps
 # The whole suite (TAP, run by prove). Tests find the binaries through SPDGEN_BUILD.
 test: deps
 	@$(MAKE) --no-print-directory all bench
-	SPDGEN_BUILD=$(abspath $(BUILD)) prove -j2 tests/*.t $(TESTS)
+	SPDGEN_BUILD=$(abspath $(BUILD)) prove -j2 -r tests $(TESTS)
 
 install: $(SPDGEN) $(LIBSPDRT)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/spdgen

@@ -14,12 +14,14 @@
 
 #include "cli.h"
 #include "kernel.h"
+#include "lua_host.h"
 
 static const char *const target_names[] = {"glsl", "hlsl", "msl", "spirv", NULL};
 static const char *const env_names[] = {"vulkan1.1", "vulkan1.2", "vulkan1.3", NULL};
 static const char *const lang_names[] = {"glsl", "hlsl", NULL};
 
 static int spirv_from_shown(const void *p) { return ((const sg_common *)p)->target == SG_TARGET_SPIRV; }
+static int template_dir_shown(const void *p) { return ((const sg_common *)p)->template_dir != NULL; }
 
 #define COMMON(field) offsetof(sg_common, field)
 static const sg_option common_options[] = {
@@ -53,7 +55,7 @@ static const sg_option common_options[] = {
     {.name = "--template-dir", .kind = SG_OPT_PATH, .offset = COMMON(template_dir), .meta = "DIR",
      .help = "load DIR/templates/**.lua and DIR/targets/*.lua where present, else the embedded "
      "ones (env SPDGEN_TEMPLATE_DIR); outputs made with overrides say so",
-     .command = SG_CMD_NEVER},
+     .command = SG_CMD_WHEN, .shown = template_dir_shown},
     {.name = "--help", .kind = SG_OPT_FLAG, .offset = COMMON(help), .help = "this text (also -h)",
      .command = SG_CMD_NEVER},
     {.name = "-h", .kind = SG_OPT_FLAG, .offset = COMMON(help), .command = SG_CMD_NEVER},
@@ -222,6 +224,10 @@ static int check_template_dir(sg_run *run)
         return sg_usage_error("%s %s: no such directory", from, dir);
     if (!S_ISDIR(st.st_mode))
         return sg_usage_error("%s %s: not a directory", from, dir);
+    if (sg_template_overrides(dir, run->overrides, sizeof run->overrides)) {
+        fprintf(stderr, "spdgen: error: %s %s: cannot read its templates\n", from, dir);
+        return SG_EXIT_FAILURE;
+    }
     return 0;
 }
 

@@ -43,7 +43,10 @@ typedef struct sg_run {
     unsigned char *given;      /* per entry of kernel->options: on the command line */
     sg_common common;
     unsigned char common_given[32];
-    char command[1024];        /* the canonical command: every resolved generation option */
+    char command[1280];        /* the canonical command: every resolved generation option */
+    /* With --template-dir: the override files and their hashes (lua_host.c), which every
+     * output names; "" without overrides. */
+    char overrides[2048];
 } sg_run;
 
 /* Prints "spdgen: error: <message>" as one line on stderr; returns SG_EXIT_USAGE. */

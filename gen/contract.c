@@ -68,7 +68,11 @@ static int get_string(reader *r, const char *field, int identifier, int optional
     } else if (len >= size) {
         rc = fail(r, field, "longer than %zu characters", size - 1);
     } else if (identifier && !is_identifier(s)) {
-        rc = fail(r, field, "'%s' is not a C identifier", s);
+        char shown[48];
+        size_t n = 0;
+        for (; s[n] && n < sizeof shown - 1; n++) shown[n] = s[n] < 32 || s[n] > 126 ? '?' : s[n];
+        shown[n] = '\0';
+        rc = fail(r, field, "'%s' is not a C identifier", shown);
     } else {
         /* Comment text: one line, printable, and never the end of a C comment. */
         for (size_t i = 0; i < len; i++) {

@@ -175,6 +175,10 @@ char *sg_header_render(const sg_run *run, const sg_job *job)
     sg_text_printf(&t, "/* spdgen %s (%s): dispatch contract of %s.\n", SPDGEN_VERSION,
                    sg_revision, whole->title);
     sg_text_printf(&t, " * Generated; regenerate with:\n *   %s\n", run->command);
+    if (run->overrides[0]) {
+        wrapped(&t, " * Made with template overrides: ", " *   ", run->overrides);
+        sg_text_printf(&t, "\n");
+    }
     sg_text_printf(&t, " * Entry point \"%s\"; push constants are %ld bytes (struct %s).",
                    job->shaders[0].gen.contract.entry, job->shaders[0].gen.contract.push_bytes, type);
     if (whole->doc[0]) wrapped(&t, "\n * ", " * ", whole->doc);

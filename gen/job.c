@@ -13,6 +13,7 @@
 #include "job.h"
 #include "kernel.h"
 #include "output.h"
+#include "text.h"
 
 sg_job_shader *sg_job_add_shader(sg_job *job, const char *role, int index)
 {
@@ -65,8 +66,9 @@ static int validate(const sg_run *run, sg_job_shader *s, const sg_generated *g, 
 {
     char *log = NULL, name[PATH_MAX + 32];
     const sg_contract *c = &g->contract;
-    char stamp[1200];
-    snprintf(stamp, sizeof stamp, "spdgen %s (%s): %s", SPDGEN_VERSION, sg_revision, run->command);
+    char stamp[3400];
+    snprintf(stamp, sizeof stamp, "spdgen %s (%s): %s%s%s", SPDGEN_VERSION, sg_revision, run->command,
+             run->overrides[0] ? "; made with template overrides: " : "", run->overrides);
     source_name(run, s, lang, name, sizeof name);
     if (sv_compile(lang, run->common.env, name, g->text, g->text_size, stamp, &s->module, &log) ||
         sv_check_entry(&s->module, "main", (uint32_t)c->workgroup[0], (uint32_t)c->workgroup[1],
@@ -80,12 +82,33 @@ static int validate(const sg_run *run, sg_job_shader *s, const sg_generated *g, 
     return 0;
 }
 
+/* Output made with --template-dir says so on its first line, whatever the override wrote:
+ * the files and their hashes (every target's comments start with //). */
+static int mark_overrides(const sg_run *run, sg_generated *g)
+{
+    if (!run->overrides[0]) return 0;
+    sg_text t = {0};
+    sg_text_printf(&t, "// spdgen: made with template overrides: %s\n", run->overrides);
+    sg_text_append(&t, g->text, g->text_size);
+    size_t len = t.len;
+    char *text = sg_text_take(&t);
+    if (!text) {
+        fprintf(stderr, "spdgen: error: out of memory\n");
+        return SG_EXIT_FAILURE;
+    }
+    free(g->text);
+    g->text = text;
+    g->text_size = len;
+    return 0;
+}
+
 static int generate_all(const sg_run *run, sg_job *job)
 {
     sv_lang lang = sg_run_lang(run);
     for (int i = 0; i < job->count; i++) {
         sg_job_shader *s = &job->shaders[i];
-        if (sg_generate(run, s, sg_run_dialect(run), &s->gen)) return SG_EXIT_FAILURE;
+        if (sg_generate(run, s, sg_run_dialect(run), &s->gen) || mark_overrides(run, &s->gen))
+            return SG_EXIT_FAILURE;
         /* No open-source Metal compiler exists: validate the GLSL twin of the same config
          * (the same algorithm and plan, spelled for Vulkan); the test suite compiles the MSL
          * with clang++ against a Metal shim. */

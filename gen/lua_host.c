@@ -24,16 +24,24 @@
 #include "kernel.h"
 #include "lua_host.h"
 
-#define HOOK_EVERY 10000 /* instructions between budget checks */
+#define HOOK_EVERY 10000      /* instructions between budget checks */
+#define MEMORY_GRACE (64u << 20) /* past the limit, room to stop at the next instruction */
 
 typedef struct {
     const sg_run *run;
     sg_generated *out;
+    lua_State *L;
     size_t allocated;
     long long instructions;
-    int over_budget, out_of_memory;
+    int past_limit; /* the allocator went past SG_LUA_MEMORY_LIMIT: stop at the hook */
+    int stopped;    /* a limit stopped the template: report one line */
+    char where[160];
 } host_state;
 
+static void budget_hook(lua_State *L, lua_Debug *ar);
+
+/* Allocations past the limit stop the template at its next instruction, where the hook
+ * can name the line; one that would pass the limit by more than the grace fails at once. */
 static void *capped_alloc(void *ud, void *ptr, size_t old, size_t size)
 {
     host_state *hs = ud;
@@ -44,8 +52,14 @@ static void *capped_alloc(void *ud, void *ptr, size_t old, size_t size)
         return NULL;
     }
     if (size > old && hs->allocated + (size - old) > SG_LUA_MEMORY_LIMIT) {
-        hs->out_of_memory = 1;
-        return NULL;
+        if (hs->allocated + (size - old) > (size_t)SG_LUA_MEMORY_LIMIT + MEMORY_GRACE) {
+            snprintf(hs->where, sizeof hs->where, "spdgen: error: template ran past its %u MiB "
+                     "memory limit", SG_LUA_MEMORY_LIMIT >> 20);
+            hs->stopped = 1;
+            return NULL;
+        }
+        if (!hs->past_limit && hs->L) lua_sethook(hs->L, budget_hook, LUA_MASKCOUNT, 1);
+        hs->past_limit = 1;
     }
     void *p = realloc(ptr, size);
     if (p) hs->allocated = hs->allocated - old + size;
@@ -57,12 +71,20 @@ static void budget_hook(lua_State *L, lua_Debug *ar)
     host_state *hs;
     lua_getallocf(L, (void **)&hs);
     hs->instructions += HOOK_EVERY;
-    if (hs->instructions > SG_LUA_INSTRUCTION_LIMIT) {
-        hs->over_budget = 1;
-        luaL_error(L, "template ran past its budget of %lld million Lua instructions",
-                   SG_LUA_INSTRUCTION_LIMIT / 1000000);
+    if (hs->past_limit || hs->instructions > SG_LUA_INSTRUCTION_LIMIT) {
+        char at[128] = "template";
+        if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
+            snprintf(at, sizeof at, "%s:%d", ar->short_src, ar->currentline);
+        if (hs->past_limit)
+            snprintf(hs->where, sizeof hs->where, "spdgen: error: %s: template ran past its %u MiB "
+                     "memory limit", at, SG_LUA_MEMORY_LIMIT >> 20);
+        else
+            snprintf(hs->where, sizeof hs->where, "spdgen: error: %s: template ran past its budget "
+                     "of %d million Lua instructions", at, (int)(SG_LUA_INSTRUCTION_LIMIT / 1000000));
+        hs->stopped = 1;
+        lua_sethook(L, NULL, 0, 0);
+        luaL_error(L, "%s", hs->where);
     }
-    (void)ar;
 }
 
 static char *read_file(const char *path, size_t *size)
@@ -266,8 +288,9 @@ int sg_generate(const sg_run *run, const sg_job_shader *shader, const char *dial
                 sg_generated *out)
 {
     memset(out, 0, sizeof *out);
-    host_state hs = {run, out, 0, 0, 0, 0};
+    host_state hs = {run, out, NULL, 0, 0, 0, 0, ""};
     lua_State *L = new_state(&hs);
+    hs.L = L;
     if (!L) {
         fprintf(stderr, "spdgen: error: cannot create a Lua state (out of memory)\n");
         return SG_EXIT_FAILURE;
@@ -282,9 +305,8 @@ int sg_generate(const sg_run *run, const sg_job_shader *shader, const char *dial
     push_config(L, run, shader);
     lua_pushstring(L, dialect);
     if (lua_pcall(L, 2, 2, 1) != LUA_OK) {
-        if (hs.out_of_memory)
-            fprintf(stderr, "spdgen: error: template ran out of its %u MiB memory limit: %s\n",
-                    SG_LUA_MEMORY_LIMIT >> 20, lua_tostring(L, -1));
+        if (hs.stopped)
+            fprintf(stderr, "%s\n", hs.where);
         else
             fprintf(stderr, "spdgen: error: %s\n", lua_tostring(L, -1));
         goto done;
@@ -382,6 +404,11 @@ int sg_template_overrides(const char *dir, char *out, size_t size)
         snprintf(path, sizeof path, "%s/%s", dir, list.names[i]);
         char *data = read_file(path, &len);
         if (!data) { rc = -1; break; }
+        /* Names go into comments: anything but plain path characters becomes '?'. */
+        for (char *c = list.names[i]; *c; c++)
+            if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-/", *c) ||
+                (*c == '/' && c > list.names[i] && c[-1] == '*'))
+                *c = '?';
         snprintf(out + strlen(out), size - strlen(out), "%s%s %016llx", i ? ", " : "", list.names[i],
                  (unsigned long long)fnv1a64(data, len));
         free(data);

@@ -13,7 +13,7 @@ struct sg_job_shader;
 
 /* The limits a template runs under (docs/design.md states them). */
 #define SG_LUA_MEMORY_LIMIT (256u << 20)        /* bytes allocated at once */
-#define SG_LUA_INSTRUCTION_LIMIT 4000000000LL   /* Lua VM instructions per generation */
+#define SG_LUA_INSTRUCTION_LIMIT 1000000000LL   /* Lua VM instructions per generation */
 
 typedef struct {
     char *text; /* the shader source */

@@ -179,6 +179,18 @@ static int append(char *buf, size_t size, const char *fmt, ...)
     return n < 0 || (size_t)n >= size - len ? -1 : 0;
 }
 
+/* " --name path", the path single-quoted for a shell where it needs quotes. */
+static int append_path(char *buf, size_t size, const char *name, const char *path)
+{
+    if (strspn(path, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./+-=,:@%") ==
+        strlen(path))
+        return append(buf, size, " %s %s", name, path);
+    if (append(buf, size, " %s '", name)) return -1;
+    for (const char *p = path; *p; p++)
+        if (*p == '\'' ? append(buf, size, "'\\''") : append(buf, size, "%c", *p)) return -1;
+    return append(buf, size, "'");
+}
+
 int sg_option_render(const sg_option *o, const void *base, char *buf, size_t size)
 {
     const long *l = &SG_FIELD(base, o, long);
@@ -201,7 +213,7 @@ int sg_option_render(const sg_option *o, const void *base, char *buf, size_t siz
             return append(buf, size, " %s %ld,%ld", o->name, l[0], l[1]);
         return append(buf, size, " %s %ld", o->name, l[0]);
     case SG_OPT_PATH:
-        return append(buf, size, " %s %s", o->name, SG_FIELD(base, o, const char *));
+        return append_path(buf, size, o->name, SG_FIELD(base, o, const char *));
     }
     return -1;
 }
