@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "fft_bench.h"
-#include "fft_internal.h"
+#include "fft/fft_internal.h"
 
 /* ---- spdgen -------------------------------------------------------------------------- */
 
@@ -300,12 +300,12 @@ void fft_kernel_record(VkCommandBuffer cb, void *user) {
             continue;
         /* What the previous dispatch wrote is what this one reads. */
         if (i > 0 && !k->alone)
-            spdrt__fft_barrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                               VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                               VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+            spdrt__memory_barrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                  VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                  VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
         vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, fp->pipe.pipeline);
         vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, fp->pipe.layout, 0, 1,
-                                &fp->pipe.set, 0, NULL);
+                                &fp->pipe.sets[0], 0, NULL);
         vkCmdPushConstants(cb, fp->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, FFT_PUSH_BYTES,
                            k->push[i]);
         vkCmdDispatch(cb, k->groups[i], 1, 1);

@@ -31,7 +31,7 @@ static void spd_descriptors(bench_workload *wl, bench_spd_kernel *k, uint32_t mi
     memset(w, 0, sizeof w);
     for (i = 0; i < 4; i++) {
         w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-        w[i].dstSet = k->pipe.set;
+        w[i].dstSet = k->pipe.sets[0];
         w[i].dstBinding = i;
         w[i].descriptorCount = 1;
     }
@@ -85,14 +85,14 @@ void bench_spd_kernel_record(VkCommandBuffer cb, void *user) {
     uint32_t grid_x = ((wl->width + k->tile - 1) / k->tile + per_wg - 1) / per_wg;
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipe.pipeline);
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipe.layout, 0, 1,
-                            &k->pipe.set, 0, NULL);
+                            &k->pipe.sets[0], 0, NULL);
     vkCmdPushConstants(cb, k->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
     vkCmdDispatch(cb, grid_x, (wl->height + k->tile - 1) / k->tile, 1);
 }
 
 void bench_spd_kernel_destroy(bench_spd_kernel *k) {
     if (k->wl && !k->wl->ctx->hung)
-        spdrt__spd_pipeline_destroy(k->wl->ctx, &k->pipe);
+        spdrt__pipeline_destroy(k->wl->ctx, &k->pipe);
     memset(k, 0, sizeof *k);
 }
 
@@ -100,15 +100,16 @@ void bench_spd_kernel_destroy(bench_spd_kernel *k) {
 
 spdrt_result bench_level_kernel_create(bench_workload *wl, const uint32_t *spirv, size_t words,
                                        bench_level_kernel *out) {
-    static const VkDescriptorType types[2] = {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE,
-                                              VK_DESCRIPTOR_TYPE_STORAGE_IMAGE};
+    static const spdrt_binding bindings[2] = {{VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, NULL},
+                                              {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, NULL}};
+    spdrt_pipeline_desc desc = {spirv, words, bindings, 2, 16, wl->levels, 0, 0};
     VkDescriptorImageInfo img[2];
     VkWriteDescriptorSet w[2];
     spdrt_result res;
     uint32_t k, i;
     memset(out, 0, sizeof *out);
     out->wl = wl;
-    res = bench_pipeline_create(wl->ctx, spirv, words, types, 2, 16, wl->levels, &out->pipe);
+    res = spdrt__pipeline_create(wl->ctx, &desc, &out->pipe);
     if (res != SPDRT_OK)
         return res;
     for (k = 0; k < wl->levels; k++) {
@@ -122,7 +123,7 @@ spdrt_result bench_level_kernel_create(bench_workload *wl, const uint32_t *spirv
             w[i].dstSet = out->pipe.sets[k];
             w[i].dstBinding = i;
             w[i].descriptorCount = 1;
-            w[i].descriptorType = types[i];
+            w[i].descriptorType = bindings[i].type;
             w[i].pImageInfo = &img[i];
         }
         vkUpdateDescriptorSets(wl->ctx->device, 2, w, 0, NULL);
@@ -158,7 +159,7 @@ void bench_level_kernel_record(VkCommandBuffer cb, void *user) {
 
 void bench_level_kernel_destroy(bench_level_kernel *k) {
     if (k->wl && !k->wl->ctx->hung)
-        bench_pipeline_destroy(k->wl->ctx, &k->pipe);
+        spdrt__pipeline_destroy(k->wl->ctx, &k->pipe);
     memset(k, 0, sizeof *k);
 }
 
@@ -266,8 +267,9 @@ static uint64_t chunk_part(uint64_t total, uint64_t chunk, uint64_t c) {
 spdrt_result bench_copy_kernel_create(bench_workload *wl, const uint32_t *spirv, size_t words,
                                       uint64_t read_bytes, uint64_t write_bytes,
                                       bench_copy_kernel *out) {
-    static const VkDescriptorType types[2] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                              VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+    static const spdrt_binding bindings[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL},
+                                              {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL}};
+    spdrt_pipeline_desc desc = {spirv, words, bindings, 2, 16, 1, 0, 0};
     spdrt_context *ctx = wl->ctx;
     uint64_t chunks, i;
     VkDescriptorBufferInfo bufs[2];
@@ -281,7 +283,7 @@ spdrt_result bench_copy_kernel_create(bench_workload *wl, const uint32_t *spirv,
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "floor copy of %llu bytes read, %llu "
                             "written: not multiples of 16 within the buffers",
                             (unsigned long long)read_bytes, (unsigned long long)write_bytes);
-    /* One binding sees at most maxStorageBufferRange bytes (128 MiB on lavapipe): larger
+    /* One binding sees at most maxStorageBufferRange bytes (as little as 128 MiB): larger
      * copies are split into chunks, dispatched back to back with no barrier between. */
     out->chunk_bytes = bench_chunk_bytes(ctx, read_bytes);
     if (out->chunk_bytes == 0)
@@ -289,7 +291,8 @@ spdrt_result bench_copy_kernel_create(bench_workload *wl, const uint32_t *spirv,
                             "maxStorageBufferRange %u is too small for the floor copy",
                             ctx->limits.maxStorageBufferRange);
     chunks = (read_bytes + out->chunk_bytes - 1) / out->chunk_bytes;
-    res = bench_pipeline_create(ctx, spirv, words, types, 2, 16, (uint32_t)chunks, &out->pipe);
+    desc.set_count = (uint32_t)chunks;
+    res = spdrt__pipeline_create(ctx, &desc, &out->pipe);
     if (res != SPDRT_OK)
         return res;
     for (i = 0; i < chunks; i++) {
@@ -308,7 +311,7 @@ spdrt_result bench_copy_kernel_create(bench_workload *wl, const uint32_t *spirv,
             w[b].dstSet = out->pipe.sets[i];
             w[b].dstBinding = b;
             w[b].descriptorCount = 1;
-            w[b].descriptorType = types[b];
+            w[b].descriptorType = bindings[b].type;
             w[b].pBufferInfo = &bufs[b];
         }
         vkUpdateDescriptorSets(ctx->device, 2, w, 0, NULL);
@@ -398,7 +401,7 @@ int bench_copy_kernel_check(bench_copy_kernel *k, char *err, size_t err_size) {
 
 void bench_copy_kernel_destroy(bench_copy_kernel *k) {
     if (k->wl && !k->wl->ctx->hung)
-        bench_pipeline_destroy(k->wl->ctx, &k->pipe);
+        spdrt__pipeline_destroy(k->wl->ctx, &k->pipe);
     memset(k, 0, sizeof *k);
 }
 

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/internal.h"
 #include "source.h"
 
 /* Built once from the runtime's own conversions, so the tables cannot disagree with them. */

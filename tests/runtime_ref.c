@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "spd_ref.h"
+#include "spdrt_spd.h"
 
 #include "tap.h"
 

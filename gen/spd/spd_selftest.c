@@ -12,7 +12,7 @@
 
 #include "job.h"
 #include "spd.h"
-#include "spd_ref.h"
+#include "spdrt_spd.h"
 #include "spdrt.h"
 
 #define SENTINEL (-1234.5f)

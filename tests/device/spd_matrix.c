@@ -25,7 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "spd_ref.h"
+#include "spdrt_spd.h"
 #include "spdrt.h"
 #include "spd_test_common.h"
 #include "tap.h"

@@ -31,7 +31,7 @@
 #include "executor.h"
 #include "spdrt.h"
 extern "C" {
-#include "spd_ref.h"
+#include "spdrt_spd.h"
 }
 
 extern const msl_exec::bound_kernel spd_kernel;
