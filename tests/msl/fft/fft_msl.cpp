@@ -181,16 +181,10 @@ void tap(bool ok, const std::string& text) {
 }
 void diag(const std::string& text) { std::printf("# %s\n", text.c_str()); }
 
-// Uniform values in [-1, 1) from tests/device/fft_common.h's xorshift generator (that
-// header is C and cannot be included from C++): the same seed gives the same data.
+// Uniform values in [-1, 1): the runtime's test data, as tests/device/fft_common.h makes
+// them; the same seed gives the same data.
 void fft_random(float* data, size_t count, uint32_t seed) {
-  uint32_t s = seed * 2654435761u + 0x9e3779b9u;
-  for (size_t i = 0; i < count; i++) {
-    s ^= s << 13;
-    s ^= s >> 17;
-    s ^= s << 5;
-    data[i] = float(double(s >> 8) / 8388608.0 - 1.0);
-  }
+  spdrt_random_floats(data, count, seed, -1.0f, 1.0f);
 }
 
 double expected_scale(const flags& f) {
