@@ -93,7 +93,8 @@ static spdrt_result scrub_pipeline(bench_gpu *g, const char *exe_dir) {
     }
     chunks = (uint32_t)((g->scrub.size + g->scrub_chunk - 1) / g->scrub_chunk);
     {
-        spdrt_pipeline_desc desc = {spv, words, bindings, 1, 16, chunks, 0, 0};
+        spdrt_pipeline_desc desc = {.spirv = spv, .spirv_words = words, .bindings = bindings,
+                                    .binding_count = 1, .push_bytes = 16, .set_count = chunks};
         res = spdrt__pipeline_create(ctx, &desc, &g->scrub_pipe);
     }
     free(spv);

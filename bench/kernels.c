@@ -11,7 +11,7 @@
 /* ---- SPD ----------------------------------------------------------------------------- */
 
 /* The contract's descriptors. Elements of binding 1 past the last level repeat it: every
- * element of a statically used array must be valid (as runtime/spd_run.c does). */
+ * element of a statically used array must be valid (as runtime/spd/spd_run.c does). */
 static void spd_descriptors(bench_workload *wl, bench_spd_kernel *k, uint32_t mips_bound,
                             VkDescriptorImageInfo *mips) {
     VkDescriptorImageInfo src;
@@ -102,7 +102,8 @@ spdrt_result bench_level_kernel_create(bench_workload *wl, const uint32_t *spirv
                                        bench_level_kernel *out) {
     static const spdrt_binding bindings[2] = {{VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, NULL},
                                               {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, NULL}};
-    spdrt_pipeline_desc desc = {spirv, words, bindings, 2, 16, wl->levels, 0, 0};
+    spdrt_pipeline_desc desc = {.spirv = spirv, .spirv_words = words, .bindings = bindings,
+                                .binding_count = 2, .push_bytes = 16, .set_count = wl->levels};
     VkDescriptorImageInfo img[2];
     VkWriteDescriptorSet w[2];
     spdrt_result res;
@@ -214,20 +215,7 @@ void bench_blit_record(VkCommandBuffer cb, void *user) {
     bench_blit_chain *bc = user;
     bench_workload *wl = bc->wl;
     VkImageBlit blit;
-    VkImageMemoryBarrier b;
     uint32_t k;
-    memset(&b, 0, sizeof b);
-    b.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
-    b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    b.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-    b.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-    b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-    b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    b.image = wl->image.image;
-    b.subresourceRange.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
-    b.subresourceRange.levelCount = 1;
-    b.subresourceRange.layerCount = 1;
     for (k = 1; k <= wl->levels; k++) {
         memset(&blit, 0, sizeof blit);
         blit.srcSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
@@ -246,11 +234,12 @@ void bench_blit_record(VkCommandBuffer cb, void *user) {
                        bc->filter);
         /* Level k is the next blit's source. After the last level the timestamp (and the
          * harness's barrier) is the only synchronization, as for SPD's one dispatch. */
-        if (k < wl->levels) {
-            b.subresourceRange.baseMipLevel = k;
-            vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                                 VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, 1, &b);
-        }
+        if (k < wl->levels)
+            spdrt__image_barrier(cb, &wl->image, k, 1, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                 VK_ACCESS_TRANSFER_WRITE_BIT,
+                                 VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                                 VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT,
+                                 VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
     }
 }
 
@@ -269,7 +258,8 @@ spdrt_result bench_copy_kernel_create(bench_workload *wl, const uint32_t *spirv,
                                       bench_copy_kernel *out) {
     static const spdrt_binding bindings[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL},
                                               {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL}};
-    spdrt_pipeline_desc desc = {spirv, words, bindings, 2, 16, 1, 0, 0};
+    spdrt_pipeline_desc desc = {.spirv = spirv, .spirv_words = words, .bindings = bindings,
+                                .binding_count = 2, .push_bytes = 16};
     spdrt_context *ctx = wl->ctx;
     uint64_t chunks, i;
     VkDescriptorBufferInfo bufs[2];

@@ -3,7 +3,7 @@
  * The check the test suite makes, for one user's exact configuration on the user's own
  * device: --batch FFTs of random data in [-1, 1], two dispatches back to back (the output
  * is filled with NaN first, so a value never written fails), compared with the double
- * reference (runtime/fft_ref.c) against the stated bars (spdrt_fft.h): relative L2 error
+ * reference (runtime/fft/fft_ref.c) against the stated bars (spdrt_fft.h): relative L2 error
  * <= 4e-7 and max|err| / max|ref| <= 2e-6, or 1e-3 and 2e-3 with --storage f16. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * device: random source data, two dispatches back to back (the second must rewrite every
  * level, sentinel-filled in between, and its last workgroup must find its counter reset by
  * the shader), every level compared with the CPU reference within the bound the project
- * states (runtime/spd_compare.c). Engines can keep it in their CI for the configs they
+ * states (runtime/spd/spd_compare.c). Engines can keep it in their CI for the configs they
  * vendor. */
 #include <stdio.h>
 #include <stdlib.h>

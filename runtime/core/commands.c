@@ -82,6 +82,28 @@ void spdrt__memory_barrier(VkCommandBuffer cb, VkPipelineStageFlags src_stage,
     vkCmdPipelineBarrier(cb, src_stage, dst_stage, 0, 1, &b, 0, NULL, 0, NULL);
 }
 
+void spdrt__image_barrier(VkCommandBuffer cb, const spdrt_image *img, uint32_t base,
+                          uint32_t count, VkPipelineStageFlags src_stage,
+                          VkAccessFlags src_access, VkImageLayout from,
+                          VkPipelineStageFlags dst_stage, VkAccessFlags dst_access,
+                          VkImageLayout to) {
+    VkImageMemoryBarrier b;
+    memset(&b, 0, sizeof b);
+    b.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
+    b.srcAccessMask = src_access;
+    b.dstAccessMask = dst_access;
+    b.oldLayout = from;
+    b.newLayout = to;
+    b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.image = img->image;
+    b.subresourceRange.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+    b.subresourceRange.baseMipLevel = base;
+    b.subresourceRange.levelCount = count;
+    b.subresourceRange.layerCount = img->layers;
+    vkCmdPipelineBarrier(cb, src_stage, dst_stage, 0, 0, NULL, 0, NULL, 1, &b);
+}
+
 spdrt_result spdrt__timestamps_create(spdrt_context *ctx, VkQueryPool *out) {
     VkQueryPoolCreateInfo qci;
     VkResult r;

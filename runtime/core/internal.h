@@ -134,6 +134,12 @@ spdrt_result spdrt__commands_submit(spdrt_context *ctx, VkCommandBuffer cb);
 void spdrt__memory_barrier(VkCommandBuffer cb, VkPipelineStageFlags src_stage,
                            VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
                            VkAccessFlags dst_access);
+/* A layout transition of levels base .. base + count - 1 of every layer of img. */
+void spdrt__image_barrier(VkCommandBuffer cb, const spdrt_image *img, uint32_t base,
+                          uint32_t count, VkPipelineStageFlags src_stage,
+                          VkAccessFlags src_access, VkImageLayout from,
+                          VkPipelineStageFlags dst_stage, VkAccessFlags dst_access,
+                          VkImageLayout to);
 /* A pool of the two timestamps that bracket a run, where the queue has timestamps (else
  * *out stays VK_NULL_HANDLE). */
 spdrt_result spdrt__timestamps_create(spdrt_context *ctx, VkQueryPool *out);

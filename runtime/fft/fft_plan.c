@@ -180,7 +180,8 @@ spdrt_result spdrt_fft_plan_run(spdrt_context *ctx, spdrt_fft_plan *plan, const 
     size_t scalar = w->f16 ? 2 : 4;
     VkDeviceSize scratch_bytes = (VkDeviceSize)params->count * w->n * 8;
     memset(&rs, 0, sizeof rs);
-    res = spdrt__fft_resources_create(ctx, in_floats * scalar, scratch_bytes, out_floats * scalar, &rs);
+    res = spdrt__fft_resources_create(ctx, in_floats * scalar, scratch_bytes,
+                                      out_floats * scalar, &rs);
     if (res != SPDRT_OK) goto done;
     spdrt__fft_upload(&rs, w->f16, input, in_floats);
     spdrt__fft_bind(ctx, plan->pipes[0], &rs.src, &rs.scratch);
@@ -199,17 +200,21 @@ spdrt_result spdrt_fft_plan_run(spdrt_context *ctx, spdrt_fft_plan *plan, const 
     for (uint32_t p = 0; p < plan->count; p++) {
         const spdrt_fft_pipeline *fp = plan->pipes[p];
         /* The scratch pass 1 wrote is what pass 2 reads. */
-        if (p > 0) spdrt__memory_barrier(cb, compute, VK_ACCESS_SHADER_WRITE_BIT, compute, shader_rw);
+        if (p > 0)
+            spdrt__memory_barrier(cb, compute, VK_ACCESS_SHADER_WRITE_BIT, compute, shader_rw);
         vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, fp->pipe.pipeline);
-        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, fp->pipe.layout, 0, 1, &fp->pipe.sets[0], 0, NULL);
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, fp->pipe.layout, 0, 1,
+                                &fp->pipe.sets[0], 0, NULL);
         vkCmdPushConstants(cb, fp->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, FFT_PUSH_BYTES, push[p]);
         vkCmdDispatch(cb, groups[p], 1, 1);
     }
     if (rs.timestamps) vkCmdWriteTimestamp(cb, compute, rs.timestamps, 1);
-    spdrt__memory_barrier(cb, compute, VK_ACCESS_SHADER_WRITE_BIT, transfer, VK_ACCESS_TRANSFER_READ_BIT);
+    spdrt__memory_barrier(cb, compute, VK_ACCESS_SHADER_WRITE_BIT, transfer,
+                          VK_ACCESS_TRANSFER_READ_BIT);
     copy.size = out_floats * scalar;
     vkCmdCopyBuffer(cb, rs.dst.buffer, rs.readback.buffer, 1, &copy);
-    spdrt__memory_barrier(cb, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    spdrt__memory_barrier(cb, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                          VK_ACCESS_HOST_READ_BIT);
     res = spdrt__commands_submit(ctx, cb);
     if (res != SPDRT_OK) goto done;
     spdrt__fft_download(&rs, w->f16, output, out_floats);

@@ -101,8 +101,10 @@ spdrt_result spdrt_fft_pipeline_create(spdrt_context *ctx, const uint32_t *spirv
         const spdrt_binding buffers[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL},
                                           {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL},
                                           {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL}};
-        spdrt_pipeline_desc desc = {spirv, spirv_words, buffers, fp->bindings, FFT_PUSH_BYTES, 1,
-                                    required, full};
+        spdrt_pipeline_desc desc = {
+            .spirv = spirv, .spirv_words = spirv_words, .bindings = buffers,
+            .binding_count = fp->bindings, .push_bytes = FFT_PUSH_BYTES, .set_count = 1,
+            .required_subgroup = required, .full_subgroups = full};
         res = spdrt__pipeline_create(ctx, &desc, &fp->pipe);
     }
     if (res == SPDRT_OK && config->lut) res = create_lut(ctx, fp);
@@ -141,13 +143,18 @@ spdrt_result spdrt__fft_resources_create(spdrt_context *ctx, VkDeviceSize in_byt
                                          VkDeviceSize scratch_bytes, VkDeviceSize out_bytes,
                                          spdrt__fft_resources *rs)
 {
-    const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    spdrt_result res = spdrt__buffer_create(ctx, in_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 1, &rs->upload);
+    const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                       VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    const VkBufferUsageFlags to_host = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    spdrt_result res = spdrt__buffer_create(ctx, in_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 1,
+                                            &rs->upload);
     if (res == SPDRT_OK) res = spdrt__buffer_create(ctx, in_bytes, storage, 0, &rs->src);
-    if (res == SPDRT_OK && scratch_bytes) res = spdrt__buffer_create(ctx, scratch_bytes, storage, 0, &rs->scratch);
+    if (res == SPDRT_OK && scratch_bytes)
+        res = spdrt__buffer_create(ctx, scratch_bytes, storage, 0, &rs->scratch);
     if (res == SPDRT_OK)
-        res = spdrt__buffer_create(ctx, out_bytes, storage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 0, &rs->dst);
-    if (res == SPDRT_OK) res = spdrt__buffer_create(ctx, out_bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, 1, &rs->readback);
+        res = spdrt__buffer_create(ctx, out_bytes, storage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 0,
+                                   &rs->dst);
+    if (res == SPDRT_OK) res = spdrt__buffer_create(ctx, out_bytes, to_host, 1, &rs->readback);
     if (res == SPDRT_OK) res = spdrt__timestamps_create(ctx, &rs->timestamps);
     return res;
 }
@@ -202,22 +209,27 @@ static void record(VkCommandBuffer cb, const spdrt_fft_pipeline *fp, const uint3
     vkCmdCopyBuffer(cb, rs->upload.buffer, rs->src.buffer, 1, &copy);
     vkCmdFillBuffer(cb, rs->dst.buffer, 0, VK_WHOLE_SIZE, 0xffffffffu); /* NaN (float and half) */
     spdrt__memory_barrier(cb, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, compute,
-            VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+                          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, fp->pipe.pipeline);
-    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, fp->pipe.layout, 0, 1, &fp->pipe.sets[0], 0, NULL);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, fp->pipe.layout, 0, 1,
+                            &fp->pipe.sets[0], 0, NULL);
     vkCmdPushConstants(cb, fp->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, FFT_PUSH_BYTES, push);
     for (uint32_t d = 0; d < dispatches; d++) {
         int last = d + 1 == dispatches;
         /* Each dispatch rewrites what the previous one wrote. */
-        if (d > 0) spdrt__memory_barrier(cb, compute, VK_ACCESS_SHADER_WRITE_BIT, compute, VK_ACCESS_SHADER_WRITE_BIT);
+        if (d > 0)
+            spdrt__memory_barrier(cb, compute, VK_ACCESS_SHADER_WRITE_BIT, compute,
+                                  VK_ACCESS_SHADER_WRITE_BIT);
         if (last && rs->timestamps) vkCmdWriteTimestamp(cb, compute, rs->timestamps, 0);
         vkCmdDispatch(cb, groups, 1, 1);
         if (last && rs->timestamps) vkCmdWriteTimestamp(cb, compute, rs->timestamps, 1);
     }
-    spdrt__memory_barrier(cb, compute, VK_ACCESS_SHADER_WRITE_BIT, transfer, VK_ACCESS_TRANSFER_READ_BIT);
+    spdrt__memory_barrier(cb, compute, VK_ACCESS_SHADER_WRITE_BIT, transfer,
+                          VK_ACCESS_TRANSFER_READ_BIT);
     copy.size = out_bytes;
     vkCmdCopyBuffer(cb, rs->dst.buffer, rs->readback.buffer, 1, &copy);
-    spdrt__memory_barrier(cb, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    spdrt__memory_barrier(cb, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                          VK_ACCESS_HOST_READ_BIT);
 }
 
 spdrt_result spdrt_fft_run(spdrt_context *ctx, spdrt_fft_pipeline *fp, const spdrt_fft_params *params,

@@ -70,7 +70,8 @@ static spdrt_result linear_sampler(spdrt_context *ctx, int normalized, VkSampler
         sci.sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO;
         sci.magFilter = sci.minFilter = VK_FILTER_LINEAR;
         sci.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
-        sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+        sci.addressModeU = sci.addressModeV = sci.addressModeW =
+            VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
         sci.maxLod = 0.0f;
         sci.unnormalizedCoordinates = normalized ? VK_FALSE : VK_TRUE;
         r = vkCreateSampler(ctx->device, &sci, NULL, s);

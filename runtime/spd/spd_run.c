@@ -258,20 +258,8 @@ static void image_barrier(VkCommandBuffer cb, const spdrt_image *img,
                           VkPipelineStageFlags src_stage, VkAccessFlags src_access,
                           VkImageLayout from, VkPipelineStageFlags dst_stage,
                           VkAccessFlags dst_access, VkImageLayout to) {
-    VkImageMemoryBarrier b;
-    memset(&b, 0, sizeof b);
-    b.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
-    b.srcAccessMask = src_access;
-    b.dstAccessMask = dst_access;
-    b.oldLayout = from;
-    b.newLayout = to;
-    b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    b.image = img->image;
-    b.subresourceRange.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
-    b.subresourceRange.levelCount = img->levels;
-    b.subresourceRange.layerCount = img->layers;
-    vkCmdPipelineBarrier(cb, src_stage, dst_stage, 0, 0, NULL, 0, NULL, 1, &b);
+    spdrt__image_barrier(cb, img, 0, img->levels, src_stage, src_access, from, dst_stage,
+                         dst_access, to);
 }
 
 static void buffer_barriers(VkCommandBuffer cb, const spdrt_buffer *const *bufs, uint32_t n,

@@ -10,7 +10,7 @@
 // hand-off buffer is poisoned once, then two dispatches run back to back with the levels
 // refilled in between and no host reset of the counters (the shader resets its own), so
 // the second dispatch's tail must run. After each dispatch every level is compared with
-// the CPU reference (runtime/spd_ref.c) by the project's shared comparison within its
+// the CPU reference (runtime/spd/spd_ref.c) by the project's shared comparison within its
 // stated bound (spd_ref_bound: min, max, test-order bit-exact, mean within 2^-20); levels
 // past mip_count must still hold the sentinel and the counters must be back at 0.
 // Dispatches rotate through the SIMD-group widths given and through the threadgroup
