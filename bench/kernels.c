@@ -10,41 +10,13 @@
 
 /* ---- SPD ----------------------------------------------------------------------------- */
 
-/* The contract's descriptors. Elements of binding 1 past the last level repeat it: every
- * element of a statically used array must be valid (as runtime/spd/spd_run.c does). */
+/* The contract's descriptors: the whole workload, the whole counter and hand-off buffers. */
 static void spd_descriptors(bench_workload *wl, bench_spd_kernel *k, uint32_t mips_bound,
                             VkDescriptorImageInfo *mips) {
-    VkDescriptorImageInfo src;
-    VkDescriptorBufferInfo bufs[2];
-    VkWriteDescriptorSet w[4];
-    uint32_t i;
-    memset(&src, 0, sizeof src);
-    src.imageView = wl->views[0];
-    src.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
-    for (i = 0; i < mips_bound; i++) {
-        memset(&mips[i], 0, sizeof mips[i]);
-        mips[i].imageView = wl->views[i < wl->levels ? i + 1 : wl->levels];
-        mips[i].imageLayout = VK_IMAGE_LAYOUT_GENERAL;
-    }
-    bufs[0].buffer = wl->counters.buffer, bufs[0].offset = 0, bufs[0].range = VK_WHOLE_SIZE;
-    bufs[1].buffer = wl->level6.buffer, bufs[1].offset = 0, bufs[1].range = VK_WHOLE_SIZE;
-    memset(w, 0, sizeof w);
-    for (i = 0; i < 4; i++) {
-        w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-        w[i].dstSet = k->pipe.sets[0];
-        w[i].dstBinding = i;
-        w[i].descriptorCount = 1;
-    }
-    w[0].descriptorType = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
-    w[0].pImageInfo = &src;
-    w[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-    w[1].descriptorCount = mips_bound;
-    w[1].pImageInfo = mips;
-    w[2].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    w[2].pBufferInfo = &bufs[0];
-    w[3].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    w[3].pBufferInfo = &bufs[1];
-    vkUpdateDescriptorSets(wl->ctx->device, 4, w, 0, NULL);
+    VkDescriptorBufferInfo counters = {wl->counters.buffer, 0, VK_WHOLE_SIZE};
+    VkDescriptorBufferInfo handoff = {wl->level6.buffer, 0, VK_WHOLE_SIZE};
+    spdrt__spd_write_set(wl->ctx, k->pipe.sets[0], wl->views, 0, wl->levels, mips_bound, mips,
+                         &counters, &handoff);
 }
 
 spdrt_result bench_spd_kernel_create(bench_workload *wl, const uint32_t *spirv, size_t words,

@@ -14,6 +14,14 @@ spdrt_result spdrt__spd_pipeline_create(spdrt_context *ctx, const uint32_t *spir
                                         size_t spirv_words, uint32_t mips_bound,
                                         uint32_t subgroup, int normalized_sampler,
                                         spdrt_pipeline *out);
+/* Points `set` at the contract's bindings 0-3: views[base] as the source, views[base + 1 ..]
+ * as the mips_bound storage images (mips: room for them), the counters and the hand-off.
+ * Elements past views[last] repeat it: every element of a statically used array must be
+ * valid even though the shader never writes a level above mip_count. */
+void spdrt__spd_write_set(spdrt_context *ctx, VkDescriptorSet set, const VkImageView *views,
+                          uint32_t base, uint32_t last, uint32_t mips_bound,
+                          VkDescriptorImageInfo *mips, const VkDescriptorBufferInfo *counters,
+                          const VkDescriptorBufferInfo *handoff);
 /* The pipeline for a shader: the cached one when it was built from the same SPIR-V and
  * parameters, else a new one that replaces it. Owned by the context. */
 spdrt_result spdrt__spd_pipeline_get(spdrt_context *ctx, const uint32_t *spirv,

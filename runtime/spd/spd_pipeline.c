@@ -128,6 +128,40 @@ spdrt_result spdrt__spd_pipeline_create(spdrt_context *ctx, const uint32_t *spir
     return spdrt__pipeline_create(ctx, &desc, out);
 }
 
+void spdrt__spd_write_set(spdrt_context *ctx, VkDescriptorSet set, const VkImageView *views,
+                          uint32_t base, uint32_t last, uint32_t mips_bound,
+                          VkDescriptorImageInfo *mips, const VkDescriptorBufferInfo *counters,
+                          const VkDescriptorBufferInfo *handoff) {
+    VkDescriptorImageInfo src;
+    VkWriteDescriptorSet w[4];
+    uint32_t i;
+    memset(&src, 0, sizeof src);
+    src.imageView = views[base];
+    src.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+    for (i = 0; i < mips_bound; i++) {
+        memset(&mips[i], 0, sizeof mips[i]);
+        mips[i].imageView = views[base + i < last ? base + i + 1 : last];
+        mips[i].imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+    }
+    memset(w, 0, sizeof w);
+    for (i = 0; i < 4; i++) {
+        w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+        w[i].dstSet = set;
+        w[i].dstBinding = i;
+        w[i].descriptorCount = 1;
+    }
+    w[0].descriptorType = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
+    w[0].pImageInfo = &src;
+    w[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+    w[1].descriptorCount = mips_bound;
+    w[1].pImageInfo = mips;
+    w[2].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    w[2].pBufferInfo = counters;
+    w[3].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    w[3].pBufferInfo = handoff;
+    vkUpdateDescriptorSets(ctx->device, 4, w, 0, NULL);
+}
+
 spdrt_result spdrt__spd_pipeline_get(spdrt_context *ctx, const uint32_t *spirv,
                                      size_t spirv_words, uint32_t mips_bound, uint32_t subgroup,
                                      int normalized_sampler, const spdrt_pipeline **out) {

@@ -213,44 +213,15 @@ static spdrt_result create_resources(spdrt_context *ctx, const spdrt_spd_params 
     return res;
 }
 
-/* Binding 1 element i is level i+1; elements past mip_count repeat the last real level,
- * because every element of a statically used array must be valid even though the shader
- * never writes a level above mip_count. */
+/* Pass `pass` reads level `base` and has its own range of the hand-off buffer. */
 static void write_descriptors(spdrt_context *ctx, const spdrt_spd_params *p, uint32_t pass,
                               uint32_t base, uint32_t mip_count, spd_resources *rs,
                               VkDescriptorImageInfo *mips) {
-    VkDescriptorImageInfo src;
-    VkDescriptorBufferInfo bufs[2];
-    VkWriteDescriptorSet w[4];
-    uint32_t i;
-    memset(&src, 0, sizeof src);
-    src.imageView = rs->views[base];
-    src.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
-    for (i = 0; i < p->mips_bound; i++) {
-        memset(&mips[i], 0, sizeof mips[i]);
-        mips[i].imageView = rs->views[base + i < mip_count ? base + i + 1 : mip_count];
-        mips[i].imageLayout = VK_IMAGE_LAYOUT_GENERAL;
-    }
-    bufs[0].buffer = rs->counters.buffer, bufs[0].offset = 0, bufs[0].range = VK_WHOLE_SIZE;
-    bufs[1].buffer = rs->level6.buffer, bufs[1].offset = rs->level6_offset[pass];
-    bufs[1].range = rs->level6_offset[pass + 1] - rs->level6_offset[pass];
-    memset(w, 0, sizeof w);
-    for (i = 0; i < 4; i++) {
-        w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-        w[i].dstSet = rs->pipe->sets[pass];
-        w[i].dstBinding = i;
-        w[i].descriptorCount = 1;
-    }
-    w[0].descriptorType = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
-    w[0].pImageInfo = &src;
-    w[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-    w[1].descriptorCount = p->mips_bound;
-    w[1].pImageInfo = mips;
-    w[2].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    w[2].pBufferInfo = &bufs[0];
-    w[3].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    w[3].pBufferInfo = &bufs[1];
-    vkUpdateDescriptorSets(ctx->device, 4, w, 0, NULL);
+    VkDescriptorBufferInfo counters = {rs->counters.buffer, 0, VK_WHOLE_SIZE};
+    VkDescriptorBufferInfo handoff = {rs->level6.buffer, rs->level6_offset[pass],
+                                      rs->level6_offset[pass + 1] - rs->level6_offset[pass]};
+    spdrt__spd_write_set(ctx, rs->pipe->sets[pass], rs->views, base, mip_count, p->mips_bound,
+                         mips, &counters, &handoff);
 }
 
 /* A layout transition of every level and layer of the image. */
