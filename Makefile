@@ -25,10 +25,15 @@ STATIC_LIBS := -Wl,-Bstatic -lSPIRV -lSPIRV-Tools-opt -lSPIRV-Tools -lglslang \
 
 LUA_SOURCES := $(sort $(wildcard templates/*/*.lua targets/*.lua))
 # C the templates copy into their output (--emit-header): one definition for the runtime too.
-EMBED_C     := runtime/spd_passes.h
+EMBED_C     := runtime/spd/spd_passes.h
 GEN_C       := $(sort $(wildcard gen/*.c gen/*/*.c))
 GEN_CXX     := $(sort $(wildcard gen/*.cpp))
-RT_C        := $(sort $(wildcard runtime/*.c))
+# runtime/core/ and one folder per kernel; runtime/include/ holds the installed headers.
+RT_C        := $(sort $(wildcard runtime/*/*.c))
+# What an engine sees (the public headers), and what the runtime, its tests and the
+# benchmarks see: private headers named by their folder ("core/internal.h").
+RT_PUBLIC   := -Iruntime/include
+RT_PRIVATE  := -Iruntime/include -Iruntime
 TEST_C      := $(sort $(wildcard tests/*.c))
 DEVICE_C    := $(sort $(wildcard tests/device/*.c))
 EXAMPLE_C   := $(sort $(wildcard examples/*.c))
@@ -52,9 +57,9 @@ deps:
 
 $(BUILD)/gen/%.o: gen/%.c | $(BUILD)/gen
 	@mkdir -p $(@D)
-	$(CC) -std=c11 $(CFLAGS) $(WARN) $(LUA_CFLAGS) -Igen -Iruntime -MMD -c $< -o $@
+	$(CC) -std=c11 $(CFLAGS) $(WARN) $(LUA_CFLAGS) -Igen $(RT_PUBLIC) -MMD -MP -c $< -o $@
 $(BUILD)/gen/%.o: gen/%.cpp | $(BUILD)/gen
-	$(CXX) -std=c++17 $(CXXFLAGS) $(WARN) -Igen -MMD -c $< -o $@
+	$(CXX) -std=c++17 $(CXXFLAGS) $(WARN) -Igen -MMD -MP -c $< -o $@
 # Templates are embedded as Lua source (not bytecode, which loses line numbers).
 $(BUILD)/gen/embedded.c: scripts/embed.lua $(LUA_SOURCES) $(EMBED_C) | $(BUILD)/gen
 	lua5.4 scripts/embed.lua $@ $(LUA_SOURCES) $(EMBED_C)
@@ -74,16 +79,17 @@ $(SPDGEN): $(GEN_OBJ) $(LIBSPDRT)
 	$(CXX) $(CXXFLAGS) -o $@ $(GEN_OBJ) $(LIBSPDRT) $(STATIC_LIBS)
 
 $(BUILD)/runtime/%.o: runtime/%.c | $(BUILD)/runtime
-	$(CC) -std=c11 $(CFLAGS) $(WARN) -Iruntime -MMD -c $< -o $@
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(CFLAGS) $(WARN) $(RT_PRIVATE) -MMD -MP -c $< -o $@
 $(LIBSPDRT): $(RT_OBJ)
 	ar rcs $@ $^
 
 $(BUILD)/t/%.t: tests/%.c tests/tap.h $(LIBSPDRT) | $(BUILD)/t
-	$(CC) -std=c11 $(CFLAGS) $(WARN) -Iruntime -Itests -o $@ $< $(LIBSPDRT) -ldl -lm
+	$(CC) -std=c11 $(CFLAGS) $(WARN) $(RT_PRIVATE) -Itests -o $@ $< $(LIBSPDRT) -ldl -lm
 $(BUILD)/tests/%: tests/device/%.c $(wildcard tests/device/*.h) tests/tap.h $(LIBSPDRT) | $(BUILD)/tests
-	$(CC) -std=c11 $(CFLAGS) $(WARN) -Iruntime -Itests -o $@ $< $(LIBSPDRT) -ldl -lm
+	$(CC) -std=c11 $(CFLAGS) $(WARN) $(RT_PRIVATE) -Itests -o $@ $< $(LIBSPDRT) -ldl -lm
 $(BUILD)/examples/%: examples/%.c $(LIBSPDRT) | $(BUILD)/examples
-	$(CC) -std=c11 $(CFLAGS) $(WARN) -Iruntime -o $@ $< $(LIBSPDRT) -ldl -lm
+	$(CC) -std=c11 $(CFLAGS) $(WARN) $(RT_PUBLIC) -o $@ $< $(LIBSPDRT) -ldl -lm
 
 $(BUILD)/gen $(BUILD)/runtime $(BUILD)/t $(BUILD)/tests $(BUILD)/examples:
 	mkdir -p $@
@@ -103,7 +109,7 @@ install: $(SPDGEN) $(LIBSPDRT)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/spdgen
 	install -m 755 $(SPDGEN) $(DESTDIR)$(PREFIX)/bin/spdgen
 	install -m 644 $(LIBSPDRT) $(DESTDIR)$(PREFIX)/lib/libspdrt.a
-	install -m 644 runtime/*.h $(DESTDIR)$(PREFIX)/include/spdgen/
+	install -m 644 runtime/include/*.h $(DESTDIR)$(PREFIX)/include/spdgen/
 
 clean:
 	rm -rf $(BUILD)

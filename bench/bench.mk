@@ -21,8 +21,8 @@ BENCH_FFT_OBJ := $(BENCH_FFT_C:bench/%.c=$(BENCH_DIR)/%.o) \
 BENCH_FORMATS := rgba8 rgba16f r32f rgba32f
 BENCH_SPV     := $(BENCH_DIR)/copy.spv $(BENCH_DIR)/scrub.spv \
                  $(foreach f,$(BENCH_FORMATS),$(BENCH_DIR)/level_mean_$(f).spv $(BENCH_DIR)/level_max_$(f).spv)
-# libspdrt opens Vulkan with dlopen where runtime/vulkan_loader.c exists, else it links it.
-BENCH_LIBS    := $(if $(wildcard runtime/vulkan_loader.c),-ldl,-lvulkan) -lm
+# libspdrt opens Vulkan with dlopen where runtime/core/vulkan_loader.c exists, else it links it.
+BENCH_LIBS    := $(if $(wildcard runtime/core/vulkan_loader.c),-ldl,-lvulkan) -lm
 GLSLANG       ?= glslangValidator
 BENCH_GLSL    := $(GLSLANG) -V --target-env vulkan1.1
 
@@ -30,7 +30,7 @@ BENCH_GLSL    := $(GLSLANG) -V --target-env vulkan1.1
 bench: $(SPDGEN) $(BENCH_DIR)/spd_bench $(BENCH_DIR)/fft_bench $(BENCH_SPV)
 
 $(BENCH_DIR)/%.o: bench/%.c | $(BENCH_DIR)
-	$(CC) -std=c11 $(CFLAGS) $(WARN) -Iruntime -Ibench -MMD -c $< -o $@
+	$(CC) -std=c11 $(CFLAGS) $(WARN) $(RT_PRIVATE) -Ibench -MMD -MP -c $< -o $@
 $(BENCH_DIR)/spd_bench: $(BENCH_OBJ) $(LIBSPDRT)
 	$(CC) $(CFLAGS) -o $@ $(BENCH_OBJ) $(LIBSPDRT) $(BENCH_LIBS)
 $(BENCH_DIR)/fft_bench: $(BENCH_FFT_OBJ) $(LIBSPDRT)

@@ -167,8 +167,8 @@ void fft_kernel_destroy(fft_kernel *k);
 
 /* ---- fft_check.c --------------------------------------------------------------------- */
 
-/* Input float i of the stream every group reads from the start of its input buffer:
- * uniform in [-1, 1) (24-bit fractions, exact in float), from a hash of (seed, i). */
+/* Input float i of the stream every group reads from the start of its input buffer: the
+ * runtime's test data (spdrt_random_float) in [-1, 1), a hash of (seed, i). */
 float fft_input_value(uint64_t seed, uint64_t i);
 void fft_input_fill(uint64_t seed, float *out, uint64_t first, uint64_t count);
 

@@ -25,12 +25,7 @@
 #define PARSEVAL_BOUND 1e-5
 
 float fft_input_value(uint64_t seed, uint64_t i) {
-    /* splitmix64 of the i-th state: independent of the order values are made in. */
-    uint64_t z = seed * 0xd1342543de82ef95ull + (i + 1) * 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    return (float)((double)(z >> 40) / 8388608.0 - 1.0);
+    return spdrt_random_float(seed, i, -1.0f, 1.0f);
 }
 
 void fft_input_fill(uint64_t seed, float *out, uint64_t first, uint64_t count) {

@@ -6,8 +6,8 @@
  * pipelines (spdrt_fft_pipeline_create, the contract's layout, subgroup size and full
  * subgroups) are bound once to buffers that live through the whole run, and the dispatches
  * are recorded into the harness's command buffer exactly as the runtime records them
- * (runtime/fft_run.c, runtime/fft_plan.c): the contract's push constants and grid, and for a
- * plan a compute-to-compute barrier between its passes. */
+ * (runtime/fft/fft_run.c, runtime/fft/fft_plan.c): the contract's push constants and grid,
+ * and for a plan a compute-to-compute barrier between its passes. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "fft_bench.h"
-#include "fft_internal.h"
+#include "fft/fft_internal.h"
 
 /* ---- spdgen -------------------------------------------------------------------------- */
 
@@ -70,7 +70,7 @@ static int read_single(const fft_request *r, const char *spv, const char *header
     return out->spirv[0] ? 0 : -1;
 }
 
-/* The plan file (runtime/fft_plan.c reads the same lines): "pass P file F n N wg W
+/* The plan file (runtime/fft/fft_plan.c reads the same lines): "pass P file F n N wg W
  * subgroup S columns C shared B ffts K ept E" (W the local size), plus the whole
  * transform's keys. */
 static int read_plan(const fft_request *r, const char *dir, const char *path, fft_shader *out,
@@ -275,7 +275,7 @@ spdrt_result fft_kernel_add(fft_kernel *k, const fft_shader *s, const spdrt_buff
         uint32_t push[4] = {count, ins, outs, 0};
         return add_dispatch(k, &s->config[0], s->spirv[0], s->words[0], src, dst, push);
     }
-    /* runtime/fft_plan.c: pass 1 reads the rows into the scratch, pass 2 writes the rows. */
+    /* runtime/fft/fft_plan.c: pass 1 reads the rows into the scratch, pass 2 writes the rows. */
     for (p = 0; p < 2; p++) {
         uint64_t ffts = (uint64_t)count * s->ffts_per_transform[p];
         uint32_t push[4] = {(uint32_t)ffts, p == 0 ? ins : 0, p == 1 ? outs : 0, 0};
@@ -300,12 +300,12 @@ void fft_kernel_record(VkCommandBuffer cb, void *user) {
             continue;
         /* What the previous dispatch wrote is what this one reads. */
         if (i > 0 && !k->alone)
-            spdrt__fft_barrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                               VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                               VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+            spdrt__memory_barrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                  VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                  VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
         vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, fp->pipe.pipeline);
         vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, fp->pipe.layout, 0, 1,
-                                &fp->pipe.set, 0, NULL);
+                                &fp->pipe.sets[0], 0, NULL);
         vkCmdPushConstants(cb, fp->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, FFT_PUSH_BYTES,
                            k->push[i]);
         vkCmdDispatch(cb, k->groups[i], 1, 1);

@@ -1,5 +1,4 @@
-/* gpu.c: the timing harness (see gpu.h) and compute pipelines for the benchmark's own
- * kernels. */
+/* gpu.c: the timing harness (see gpu.h). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <math.h>
 #include <stdio.h>
@@ -24,23 +23,14 @@ double bench_now_s(void) {
 }
 
 void bench_barrier_all(VkCommandBuffer cb) {
-    VkMemoryBarrier b;
-    memset(&b, 0, sizeof b);
-    b.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
-    b.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
-    b.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
-    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-                         VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &b, 0, NULL, 0, NULL);
+    spdrt__memory_barrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
+                          VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                          VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT);
 }
 
 static void barrier_to_host(VkCommandBuffer cb) {
-    VkMemoryBarrier b;
-    memset(&b, 0, sizeof b);
-    b.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
-    b.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
-    b.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
-                         1, &b, 0, NULL, 0, NULL);
+    spdrt__memory_barrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
+                          VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
 }
 
 void bench_dispatch_linear(VkCommandBuffer cb, const spdrt_context *ctx, uint32_t groups) {
@@ -85,7 +75,7 @@ static void record_scrub_fill(VkCommandBuffer cb, void *user) {
 }
 
 static spdrt_result scrub_pipeline(bench_gpu *g, const char *exe_dir) {
-    static const VkDescriptorType types[1] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+    static const spdrt_binding bindings[1] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL}};
     spdrt_context *ctx = g->ctx;
     char path[BENCH_PATH_MAX + 64], err[512];
     uint32_t *spv, c, chunks;
@@ -102,7 +92,11 @@ static spdrt_result scrub_pipeline(bench_gpu *g, const char *exe_dir) {
                             "small for the scrub", ctx->limits.maxStorageBufferRange);
     }
     chunks = (uint32_t)((g->scrub.size + g->scrub_chunk - 1) / g->scrub_chunk);
-    res = bench_pipeline_create(ctx, spv, words, types, 1, 16, chunks, &g->scrub_pipe);
+    {
+        spdrt_pipeline_desc desc = {.spirv = spv, .spirv_words = words, .bindings = bindings,
+                                    .binding_count = 1, .push_bytes = 16, .set_count = chunks};
+        res = spdrt__pipeline_create(ctx, &desc, &g->scrub_pipe);
+    }
     free(spv);
     for (c = 0; res == SPDRT_OK && c < chunks; c++) {
         VkDescriptorBufferInfo buf;
@@ -117,7 +111,7 @@ static spdrt_result scrub_pipeline(bench_gpu *g, const char *exe_dir) {
         w.dstSet = g->scrub_pipe.sets[c];
         w.dstBinding = 0;
         w.descriptorCount = 1;
-        w.descriptorType = types[0];
+        w.descriptorType = bindings[0].type;
         w.pBufferInfo = &buf;
         vkUpdateDescriptorSets(ctx->device, 1, &w, 0, NULL);
     }
@@ -258,7 +252,7 @@ void bench_gpu_release(bench_gpu *g) {
         return;
     if (g->queries)
         vkDestroyQueryPool(g->ctx->device, g->queries, NULL);
-    bench_pipeline_destroy(g->ctx, &g->scrub_pipe);
+    spdrt__pipeline_destroy(g->ctx, &g->scrub_pipe);
     spdrt__buffer_destroy(g->ctx, &g->scrub);
     memset(g, 0, sizeof *g);
 }
@@ -377,158 +371,10 @@ spdrt_result bench_submit(spdrt_context *ctx, bench_record_fn fn, void *user) {
     return spdrt__commands_submit(ctx, cb);
 }
 
-/* ---- pipelines ----------------------------------------------------------------------- */
-
-static spdrt_result create_layouts(spdrt_context *ctx, const VkDescriptorType *types,
-                                   uint32_t n, uint32_t push_bytes, bench_pipeline *p) {
-    VkDescriptorSetLayoutBinding b[8];
-    VkDescriptorSetLayoutCreateInfo lci;
-    VkPushConstantRange pc;
-    VkPipelineLayoutCreateInfo plci;
-    VkResult r;
-    uint32_t i;
-    if (n > 8)
-        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "too many bindings (%u)", n);
-    memset(b, 0, sizeof b);
-    for (i = 0; i < n; i++) {
-        b[i].binding = i;
-        b[i].descriptorType = types[i];
-        b[i].descriptorCount = 1;
-        b[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-    }
-    memset(&lci, 0, sizeof lci);
-    lci.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
-    lci.bindingCount = n;
-    lci.pBindings = b;
-    r = vkCreateDescriptorSetLayout(ctx->device, &lci, NULL, &p->set_layout);
-    if (r != VK_SUCCESS) {
-        p->set_layout = VK_NULL_HANDLE;
-        return spdrt__vk_error(ctx, "vkCreateDescriptorSetLayout", r);
-    }
-    pc.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-    pc.offset = 0;
-    pc.size = push_bytes;
-    memset(&plci, 0, sizeof plci);
-    plci.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
-    plci.setLayoutCount = 1;
-    plci.pSetLayouts = &p->set_layout;
-    plci.pushConstantRangeCount = push_bytes ? 1 : 0;
-    plci.pPushConstantRanges = push_bytes ? &pc : NULL;
-    r = vkCreatePipelineLayout(ctx->device, &plci, NULL, &p->layout);
-    if (r != VK_SUCCESS) {
-        p->layout = VK_NULL_HANDLE;
-        return spdrt__vk_error(ctx, "vkCreatePipelineLayout", r);
-    }
-    return SPDRT_OK;
-}
-
-static spdrt_result create_sets(spdrt_context *ctx, const VkDescriptorType *types, uint32_t n,
-                                uint32_t set_count, bench_pipeline *p) {
-    VkDescriptorPoolSize sizes[8];
-    VkDescriptorPoolCreateInfo pci;
-    VkDescriptorSetAllocateInfo ai;
-    VkDescriptorSetLayout *layouts;
-    VkResult r;
-    uint32_t i;
-    for (i = 0; i < n; i++) {
-        sizes[i].type = types[i];
-        sizes[i].descriptorCount = set_count;
-    }
-    memset(&pci, 0, sizeof pci);
-    pci.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
-    pci.maxSets = set_count;
-    pci.poolSizeCount = n;
-    pci.pPoolSizes = sizes;
-    r = vkCreateDescriptorPool(ctx->device, &pci, NULL, &p->pool);
-    if (r != VK_SUCCESS) {
-        p->pool = VK_NULL_HANDLE;
-        return spdrt__vk_error(ctx, "vkCreateDescriptorPool", r);
-    }
-    p->sets = calloc(set_count, sizeof *p->sets);
-    layouts = calloc(set_count, sizeof *layouts);
-    if (!p->sets || !layouts) {
-        free(layouts);
-        return spdrt__error(ctx, SPDRT_ERROR_OUT_OF_MEMORY, "out of memory");
-    }
-    for (i = 0; i < set_count; i++)
-        layouts[i] = p->set_layout;
-    memset(&ai, 0, sizeof ai);
-    ai.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
-    ai.descriptorPool = p->pool;
-    ai.descriptorSetCount = set_count;
-    ai.pSetLayouts = layouts;
-    r = vkAllocateDescriptorSets(ctx->device, &ai, p->sets);
-    free(layouts);
-    if (r != VK_SUCCESS)
-        return spdrt__vk_error(ctx, "vkAllocateDescriptorSets", r);
-    p->set_count = set_count;
-    return SPDRT_OK;
-}
-
-spdrt_result bench_pipeline_create(spdrt_context *ctx, const uint32_t *spirv, size_t words,
-                                   const VkDescriptorType *types, uint32_t binding_count,
-                                   uint32_t push_bytes, uint32_t set_count, bench_pipeline *out) {
-    VkShaderModuleCreateInfo mci;
-    VkComputePipelineCreateInfo cci;
-    spdrt_result res;
-    VkResult r;
-    memset(out, 0, sizeof *out);
-    if (set_count == 0)
-        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "a pipeline needs at least one set");
-    memset(&mci, 0, sizeof mci);
-    mci.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
-    mci.codeSize = words * sizeof(uint32_t);
-    mci.pCode = spirv;
-    r = vkCreateShaderModule(ctx->device, &mci, NULL, &out->module);
-    if (r != VK_SUCCESS) {
-        out->module = VK_NULL_HANDLE;
-        return spdrt__vk_error(ctx, "vkCreateShaderModule", r);
-    }
-    res = create_layouts(ctx, types, binding_count, push_bytes, out);
-    if (res == SPDRT_OK)
-        res = create_sets(ctx, types, binding_count, set_count, out);
-    if (res == SPDRT_OK) {
-        memset(&cci, 0, sizeof cci);
-        cci.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
-        cci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-        cci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-        cci.stage.module = out->module;
-        cci.stage.pName = "main";
-        cci.flags = spdrt__statistics_flags(ctx);
-        cci.layout = out->layout;
-        cci.basePipelineIndex = -1;
-        r = vkCreateComputePipelines(ctx->device, VK_NULL_HANDLE, 1, &cci, NULL, &out->pipeline);
-        if (r != VK_SUCCESS) {
-            out->pipeline = VK_NULL_HANDLE;
-            res = spdrt__vk_error(ctx, "vkCreateComputePipelines", r);
-        } else {
-            spdrt__statistics_record(ctx, out->pipeline);
-        }
-    }
-    if (res != SPDRT_OK)
-        bench_pipeline_destroy(ctx, out);
-    return res;
-}
-
 void bench_take_statistics(spdrt_context *ctx, const char *what, bench_timing *t) {
     spdrt_take_statistics(ctx, t->driver_statistics, sizeof t->driver_statistics);
     if (t->driver_statistics[0])
         fprintf(stderr, "  %s: %s\n", what, t->driver_statistics);
-}
-
-void bench_pipeline_destroy(spdrt_context *ctx, bench_pipeline *p) {
-    if (p->pipeline)
-        vkDestroyPipeline(ctx->device, p->pipeline, NULL);
-    if (p->layout)
-        vkDestroyPipelineLayout(ctx->device, p->layout, NULL);
-    if (p->pool) /* frees the sets */
-        vkDestroyDescriptorPool(ctx->device, p->pool, NULL);
-    if (p->set_layout)
-        vkDestroyDescriptorSetLayout(ctx->device, p->set_layout, NULL);
-    if (p->module)
-        vkDestroyShaderModule(ctx->device, p->module, NULL);
-    free(p->sets);
-    memset(p, 0, sizeof *p);
 }
 
 /* The floor's two runs, first and last in a group, pooled into *floor: the median of all

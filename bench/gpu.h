@@ -1,4 +1,5 @@
-/* gpu.h: the timing harness and the little Vulkan plumbing the benchmark's own kernels need.
+/* gpu.h: the timing harness and the little Vulkan plumbing the benchmark's own kernels need
+ * (their pipelines come from the runtime's builder, spdrt__pipeline_create).
  *
  * Timing. Everything one measured thing runs goes into ONE command buffer, submitted once,
  * so the GPU never waits for the host between repetitions:
@@ -31,7 +32,7 @@
 #ifndef BENCH_GPU_H
 #define BENCH_GPU_H
 
-#include "internal.h"
+#include "core/internal.h"
 #include "results.h"
 
 typedef void (*bench_record_fn)(VkCommandBuffer cb, void *user);
@@ -42,18 +43,6 @@ typedef struct {
     bench_record_fn before, work, after;
     void *user;
 } bench_work;
-
-/* A compute pipeline with one descriptor set layout (bindings 0..n-1 of the given types,
- * one descriptor each), push constants and `set_count` sets allocated from its own pool. */
-typedef struct {
-    VkShaderModule module;
-    VkDescriptorSetLayout set_layout;
-    VkPipelineLayout layout;
-    VkPipeline pipeline;
-    VkDescriptorPool pool;
-    VkDescriptorSet *sets;
-    uint32_t set_count;
-} bench_pipeline;
 
 typedef struct bench_gpu_config {
     uint32_t warmup, reps;
@@ -68,7 +57,7 @@ typedef struct bench_gpu {
     bench_gpu_config cfg;
     VkQueryPool queries;      /* 2 * reps + 2 timestamps */
     spdrt_buffer scrub;       /* the scrub and heat buffer (heat only when the scrub is off) */
-    bench_pipeline scrub_pipe;/* scrub.spv, set i = chunk i */
+    spdrt_pipeline scrub_pipe;/* scrub.spv, set i = chunk i */
     uint64_t scrub_chunk;     /* bytes per chunk (maxStorageBufferRange) */
     uint32_t heat_passes;     /* read passes over `scrub` recorded before each measurement */
     double heat_pass_us;      /* one pass, measured with the GPU busy */
@@ -113,11 +102,6 @@ void bench_dispatch_linear(VkCommandBuffer cb, const spdrt_context *ctx, uint32_
 /* Chunks of at most maxStorageBufferRange bytes (a multiple of 64 KiB where it must split),
  * for kernels that bind a large buffer piece by piece. 0 if the range is too small. */
 uint64_t bench_chunk_bytes(const spdrt_context *ctx, uint64_t total);
-
-spdrt_result bench_pipeline_create(spdrt_context *ctx, const uint32_t *spirv, size_t words,
-                                   const VkDescriptorType *types, uint32_t binding_count,
-                                   uint32_t push_bytes, uint32_t set_count, bench_pipeline *out);
-void bench_pipeline_destroy(spdrt_context *ctx, bench_pipeline *p);
 
 /* The driver's statistics of the pipelines created since the last call (spdrt_options
  * capture_statistics; empty where the driver has none) into t->driver_statistics, and

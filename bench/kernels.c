@@ -10,41 +10,13 @@
 
 /* ---- SPD ----------------------------------------------------------------------------- */
 
-/* The contract's descriptors. Elements of binding 1 past the last level repeat it: every
- * element of a statically used array must be valid (as runtime/spd_run.c does). */
+/* The contract's descriptors: the whole workload, the whole counter and hand-off buffers. */
 static void spd_descriptors(bench_workload *wl, bench_spd_kernel *k, uint32_t mips_bound,
                             VkDescriptorImageInfo *mips) {
-    VkDescriptorImageInfo src;
-    VkDescriptorBufferInfo bufs[2];
-    VkWriteDescriptorSet w[4];
-    uint32_t i;
-    memset(&src, 0, sizeof src);
-    src.imageView = wl->views[0];
-    src.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
-    for (i = 0; i < mips_bound; i++) {
-        memset(&mips[i], 0, sizeof mips[i]);
-        mips[i].imageView = wl->views[i < wl->levels ? i + 1 : wl->levels];
-        mips[i].imageLayout = VK_IMAGE_LAYOUT_GENERAL;
-    }
-    bufs[0].buffer = wl->counters.buffer, bufs[0].offset = 0, bufs[0].range = VK_WHOLE_SIZE;
-    bufs[1].buffer = wl->level6.buffer, bufs[1].offset = 0, bufs[1].range = VK_WHOLE_SIZE;
-    memset(w, 0, sizeof w);
-    for (i = 0; i < 4; i++) {
-        w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-        w[i].dstSet = k->pipe.set;
-        w[i].dstBinding = i;
-        w[i].descriptorCount = 1;
-    }
-    w[0].descriptorType = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
-    w[0].pImageInfo = &src;
-    w[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-    w[1].descriptorCount = mips_bound;
-    w[1].pImageInfo = mips;
-    w[2].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    w[2].pBufferInfo = &bufs[0];
-    w[3].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    w[3].pBufferInfo = &bufs[1];
-    vkUpdateDescriptorSets(wl->ctx->device, 4, w, 0, NULL);
+    VkDescriptorBufferInfo counters = {wl->counters.buffer, 0, VK_WHOLE_SIZE};
+    VkDescriptorBufferInfo handoff = {wl->level6.buffer, 0, VK_WHOLE_SIZE};
+    spdrt__spd_write_set(wl->ctx, k->pipe.sets[0], wl->views, 0, wl->levels, mips_bound, mips,
+                         &counters, &handoff);
 }
 
 spdrt_result bench_spd_kernel_create(bench_workload *wl, const uint32_t *spirv, size_t words,
@@ -85,14 +57,14 @@ void bench_spd_kernel_record(VkCommandBuffer cb, void *user) {
     uint32_t grid_x = ((wl->width + k->tile - 1) / k->tile + per_wg - 1) / per_wg;
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipe.pipeline);
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipe.layout, 0, 1,
-                            &k->pipe.set, 0, NULL);
+                            &k->pipe.sets[0], 0, NULL);
     vkCmdPushConstants(cb, k->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
     vkCmdDispatch(cb, grid_x, (wl->height + k->tile - 1) / k->tile, 1);
 }
 
 void bench_spd_kernel_destroy(bench_spd_kernel *k) {
     if (k->wl && !k->wl->ctx->hung)
-        spdrt__spd_pipeline_destroy(k->wl->ctx, &k->pipe);
+        spdrt__pipeline_destroy(k->wl->ctx, &k->pipe);
     memset(k, 0, sizeof *k);
 }
 
@@ -100,15 +72,17 @@ void bench_spd_kernel_destroy(bench_spd_kernel *k) {
 
 spdrt_result bench_level_kernel_create(bench_workload *wl, const uint32_t *spirv, size_t words,
                                        bench_level_kernel *out) {
-    static const VkDescriptorType types[2] = {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE,
-                                              VK_DESCRIPTOR_TYPE_STORAGE_IMAGE};
+    static const spdrt_binding bindings[2] = {{VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, NULL},
+                                              {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, NULL}};
+    spdrt_pipeline_desc desc = {.spirv = spirv, .spirv_words = words, .bindings = bindings,
+                                .binding_count = 2, .push_bytes = 16, .set_count = wl->levels};
     VkDescriptorImageInfo img[2];
     VkWriteDescriptorSet w[2];
     spdrt_result res;
     uint32_t k, i;
     memset(out, 0, sizeof *out);
     out->wl = wl;
-    res = bench_pipeline_create(wl->ctx, spirv, words, types, 2, 16, wl->levels, &out->pipe);
+    res = spdrt__pipeline_create(wl->ctx, &desc, &out->pipe);
     if (res != SPDRT_OK)
         return res;
     for (k = 0; k < wl->levels; k++) {
@@ -122,7 +96,7 @@ spdrt_result bench_level_kernel_create(bench_workload *wl, const uint32_t *spirv
             w[i].dstSet = out->pipe.sets[k];
             w[i].dstBinding = i;
             w[i].descriptorCount = 1;
-            w[i].descriptorType = types[i];
+            w[i].descriptorType = bindings[i].type;
             w[i].pImageInfo = &img[i];
         }
         vkUpdateDescriptorSets(wl->ctx->device, 2, w, 0, NULL);
@@ -158,7 +132,7 @@ void bench_level_kernel_record(VkCommandBuffer cb, void *user) {
 
 void bench_level_kernel_destroy(bench_level_kernel *k) {
     if (k->wl && !k->wl->ctx->hung)
-        bench_pipeline_destroy(k->wl->ctx, &k->pipe);
+        spdrt__pipeline_destroy(k->wl->ctx, &k->pipe);
     memset(k, 0, sizeof *k);
 }
 
@@ -213,20 +187,7 @@ void bench_blit_record(VkCommandBuffer cb, void *user) {
     bench_blit_chain *bc = user;
     bench_workload *wl = bc->wl;
     VkImageBlit blit;
-    VkImageMemoryBarrier b;
     uint32_t k;
-    memset(&b, 0, sizeof b);
-    b.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
-    b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    b.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-    b.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-    b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-    b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    b.image = wl->image.image;
-    b.subresourceRange.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
-    b.subresourceRange.levelCount = 1;
-    b.subresourceRange.layerCount = 1;
     for (k = 1; k <= wl->levels; k++) {
         memset(&blit, 0, sizeof blit);
         blit.srcSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
@@ -245,11 +206,12 @@ void bench_blit_record(VkCommandBuffer cb, void *user) {
                        bc->filter);
         /* Level k is the next blit's source. After the last level the timestamp (and the
          * harness's barrier) is the only synchronization, as for SPD's one dispatch. */
-        if (k < wl->levels) {
-            b.subresourceRange.baseMipLevel = k;
-            vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                                 VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, 1, &b);
-        }
+        if (k < wl->levels)
+            spdrt__image_barrier(cb, &wl->image, k, 1, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                 VK_ACCESS_TRANSFER_WRITE_BIT,
+                                 VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                                 VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT,
+                                 VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
     }
 }
 
@@ -266,8 +228,10 @@ static uint64_t chunk_part(uint64_t total, uint64_t chunk, uint64_t c) {
 spdrt_result bench_copy_kernel_create(bench_workload *wl, const uint32_t *spirv, size_t words,
                                       uint64_t read_bytes, uint64_t write_bytes,
                                       bench_copy_kernel *out) {
-    static const VkDescriptorType types[2] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                              VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+    static const spdrt_binding bindings[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL},
+                                              {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL}};
+    spdrt_pipeline_desc desc = {.spirv = spirv, .spirv_words = words, .bindings = bindings,
+                                .binding_count = 2, .push_bytes = 16};
     spdrt_context *ctx = wl->ctx;
     uint64_t chunks, i;
     VkDescriptorBufferInfo bufs[2];
@@ -281,7 +245,7 @@ spdrt_result bench_copy_kernel_create(bench_workload *wl, const uint32_t *spirv,
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "floor copy of %llu bytes read, %llu "
                             "written: not multiples of 16 within the buffers",
                             (unsigned long long)read_bytes, (unsigned long long)write_bytes);
-    /* One binding sees at most maxStorageBufferRange bytes (128 MiB on lavapipe): larger
+    /* One binding sees at most maxStorageBufferRange bytes (as little as 128 MiB): larger
      * copies are split into chunks, dispatched back to back with no barrier between. */
     out->chunk_bytes = bench_chunk_bytes(ctx, read_bytes);
     if (out->chunk_bytes == 0)
@@ -289,7 +253,8 @@ spdrt_result bench_copy_kernel_create(bench_workload *wl, const uint32_t *spirv,
                             "maxStorageBufferRange %u is too small for the floor copy",
                             ctx->limits.maxStorageBufferRange);
     chunks = (read_bytes + out->chunk_bytes - 1) / out->chunk_bytes;
-    res = bench_pipeline_create(ctx, spirv, words, types, 2, 16, (uint32_t)chunks, &out->pipe);
+    desc.set_count = (uint32_t)chunks;
+    res = spdrt__pipeline_create(ctx, &desc, &out->pipe);
     if (res != SPDRT_OK)
         return res;
     for (i = 0; i < chunks; i++) {
@@ -308,7 +273,7 @@ spdrt_result bench_copy_kernel_create(bench_workload *wl, const uint32_t *spirv,
             w[b].dstSet = out->pipe.sets[i];
             w[b].dstBinding = b;
             w[b].descriptorCount = 1;
-            w[b].descriptorType = types[b];
+            w[b].descriptorType = bindings[b].type;
             w[b].pBufferInfo = &bufs[b];
         }
         vkUpdateDescriptorSets(ctx->device, 2, w, 0, NULL);
@@ -398,7 +363,7 @@ int bench_copy_kernel_check(bench_copy_kernel *k, char *err, size_t err_size) {
 
 void bench_copy_kernel_destroy(bench_copy_kernel *k) {
     if (k->wl && !k->wl->ctx->hung)
-        bench_pipeline_destroy(k->wl->ctx, &k->pipe);
+        spdrt__pipeline_destroy(k->wl->ctx, &k->pipe);
     memset(k, 0, sizeof *k);
 }
 

@@ -10,6 +10,7 @@
 #ifndef BENCH_KERNELS_H
 #define BENCH_KERNELS_H
 
+#include "spd/spd_internal.h"
 #include "workload.h"
 
 typedef struct {
@@ -32,7 +33,7 @@ void bench_spd_kernel_destroy(bench_spd_kernel *k);
 
 typedef struct {
     bench_workload *wl;
-    bench_pipeline pipe;  /* set k reads level k and writes level k+1 */
+    spdrt_pipeline pipe;  /* set k reads level k and writes level k+1 */
 } bench_level_kernel;
 
 spdrt_result bench_level_kernel_create(bench_workload *wl, const uint32_t *spirv, size_t words,
@@ -61,7 +62,7 @@ void bench_blit_after(VkCommandBuffer cb, void *user);
  * level 0's bytes, write = the mips' bytes. */
 typedef struct {
     bench_workload *wl;
-    bench_pipeline pipe;   /* set i covers chunk i */
+    spdrt_pipeline pipe;   /* set i covers chunk i */
     uint64_t chunk_bytes;  /* at most maxStorageBufferRange per binding */
     uint64_t read_bytes, write_bytes;
 } bench_copy_kernel;

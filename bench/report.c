@@ -7,7 +7,7 @@
  *   floor spread = slower / faster median of the floor's two runs - 1 */
 #include <string.h>
 
-#include "internal.h"
+#include "core/internal.h"
 #include "report.h"
 #include "report_cells.h"
 

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "run_info.h"
-#include "spd_ref.h"
+#include "spdrt_spd.h"
 #include "spdrt.h"
 
 #define BENCH_MAX_LEVELS 16u

@@ -2,12 +2,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/internal.h"
 #include "source.h"
 
 /* Built once from the runtime's own conversions, so the tables cannot disagree with them. */
 static float half_value[65536];      /* half bits -> float */
-static uint16_t uniform_half[65536]; /* k -> the half nearest k / 65536: uniform in [0, 1) */
 static float unorm8_value[256];
 static int tables_ready;
 
@@ -15,10 +14,8 @@ static void build_tables(void) {
     uint32_t i;
     if (tables_ready)
         return;
-    for (i = 0; i < 65536; i++) {
+    for (i = 0; i < 65536; i++)
         half_value[i] = spdrt__half_to_float((uint16_t)i);
-        uniform_half[i] = spdrt__float_to_half((float)i / 65536.0f);
-    }
     for (i = 0; i < 256; i++) {
         uint8_t b = (uint8_t)i;
         float rgba[4];
@@ -29,50 +26,17 @@ static void build_tables(void) {
     tables_ready = 1;
 }
 
-/* xorshift64*: fast and plenty random for benchmark data. */
-static uint64_t next_random(uint64_t *s) {
-    *s ^= *s >> 12;
-    *s ^= *s << 25;
-    *s ^= *s >> 27;
-    return *s * 0x2545F4914F6CDD1Dull;
-}
-
+/* Channel c of texel i is value i x channels + c of the runtime's test data, packed as the
+ * runtime packs it: one texel at a time, straight into the stored bytes. */
 void bench_source_fill(spdrt_format format, void *dst, size_t texels, uint64_t seed) {
-    uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1, r;
-    uint32_t texel = spdrt__format_texel_size(format);
+    uint32_t texel = spdrt__format_texel_size(format), ch = spdrt_format_channels(format), c;
     unsigned char *bytes = dst;
     size_t i;
-    build_tables();
     for (i = 0; i < texels; i++) {
-        r = next_random(&s);
-        switch (format) {
-        case SPDRT_RGBA8: {
-            uint32_t v = (uint32_t)(r >> 32);
-            memcpy(bytes + 4 * i, &v, 4);
-            break;
-        }
-        case SPDRT_RGBA16F: {
-            uint16_t h[4];
-            int c;
-            for (c = 0; c < 4; c++)
-                h[c] = uniform_half[(r >> (16 * c)) & 0xffffu];
-            memcpy(bytes + 8 * i, h, 8);
-            break;
-        }
-        case SPDRT_R32F: {
-            float f = (float)(r >> 40) / 16777216.0f; /* 24 bits: exact, in [0, 1) */
-            memcpy(bytes + 4 * i, &f, 4);
-            break;
-        }
-        default: { /* any other format: random RGBA in [0, 1), as the runtime stores it */
-            float f[4];
-            int c;
-            for (c = 0; c < 4; c++)
-                f[c] = (float)((r >> (16 * c)) & 0xffffu) / 65536.0f;
-            spdrt__texel_pack(format, f, bytes + (size_t)texel * i);
-            break;
-        }
-        }
+        float rgba[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        for (c = 0; c < ch; c++)
+            rgba[c] = spdrt_random_float(seed, (uint64_t)i * ch + c, 0.0f, 1.0f);
+        spdrt__texel_pack(format, rgba, bytes + (size_t)texel * i);
     }
 }
 

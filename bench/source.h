@@ -13,8 +13,8 @@
 
 #include "spdrt.h"
 
-/* Fills `texels` texels of `format` at dst with deterministic random values in [0, 1]
- * (rgba8: any byte; rgba16f and r32f: uniform in [0, 1)). */
+/* Fills `texels` texels of `format` at dst with deterministic random values in [0, 1]: the
+ * runtime's test data (spdrt_random_float) in [0, 1), rounded as the format stores it. */
 void bench_source_fill(spdrt_format format, void *dst, size_t texels, uint64_t seed);
 
 /* Unpacks n stored texels into n * channels floats (channels = spdrt_format_channels):

@@ -49,7 +49,7 @@ static void compare_row(bench_check *chk, double bound, spdrt_format format, uin
 }
 
 /* Texel x of level k from rows top (2y) and bottom (2y+1) of level k-1, clamped: the
- * definition in runtime/spd_ref.h. */
+ * definition in runtime/include/spdrt_spd.h. */
 static void reduce_row(spd_op op, uint32_t ch, uint32_t pw, uint32_t w, const float *top,
                        const float *bottom, float *out) {
     uint32_t x, c;

@@ -1,7 +1,7 @@
 /* verify.h: checking read-back samples, so every figure the benchmark prints belongs to a
  * run that produced the right levels.
  *
- * SPD: every sampled texel against the CPU reference (runtime/spd_ref.c's definition:
+ * SPD: every sampled texel against the CPU reference (runtime/spd/spd_ref.c's definition:
  * spd_ref_reduce for each 2x2 block, the chain kept in float, only stored values quantized
  * with spd_ref_quantize), within spd_ref_bound. The reference is streamed: one pass over
  * level 0, two rows kept per level, so a 16384x16384 source costs no memory and one pass

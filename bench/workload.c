@@ -15,22 +15,9 @@ const unsigned char *bench_workload_source_row(const bench_workload *wl, uint32_
 
 void bench_image_layout(VkCommandBuffer cb, const bench_workload *wl, uint32_t base,
                         uint32_t count, VkImageLayout from, VkImageLayout to) {
-    VkImageMemoryBarrier b;
-    memset(&b, 0, sizeof b);
-    b.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
-    b.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
-    b.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
-    b.oldLayout = from;
-    b.newLayout = to;
-    b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    b.image = wl->image.image;
-    b.subresourceRange.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
-    b.subresourceRange.baseMipLevel = base;
-    b.subresourceRange.levelCount = count;
-    b.subresourceRange.layerCount = 1;
-    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-                         VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, NULL, 0, NULL, 1, &b);
+    spdrt__image_barrier(cb, &wl->image, base, count, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                         VK_ACCESS_MEMORY_WRITE_BIT, from, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                         VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT, to);
 }
 
 static void record_upload(VkCommandBuffer cb, void *user) {

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "spd_ref.h"
+#include "spdrt_spd.h"
 #include "spdrt.h"
 
 typedef struct {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "spd_ref.h"
+#include "spdrt_spd.h"
 
 #include "tap.h"
 
@@ -22,16 +22,13 @@ static uint32_t full_chain(uint32_t w, uint32_t h) {
     return k;
 }
 
-/* A deterministic pseudo-random image in [lo, hi), no libc rand so runs are repeatable. */
+/* A deterministic pseudo-random image in [lo, hi) (the runtime's test data). */
 static float *random_image(uint32_t w, uint32_t h, uint32_t layers, float lo, float hi,
                            uint32_t seed) {
-    size_t n = (size_t)w * h * layers * 4, i;
+    size_t n = (size_t)w * h * layers * 4;
     float *img = malloc(n * sizeof *img);
-    uint32_t s = seed * 2654435761u + 1;
-    for (i = 0; img && i < n; i++) {
-        s = s * 1664525u + 1013904223u;
-        img[i] = lo + (hi - lo) * (float)(s >> 8) / 16777216.0f;
-    }
+    if (img)
+        spdrt_random_floats(img, n, seed, lo, hi);
     return img;
 }
 
@@ -371,6 +368,31 @@ static void test_layers(void) {
     free(img);
 }
 
+/* The shared test data: in range, any value made alone equals the stream's, the integers are
+ * the [0, 1) stream's 24 bits, and a seed always gives the same values. */
+static void test_random(void) {
+    enum { N = 4096 };
+    static float a[N], b[N], n[N];
+    size_t i, in_range = 0, alone = 0, ints = 0;
+    spdrt_random_floats(a, N, 5, -2.0f, 3.0f);
+    spdrt_random_floats(b, N, 5, 0.0f, 1.0f);
+    spdrt_random_integers(n, N, 5);
+    for (i = 0; i < N; i++) {
+        in_range += a[i] >= -2.0f && a[i] < 3.0f && b[i] >= 0.0f && b[i] < 1.0f;
+        alone += spdrt_random_float(5, i, -2.0f, 3.0f) == a[i];
+        ints += n[i] == b[i] * 16777216.0f && n[i] == (float)(uint32_t)n[i];
+    }
+    ok(in_range == N && alone == N && ints == N,
+       "spdrt_random_*: %zu/%d in range, %zu/%d equal made alone, %zu/%d integers = 2^24 x [0, 1)",
+       in_range, N, alone, N, ints, N);
+    /* Pinned values: a changed generator would silently change every test's data. */
+    spdrt_random_integers(n, 1, 1);
+    ok(n[0] == 16034049.0f &&
+       spdrt_random_float(1, 1000, -1.0f, 1.0f) == 8622187.0f / 8388608.0f - 1.0f &&
+       spdrt_random_float(7, 123456789, -1.0f, 1.0f) == 6273545.0f / 8388608.0f - 1.0f,
+       "spdrt_random_*: the stream of a seed is the pinned one");
+}
+
 int main(void) {
     int op;
     test_sizes();
@@ -393,5 +415,6 @@ int main(void) {
     test_unquantized_chain();
     test_r32f_channels();
     test_layers();
+    test_random();
     return tap_plan();
 }

@@ -3,7 +3,7 @@
  * The check the test suite makes, for one user's exact configuration on the user's own
  * device: --batch FFTs of random data in [-1, 1], two dispatches back to back (the output
  * is filled with NaN first, so a value never written fails), compared with the double
- * reference (runtime/fft_ref.c) against the stated bars (spdrt_fft.h): relative L2 error
+ * reference (runtime/fft/fft_ref.c) against the stated bars (spdrt_fft.h): relative L2 error
  * <= 4e-7 and max|err| / max|ref| <= 2e-6, or 1e-3 and 2e-3 with --storage f16. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,18 +37,6 @@ static void runtime_config(const sg_fft_params *f, const sg_contract *c, spdrt_f
     rc->norm = norm_of(f);
 }
 
-/* Values in [-1, 1) from a xorshift generator: the same seed, the same data everywhere. */
-static void random_data(float *data, size_t count, unsigned seed)
-{
-    uint32_t s = seed * 2654435761u + 0x9e3779b9u;
-    for (size_t i = 0; i < count; i++) {
-        s ^= s << 13;
-        s ^= s >> 17;
-        s ^= s << 5;
-        data[i] = (float)((double)(s >> 8) / 8388608.0 - 1.0);
-    }
-}
-
 /* Runs the check with a pipeline (one shader) or a plan (four-step) already built for ctx,
  * prints the errors against the bars and returns the exit code. */
 static int check(const sg_run *run, spdrt_context *ctx, const spdrt_fft_config *rc,
@@ -71,7 +59,7 @@ static int check(const sg_run *run, spdrt_context *ctx, const spdrt_fft_config *
         fprintf(stderr, "spdgen: error: --selftest: out of memory\n");
         goto done;
     }
-    random_data(in, in_n, seed);
+    spdrt_random_floats(in, in_n, seed, -1.0f, 1.0f); /* the same seed, the same data */
     spdrt_result res = plan ? spdrt_fft_plan_run(ctx, plan, &p, in, out, NULL)
                             : spdrt_fft_run(ctx, pipe, &p, in, out, NULL);
     if (res != SPDRT_OK) {

@@ -4,7 +4,7 @@
  * device: random source data, two dispatches back to back (the second must rewrite every
  * level, sentinel-filled in between, and its last workgroup must find its counter reset by
  * the shader), every level compared with the CPU reference within the bound the project
- * states (runtime/spd_compare.c). Engines can keep it in their CI for the configs they
+ * states (runtime/spd/spd_compare.c). Engines can keep it in their CI for the configs they
  * vendor. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,23 +12,20 @@
 
 #include "job.h"
 #include "spd.h"
-#include "spd_ref.h"
+#include "spdrt_spd.h"
 #include "spdrt.h"
 
 #define SENTINEL (-1234.5f)
 
-/* Values in [0, 1) from a xorshift generator, or for r32ui integers below 2^24 (exact as
- * floats): the same seed, the same data everywhere. */
+/* Values in [0, 1), or for r32ui integers below 2^24 (exact as floats), from the runtime's
+ * test data: the same seed, the same data everywhere. */
 static float *random_source(size_t texels, unsigned seed, int integers)
 {
     float *data = malloc(texels * 4 * sizeof *data);
-    uint32_t s = seed * 2654435761u + 0x9e3779b9u;
-    for (size_t i = 0; data && i < texels * 4; i++) {
-        s ^= s << 13;
-        s ^= s >> 17;
-        s ^= s << 5;
-        data[i] = integers ? (float)(s >> 8) : (float)(s >> 8) / 16777216.0f;
-    }
+    if (data && integers)
+        spdrt_random_integers(data, texels * 4, seed);
+    else if (data)
+        spdrt_random_floats(data, texels * 4, seed, 0.0f, 1.0f);
     return data;
 }
 

@@ -123,16 +123,10 @@ static inline uint32_t *fft_generate(const fft_case *c, const char *lang, spdrt_
     return code;
 }
 
-/* Uniform values in [-1, 1) from a xorshift generator: the same seed, the same data. */
+/* Uniform values in [-1, 1) (the runtime's test data): the same seed, the same data. */
 static inline void fft_random(float *data, size_t count, uint32_t seed)
 {
-    uint32_t s = seed * 2654435761u + 0x9e3779b9u;
-    for (size_t i = 0; i < count; i++) {
-        s ^= s << 13;
-        s ^= s >> 17;
-        s ^= s << 5;
-        data[i] = (float)((double)(s >> 8) / 8388608.0 - 1.0);
-    }
+    spdrt_random_floats(data, count, seed, -1.0f, 1.0f);
 }
 
 #endif

@@ -4,7 +4,7 @@
  * compiled through glslang: --target spirv --spirv-from hlsl), runs it through libspdrt
  * under the Khronos validation layer with synchronization validation (any message fails),
  * on random data in [-1, 1] for several FFTs per dispatch, and compares the output with the
- * double-precision reference (runtime/fft_ref.c): relative L2 error <= 4e-7 and
+ * double-precision reference (runtime/fft/fft_ref.c): relative L2 error <= 4e-7 and
  * max|err| / max|ref| <= 2e-6 (fp16 storage: 1e-3 and 2e-3, the output's rounding to half).
  * The output buffer is filled with NaN first, so an element never written fails. Every TAP
  * line reports the measured errors.

@@ -20,8 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "spd_passes.h"
-#include "spd_ref.h"
+#include "spd/spd_passes.h"
+#include "spdrt_spd.h"
 #include "spdrt.h"
 #include "spd_test_common.h"
 #include "tap.h"

@@ -10,7 +10,7 @@
  *     +Inf. NaN is unspecified (min/max may return either operand) and not tested.
  *   A device without shaderFloat16 (simulated by clearing the context's flag) refuses the
  *     shader with a message naming the feature. */
-#include "internal.h" /* the simulated device: ctx->float16 */
+#include "core/internal.h" /* the simulated device: ctx->float16 */
 
 static const struct { const char *name; spdrt_format format; } half_formats[] = {
     {"r16f", SPDRT_R16F}, {"rg16f", SPDRT_RG16F}, {"rgba16f", SPDRT_RGBA16F},

@@ -3,7 +3,7 @@
  * For each configuration it generates the shader with the real spdgen binary (GLSL, or
  * HLSL compiled through glslang: --target spirv --spirv-from hlsl), runs it through
  * libspdrt under the Khronos validation layer with synchronization validation, and compares
- * every texel of every level with the CPU reference (runtime/spd_ref.c):
+ * every texel of every level with the CPU reference (runtime/spd/spd_ref.c):
  *   the bounds of spd_ref_bound(): min, max, test-order bit-exact; mean within 2^-20;
  *   rgba16f / rgba8 within one unit of the format (Vulkan lets stores round either way),
  *   rgba8 with --sampler linear within two (spd_ref_bound_level: the filter rounds too).
@@ -25,7 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "spd_ref.h"
+#include "spdrt_spd.h"
 #include "spdrt.h"
 #include "spd_test_common.h"
 #include "tap.h"

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "spdrt.h"
+
 /* Runs `spdgen --spd ARGS --target spirv --spirv-from TARGET` ($SPDGEN_BUILD/spdgen) and
  * returns the SPIR-V it wrote (free it), or NULL if spdgen failed. */
 static inline uint32_t *spd_test_spirv(const char *args, const char *target, size_t *words)
@@ -34,18 +36,15 @@ static inline uint32_t *spd_test_spirv(const char *args, const char *target, siz
     return code;
 }
 
-/* `count` floats from a xorshift generator: distinct values in [0, 1), or with `integers`
- * whole numbers below 2^24 (exact as floats, for r32ui). The same seed, the same data. */
+/* `count` floats of the runtime's test data: values in [0, 1), or with `integers` whole
+ * numbers below 2^24 (exact as floats, for r32ui). The same seed, the same data. */
 static inline float *spd_test_source(size_t count, uint32_t seed, int integers)
 {
     float *data = malloc(count * sizeof *data);
-    uint32_t s = seed * 2654435761u + 1u;
-    for (size_t i = 0; data && i < count; i++) {
-        s ^= s << 13;
-        s ^= s >> 17;
-        s ^= s << 5;
-        data[i] = integers ? (float)(s >> 8) : (float)(s >> 8) / 16777216.0f;
-    }
+    if (data && integers)
+        spdrt_random_integers(data, count, seed);
+    else if (data)
+        spdrt_random_floats(data, count, seed, 0.0f, 1.0f);
     return data;
 }
 

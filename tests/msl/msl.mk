@@ -37,7 +37,7 @@ endif
 MSL_CXXFLAGS := -std=c++17 -O2 -Wall -Wextra -Wno-unused-parameter -Wno-unknown-attributes \
 	-flax-vector-conversions=none -Xclang -fnative-half-type \
 	-Xclang -fnative-half-arguments-and-returns -DMSL_SHIM_EXTERNAL_RUNTIME \
-	-I$(M) -I$(M)/exec -I$(ROOT)/runtime -MMD -MP
+	-I$(M) -I$(M)/exec -I$(ROOT)/runtime/include -MMD -MP
 EXEC_OBJ := $(B)/exec/executor.o $(B)/exec/fiber.o
 SELFTEST_UNITS := neighbour last_group divergent simd_ops bindings
 SELFTEST_OBJ := $(B)/exec/selftest.o $(SELFTEST_UNITS:%=$(B)/exec/%.o)

@@ -18,7 +18,7 @@
 //  - the input buffer's gaps and the output buffer are filled with NaN (all bits set, a
 //    NaN as float and as half), as libspdrt fills the output; every buffer has a guard
 //    band of NaN before and after it;
-//  - the output elements the contract names are compared with runtime/fft_ref.c by the
+//  - the output elements the contract names are compared with runtime/fft/fft_ref.c by the
 //    runtime's metric (spdrt_fft_compare), within the bounds of tests/device/fft_matrix.c
 //    (spdrt_fft.h: relative L2 4e-7, max|err| / max|ref| 2e-6; f16 storage 1e-3, 2e-3),
 //    and none may be non-finite (never written);
@@ -26,7 +26,7 @@
 //    (read-only in the contract) must be unchanged, guards included;
 //  - the executor's errors (barrier or SIMD-group function reached by part of the group,
 //    binding errors) fail the run.
-// f16 storage: the host converts with the runtime's own conversions (runtime/format.c), as
+// f16 storage: the host converts with the runtime's own conversions (runtime/core/format.c), as
 // spdrt_fft_run does, and the reference rounds the input to half as for the device tests.
 // Prints one unnumbered TAP line per check ("ok - ..." / "not ok - ...") with the measured
 // errors, for the calling .t to number. Exit status 0 whatever the results; 2 on usage
@@ -44,8 +44,8 @@
 #include "executor.h"
 #include "spdrt_fft.h"
 
-// runtime/internal.h (not includable here: it pulls in the Vulkan loader): the half
-// conversions libspdrt uses for --storage f16 (runtime/format.c).
+// runtime/core/internal.h (not includable here: it pulls in the Vulkan loader): the half
+// conversions libspdrt uses for --storage f16 (runtime/core/format.c).
 extern "C" uint16_t spdrt__float_to_half(float f);
 extern "C" float spdrt__half_to_float(uint16_t h);
 
@@ -181,16 +181,10 @@ void tap(bool ok, const std::string& text) {
 }
 void diag(const std::string& text) { std::printf("# %s\n", text.c_str()); }
 
-// Uniform values in [-1, 1) from tests/device/fft_common.h's xorshift generator (that
-// header is C and cannot be included from C++): the same seed gives the same data.
+// Uniform values in [-1, 1): the runtime's test data, as tests/device/fft_common.h makes
+// them; the same seed gives the same data.
 void fft_random(float* data, size_t count, uint32_t seed) {
-  uint32_t s = seed * 2654435761u + 0x9e3779b9u;
-  for (size_t i = 0; i < count; i++) {
-    s ^= s << 13;
-    s ^= s >> 17;
-    s ^= s << 5;
-    data[i] = float(double(s >> 8) / 8388608.0 - 1.0);
-  }
+  spdrt_random_floats(data, count, seed, -1.0f, 1.0f);
 }
 
 double expected_scale(const flags& f) {

@@ -10,7 +10,7 @@
 // hand-off buffer is poisoned once, then two dispatches run back to back with the levels
 // refilled in between and no host reset of the counters (the shader resets its own), so
 // the second dispatch's tail must run. After each dispatch every level is compared with
-// the CPU reference (runtime/spd_ref.c) by the project's shared comparison within its
+// the CPU reference (runtime/spd/spd_ref.c) by the project's shared comparison within its
 // stated bound (spd_ref_bound: min, max, test-order bit-exact, mean within 2^-20); levels
 // past mip_count must still hold the sentinel and the counters must be back at 0.
 // Dispatches rotate through the SIMD-group widths given and through the threadgroup
@@ -31,7 +31,7 @@
 #include "executor.h"
 #include "spdrt.h"
 extern "C" {
-#include "spd_ref.h"
+#include "spdrt_spd.h"
 }
 
 extern const msl_exec::bound_kernel spd_kernel;
@@ -113,17 +113,11 @@ void tap(bool ok, const std::string& text) {
 }
 void diag(const std::string& text) { std::printf("# %s\n", text.c_str()); }
 
-// Deterministic source data: distinct values in [0, 1), the generator and seeds of
+// Deterministic source data in [0, 1): the runtime's test data with the seeds of
 // tests/device/spd_matrix.c, so both suites see the same images.
 std::vector<float> make_source(uint32_t w, uint32_t h, uint32_t layers, uint32_t seed) {
   std::vector<float> data(size_t(w) * h * layers * 4);
-  uint32_t s = seed * 2654435761u + 1u;
-  for (float& v : data) {
-    s ^= s << 13;
-    s ^= s >> 17;
-    s ^= s << 5;
-    v = float(s >> 8) / 16777216.0f;
-  }
+  spdrt_random_floats(data.data(), data.size(), seed, 0.0f, 1.0f);
   return data;
 }
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/internal.h"
 #include "spdrt_fft.h"
 
 static const double TWO_PI = 6.28318530717958647692528676655900577;

@@ -146,48 +146,10 @@ spdrt_result spdrt_fft_plan_load(spdrt_context *ctx, const char *path, spdrt_fft
 
 /* ---- a run -------------------------------------------------------------------------------- */
 
-typedef struct {
-    spdrt_buffer upload, src, scratch, dst, readback;
-    VkQueryPool timestamps;
-} plan_resources;
-
-static void release(spdrt_context *ctx, plan_resources *rs)
-{
-    if (ctx->hung) return;
-    if (rs->timestamps) vkDestroyQueryPool(ctx->device, rs->timestamps, NULL);
-    spdrt__buffer_destroy(ctx, &rs->upload);
-    spdrt__buffer_destroy(ctx, &rs->src);
-    spdrt__buffer_destroy(ctx, &rs->scratch);
-    spdrt__buffer_destroy(ctx, &rs->dst);
-    spdrt__buffer_destroy(ctx, &rs->readback);
-}
-
-static spdrt_result create_resources(spdrt_context *ctx, VkDeviceSize in_bytes, VkDeviceSize scratch_bytes,
-                                     VkDeviceSize out_bytes, plan_resources *rs)
-{
-    const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    spdrt_result res = spdrt__buffer_create(ctx, in_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 1, &rs->upload);
-    if (res == SPDRT_OK) res = spdrt__buffer_create(ctx, in_bytes, storage, 0, &rs->src);
-    if (res == SPDRT_OK) res = spdrt__buffer_create(ctx, scratch_bytes, storage, 0, &rs->scratch);
-    if (res == SPDRT_OK)
-        res = spdrt__buffer_create(ctx, out_bytes, storage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 0, &rs->dst);
-    if (res == SPDRT_OK) res = spdrt__buffer_create(ctx, out_bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, 1, &rs->readback);
-    if (res == SPDRT_OK && ctx->timestamp_valid_bits) {
-        VkQueryPoolCreateInfo qci;
-        memset(&qci, 0, sizeof qci);
-        qci.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
-        qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
-        qci.queryCount = 2;
-        VkResult r = vkCreateQueryPool(ctx->device, &qci, NULL, &rs->timestamps);
-        if (r != VK_SUCCESS) res = spdrt__vk_error(ctx, "vkCreateQueryPool", r);
-    }
-    return res;
-}
-
 spdrt_result spdrt_fft_plan_run(spdrt_context *ctx, spdrt_fft_plan *plan, const spdrt_fft_params *params,
                                 const float *input, float *output, double *gpu_ms)
 {
-    plan_resources rs;
+    spdrt__fft_resources rs;
     VkCommandBuffer cb;
     spdrt_result res;
     const VkPipelineStageFlags compute = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
@@ -218,12 +180,10 @@ spdrt_result spdrt_fft_plan_run(spdrt_context *ctx, spdrt_fft_plan *plan, const 
     size_t scalar = w->f16 ? 2 : 4;
     VkDeviceSize scratch_bytes = (VkDeviceSize)params->count * w->n * 8;
     memset(&rs, 0, sizeof rs);
-    res = create_resources(ctx, in_floats * scalar, scratch_bytes, out_floats * scalar, &rs);
+    res = spdrt__fft_resources_create(ctx, in_floats * scalar, scratch_bytes,
+                                      out_floats * scalar, &rs);
     if (res != SPDRT_OK) goto done;
-    for (size_t i = 0; i < in_floats; i++) {
-        if (w->f16) ((uint16_t *)rs.upload.map)[i] = spdrt__float_to_half(input[i]);
-        else ((float *)rs.upload.map)[i] = input[i];
-    }
+    spdrt__fft_upload(&rs, w->f16, input, in_floats);
     spdrt__fft_bind(ctx, plan->pipes[0], &rs.src, &rs.scratch);
     spdrt__fft_bind(ctx, plan->pipes[1], &rs.scratch, &rs.dst);
     res = spdrt__commands_begin(ctx, &cb);
@@ -235,30 +195,31 @@ spdrt_result spdrt_fft_plan_run(spdrt_context *ctx, spdrt_fft_plan *plan, const 
     vkCmdCopyBuffer(cb, rs.upload.buffer, rs.src.buffer, 1, &copy);
     vkCmdFillBuffer(cb, rs.scratch.buffer, 0, VK_WHOLE_SIZE, 0xffffffffu); /* NaN: unwritten values show */
     vkCmdFillBuffer(cb, rs.dst.buffer, 0, VK_WHOLE_SIZE, 0xffffffffu);
-    spdrt__fft_barrier(cb, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, compute, shader_rw);
+    spdrt__memory_barrier(cb, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, compute, shader_rw);
     if (rs.timestamps) vkCmdWriteTimestamp(cb, compute, rs.timestamps, 0);
     for (uint32_t p = 0; p < plan->count; p++) {
         const spdrt_fft_pipeline *fp = plan->pipes[p];
         /* The scratch pass 1 wrote is what pass 2 reads. */
-        if (p > 0) spdrt__fft_barrier(cb, compute, VK_ACCESS_SHADER_WRITE_BIT, compute, shader_rw);
+        if (p > 0)
+            spdrt__memory_barrier(cb, compute, VK_ACCESS_SHADER_WRITE_BIT, compute, shader_rw);
         vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, fp->pipe.pipeline);
-        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, fp->pipe.layout, 0, 1, &fp->pipe.set, 0, NULL);
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, fp->pipe.layout, 0, 1,
+                                &fp->pipe.sets[0], 0, NULL);
         vkCmdPushConstants(cb, fp->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, FFT_PUSH_BYTES, push[p]);
         vkCmdDispatch(cb, groups[p], 1, 1);
     }
     if (rs.timestamps) vkCmdWriteTimestamp(cb, compute, rs.timestamps, 1);
-    spdrt__fft_barrier(cb, compute, VK_ACCESS_SHADER_WRITE_BIT, transfer, VK_ACCESS_TRANSFER_READ_BIT);
+    spdrt__memory_barrier(cb, compute, VK_ACCESS_SHADER_WRITE_BIT, transfer,
+                          VK_ACCESS_TRANSFER_READ_BIT);
     copy.size = out_floats * scalar;
     vkCmdCopyBuffer(cb, rs.dst.buffer, rs.readback.buffer, 1, &copy);
-    spdrt__fft_barrier(cb, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    spdrt__memory_barrier(cb, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                          VK_ACCESS_HOST_READ_BIT);
     res = spdrt__commands_submit(ctx, cb);
     if (res != SPDRT_OK) goto done;
-    for (size_t i = 0; i < out_floats; i++) {
-        if (w->f16) output[i] = spdrt__half_to_float(((const uint16_t *)rs.readback.map)[i]);
-        else output[i] = ((const float *)rs.readback.map)[i];
-    }
-    if (gpu_ms) *gpu_ms = spdrt__fft_timestamps(ctx, rs.timestamps);
+    spdrt__fft_download(&rs, w->f16, output, out_floats);
+    if (gpu_ms) spdrt__timestamps_ms(ctx, rs.timestamps, gpu_ms); /* -1 when it fails */
 done:
-    release(ctx, &rs);
+    spdrt__fft_resources_release(ctx, &rs);
     return res;
 }

@@ -9,8 +9,6 @@
 
 #include "fft_internal.h"
 
-#define SPIRV_MAGIC 0x07230203u
-
 static spdrt_result check_config(spdrt_context *ctx, const spdrt_fft_config *c)
 {
     const VkPhysicalDeviceLimits *lim = &ctx->limits;
@@ -33,60 +31,6 @@ static spdrt_result check_config(spdrt_context *ctx, const spdrt_fft_config *c)
         return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED,
                             "the shader needs %u bytes of shared memory; \"%s\" has %u",
                             c->shared_bytes, ctx->info.name, lim->maxComputeSharedMemorySize);
-    return SPDRT_OK;
-}
-
-static spdrt_result create_layout(spdrt_context *ctx, spdrt_fft_pipeline *fp)
-{
-    VkDescriptorSetLayoutBinding b[3];
-    VkDescriptorSetLayoutCreateInfo lci;
-    VkPushConstantRange pc;
-    VkPipelineLayoutCreateInfo plci;
-    VkDescriptorPoolSize size;
-    VkDescriptorPoolCreateInfo pci;
-    VkDescriptorSetAllocateInfo ai;
-    VkResult r;
-    memset(b, 0, sizeof b);
-    for (uint32_t i = 0; i < fp->bindings; i++) {
-        b[i].binding = i;
-        b[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        b[i].descriptorCount = 1;
-        b[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-    }
-    memset(&lci, 0, sizeof lci);
-    lci.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
-    lci.bindingCount = fp->bindings;
-    lci.pBindings = b;
-    r = vkCreateDescriptorSetLayout(ctx->device, &lci, NULL, &fp->pipe.set_layout);
-    if (r != VK_SUCCESS) return spdrt__vk_error(ctx, "vkCreateDescriptorSetLayout", r);
-    pc.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-    pc.offset = 0;
-    pc.size = FFT_PUSH_BYTES;
-    memset(&plci, 0, sizeof plci);
-    plci.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
-    plci.setLayoutCount = 1;
-    plci.pSetLayouts = &fp->pipe.set_layout;
-    plci.pushConstantRangeCount = 1;
-    plci.pPushConstantRanges = &pc;
-    r = vkCreatePipelineLayout(ctx->device, &plci, NULL, &fp->pipe.layout);
-    if (r != VK_SUCCESS) return spdrt__vk_error(ctx, "vkCreatePipelineLayout", r);
-
-    size.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    size.descriptorCount = fp->bindings;
-    memset(&pci, 0, sizeof pci);
-    pci.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
-    pci.maxSets = 1;
-    pci.poolSizeCount = 1;
-    pci.pPoolSizes = &size;
-    r = vkCreateDescriptorPool(ctx->device, &pci, NULL, &fp->pipe.pool);
-    if (r != VK_SUCCESS) return spdrt__vk_error(ctx, "vkCreateDescriptorPool", r);
-    memset(&ai, 0, sizeof ai);
-    ai.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
-    ai.descriptorPool = fp->pipe.pool;
-    ai.descriptorSetCount = 1;
-    ai.pSetLayouts = &fp->pipe.set_layout;
-    r = vkAllocateDescriptorSets(ctx->device, &ai, &fp->pipe.set);
-    if (r != VK_SUCCESS) return spdrt__vk_error(ctx, "vkAllocateDescriptorSets", r);
     return SPDRT_OK;
 }
 
@@ -144,8 +88,7 @@ spdrt_result spdrt_fft_pipeline_create(spdrt_context *ctx, const uint32_t *spirv
     if (!out || !config)
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_fft_pipeline_create: config and out are required");
     *out = NULL;
-    if (!spirv || spirv_words < 5 || spirv[0] != SPIRV_MAGIC)
-        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "not a SPIR-V module (%zu words)", spirv_words);
+    if ((res = spdrt__spirv_check(ctx, spirv, spirv_words)) != SPDRT_OK) return res;
     if ((res = check_config(ctx, config)) != SPDRT_OK) return res;
     spdrt_fft_pipeline *fp = calloc(1, sizeof *fp);
     if (!fp) return spdrt__error(ctx, SPDRT_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -153,8 +96,17 @@ spdrt_result spdrt_fft_pipeline_create(spdrt_context *ctx, const uint32_t *spirv
     if (!fp->config.columns) fp->config.columns = 1;
     fp->bindings = config->lut ? 3 : 2;
     res = subgroup_needs(ctx, config, &required, &full);
-    if (res == SPDRT_OK) res = create_layout(ctx, fp);
-    if (res == SPDRT_OK) res = spdrt__compute_pipeline_create(ctx, spirv, spirv_words, required, full, &fp->pipe);
+    if (res == SPDRT_OK) {
+        /* src, dst and the twiddle table: storage buffers. */
+        const spdrt_binding buffers[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL},
+                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL},
+                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL}};
+        spdrt_pipeline_desc desc = {
+            .spirv = spirv, .spirv_words = spirv_words, .bindings = buffers,
+            .binding_count = fp->bindings, .push_bytes = FFT_PUSH_BYTES, .set_count = 1,
+            .required_subgroup = required, .full_subgroups = full};
+        res = spdrt__pipeline_create(ctx, &desc, &fp->pipe);
+    }
     if (res == SPDRT_OK && config->lut) res = create_lut(ctx, fp);
     if (res != SPDRT_OK) {
         spdrt_fft_pipeline_destroy(ctx, fp);
@@ -169,50 +121,58 @@ void spdrt_fft_pipeline_destroy(spdrt_context *ctx, spdrt_fft_pipeline *fp)
     if (!ctx || !fp) return;
     if (!ctx->hung) {
         spdrt__buffer_destroy(ctx, &fp->lut);
-        spdrt__spd_pipeline_destroy(ctx, &fp->pipe);
+        spdrt__pipeline_destroy(ctx, &fp->pipe);
     }
     free(fp);
 }
 
 /* ---- one run ------------------------------------------------------------------------------ */
 
-typedef struct {
-    spdrt_buffer upload, src, dst, readback;
-    VkQueryPool timestamps;
-} fft_resources;
-
-static void release(spdrt_context *ctx, fft_resources *rs)
+void spdrt__fft_resources_release(spdrt_context *ctx, spdrt__fft_resources *rs)
 {
     if (ctx->hung) return; /* the device may still use them */
     if (rs->timestamps) vkDestroyQueryPool(ctx->device, rs->timestamps, NULL);
     spdrt__buffer_destroy(ctx, &rs->upload);
     spdrt__buffer_destroy(ctx, &rs->src);
+    spdrt__buffer_destroy(ctx, &rs->scratch);
     spdrt__buffer_destroy(ctx, &rs->dst);
     spdrt__buffer_destroy(ctx, &rs->readback);
 }
 
-static spdrt_result create_resources(spdrt_context *ctx, VkDeviceSize in_bytes,
-                                     VkDeviceSize out_bytes, fft_resources *rs)
+spdrt_result spdrt__fft_resources_create(spdrt_context *ctx, VkDeviceSize in_bytes,
+                                         VkDeviceSize scratch_bytes, VkDeviceSize out_bytes,
+                                         spdrt__fft_resources *rs)
 {
-    const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-    spdrt_result res = spdrt__buffer_create(ctx, in_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 1, &rs->upload);
+    const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                       VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    const VkBufferUsageFlags to_host = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    spdrt_result res = spdrt__buffer_create(ctx, in_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 1,
+                                            &rs->upload);
+    if (res == SPDRT_OK) res = spdrt__buffer_create(ctx, in_bytes, storage, 0, &rs->src);
+    if (res == SPDRT_OK && scratch_bytes)
+        res = spdrt__buffer_create(ctx, scratch_bytes, storage, 0, &rs->scratch);
     if (res == SPDRT_OK)
-        res = spdrt__buffer_create(ctx, in_bytes, storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, 0, &rs->src);
-    if (res == SPDRT_OK)
-        res = spdrt__buffer_create(ctx, out_bytes, storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
-                                   VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 0, &rs->dst);
-    if (res == SPDRT_OK)
-        res = spdrt__buffer_create(ctx, out_bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, 1, &rs->readback);
-    if (res == SPDRT_OK && ctx->timestamp_valid_bits) {
-        VkQueryPoolCreateInfo qci;
-        memset(&qci, 0, sizeof qci);
-        qci.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
-        qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
-        qci.queryCount = 2;
-        VkResult r = vkCreateQueryPool(ctx->device, &qci, NULL, &rs->timestamps);
-        if (r != VK_SUCCESS) res = spdrt__vk_error(ctx, "vkCreateQueryPool", r);
-    }
+        res = spdrt__buffer_create(ctx, out_bytes, storage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 0,
+                                   &rs->dst);
+    if (res == SPDRT_OK) res = spdrt__buffer_create(ctx, out_bytes, to_host, 1, &rs->readback);
+    if (res == SPDRT_OK) res = spdrt__timestamps_create(ctx, &rs->timestamps);
     return res;
+}
+
+void spdrt__fft_upload(const spdrt__fft_resources *rs, int f16, const float *input, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (f16) ((uint16_t *)rs->upload.map)[i] = spdrt__float_to_half(input[i]);
+        else ((float *)rs->upload.map)[i] = input[i];
+    }
+}
+
+void spdrt__fft_download(const spdrt__fft_resources *rs, int f16, float *output, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (f16) output[i] = spdrt__half_to_float(((const uint16_t *)rs->readback.map)[i]);
+        else output[i] = ((const float *)rs->readback.map)[i];
+    }
 }
 
 void spdrt__fft_bind(spdrt_context *ctx, const spdrt_fft_pipeline *fp, const spdrt_buffer *src,
@@ -227,7 +187,7 @@ void spdrt__fft_bind(spdrt_context *ctx, const spdrt_fft_pipeline *fp, const spd
         info[i].offset = 0;
         info[i].range = VK_WHOLE_SIZE;
         w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-        w[i].dstSet = fp->pipe.set;
+        w[i].dstSet = fp->pipe.sets[0];
         w[i].dstBinding = i;
         w[i].descriptorCount = 1;
         w[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
@@ -236,20 +196,9 @@ void spdrt__fft_bind(spdrt_context *ctx, const spdrt_fft_pipeline *fp, const spd
     vkUpdateDescriptorSets(ctx->device, fp->bindings, w, 0, NULL);
 }
 
-void spdrt__fft_barrier(VkCommandBuffer cb, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
-                        VkPipelineStageFlags dst_stage, VkAccessFlags dst_access)
-{
-    VkMemoryBarrier b;
-    memset(&b, 0, sizeof b);
-    b.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
-    b.srcAccessMask = src_access;
-    b.dstAccessMask = dst_access;
-    vkCmdPipelineBarrier(cb, src_stage, dst_stage, 0, 1, &b, 0, NULL, 0, NULL);
-}
-
 static void record(VkCommandBuffer cb, const spdrt_fft_pipeline *fp, const uint32_t push[4],
                    uint32_t groups, uint32_t dispatches, VkDeviceSize in_bytes,
-                   VkDeviceSize out_bytes, const fft_resources *rs)
+                   VkDeviceSize out_bytes, const spdrt__fft_resources *rs)
 {
     VkBufferCopy copy;
     const VkPipelineStageFlags compute = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
@@ -259,41 +208,35 @@ static void record(VkCommandBuffer cb, const spdrt_fft_pipeline *fp, const uint3
     copy.size = in_bytes;
     vkCmdCopyBuffer(cb, rs->upload.buffer, rs->src.buffer, 1, &copy);
     vkCmdFillBuffer(cb, rs->dst.buffer, 0, VK_WHOLE_SIZE, 0xffffffffu); /* NaN (float and half) */
-    spdrt__fft_barrier(cb, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, compute,
-            VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    spdrt__memory_barrier(cb, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, compute,
+                          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, fp->pipe.pipeline);
-    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, fp->pipe.layout, 0, 1, &fp->pipe.set, 0, NULL);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, fp->pipe.layout, 0, 1,
+                            &fp->pipe.sets[0], 0, NULL);
     vkCmdPushConstants(cb, fp->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, FFT_PUSH_BYTES, push);
     for (uint32_t d = 0; d < dispatches; d++) {
         int last = d + 1 == dispatches;
         /* Each dispatch rewrites what the previous one wrote. */
-        if (d > 0) spdrt__fft_barrier(cb, compute, VK_ACCESS_SHADER_WRITE_BIT, compute, VK_ACCESS_SHADER_WRITE_BIT);
+        if (d > 0)
+            spdrt__memory_barrier(cb, compute, VK_ACCESS_SHADER_WRITE_BIT, compute,
+                                  VK_ACCESS_SHADER_WRITE_BIT);
         if (last && rs->timestamps) vkCmdWriteTimestamp(cb, compute, rs->timestamps, 0);
         vkCmdDispatch(cb, groups, 1, 1);
         if (last && rs->timestamps) vkCmdWriteTimestamp(cb, compute, rs->timestamps, 1);
     }
-    spdrt__fft_barrier(cb, compute, VK_ACCESS_SHADER_WRITE_BIT, transfer, VK_ACCESS_TRANSFER_READ_BIT);
+    spdrt__memory_barrier(cb, compute, VK_ACCESS_SHADER_WRITE_BIT, transfer,
+                          VK_ACCESS_TRANSFER_READ_BIT);
     copy.size = out_bytes;
     vkCmdCopyBuffer(cb, rs->dst.buffer, rs->readback.buffer, 1, &copy);
-    spdrt__fft_barrier(cb, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-}
-
-double spdrt__fft_timestamps(spdrt_context *ctx, VkQueryPool pool)
-{
-    uint64_t t[2], mask;
-    if (!pool) return -1.0;
-    if (vkGetQueryPoolResults(ctx->device, pool, 0, 2, sizeof t, t, sizeof t[0],
-                              VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) != VK_SUCCESS)
-        return -1.0;
-    mask = ctx->timestamp_valid_bits >= 64 ? ~0ull : (1ull << ctx->timestamp_valid_bits) - 1;
-    return (double)((t[1] - t[0]) & mask) * ctx->info.timestamp_period_ns / 1e6;
+    spdrt__memory_barrier(cb, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                          VK_ACCESS_HOST_READ_BIT);
 }
 
 spdrt_result spdrt_fft_run(spdrt_context *ctx, spdrt_fft_pipeline *fp, const spdrt_fft_params *params,
                            const float *input, float *output, double *gpu_ms)
 {
     const spdrt_fft_config *c;
-    fft_resources rs;
+    spdrt__fft_resources rs;
     VkCommandBuffer cb;
     spdrt_result res;
     if (!ctx) return SPDRT_ERROR_ARGUMENT;
@@ -316,24 +259,18 @@ spdrt_result spdrt_fft_run(spdrt_context *ctx, spdrt_fft_pipeline *fp, const spd
     spdrt_fft_strides(c, params, &push[1], &push[2]);
 
     memset(&rs, 0, sizeof rs);
-    res = create_resources(ctx, in_bytes, out_bytes, &rs);
+    res = spdrt__fft_resources_create(ctx, in_bytes, 0, out_bytes, &rs);
     if (res != SPDRT_OK) goto done;
-    for (size_t i = 0; i < in_floats; i++) {
-        if (c->f16) ((uint16_t *)rs.upload.map)[i] = spdrt__float_to_half(input[i]);
-        else ((float *)rs.upload.map)[i] = input[i];
-    }
+    spdrt__fft_upload(&rs, c->f16, input, in_floats);
     spdrt__fft_bind(ctx, fp, &rs.src, &rs.dst);
     res = spdrt__commands_begin(ctx, &cb);
     if (res != SPDRT_OK) goto done;
     record(cb, fp, push, groups, params->dispatches ? params->dispatches : 1, in_bytes, out_bytes, &rs);
     res = spdrt__commands_submit(ctx, cb);
     if (res != SPDRT_OK) goto done;
-    for (size_t i = 0; i < out_floats; i++) {
-        if (c->f16) output[i] = spdrt__half_to_float(((const uint16_t *)rs.readback.map)[i]);
-        else output[i] = ((const float *)rs.readback.map)[i];
-    }
-    if (gpu_ms) *gpu_ms = spdrt__fft_timestamps(ctx, rs.timestamps);
+    spdrt__fft_download(&rs, c->f16, output, out_floats);
+    if (gpu_ms) spdrt__timestamps_ms(ctx, rs.timestamps, gpu_ms); /* -1 when it fails */
 done:
-    release(ctx, &rs);
+    spdrt__fft_resources_release(ctx, &rs);
     return res;
 }

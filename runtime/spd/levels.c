@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "spdrt.h"
+#include "spdrt_spd.h"
 
 /* floor(log2(max(w, h))) capped at mips_bound; 0 for an empty or 1x1 source. */
 uint32_t spdrt_spd_mip_count(uint32_t width, uint32_t height, uint32_t mips_bound) {

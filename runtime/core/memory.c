@@ -1,4 +1,4 @@
-/* memory.c: buffers, images, their memory, and one-shot command buffers.
+/* memory.c: buffers, images and their memory.
  *
  * Every resource gets its own allocation: an SPD run creates a handful, far below any
  * allocation limit, and one allocation per object keeps destruction trivially correct. */
@@ -191,71 +191,4 @@ spdrt_result spdrt__image_view(spdrt_context *ctx, const spdrt_image *img, uint3
         return spdrt__vk_error(ctx, "vkCreateImageView", r);
     }
     return SPDRT_OK;
-}
-
-spdrt_result spdrt__commands_begin(spdrt_context *ctx, VkCommandBuffer *out) {
-    VkCommandBufferAllocateInfo ai;
-    VkCommandBufferBeginInfo bi;
-    VkResult r;
-    memset(&ai, 0, sizeof ai);
-    ai.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
-    ai.commandPool = ctx->pool;
-    ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    ai.commandBufferCount = 1;
-    r = vkAllocateCommandBuffers(ctx->device, &ai, out);
-    if (r != VK_SUCCESS) {
-        *out = VK_NULL_HANDLE;
-        return spdrt__vk_error(ctx, "vkAllocateCommandBuffers", r);
-    }
-    memset(&bi, 0, sizeof bi);
-    bi.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
-    bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    r = vkBeginCommandBuffer(*out, &bi);
-    if (r != VK_SUCCESS) {
-        vkFreeCommandBuffers(ctx->device, ctx->pool, 1, out);
-        *out = VK_NULL_HANDLE;
-        return spdrt__vk_error(ctx, "vkBeginCommandBuffer", r);
-    }
-    return SPDRT_OK;
-}
-
-/* Ends, submits and waits for `cb`, then frees it, whatever happened (except on a
- * timeout, when the device may still be executing it: see ctx->hung). */
-spdrt_result spdrt__commands_submit(spdrt_context *ctx, VkCommandBuffer cb) {
-    VkSubmitInfo si;
-    VkResult r;
-    spdrt_result res = SPDRT_OK;
-    r = vkEndCommandBuffer(cb);
-    if (r != VK_SUCCESS) {
-        res = spdrt__vk_error(ctx, "vkEndCommandBuffer", r);
-        goto done;
-    }
-    memset(&si, 0, sizeof si);
-    si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
-    si.commandBufferCount = 1;
-    si.pCommandBuffers = &cb;
-    r = vkQueueSubmit(ctx->queue, 1, &si, ctx->fence);
-    if (r != VK_SUCCESS) {
-        res = spdrt__vk_error(ctx, "vkQueueSubmit", r);
-        goto done;
-    }
-    r = vkWaitForFences(ctx->device, 1, &ctx->fence, VK_TRUE, SPDRT_FENCE_TIMEOUT_NS);
-    if (r == VK_TIMEOUT) {
-        ctx->hung = 1;
-        return spdrt__error(ctx, SPDRT_ERROR_VULKAN,
-                            "vkWaitForFences failed: VK_TIMEOUT (the GPU did not finish within "
-                            "%llu s; a shader may be stuck waiting)",
-                            SPDRT_FENCE_TIMEOUT_NS / 1000000000ull);
-    }
-    if (r != VK_SUCCESS) {
-        res = spdrt__vk_error(ctx, "vkWaitForFences", r);
-        /* DEVICE_LOST: nothing runs any more, so freeing below is fine. */
-        goto done;
-    }
-    r = vkResetFences(ctx->device, 1, &ctx->fence);
-    if (r != VK_SUCCESS)
-        res = spdrt__vk_error(ctx, "vkResetFences", r);
-done:
-    vkFreeCommandBuffers(ctx->device, ctx->pool, 1, &cb);
-    return res;
 }

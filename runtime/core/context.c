@@ -209,7 +209,7 @@ static int all_digits(const char *s) {
     return 1;
 }
 
-/* "0: llvmpipe (...), 1: ..." for error messages that must say what could be chosen. */
+/* "0: NAME (...), 1: ..." for error messages that must say what could be chosen. */
 static void list_devices(const VkPhysicalDeviceProperties *props, uint32_t n, char *buf,
                          size_t size) {
     size_t used = 0;
@@ -224,7 +224,7 @@ static void list_devices(const VkPhysicalDeviceProperties *props, uint32_t n, ch
     }
 }
 
-/* By type: discrete first, then the other GPUs, then anything (lavapipe is a CPU). */
+/* By type: discrete first, then the other GPUs, then anything (a CPU implementation). */
 static int type_rank(VkPhysicalDeviceType t) {
     switch (t) {
     case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
@@ -511,10 +511,13 @@ void spdrt_destroy(spdrt_context *ctx) {
      * context itself, which the still-live messenger points to. */
     if (ctx->device && !ctx->hung) {
         vkDeviceWaitIdle(ctx->device);
-        spdrt__spd_pipeline_cache_clear(ctx);
-        for (int i = 0; i < 2; i++)
-            if (ctx->linear_sampler[i])
-                vkDestroySampler(ctx->device, ctx->linear_sampler[i], NULL);
+        while (ctx->states) {
+            spdrt__state *st = ctx->states;
+            ctx->states = st->next;
+            st->release(ctx, st->data);
+            free(st->data);
+            free(st);
+        }
         if (ctx->fence)
             vkDestroyFence(ctx->device, ctx->fence, NULL);
         if (ctx->pool)
@@ -532,6 +535,27 @@ void spdrt_destroy(spdrt_context *ctx) {
     }
     if (!ctx->hung)
         free(ctx);
+}
+
+void *spdrt__context_state(spdrt_context *ctx, const void *key, size_t size,
+                           spdrt__state_release release) {
+    spdrt__state *st;
+    for (st = ctx->states; st; st = st->next)
+        if (st->key == key)
+            return st->data;
+    st = calloc(1, sizeof *st);
+    if (!st)
+        return NULL;
+    st->data = calloc(1, size);
+    if (!st->data) {
+        free(st);
+        return NULL;
+    }
+    st->key = key;
+    st->release = release;
+    st->next = ctx->states;
+    ctx->states = st;
+    return st->data;
 }
 
 const char *spdrt_last_error(const spdrt_context *ctx) {

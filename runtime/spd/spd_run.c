@@ -1,4 +1,4 @@
-/* spd_run.c: one SPD run following the binding contract in spdrt.h.
+/* spd_run.c: one SPD run following the binding contract in spdrt_spd.h.
  *
  * Everything is recorded into one command buffer: upload level 0, clear the other levels
  * to the sentinel, zero the counters, the dispatches, then copy the levels out. One
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "spd_internal.h"
 #include "spd_passes.h"
 
 /* Each workgroup reduces a T x T tile of level 0 (--tile; 64 unless the params say). */
@@ -18,8 +18,8 @@ static int hierarchy_of(const spdrt_spd_params *p) { return p->hierarchy || tile
  * or --array, else texel coordinates. */
 static int normalized_sampler(const spdrt_spd_params *p) { return p->sampler_normalized || p->is_array; }
 /* Tiles per workgroup of a whole-image dispatch, as given; 0 = the 64x64 tails' defaults
- * where there is a hand-off to save (more than 6 levels per dispatch), else one (and always
- * one for smaller tiles, unmeasured there). */
+ * where there is a hand-off to save (more than 6 levels per dispatch), else one (always one
+ * for smaller tiles: no default was chosen for them). */
 static uint32_t tiles_per_workgroup(const spdrt_spd_params *p) {
     if (p->tiles_per_workgroup)
         return p->tiles_per_workgroup;
@@ -40,7 +40,7 @@ typedef struct {
     spdrt_buffer upload, update, readback, counters, level6;
     /* Pass p's level-6 hand-off is its own range of the buffer, so an update's pass finds
      * the values of its tiles that it does not dispatch as that pass left them. */
-    VkDeviceSize level6_offset[SPDRT_MAX_PASSES + 1];
+    VkDeviceSize level6_offset[SPDRT_SPD_MAX_PASSES + 1];
     VkQueryPool timestamps;
 } spd_resources;
 
@@ -140,7 +140,7 @@ static uint64_t level_bytes(const spdrt_spd_levels *out, uint32_t k, uint32_t te
 }
 
 static uint32_t plan_passes(const spdrt_spd_params *p, const spdrt_spd_levels *out,
-                            uint32_t base[SPDRT_MAX_PASSES + 1]);
+                            uint32_t base[SPDRT_SPD_MAX_PASSES + 1]);
 
 /* The hand-off ranges, one per pass: what spdrt_spd_buffer_bytes gives for the pass's source
  * level (--tail loop: a level-6 value per tile per layer), each range aligned for a
@@ -150,7 +150,7 @@ static uint64_t level6_ranges(spdrt_context *ctx, const spdrt_spd_params *p,
                               const spdrt_spd_levels *out, spd_resources *rs,
                               uint64_t *counters) {
     uint64_t align = ctx->limits.minStorageBufferOffsetAlignment, offset = 0;
-    uint32_t base[SPDRT_MAX_PASSES + 1], pass, passes = plan_passes(p, out, base);
+    uint32_t base[SPDRT_SPD_MAX_PASSES + 1], pass, passes = plan_passes(p, out, base);
     if (align == 0)
         align = 1;
     *counters = 16;
@@ -208,58 +208,20 @@ static spdrt_result create_resources(spdrt_context *ctx, const spdrt_spd_params 
                                    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                                        VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                    0, &rs->level6);
-    if (res == SPDRT_OK && ctx->timestamp_valid_bits) {
-        VkQueryPoolCreateInfo qci;
-        VkResult r;
-        memset(&qci, 0, sizeof qci);
-        qci.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
-        qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
-        qci.queryCount = 2;
-        r = vkCreateQueryPool(ctx->device, &qci, NULL, &rs->timestamps);
-        if (r != VK_SUCCESS)
-            res = spdrt__vk_error(ctx, "vkCreateQueryPool", r);
-    }
+    if (res == SPDRT_OK)
+        res = spdrt__timestamps_create(ctx, &rs->timestamps);
     return res;
 }
 
-/* Binding 1 element i is level i+1; elements past mip_count repeat the last real level,
- * because every element of a statically used array must be valid even though the shader
- * never writes a level above mip_count. */
+/* Pass `pass` reads level `base` and has its own range of the hand-off buffer. */
 static void write_descriptors(spdrt_context *ctx, const spdrt_spd_params *p, uint32_t pass,
                               uint32_t base, uint32_t mip_count, spd_resources *rs,
                               VkDescriptorImageInfo *mips) {
-    VkDescriptorImageInfo src;
-    VkDescriptorBufferInfo bufs[2];
-    VkWriteDescriptorSet w[4];
-    uint32_t i;
-    memset(&src, 0, sizeof src);
-    src.imageView = rs->views[base];
-    src.imageLayout = VK_IMAGE_LAYOUT_GENERAL;
-    for (i = 0; i < p->mips_bound; i++) {
-        memset(&mips[i], 0, sizeof mips[i]);
-        mips[i].imageView = rs->views[base + i < mip_count ? base + i + 1 : mip_count];
-        mips[i].imageLayout = VK_IMAGE_LAYOUT_GENERAL;
-    }
-    bufs[0].buffer = rs->counters.buffer, bufs[0].offset = 0, bufs[0].range = VK_WHOLE_SIZE;
-    bufs[1].buffer = rs->level6.buffer, bufs[1].offset = rs->level6_offset[pass];
-    bufs[1].range = rs->level6_offset[pass + 1] - rs->level6_offset[pass];
-    memset(w, 0, sizeof w);
-    for (i = 0; i < 4; i++) {
-        w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-        w[i].dstSet = rs->pipe->pass_sets[pass];
-        w[i].dstBinding = i;
-        w[i].descriptorCount = 1;
-    }
-    w[0].descriptorType = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
-    w[0].pImageInfo = &src;
-    w[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-    w[1].descriptorCount = p->mips_bound;
-    w[1].pImageInfo = mips;
-    w[2].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    w[2].pBufferInfo = &bufs[0];
-    w[3].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    w[3].pBufferInfo = &bufs[1];
-    vkUpdateDescriptorSets(ctx->device, 4, w, 0, NULL);
+    VkDescriptorBufferInfo counters = {rs->counters.buffer, 0, VK_WHOLE_SIZE};
+    VkDescriptorBufferInfo handoff = {rs->level6.buffer, rs->level6_offset[pass],
+                                      rs->level6_offset[pass + 1] - rs->level6_offset[pass]};
+    spdrt__spd_write_set(ctx, rs->pipe->sets[pass], rs->views, base, mip_count, p->mips_bound,
+                         mips, &counters, &handoff);
 }
 
 /* A layout transition of every level and layer of the image. */
@@ -267,20 +229,8 @@ static void image_barrier(VkCommandBuffer cb, const spdrt_image *img,
                           VkPipelineStageFlags src_stage, VkAccessFlags src_access,
                           VkImageLayout from, VkPipelineStageFlags dst_stage,
                           VkAccessFlags dst_access, VkImageLayout to) {
-    VkImageMemoryBarrier b;
-    memset(&b, 0, sizeof b);
-    b.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
-    b.srcAccessMask = src_access;
-    b.dstAccessMask = dst_access;
-    b.oldLayout = from;
-    b.newLayout = to;
-    b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    b.image = img->image;
-    b.subresourceRange.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
-    b.subresourceRange.levelCount = img->levels;
-    b.subresourceRange.layerCount = img->layers;
-    vkCmdPipelineBarrier(cb, src_stage, dst_stage, 0, 0, NULL, 0, NULL, 1, &b);
+    spdrt__image_barrier(cb, img, 0, img->levels, src_stage, src_access, from, dst_stage,
+                         dst_access, to);
 }
 
 static void buffer_barriers(VkCommandBuffer cb, const spdrt_buffer *const *bufs, uint32_t n,
@@ -307,10 +257,10 @@ static void buffer_barriers(VkCommandBuffer cb, const spdrt_buffer *const *bufs,
  * passes the levels just written are read, so a shader-write -> shader-read dependency
  * separates them. Returns the pass count; base[] holds count + 1 entries. */
 static uint32_t plan_passes(const spdrt_spd_params *p, const spdrt_spd_levels *out,
-                            uint32_t base[SPDRT_MAX_PASSES + 1]) {
+                            uint32_t base[SPDRT_SPD_MAX_PASSES + 1]) {
     uint32_t n = 0;
     base[0] = 0;
-    while (base[n] < out->mip_count && n < SPDRT_MAX_PASSES) {
+    while (base[n] < out->mip_count && n < SPDRT_SPD_MAX_PASSES) {
         base[n + 1] = spd_pass_end(p->width, p->height, base[n], out->mip_count, p->mips_bound,
                                    p->edge == SPDRT_EDGE_WEIGHTED);
         n++;
@@ -323,7 +273,7 @@ static uint32_t plan_passes(const spdrt_spd_params *p, const spdrt_spd_levels *o
 static void record_passes(VkCommandBuffer cb, const spdrt_spd_params *p,
                           const spdrt_spd_levels *out, spd_resources *rs,
                           const VkMemoryBarrier *between, const spdrt_rect *update) {
-    uint32_t base[SPDRT_MAX_PASSES + 1], pass, passes = plan_passes(p, out, base);
+    uint32_t base[SPDRT_SPD_MAX_PASSES + 1], pass, passes = plan_passes(p, out, base);
     for (pass = 0; pass < passes; pass++) {
         /* src_width, src_height, mip_count, tile_count, tile_offset_x/y,
          * tiles_per_workgroup, unused */
@@ -346,7 +296,7 @@ static void record_passes(VkCommandBuffer cb, const spdrt_spd_params *p,
                                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, between, 0, NULL,
                                  0, NULL);
         vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, rs->pipe->layout, 0, 1,
-                                &rs->pipe->pass_sets[pass], 0, NULL);
+                                &rs->pipe->sets[pass], 0, NULL);
         vkCmdPushConstants(cb, rs->pipe->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push,
                            push);
         vkCmdDispatch(cb, tiles.width, tiles.height, p->layers);
@@ -550,16 +500,12 @@ static spdrt_result read_levels(spdrt_context *ctx, const spdrt_spd_params *p,
         memcpy(&counter, bytes + k * sizeof counter, sizeof counter);
         out->counters_left += counter != 0;
     }
-    if (rs->timestamps) {
-        uint64_t t[2], mask;
-        VkResult r = vkGetQueryPoolResults(ctx->device, rs->timestamps, 0, 2, sizeof t, t,
-                                           sizeof t[0],
-                                           VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+    {
+        double ms;
+        VkResult r = spdrt__timestamps_ms(ctx, rs->timestamps, &ms);
         if (r != VK_SUCCESS)
             return spdrt__vk_error(ctx, "vkGetQueryPoolResults", r);
-        mask = ctx->timestamp_valid_bits >= 64 ? ~0ull
-                                               : (1ull << ctx->timestamp_valid_bits) - 1;
-        out->gpu_ms = (double)((t[1] - t[0]) & mask) * ctx->info.timestamp_period_ns / 1e6;
+        out->gpu_ms = ms; /* -1 without timestamps */
     }
     return SPDRT_OK;
 }
@@ -634,7 +580,7 @@ spdrt_result spdrt_spd_run(spdrt_context *ctx, const uint32_t *spirv, size_t spi
         spdrt__texel_pack(params->format, params->update_source + 4 * i,
                           (unsigned char *)rs.update.map + i * texel);
     {
-        uint32_t base[SPDRT_MAX_PASSES + 1], passes = plan_passes(params, out, base);
+        uint32_t base[SPDRT_SPD_MAX_PASSES + 1], passes = plan_passes(params, out, base);
         for (k = 0; k < passes; k++)
             write_descriptors(ctx, params, k, base[k], out->mip_count, &rs, mips);
     }

@@ -1,6 +1,6 @@
-/* format.c: the four storage formats an SPD shader writes, their Vulkan names and the
- * texel conversions. The GPU upload/readback (spd_run.c) and the CPU reference's
- * quantization (spd_ref.c) both go through here, so they cannot disagree. */
+/* format.c: the storage formats (spdrt_format), their Vulkan names and the texel
+ * conversions. The kernels' uploads and read-backs and the CPU references' quantization all
+ * go through here, so they cannot disagree. */
 #include <math.h>
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* spd_ref.c: the CPU reference of the single-pass downsampler (definition in spd_ref.h).
+/* spd_ref.c: the CPU reference of the single-pass downsampler (definition in spdrt_spd.h).
  *
  * Written for obviousness, not speed: one level at a time from the previous one, with the
  * clamped read P(i, j) spelled out. */
@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/internal.h"
 #include "spd_passes.h"
-#include "spd_ref.h"
+#include "spdrt_spd.h"
 
 #define MAX_LEVELS 16u
 

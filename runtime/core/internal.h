@@ -1,6 +1,6 @@
-/* internal.h: what the runtime's files share and the public header hides (the Vulkan
- * handles). Not part of the installed interface: spdrt.h deliberately does not include
- * vulkan.h, so a caller of libspdrt needs no Vulkan headers. */
+/* internal.h: what the core gives the kernels (runtime/<kernel>/) and the benchmarks, with
+ * the Vulkan handles the public headers hide. Not installed: spdrt.h deliberately does not
+ * include vulkan.h, so a caller of libspdrt needs no Vulkan headers. */
 #ifndef SPDRT_INTERNAL_H
 #define SPDRT_INTERNAL_H
 
@@ -9,34 +9,19 @@
 
 #include "spdrt.h"
 
-/* How long a submission may run before the runtime gives up on it. Generous because
- * lavapipe runs large images on a few CPU cores; a stuck shader (a spin on a counter that
- * never arrives) then fails instead of hanging the test suite. */
+/* How long a submission may run before the runtime gives up on it: generous for CPU
+ * implementations on a few cores, yet a stuck shader (a spin on a counter that never
+ * arrives) fails instead of hanging the test suite. */
 #define SPDRT_FENCE_TIMEOUT_NS (300ull * 1000000000ull)
 
-#define SPDRT_MAX_PASSES 16 /* a 15-level chain one level per pass */
-
-/* pipeline.c: the SPD contract's layout and a compute pipeline for one shader. */
-typedef struct {
-    VkShaderModule module;
-    VkDescriptorSetLayout set_layout;
-    VkPipelineLayout layout;
-    VkPipeline pipeline;
-    VkDescriptorPool pool;
-    VkDescriptorSet set;            /* allocated from pool, freed with it; = pass_sets[0] */
-    /* One set per pass of a chain split with --max-mips-per-pass (pass p reads level
-     * p x mips_bound); all allocated from pool. */
-    VkDescriptorSet pass_sets[SPDRT_MAX_PASSES];
-} spdrt_pipeline;
-
-/* A built pipeline kept with a copy of the SPIR-V and the parameters it was built for. */
-typedef struct {
-    spdrt_pipeline pipe;
-    uint32_t *spirv;
-    size_t spirv_words;
-    uint32_t mips_bound, subgroup;
-    int normalized_sampler;
-} spdrt_spd_pipeline_cache;
+/* A kernel's state kept with a context (its caches, samplers): see spdrt__context_state. */
+typedef void (*spdrt__state_release)(spdrt_context *ctx, void *state);
+typedef struct spdrt__state {
+    const void *key;                /* the kernel's own static address */
+    spdrt__state_release release;
+    void *data;
+    struct spdrt__state *next;
+} spdrt__state;
 
 struct spdrt_context {
     VkInstance instance;
@@ -64,12 +49,7 @@ struct spdrt_context {
     int statistics_wanted, statistics_enabled;
     char statistics[1024];          /* of the pipelines created since the last take */
     uint32_t validation_messages;
-    /* Binding 4 of --sampler linear shaders, made on first use: [0] unnormalized coordinates
-     * (texel units), [1] normalized (--sampler-coords normalized, implied by --array). */
-    VkSampler linear_sampler[2];
-    /* The last SPD pipeline and what it was built from. Tests and benchmarks run one shader
-     * on many sizes, and building a pipeline costs more than a small run. */
-    spdrt_spd_pipeline_cache spd_cache;
+    spdrt__state *states;           /* the kernels' per-context state */
     spdrt_device_info info;
     char error[1024];
 };
@@ -112,6 +92,12 @@ void spdrt__statistics_record(spdrt_context *ctx, VkPipeline pipeline);
 spdrt_result spdrt__error(spdrt_context *ctx, spdrt_result code, const char *fmt, ...);
 spdrt_result spdrt__vk_error(spdrt_context *ctx, const char *call, VkResult r);
 const char *spdrt__vk_result_name(VkResult r);
+/* The state a kernel keeps with ctx under `key` (the address of one of its statics): `size`
+ * zeroed bytes made on first use, handed to `release` by spdrt_destroy before the device
+ * goes (not after a timed-out submission: the device may still use what it holds). NULL
+ * when out of memory. */
+void *spdrt__context_state(spdrt_context *ctx, const void *key, size_t size,
+                           spdrt__state_release release);
 
 /* memory.c: a buffer or image with its own memory allocation. */
 typedef struct {
@@ -139,31 +125,71 @@ void spdrt__image_destroy(spdrt_context *ctx, spdrt_image *img);
 /* A view of one mip level, all layers: 2D_ARRAY when is_array, else 2D (one layer). */
 spdrt_result spdrt__image_view(spdrt_context *ctx, const spdrt_image *img, uint32_t level,
                                int is_array, VkImageView *out);
-/* One-shot command buffers: begin, record, then submit waits for completion and frees. */
+
+/* commands.c: one-shot command buffers (begin, record, then submit waits for completion
+ * and frees), and what every run records. */
 spdrt_result spdrt__commands_begin(spdrt_context *ctx, VkCommandBuffer *out);
 spdrt_result spdrt__commands_submit(spdrt_context *ctx, VkCommandBuffer cb);
+/* A global memory barrier. */
+void spdrt__memory_barrier(VkCommandBuffer cb, VkPipelineStageFlags src_stage,
+                           VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
+                           VkAccessFlags dst_access);
+/* A layout transition of levels base .. base + count - 1 of every layer of img. */
+void spdrt__image_barrier(VkCommandBuffer cb, const spdrt_image *img, uint32_t base,
+                          uint32_t count, VkPipelineStageFlags src_stage,
+                          VkAccessFlags src_access, VkImageLayout from,
+                          VkPipelineStageFlags dst_stage, VkAccessFlags dst_access,
+                          VkImageLayout to);
+/* A pool of the two timestamps that bracket a run, where the queue has timestamps (else
+ * *out stays VK_NULL_HANDLE). */
+spdrt_result spdrt__timestamps_create(spdrt_context *ctx, VkQueryPool *out);
+/* *ms = the milliseconds between the pool's two timestamps; -1 without a pool, or when the
+ * query fails (its result is returned). */
+VkResult spdrt__timestamps_ms(const spdrt_context *ctx, VkQueryPool pool, double *ms);
 
+/* pipeline.c: a compute pipeline from SPIR-V and a binding list (set 0, binding i =
+ * bindings[i]), with its own pool of descriptor sets. */
+typedef struct {
+    VkDescriptorType type;
+    uint32_t count;                 /* descriptors of the binding (an array); 0 counts as 1 */
+    const VkSampler *samplers;      /* immutable samplers (count of them), or NULL */
+} spdrt_binding;
 
-spdrt_result spdrt__spd_pipeline_create(spdrt_context *ctx, const uint32_t *spirv,
-                                        size_t spirv_words, uint32_t mips_bound,
-                                        uint32_t subgroup, int normalized_sampler,
-                                        spdrt_pipeline *out);
-void spdrt__spd_pipeline_destroy(spdrt_context *ctx, spdrt_pipeline *p);
+typedef struct {
+    const uint32_t *spirv;
+    size_t spirv_words;
+    const spdrt_binding *bindings;
+    uint32_t binding_count;
+    uint32_t push_bytes;            /* one push-constant range at offset 0; 0 = none */
+    uint32_t set_count;             /* descriptor sets to allocate (at least 1) */
+    uint32_t required_subgroup;     /* spdrt__subgroup_plan's answer: 0 = the device picks */
+    int full_subgroups;
+} spdrt_pipeline_desc;
+
+typedef struct {
+    VkShaderModule module;
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout layout;
+    VkPipeline pipeline;
+    VkDescriptorPool pool;
+    VkDescriptorSet *sets;          /* set_count sets from pool, freed with it */
+    uint32_t set_count;
+} spdrt_pipeline;
+
+/* Checks the SPIR-V against the device's fp16 features (fp16.c), then builds everything
+ * above, entry point "main". On failure nothing is left to destroy. */
+spdrt_result spdrt__pipeline_create(spdrt_context *ctx, const spdrt_pipeline_desc *desc,
+                                    spdrt_pipeline *out);
+void spdrt__pipeline_destroy(spdrt_context *ctx, spdrt_pipeline *p);
+/* SPDRT_ERROR_ARGUMENT unless spirv holds at least a SPIR-V header. */
+spdrt_result spdrt__spirv_check(spdrt_context *ctx, const uint32_t *spirv, size_t words);
+/* The LocalSize x of the module's entry point, or `otherwise` when it states none. */
+uint32_t spdrt__spirv_local_size_x(const uint32_t *spirv, size_t words, uint32_t otherwise);
 /* How a pipeline meets a shader's minimum subgroup size s at a local size: *required = s
  * where the device can be told to use exactly s, *full when whole subgroups can be
  * demanded. An error when the device cannot run it. */
 spdrt_result spdrt__subgroup_plan(spdrt_context *ctx, uint32_t s, uint32_t local_size,
                                   uint32_t *required, int *full);
-/* The shader module and compute pipeline of p (p->layout must exist), entry "main". */
-spdrt_result spdrt__compute_pipeline_create(spdrt_context *ctx, const uint32_t *spirv,
-                                            size_t spirv_words, uint32_t required, int full,
-                                            spdrt_pipeline *p);
-/* The pipeline for a shader: the cached one when it was built from the same SPIR-V and
- * parameters, else a new one that replaces it. Owned by the context. */
-spdrt_result spdrt__spd_pipeline_get(spdrt_context *ctx, const uint32_t *spirv,
-                                     size_t spirv_words, uint32_t mips_bound, uint32_t subgroup,
-                                     int normalized_sampler, const spdrt_pipeline **out);
-void spdrt__spd_pipeline_cache_clear(spdrt_context *ctx);
 
 /* format.c: the one place formats are mapped and texels converted. */
 VkFormat spdrt__format_vk(spdrt_format format);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "spd_passes.h"
-#include "spd_ref.h"
+#include "spdrt_spd.h"
 
 /* The index of `name` in names[0..n), or -1. */
 static int index_by_name(const char *const *names, size_t n, const char *name)
@@ -79,7 +79,7 @@ static double arithmetic_bound(spd_op op, spdrt_format format, int half, uint32_
 double spd_ref_bound_level(spd_op op, spdrt_format format, int half, int sampler_linear,
                            uint32_t level)
 {
-    /* --sampler linear on rgba8: one unit more, the filter's own rounding (spd_ref.h). */
+    /* --sampler linear on rgba8: one unit more, the filter's own rounding (spdrt_spd.h). */
     double filter = sampler_linear && format == SPDRT_RGBA8 ? 1.0 / 255.0 : 0.0;
     return arithmetic_bound(op, format, half, level) + filter;
 }

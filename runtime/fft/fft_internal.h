@@ -1,0 +1,40 @@
+/* fft_internal.h: what fft_run.c (one shader), fft_plan.c (a four-step plan of shaders) and
+ * the benchmarks share; not installed. */
+#ifndef SPDRT_FFT_INTERNAL_H
+#define SPDRT_FFT_INTERNAL_H
+
+#include "core/internal.h"
+#include "spdrt_fft.h"
+
+#define FFT_PUSH_BYTES 16u
+
+struct spdrt_fft_pipeline {
+    spdrt_pipeline pipe;
+    spdrt_fft_config config;
+    spdrt_buffer lut;              /* --twiddles lut: N/2 float2, device-local */
+    uint32_t bindings;             /* 2, or 3 with the table */
+};
+
+/* Points the pipeline's descriptor set at src (binding 0) and dst (binding 1). */
+void spdrt__fft_bind(spdrt_context *ctx, const spdrt_fft_pipeline *fp, const spdrt_buffer *src,
+                     const spdrt_buffer *dst);
+
+/* The buffers of one run: the input's staging copy and device buffer, the scratch between
+ * a plan's passes (none for one shader), the output and its read-back copy, and the two
+ * timestamps. */
+typedef struct {
+    spdrt_buffer upload, src, scratch, dst, readback;
+    VkQueryPool timestamps;
+} spdrt__fft_resources;
+
+/* scratch_bytes 0: no scratch buffer. */
+spdrt_result spdrt__fft_resources_create(spdrt_context *ctx, VkDeviceSize in_bytes,
+                                         VkDeviceSize scratch_bytes, VkDeviceSize out_bytes,
+                                         spdrt__fft_resources *rs);
+/* Nothing after a timed-out submission: the device may still use them. */
+void spdrt__fft_resources_release(spdrt_context *ctx, spdrt__fft_resources *rs);
+/* n floats to the input's staging buffer and from the read-back one, as halves with f16. */
+void spdrt__fft_upload(const spdrt__fft_resources *rs, int f16, const float *input, size_t n);
+void spdrt__fft_download(const spdrt__fft_resources *rs, int f16, float *output, size_t n);
+
+#endif
