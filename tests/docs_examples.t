@@ -12,7 +12,8 @@
 # - a `spdgen` command outside a fenced block fails (it would be untested);
 # - the README's Make, CMake and Meson snippets build as pasted, do nothing the second time,
 #   and rebuild when spdgen changes (CMake and Meson are skipped where not installed);
-# - the README's C snippet compiles against the header of its example;
+# - the C blocks compile (README.md and docs/spd.md against the Hi-Z contract header,
+#   docs/runtime.md against the public runtime headers), and the runtime example runs;
 # - docs/runtime.md names every function the public runtime headers declare, and every
 #   spdrt_ name it uses exists in them;
 # - every relative link in the docs points to a file or folder that exists.
@@ -205,22 +206,66 @@ else
     skip "Meson: meson or ninja is not installed"
 fi
 
-# ---- the README's C snippet -----------------------------------------------------------------
-(cd "$WORK/run" && "$SPDGEN" --spd --op max --format r32f --edge conservative -o hiz.comp \
-    --emit-header hiz.h) &&
-    {
-        printf '#include "hiz.h"\n'
-        printf 'typedef struct Cmd *VkCommandBuffer;\ntypedef struct Layout *VkPipelineLayout;\n'
-        printf '#define VK_SHADER_STAGE_COMPUTE_BIT 0x20u\n'
-        printf 'void vkCmdPushConstants(VkCommandBuffer, VkPipelineLayout, unsigned, uint32_t, uint32_t, const void *);\n'
-        printf 'void vkCmdDispatch(VkCommandBuffer, uint32_t, uint32_t, uint32_t);\n'
-        printf 'void record(VkCommandBuffer cmd, VkPipelineLayout layout, uint32_t w, uint32_t h)\n{\n'
-        snippet c
-        printf '}\n'
-    } >"$WORK/run/snippet.c" &&
-    ${CC:-cc} -std=c11 -Wall -Wextra -Werror -fsyntax-only -I"$WORK/run" "$WORK/run/snippet.c" 2>"$WORK/cc.log"
-ok $? "the README's C snippet compiles against the contract header of its example"
-[ -s "$WORK/cc.log" ] && diag "$(cat "$WORK/cc.log")"
+# ---- C blocks --------------------------------------------------------------------------------
+# Every ```c block: those of README.md and docs/spd.md inside a function, against the contract
+# header of the Hi-Z example; those of docs/runtime.md against the public headers (a
+# prototype that differs from the header's fails), and a block with main() built against
+# libspdrt and run on the local device with the Hi-Z shader.
+mkdir -p "$WORK/c"
+perl -e '
+my ($dir, @files) = @ARGV;
+for my $file (@files) {
+    open(my $in, "<", $file) or next;
+    (my $name = $file) =~ s{^.*/}{};
+    my ($n, $out) = (0, undef);
+    while (<$in>) {
+        if (!$out && /^```c\s*$/) { $n++; open($out, ">", "$dir/$name.$n.c") or die; next; }
+        if ($out && /^```/) { close $out; $out = undef; next; }
+        print $out $_ if $out;
+    }
+}
+' "$WORK/c" "$ROOT/README.md" "$ROOT/docs/spd.md" "$ROOT/docs/runtime.md"
+RT_INCLUDES=$(for h in spdrt.h spdrt_fft.h spd_ref.h spd_passes.h; do
+    find "$ROOT/runtime" -name "$h" -exec dirname {} \; ; done | sort -u | sed 's/^/-I/')
+LIBSPDRT=$SPDGEN_BUILD/libspdrt.a
+[ -f "$LIBSPDRT" ] || LIBSPDRT=$(find "$SPDGEN_BUILD" -name libspdrt.a | head -1)
+(cd "$WORK/c" && "$SPDGEN" --spd --op max --format r32f --edge conservative -o hiz.comp \
+    --emit-header hiz.h && "$SPDGEN" --spd --op max --format r32f --edge conservative \
+    --target spirv -o hiz.spv)
+for block in "$WORK"/c/*.md.*.c; do
+    [ -f "$block" ] || continue
+    name=${block##*/}
+    case $name in
+    runtime.md.*)
+        if grep -q "int main(" "$block"; then
+            ${CC:-cc} -std=c11 -Wall -Wextra -Werror $RT_INCLUDES -o "$block.bin" "$block" \
+                "$LIBSPDRT" -ldl -lm 2>"$WORK/cc.log" && (cd "$WORK/c" && "$block.bin" hiz.spv) >>"$WORK/cc.log" 2>&1
+            rc=$?
+            ok $rc "docs/runtime.md, C block ${name#runtime.md.}: builds against libspdrt and runs the Hi-Z shader"
+        else
+            { printf '#include "spdrt_fft.h"\n'; cat "$block"; } >"$block.tu.c"
+            ${CC:-cc} -std=c11 -Wall -Wextra -Werror -fsyntax-only $RT_INCLUDES "$block.tu.c" 2>"$WORK/cc.log"
+            rc=$?
+            ok $rc "docs/runtime.md, C block ${name#runtime.md.}: compiles against the public headers"
+        fi ;;
+    *)
+        {
+            printf '#include "hiz.h"\n'
+            printf 'typedef struct Cmd *VkCommandBuffer;\ntypedef struct Layout *VkPipelineLayout;\n'
+            printf '#define VK_SHADER_STAGE_COMPUTE_BIT 0x20u\n'
+            printf 'void vkCmdPushConstants(VkCommandBuffer, VkPipelineLayout, unsigned, uint32_t, uint32_t, const void *);\n'
+            printf 'void vkCmdDispatch(VkCommandBuffer, uint32_t, uint32_t, uint32_t);\n'
+            printf 'void record(VkCommandBuffer cmd, VkPipelineLayout layout, uint32_t w, uint32_t h, uint32_t layers)\n{\n'
+            printf '    (void)cmd, (void)layout, (void)w, (void)h, (void)layers;\n'
+            cat "$block"
+            printf '}\n'
+        } >"$block.tu.c"
+        ${CC:-cc} -std=c11 -Wall -Wextra -Werror -fsyntax-only -I"$WORK/c" "$block.tu.c" 2>"$WORK/cc.log"
+        rc=$?
+        ok $rc "$([ "${name%%.md.*}" = README ] && echo README.md || echo "docs/${name%%.md.*}.md"), C block ${name##*.md.}: compiles against the Hi-Z contract header" ;;
+    esac
+    [ $rc -eq 0 ] || diag "$(cat "$WORK/cc.log")"
+done
 
 # ---- docs/runtime.md against the public headers ---------------------------------------------
 headers=$(find "$ROOT/runtime" -name 'spdrt*.h' ! -name '*internal*' 2>/dev/null)
@@ -230,7 +275,7 @@ missing=$(perl -ne 'print "$1\n" if /^[A-Za-z].*?\b(spdrt_[a-z0-9_]+)\s*\(/' $he
 ok $? "docs/runtime.md names every function of the public headers ($(echo $headers | wc -w) headers)"
 [ -n "$missing" ] && diag "not documented: $missing"
 unknown=$(grep -o '\bspdrt_[a-z0-9_]*\|\bSPDRT_[A-Z0-9_]*' "$ROOT/docs/runtime.md" | sort -u |
-    while read -r name; do grep -qw "$name" $headers || echo "$name"; done)
+    grep -v '_$' | while read -r name; do grep -qw "$name" $headers || echo "$name"; done)
 [ -z "$unknown" ]
 ok $? "every spdrt_ / SPDRT_ name docs/runtime.md uses is in a public header"
 [ -n "$unknown" ] && diag "not in the headers: $unknown"
