@@ -225,7 +225,7 @@ static void plan_variants(const fft_sweep *s, fft_group *g) {
     }
     r.n = g->n;
     if (g->n <= FFT_BENCH_SINGLE_MAX) {
-        /* spdgen's default shape (README, "E and W"; gen/fft_cli.c default_shape): E = 16
+        /* spdgen's default shape (docs/fft.md, "E and W"; gen/fft/fft_check.c default_shape): E = 16
          * while W = N/16 >= 32, else W = 32 (N/2 below N = 64), and W = 256 with a larger E
          * where N/16 > 256; the sweep skips it. */
         uint32_t warp = g->n / 2 < 32 ? g->n / 2 : 32;
@@ -257,7 +257,7 @@ static void plan_variants(const fft_sweep *s, fft_group *g) {
             add_variant(g, &r, NULL, 0);
             r.paired = 0;
         }
-        /* Rows per workgroup in registers (--rows-per-wg; README, "E and W"): spdgen gives
+        /* Rows per workgroup in registers (--rows-per-wg; docs/fft.md, "E and W"): spdgen gives
          * E <= 4 (N <= 128) 8/E rows, E = 16 at W = 256 (N = 4096) four and E = 32 (8192)
          * two; time the neighbours: one row and 16/E rows (S = 0 and the device's subgroup)
          * at E <= 4, two and four at E = 8, two at 4096 (its default before four, with the

@@ -29,7 +29,7 @@
 #define FFT_BENCH_2D_ROWS 1024u  /* the 2D transform: 1024 rows of 2048 complex values */
 #define FFT_BENCH_2D_COLS 2048u
 /* The largest N one dispatch holds with spdgen's default --max-wg 1024 (16 x W); longer
- * transforms are four-step plans (README, "The FFT"). */
+ * transforms are four-step plans (docs/fft.md, "Four-step plans"). */
 #define FFT_BENCH_SINGLE_MAX 16384u
 
 typedef enum { FFT_GROUP_1D, FFT_GROUP_2D, FFT_GROUP_2D_REAL } fft_group_kind;

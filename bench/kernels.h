@@ -1,5 +1,5 @@
 /* kernels.h: the things the benchmark times, each as a record function for bench_time:
- *   SPD         one dispatch of an spdgen shader (its binding contract, README.md)
+ *   SPD         one dispatch of an spdgen shader (its binding contract, docs/spd.md)
  *   per-level   the baseline a user writes by hand: one 8x8-workgroup compute dispatch per
  *               level, texelFetch of level k, imageStore to level k+1, a barrier between
  *   blit chain  the baseline a user gets for free: one vkCmdBlitImage and one barrier per

@@ -12,7 +12,7 @@
 #include "verify.h"
 
 /* The largest side spdgen's --max-size accepts, i.e. the largest source one SPD dispatch
- * reduces to its last level (README, "--max-size"). Beyond it the shader is generated for
+ * reduces to its last level (docs/spd.md, "Flags"). Beyond it the shader is generated for
  * 4096x4096 with 12 levels, which serves any size for levels 1-12. This is the one place
  * that decides it; change it when the generator's limit changes. */
 #define SPD_FULL_CHAIN_MAX_SIDE 16384u

@@ -21,7 +21,7 @@ echo "   depfile: $(head -1 "$OUT/hiz.spv.d")"
 echo "   contract: $(grep -c '#define' "$OUT/hiz_contract.h") definitions in $OUT/hiz_contract.h"
 if command -v clang++ >/dev/null 2>&1; then
     run tests/msl/check-msl.sh "$OUT/hiz.metal"
-    echo "   (MSL is type-checked against a Metal shim; see README: it is not run here)"
+    echo "   (MSL is type-checked against a Metal shim; see docs/msl.md: it is not run here)"
 fi
 
 echo

@@ -190,7 +190,7 @@ expect_usage_error "--columns-per-wg with an empty second value" "--columns-per-
 expect_usage_error "--columns-per-wg with a second value not a power of two" "--columns-per-wg 4,3:" --fft 65536 --columns-per-wg 4,3
 expect_usage_error "--columns-per-wg with three values" "--columns-per-wg 4,8,16:" --fft 65536 --columns-per-wg 4,8,16
 expect_usage_error "--columns-per-wg: pass 2's C x W beyond --max-wg" "--columns-per-wg 4,64: 64 columns x 32 invocations (pass 2) .* pass 2 takes 32 columns at most" --fft 32768 --columns-per-wg 4,64
-# The rule (README, "The FFT dispatch contract"): lanes with C = the largest power of two up
+# The rule (docs/fft.md, "Columns"): lanes with C = the largest power of two up
 # to 16 with C x W <= --max-wg where that C is >= 8, else 16/E (<= 4) columns in registers;
 # read from the contract header: columns per workgroup, local size, lanes.
 columns() { # ARGS... -> "C LOCAL_SIZE LANES"

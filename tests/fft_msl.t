@@ -2,7 +2,7 @@
 # Every FFT configuration of the device matrix (fft_matrix list), plus the subgroup sizes
 # lavapipe cannot run (16, 32, 64), emitted as MSL and compiled with clang++ against the
 # Metal shim (tests/msl/): a syntax and type check of the MSL subset spdgen uses, not a
-# proof that Apple's compiler accepts it (see README).
+# proof that Apple's compiler accepts it (see docs/msl.md).
 #
 # Each emitted file is self-contained, so one translation unit includes 16 configurations,
 # each inside its own namespace (the shim's include guard makes the inner

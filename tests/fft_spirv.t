@@ -5,7 +5,7 @@
 # with SPIRV-Tools' own tools (independent of spdgen's internal check).
 . "$(dirname "$0")/lib.sh"
 
-# local_size FLAGS: the README's local size: --wg W, or C x W with --stride in lanes
+# local_size FLAGS: docs/fft.md's local size: --wg W, or C x W with --stride in lanes
 # (--columns-per-wg C; by default C = the largest power of two up to 16 with C x W <= 1024,
 # the lanes layout only where that C is 8 or more, or with --column-layout lanes).
 local_size() {

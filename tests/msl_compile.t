@@ -1,7 +1,7 @@
 #!/bin/sh
 # Every MSL configuration spdgen emits compiles with clang++ against the Metal shim
 # (tests/msl/): a syntax and type check of the MSL subset spdgen uses. It does not prove that
-# Apple's compiler accepts the code (see README).
+# Apple's compiler accepts the code (see docs/msl.md).
 #
 # Each emitted file is self-contained, so one translation unit per op includes every
 # configuration, each inside its own namespace (the shim's include guard makes the inner

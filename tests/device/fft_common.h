@@ -28,7 +28,7 @@ typedef struct {
     int paired;       /* --shared-layout paired */
 } fft_case;
 
-/* Accuracy bars: spdrt_fft.h's (README). */
+/* Accuracy bars: spdrt_fft.h's (docs/fft.md). */
 #define FFT_BOUND_REL_L2 SPDRT_FFT_BOUND_REL_L2
 #define FFT_BOUND_MAX_REL SPDRT_FFT_BOUND_MAX_REL
 #define FFT_BOUND_F16_REL_L2 SPDRT_FFT_BOUND_F16_REL_L2
