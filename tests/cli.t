@@ -169,7 +169,7 @@ int main(void)
     return 0;
 }
 EOC
-sed -n '/spd_pass_end: begin/,/spd_pass_end: end/p' "$(dirname "$0")/../runtime/spd_passes.h" | sed '1d;$d' >"$WORK/runtime_fn.h"
+sed -n '/spd_pass_end: begin/,/spd_pass_end: end/p' "$(dirname "$0")/../runtime/spd/spd_passes.h" | sed '1d;$d' >"$WORK/runtime_fn.h"
 awk '/The last level of the dispatch/ { on = 1 } on { print } on && /^}$/ { exit }' "$WORK/w.h" >"$WORK/header_fn.h"
 grep -q "static inline uint32_t spd_pass_end" "$WORK/runtime_fn.h" && cmp -s "$WORK/runtime_fn.h" "$WORK/header_fn.h" &&
     cc -std=c11 -Wall -Werror -I"$WORK" -o "$WORK/plan" "$WORK/plan.c" && [ "$("$WORK/plan")" = "12" ]
@@ -391,8 +391,8 @@ int main(void)
     return 0;
 }
 EOC
-cc -std=c11 -Wall -Werror -I"$WORK" -I"$(dirname "$0")/../runtime" -o "$WORK/sizes" "$WORK/sizes.c" \
-    "$(dirname "$0")/../runtime/levels.c" &&
+cc -std=c11 -Wall -Werror -I"$WORK" -I"$(dirname "$0")/../runtime/include" -I"$(dirname "$0")/../runtime" -o "$WORK/sizes" "$WORK/sizes.c" \
+    "$(dirname "$0")/../runtime/spd/levels.c" &&
     [ "$("$WORK/sizes")" = "0" ]
 ok $? "--tail hierarchy: the header's counter and hand-off bytes equal spdrt_spd_buffer_bytes(64, hierarchy)"
 
