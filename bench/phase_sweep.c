@@ -74,7 +74,7 @@ static uint32_t run_variant(bench_sweep *s, bench_workload *wl, const bench_chai
         res = bench_sample_read(wl, &sample); /* the last run made the full chain */
     if (res == SPDRT_OK) {
         bench_check *checks[1] = {&check};
-        check.sampler_linear = v->sampler_linear; /* rgba8: one unit more */
+        check.sampler_linear = v->sampler_linear; /* 8/16-bit formats: one unit more */
         bench_verify_spd(chain, op, samples, checks, 1);
         bench_sample_free(&sample);
     }

@@ -152,7 +152,7 @@ static void spd_variants(bench_sweep *s, bench_workload *wl, const bench_chain *
     uint32_t v, n = 0, count = 0;
     /* Every subgroup plan with the runtime's default tiles per workgroup (more than 6 levels:
      * a hand-off to share); for mean --sampler linear at the last (device-sized) subgroup
-     * (rgba8 checked within one unit more); then at that subgroup one tile per workgroup
+     * (8/16-bit formats checked within one unit more); then at that subgroup one tile per workgroup
      * (the contract's grid), with and without the sampler, and with the sampler 4. For
      * rgba16f also --half (fp16 math, checked against its own per-level bound): the fastest
      * of these on the H200 were no subgroup operations with the default tiles, the device's

@@ -63,7 +63,7 @@ static void run_shape(bench_sweep *s, bench_workload *wl, const bench_chain *cha
     if (res == SPDRT_OK)
         res = bench_sample_read(wl, &sample);
     if (res == SPDRT_OK) {
-        r->check.sampler_linear = (int)shape[3]; /* rgba8: one unit more */
+        r->check.sampler_linear = (int)shape[3]; /* 8/16-bit formats: one unit more */
         bench_verify_spd(chain, op, samples, checks, 1);
         bench_sample_free(&sample);
     } else {

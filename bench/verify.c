@@ -125,14 +125,14 @@ int bench_verify_spd(const bench_chain *c, spd_op op, const bench_sample *const 
              "whole, larger ones by rows", c->levels, BENCH_FULL_TEXELS);
     for (i = 0; i < count; i++) {
         int half = checks[i]->half, linear = checks[i]->sampler_linear;
-        int filter = linear && c->format == SPDRT_RGBA8;
+        int filter = linear && spd_ref_filter_bound(c->format) > 0;
         check_begin(checks[i], spd_ref_bound_level(op, c->format, half, linear, c->levels), what);
         checks[i]->half = half;
         checks[i]->sampler_linear = linear;
         if (half || filter)
             snprintf(checks[i]->what, sizeof checks[i]->what, "%s%s%s", what,
                      half ? "; --half: level k within the fp16 bound of spd_ref_bound_level" : "",
-                     filter ? "; --sampler linear on rgba8: one unit more (the filter's rounding)" : "");
+                     filter ? "; --sampler linear: one unit more (spd_ref_filter_bound)" : "");
     }
     /* Row buffers sized for level 0's width serve every level. */
     st.gpu = malloc((size_t)c->w[0] * st.ch * sizeof(float));

@@ -393,6 +393,23 @@ static void test_random(void) {
        "spdrt_random_*: the stream of a seed is the pinned one");
 }
 
+/* The stated bounds (docs/spd.md "Error bounds"), as spd_ref_bound_level computes them: one
+ * unit per format, one more with --sampler linear on the 8/16-bit formats, none on fp32. */
+static void test_stated_bounds(void) {
+    const double unit16 = 1.0 / 2048.0, unit8 = 1.0 / 255.0;
+    int good = 1;
+    for (uint32_t k = 1; k <= 14; k++) {
+        good &= spd_ref_bound_level(SPD_OP_MEAN, SPDRT_RGBA16F, 0, 0, k) == unit16;
+        good &= spd_ref_bound_level(SPD_OP_MEAN, SPDRT_RGBA16F, 0, 1, k) == 2 * unit16;
+        good &= spd_ref_bound_level(SPD_OP_MEAN, SPDRT_R16F, 0, 1, k) == 2 * unit16;
+        good &= fabs(spd_ref_bound_level(SPD_OP_MEAN, SPDRT_RGBA8, 0, 1, k) - 2 * unit8) < 1e-6;
+        good &= spd_ref_bound_level(SPD_OP_MEAN, SPDRT_RGBA32F, 0, 1, k) == 1.0 / 1048576.0;
+        good &= spd_ref_bound_level(SPD_OP_MAX, SPDRT_R32F, 0, 0, k) == 0.0;
+    }
+    ok(good, "stated bounds: 16-bit floats 2^-11, x2 with --sampler linear; rgba8 1/255, x2; "
+             "fp32 mean 2^-20 with or without the sampler; max r32f exact");
+}
+
 int main(void) {
     int op;
     test_sizes();
@@ -416,5 +433,6 @@ int main(void) {
     test_r32f_channels();
     test_layers();
     test_random();
+    test_stated_bounds();
     return tap_plan();
 }

@@ -40,7 +40,7 @@ done
 "$SPDGEN" --spd --half --format rgba16f --op mean --subgroup 8 --selftest --size 300x170 >"$WORK/out" 2>"$WORK/err"
 [ $? -eq 0 ] && grep -q "^selftest passed: 8 levels, every value within .* (the --half bound of the last level)" "$WORK/out"
 ok $? "--half mean --selftest: 8 levels within the per-level --half bound"
-# rgba8 with --sampler linear: the filter's own rounding (spd_ref_bound_level) makes the
+# rgba8 with --sampler linear: the filter's own rounding (spd_ref_filter_bound) makes the
 # bound 2 units of 1/255 where texel loads keep 1.
 "$SPDGEN" --spd --format rgba8 --sampler linear --subgroup 8 --selftest --size 1024x256 >"$WORK/out" 2>"$WORK/err"
 [ $? -eq 0 ] && grep -q "^selftest passed: 10 levels, every value within 0.00784 of the CPU reference" "$WORK/out"

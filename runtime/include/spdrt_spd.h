@@ -224,28 +224,36 @@ int spd_ref_run_edge(spd_op op, spdrt_edge edge, spdrt_format format, uint32_t w
                      uint32_t height, uint32_t layers, uint32_t mip_count,
                      uint32_t mips_per_pass, const float *source, spdrt_spd_levels *out);
 
-/* The stated bound for comparing a shader's output with this reference: 0 (bit-exact) for
- * min, max and test-order on 32-bit formats; 2^-20 for mean (both sides add the same four
- * floats in the same order; this leaves room for the device's rounding); one unit of the
- * format for the 16-bit float formats (2^-11 below 1.0) and rgba8 (1/255), whose stores
- * Vulkan lets round either way. Inputs are assumed in [0, 1). */
+/* The stated bound for comparing a shader's output with this reference, an absolute error
+ * |gpu - ref| for inputs in [0, 1] (scale it with the data's range otherwise):
+ *   0 (bit-exact) for min, max, minmax and test-order on 32-bit formats;
+ *   2^-20 for mean on 32-bit float formats (both sides add the same four floats in the same
+ *     order; this leaves room for the device's rounding); relative to the data's range;
+ *   one unit of the format for the 16-bit float formats, 2^-11 (an fp16 ulp in [0.5, 1);
+ *     for smaller values it is several ulps of the value itself), and for rgba8, 1/255:
+ *     Vulkan lets a store round either way (round to nearest or toward zero).
+ * r32ui values pass through floats in this API: exact below 2^24. */
 double spd_ref_bound(spd_op op, spdrt_format format);
 
+/* What --sampler linear adds to a level's bound: one unit of the format for rgba8 (1/255)
+ * and the 16-bit float formats (2^-11). A bilinear fetch at a block's centre is the 2x2
+ * mean computed at the implementation's filtering precision; hardware filters of 8- and
+ * 16-bit formats return it rounded to the format, either way (one unit; measured: up to
+ * 1.25 units of rgba16f before this term, with stores that round toward zero), and each
+ * later level averages such errors rather than adding them, so it is one unit at every
+ * level. The 32-bit float formats filter at fp32 precision: 0, well inside 2^-20. */
+double spd_ref_filter_bound(spdrt_format format);
+
 /* The bound for level `level` of a shader generated with --half (fp16 math) when `half`
- * and --sampler linear when `sampler_linear`.
+ * and --sampler linear when `sampler_linear`: the arithmetic's part plus
+ * spd_ref_filter_bound with the sampler.
  * Arithmetic: with --half the per-level fp16 bound, else spd_ref_bound(op, format). Inputs in
  * [0, 1); u = 2^-11 (half an fp16 ulp in [1, 2)). min/max/minmax: 0, min and max of halves
  * are exact. mean: each level's fp16 sums (a + b) <= 2, (+ c) <= 3, (+ d) <= 4 round by at
  * most u, 2u, 2u, and x 0.25 is exact, so a level adds at most 5u/4 to the error of the level
  * before (an average does not grow it); the reference's own rounding of its stored value adds
  * u/2: (5k + 2)/4 x u at level k. test-order: partial sums <= 0.75, 0.875, 1 round by u/2,
- * u/2, u (products by powers of two are exact): (4k + 1)/2 x u.
- * --sampler linear adds one unit (1/255) for rgba8: filtering precision is the
- * implementation's, and an UNORM8 bilinear fetch may come back in 8-bit fixed point (off
- * the exact 2x2 mean by less than 2 units before the store's rounding, if it rounds each of
- * its lerps), and each later level averages such errors rather than adding them. The unit
- * is measured, not derived from a specification (docs/runtime-defaults.md).
- * The float formats filter exactly at a block's centre (weights 1/4): nothing added. */
+ * u/2, u (products by powers of two are exact): (4k + 1)/2 x u. */
 double spd_ref_bound_level(spd_op op, spdrt_format format, int half, int sampler_linear,
                            uint32_t level);
 

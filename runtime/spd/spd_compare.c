@@ -79,9 +79,17 @@ static double arithmetic_bound(spd_op op, spdrt_format format, int half, uint32_
 double spd_ref_bound_level(spd_op op, spdrt_format format, int half, int sampler_linear,
                            uint32_t level)
 {
-    /* --sampler linear on rgba8: one unit more, the filter's own rounding (spdrt_spd.h). */
-    double filter = sampler_linear && format == SPDRT_RGBA8 ? 1.0 / 255.0 : 0.0;
-    return arithmetic_bound(op, format, half, level) + filter;
+    /* --sampler linear: one unit more on the 8/16-bit formats, a filter that returns the
+     * 2x2 mean rounded to the format (spdrt_spd.h derives it). */
+    return arithmetic_bound(op, format, half, level) +
+           (sampler_linear ? spd_ref_filter_bound(format) : 0.0);
+}
+
+double spd_ref_filter_bound(spdrt_format format)
+{
+    if (format == SPDRT_RGBA16F || format == SPDRT_RG16F || format == SPDRT_R16F)
+        return 1.0 / 2048.0;
+    return format == SPDRT_RGBA8 ? 1.0 / 255.0 : 0.0;
 }
 
 void spd_ref_compare_level(const spdrt_spd_levels *gpu, const spdrt_spd_levels *ref,

@@ -6,7 +6,8 @@
  * every texel of every level with the CPU reference (runtime/spd/spd_ref.c):
  *   the bounds of spd_ref_bound(): min, max, test-order bit-exact; mean within 2^-20;
  *   rgba16f / rgba8 within one unit of the format (Vulkan lets stores round either way),
- *   rgba8 with --sampler linear within two (spd_ref_bound_level: the filter rounds too).
+ *   rgba8 and the 16-bit float formats with --sampler linear within two (spd_ref_filter_bound:
+ *   a hardware filter may round to the format too).
  * Constant images must stay that constant at every level, odd sizes included.
  * Every level is filled with a sentinel first and every run records two dispatches without
  * a host reset of the counters, with the levels refilled in between, so the second tail must
@@ -545,7 +546,8 @@ int main(int argc, char **argv)
     run_srgb_known_value(ctx, target);
 
     /* --sampler linear: level 1 by one bilinear fetch per 2x2 block, for mean, within the same
-     * bound of the reference as the load path (rgba8: one unit more, spd_ref_bound_level). By
+     * bound of the reference as the load path (8/16-bit formats: one unit more, the filter's
+     * rounding, spd_ref_filter_bound). By
      * default at texel coordinates, so any size: odd sides (the dropped last row and column
      * are never fetched), one-texel sides (clamp to edge repeats the texel, as the load path's
      * clamped reads do) and sides far from powers of two, whose normalized coordinates
