@@ -1,4 +1,5 @@
 /* args.c: see args.h. */
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,4 +57,16 @@ int bench_common_option(bench_common_options *c, const char *prog, void (*help)(
         *path = val;
     ++*i;
     return BENCH_ARG_TAKEN;
+}
+
+int bench_each_item(const char *list, int (*item)(const char *token, void *user), void *user) {
+    char buf[512], *tok, *save = NULL;
+    int items = 0;
+    if (strlen(list) >= sizeof buf)
+        return -1;
+    snprintf(buf, sizeof buf, "%s", list);
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save), items++)
+        if (item(tok, user))
+            return -1;
+    return items ? 0 : -1;
 }

@@ -24,6 +24,11 @@
  * not): 0, or -1 with *out untouched. */
 int bench_parse_u32(const char *s, uint32_t max, uint32_t *out);
 
+/* Calls item(token, user) for each comma-separated token of `list` (at most 511 bytes): 0,
+ * or -1 when the list is too long, empty, or an item returns nonzero. The one list parser of
+ * both benchmarks' options. */
+int bench_each_item(const char *list, int (*item)(const char *token, void *user), void *user);
+
 /* Prints "prog: error: flag value: allowed (see --help)" to stderr; returns 2, the exit
  * status of a usage error. */
 int bench_usage(const char *prog, const char *flag, const char *value, const char *allowed);

@@ -57,21 +57,26 @@ static void help(void) {
            BENCH_HELP_COMMON);
 }
 
-/* Comma-separated unsigned values into out[]; each must pass ok(). */
+/* One comma-separated list of unsigned values into out[], each passing ok(). */
+typedef struct {
+    uint32_t *out, max, *count;
+    int (*ok)(uint32_t);
+} value_list;
+
+static int add_value(const char *token, void *user) {
+    value_list *l = user;
+    uint32_t v;
+    if (*l->count == l->max || bench_parse_u32(token, UINT32_MAX, &v) || !l->ok(v))
+        return -1;
+    l->out[(*l->count)++] = v;
+    return 0;
+}
+
 static int parse_list(const char *list, uint32_t *out, uint32_t max, uint32_t *count,
                       int (*ok)(uint32_t)) {
-    char buf[512], *tok, *save = NULL;
-    uint32_t v;
-    if (strlen(list) >= sizeof buf)
-        return -1;
-    snprintf(buf, sizeof buf, "%s", list);
+    value_list l = {out, max, count, ok};
     *count = 0;
-    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (*count == max || bench_parse_u32(tok, UINT32_MAX, &v) || !ok(v))
-            return -1;
-        out[(*count)++] = v;
-    }
-    return *count ? 0 : -1;
+    return bench_each_item(list, add_value, &l);
 }
 
 static int ok_size(uint32_t n) { return n >= 64 && n <= (1u << 20) && !(n & (n - 1)); }

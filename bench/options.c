@@ -1,5 +1,4 @@
 /* options.c: parsing spd_bench's command line; the defaults are the benchmark. */
-#define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include <stdio.h>
 #include <string.h>
 
@@ -55,19 +54,8 @@ static void help(void) {
            BENCH_HELP_COMMON);
 }
 
-/* Calls item(token) for each comma-separated token of a copy of list. */
-static int each(const char *list, int (*item)(const char *, bench_options *), bench_options *o) {
-    char buf[512], *tok, *save = NULL;
-    if (strlen(list) >= sizeof buf)
-        return -1;
-    snprintf(buf, sizeof buf, "%s", list);
-    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-        if (item(tok, o))
-            return -1;
-    return 0;
-}
-
-static int add_size(const char *t, bench_options *o) {
+static int add_size(const char *t, void *user) {
+    bench_options *o = user;
     uint32_t w, h;
     char tail;
     if (o->size_count == BENCH_MAX_SIZES)
@@ -85,7 +73,8 @@ static int add_size(const char *t, bench_options *o) {
     return 0;
 }
 
-static int add_format(const char *t, bench_options *o) {
+static int add_format(const char *t, void *user) {
+    bench_options *o = user;
     size_t i;
     for (i = 0; i < sizeof format_names / sizeof format_names[0]; i++)
         if (!strcmp(t, format_names[i].name) && o->format_count < 4) {
@@ -95,7 +84,8 @@ static int add_format(const char *t, bench_options *o) {
     return -1;
 }
 
-static int add_op(const char *t, bench_options *o) {
+static int add_op(const char *t, void *user) {
+    bench_options *o = user;
     if (o->op_count == 2)
         return -1;
     if (!strcmp(t, "mean"))
@@ -107,7 +97,8 @@ static int add_op(const char *t, bench_options *o) {
     return 0;
 }
 
-static int add_subgroup(const char *t, bench_options *o) {
+static int add_subgroup(const char *t, void *user) {
+    bench_options *o = user;
     uint32_t s;
     if (bench_parse_u32(t, 64, &s) || o->subgroup_count == BENCH_MAX_VARIANTS ||
         (s != 0 && s != 4 && s != 8 && s != 16 && s != 32 && s != 64))
@@ -134,18 +125,18 @@ int bench_options_parse(int argc, char **argv, bench_options *o) {
         } else {
             i++;
             if (!strcmp(a, "--sizes")) {
-                if (each(val, add_size, o))
+                if (bench_each_item(val, add_size, o))
                     return bench_usage("spd_bench", a, val,
                                        "WxH or N, comma-separated, each side 1..65536");
             } else if (!strcmp(a, "--formats")) {
-                if (each(val, add_format, o))
+                if (bench_each_item(val, add_format, o))
                     return bench_usage("spd_bench", a, val,
                                        "rgba8, rgba16f, r32f, rgba32f, comma-separated");
             } else if (!strcmp(a, "--ops")) {
-                if (each(val, add_op, o))
+                if (bench_each_item(val, add_op, o))
                     return bench_usage("spd_bench", a, val, "mean and/or max, comma-separated");
             } else if (!strcmp(a, "--subgroups")) {
-                if (each(val, add_subgroup, o))
+                if (bench_each_item(val, add_subgroup, o))
                     return bench_usage("spd_bench", a, val,
                                        "0, 4, 8, 16, 32, 64, at most 6, comma-separated");
             } else {
@@ -179,9 +170,9 @@ int bench_options_parse(int argc, char **argv, bench_options *o) {
             o->sizes[o->size_count][1] = s[o->size_count][1];
     }
     if (o->format_count == 0)
-        each("rgba8,rgba16f,r32f", add_format, o);
+        bench_each_item("rgba8,rgba16f,r32f", add_format, o);
     if (o->op_count == 0)
-        each("mean,max", add_op, o);
+        bench_each_item("mean,max", add_op, o);
     bench_timing_defaults(&o->common.timing, o->common.quick ? (bench_timing_options){.reps = 5, .warmup = 1, .b2b = 3, .heat_ms = 10, .scrub_bytes = (uint64_t)8 << 20}
                                                       : (bench_timing_options){.reps = 31, .warmup = 5, .b2b = 20, .heat_ms = 200, .scrub_bytes = (uint64_t)256 << 20});
     return 0;

@@ -1,8 +1,8 @@
 /* fft.c: the --fft kernel: a workgroup FFT after Nabla's, and for N longer than one
  * dispatch holds a four-step plan of two. Its options, each declared once, and its entry in
  * the registry. templates/fft/ writes the shaders, fft_check.c resolves the shape,
- * fft_plan.c makes the job and its manifest, fft_header.c adds the contract header's
- * helpers, fft_selftest.c runs the job against runtime/fft's double-precision reference. */
+ * fft_plan.c makes the job, its manifest and the contract header's helpers, fft_selftest.c
+ * runs the job against runtime/fft's double-precision reference. */
 #include <stddef.h>
 
 #include <lua.h>
@@ -39,8 +39,7 @@ static int rows(const void *p)
 #define F(field) offsetof(sg_fft_params, field)
 static const sg_option options[] = {
     [FFT_OPT_FFT] = {.name = "--fft", .kind = SG_OPT_POW2, .offset = F(n), .min = 4,
-        .max = SG_FFT_MAX_N, .meta = "N", .why = "complex points per transform",
-        .help = "the workgroup FFT of N points"},
+        .max = SG_FFT_MAX_N, .meta = "N", .why = "complex points per transform"}, /* the summary */
     [FFT_OPT_EPT] = {.name = "--ept", .kind = SG_OPT_POW2, .offset = F(ept), .min = 2,
         .max = SG_FFT_MAX_EPT, .meta = "E", .command = SG_CMD_WHEN, .shown = one_dispatch,
         .why = "elements per invocation, held in registers",

@@ -23,8 +23,7 @@ static int coords_shown(const void *p) { return ((const sg_spd_params *)p)->samp
 
 #define F(field) offsetof(sg_spd_params, field)
 static const sg_option options[] = {
-    [SPD_OPT_SPD] = {.name = "--spd", .kind = SG_OPT_FLAG, .offset = F(spd),
-        .help = "the single-pass downsampler"},
+    [SPD_OPT_SPD] = {.name = "--spd", .kind = SG_OPT_FLAG, .offset = F(spd)}, /* the summary */
     [SPD_OPT_OP] = {.name = "--op", .kind = SG_OPT_CHOICE, .offset = F(op), .choices = sg_spd_ops,
         .hidden_choices = 1, .meta = "OP", .lua = "op", .default_text = "mean",
         .help = "the 2x2 reduction: min | max | mean | minmax (one-channel depth to (min, max): "
@@ -69,8 +68,8 @@ static const sg_option options[] = {
     [SPD_OPT_SAMPLER] = {.name = "--sampler", .kind = SG_OPT_CHOICE, .offset = F(sampler_linear),
         .choices = samplers, .meta = "S", .default_text = "load",
         .help = "level 1 by texel loads, or for --op mean on a float format or rgba8 one "
-        "bilinear fetch per 2x2 block (binds a sampler; rgba8 within 2 units: the filter "
-        "rounds)"},
+        "bilinear fetch per 2x2 block (binds a sampler; 8/16-bit formats within 2 units: the "
+        "filter rounds)"},
     [SPD_OPT_SAMPLER_COORDS] = {.name = "--sampler-coords", .kind = SG_OPT_CHOICE,
         .offset = F(sampler_normalized), .choices = coords, .meta = "C",
         .command = SG_CMD_WHEN, .shown = coords_shown,
