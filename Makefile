@@ -96,6 +96,13 @@ $(BUILD)/tests/%: tests/device/%.c $(wildcard tests/device/*.h) tests/tap.h $(LI
 	$(CC) -std=c11 $(CFLAGS) $(WARN) $(RT_PRIVATE) -Itests -o $@ $< $(LIBSPDRT) -ldl -lm
 $(BUILD)/examples/%: examples/%.c $(LIBSPDRT) | $(BUILD)/examples
 	$(CC) -std=c11 $(CFLAGS) $(WARN) $(RT_PUBLIC) -o $@ $< $(LIBSPDRT) -ldl -lm
+# engine_hiz is an application's own Vulkan code: the contract header spdgen writes for it
+# (the module embedded) and the Vulkan loader, no libspdrt.
+HIZ_ARGS := --spd --op max --format r32f --edge conservative --target spirv --name hiz --embed-spirv
+$(BUILD)/examples/hiz.h: $(SPDGEN) | $(BUILD)/examples
+	$(SPDGEN) $(HIZ_ARGS) -o $(BUILD)/examples/hiz.spv --emit-header $@
+$(BUILD)/examples/engine_hiz: examples/engine_hiz.c $(wildcard examples/engine_*.h) $(BUILD)/examples/hiz.h
+	$(CC) -std=c11 $(CFLAGS) $(WARN) -I$(BUILD)/examples -o $@ $< -lvulkan
 
 $(BUILD)/gen $(BUILD)/runtime $(BUILD)/t $(BUILD)/tests $(BUILD)/examples:
 	mkdir -p $@
