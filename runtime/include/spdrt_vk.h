@@ -1,8 +1,8 @@
-/* spdrt_vk.h: libspdrt on an application's own Vulkan device. The SPD's pipeline is built on
- * the application's VkDevice (with its allocator, if any), and its barriers and dispatches
- * are recorded into the application's command buffer. libspdrt submits nothing, waits for
+/* spdrt_vk.h: libspdrt on an application's own Vulkan device. An SPD or FFT shader's
+ * pipeline is built on the application's VkDevice (with its allocator, if any), and its
+ * barriers and dispatches are recorded into the application's command buffer. libspdrt submits nothing, waits for
  * nothing and allocates no image or buffer: the application owns them, and
- * spdrt_spd_kernel_requirements says what they must be. Unlike spdrt.h this header includes
+ * the requirements functions say what they must be. Unlike spdrt.h this header includes
  * <vulkan/vulkan.h> (only its types are used, so VK_NO_PROTOTYPES builds work).
  *
  * The self-contained API (spdrt_create, spdrt_spd_run) stays for tests and tools. */
@@ -11,6 +11,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include "spdrt_fft.h"
 #include "spdrt_spd.h"
 
 #ifdef __cplusplus
@@ -145,6 +146,70 @@ void spdrt_spd_binding_destroy(spdrt_spd_binding *binding);
  * recorded or destroyed on another thread. */
 spdrt_result spdrt_spd_record(const spdrt_spd_binding *binding, VkCommandBuffer cmd,
                               const spdrt_spd_sync *sync);
+
+/* ---- the FFT ---------------------------------------------------------------------------
+ * One shader's dispatch (a four-step plan's two passes: their contract header's PASSp_
+ * macros, or spdrt_fft_plan_run). */
+typedef struct spdrt_fft_kernel spdrt_fft_kernel;
+typedef struct spdrt_fft_binding spdrt_fft_binding;
+
+typedef struct {
+    VkDevice device;
+    const VkAllocationCallbacks *allocator;       /* optional, as spdrt_spd_kernel_info's */
+    PFN_vkGetDeviceProcAddr get_device_proc_addr; /* optional, as spdrt_spd_kernel_info's */
+    const uint32_t *spirv;
+    size_t spirv_words;
+    spdrt_fft_config config;        /* the shader's contract, as spdrt_fft_pipeline_create's */
+    int require_subgroup_size;      /* as spdrt_spd_kernel_info's, for config.subgroup */
+    int require_full_subgroups;
+} spdrt_fft_kernel_info;
+
+/* What one run of `params` needs (spdrt_fft_kernel_requirements). */
+typedef struct {
+    VkDeviceSize input_bytes;        /* binding 0: spdrt_fft_input_floats, 2 bytes each with f16 */
+    VkDeviceSize output_bytes;       /* binding 1 */
+    VkDeviceSize twiddle_bytes;      /* binding 2 (--twiddles lut; else 0): N/2 (cos, -sin) float
+                                        pairs, as the header's name_fill_twiddles() writes them */
+    VkBufferUsageFlags buffer_usage; /* storage */
+    uint32_t groups;                 /* the workgroups of one dispatch */
+} spdrt_fft_requirements;
+
+typedef struct {
+    spdrt_fft_params params;         /* count, strides; dispatches back to back (0 counts as 1) */
+    VkBuffer input;
+    VkDeviceSize input_offset;
+    VkBuffer output;
+    VkDeviceSize output_offset;
+    VkBuffer twiddles;               /* --twiddles lut only */
+    VkDeviceSize twiddles_offset;
+} spdrt_fft_targets;
+
+/* The buffers around a record (layouts are not read): the input's last write, the output's
+ * last use before and its next use after. A zeroed use: no dependency on that side. */
+typedef struct {
+    spdrt_vk_use input_before;
+    spdrt_vk_use output_before;
+    spdrt_vk_use output_after;
+} spdrt_fft_sync;
+
+/* As spdrt_spd_kernel_create, for an FFT shader (SPDRT_ERROR_ARGUMENT for a configuration
+ * the contract does not allow; the device's limits are the application's to check). */
+spdrt_result spdrt_fft_kernel_create(const spdrt_fft_kernel_info *info, spdrt_fft_kernel **out,
+                                     char *err, size_t err_size);
+void spdrt_fft_kernel_destroy(spdrt_fft_kernel *kernel);
+/* SPDRT_ERROR_ARGUMENT for a count of 0. */
+spdrt_result spdrt_fft_kernel_requirements(const spdrt_fft_kernel *kernel,
+                                           const spdrt_fft_params *params,
+                                           spdrt_fft_requirements *out);
+/* Binds one run's buffers (a descriptor pool of its own); they must outlive the binding. */
+spdrt_result spdrt_fft_binding_create(spdrt_fft_kernel *kernel, const spdrt_fft_targets *targets,
+                                      spdrt_fft_binding **out, char *err, size_t err_size);
+void spdrt_fft_binding_destroy(spdrt_fft_binding *binding);
+/* Records the barriers from sync's "before" uses, the pipeline, set, push constants and
+ * params.dispatches dispatches (a barrier between them), and the barrier to output_after.
+ * The same rules as spdrt_spd_record. */
+spdrt_result spdrt_fft_record(const spdrt_fft_binding *binding, VkCommandBuffer cmd,
+                              const spdrt_fft_sync *sync);
 
 #ifdef __cplusplus
 }

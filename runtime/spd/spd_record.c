@@ -20,9 +20,7 @@ struct spdrt_spd_kernel {
     spdrt_device_fns vk;
     spdrt_spd_params shader;
     VkSampler sampler;            /* binding 4 (--sampler linear), immutable */
-    VkDescriptorSetLayout set_layout;
-    VkPipelineLayout layout;
-    VkPipeline pipeline;
+    spdrt_device_pipeline pipe;
 };
 
 struct spdrt_spd_binding {
@@ -50,12 +48,7 @@ static spdrt_result fail(char *err, size_t size, spdrt_result code, const char *
 
 static void kernel_release(spdrt_spd_kernel *k) {
     const spdrt_device_fns *vk = &k->vk;
-    if (k->pipeline)
-        vk->DestroyPipeline(vk->device, k->pipeline, vk->allocator);
-    if (k->layout)
-        vk->DestroyPipelineLayout(vk->device, k->layout, vk->allocator);
-    if (k->set_layout)
-        vk->DestroyDescriptorSetLayout(vk->device, k->set_layout, vk->allocator);
+    spdrt__device_pipeline_destroy(vk, &k->pipe);
     if (k->sampler)
         vk->DestroySampler(vk->device, k->sampler, vk->allocator);
     free(k);
@@ -74,84 +67,15 @@ static VkResult create_sampler(spdrt_spd_kernel *k) {
     return k->vk.CreateSampler(k->vk.device, &sci, k->vk.allocator, &k->sampler);
 }
 
-/* Bindings 0-4 of the contract, as spdrt__spd_pipeline_create lays them out. */
-static VkResult create_layouts(spdrt_spd_kernel *k) {
-    static const VkDescriptorType types[5] = {
-        VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
-        VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-        VK_DESCRIPTOR_TYPE_SAMPLER};
-    VkDescriptorSetLayoutBinding b[5];
-    VkDescriptorSetLayoutCreateInfo lci;
-    VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, PUSH_BYTES};
-    VkPipelineLayoutCreateInfo plci;
-    VkResult r;
-    uint32_t i, count = k->shader.sampler_linear ? 5 : 4;
-    memset(b, 0, sizeof b);
-    for (i = 0; i < count; i++) {
-        b[i].binding = i;
-        b[i].descriptorType = types[i];
-        b[i].descriptorCount = i == 1 ? k->shader.mips_bound : 1;
-        b[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-    }
-    b[4].pImmutableSamplers = &k->sampler;
-    memset(&lci, 0, sizeof lci);
-    lci.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
-    lci.bindingCount = count;
-    lci.pBindings = b;
-    r = k->vk.CreateDescriptorSetLayout(k->vk.device, &lci, k->vk.allocator, &k->set_layout);
-    if (r != VK_SUCCESS)
-        return r;
-    memset(&plci, 0, sizeof plci);
-    plci.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
-    plci.setLayoutCount = 1;
-    plci.pSetLayouts = &k->set_layout;
-    plci.pushConstantRangeCount = 1;
-    plci.pPushConstantRanges = &range;
-    return k->vk.CreatePipelineLayout(k->vk.device, &plci, k->vk.allocator, &k->layout);
-}
-
-static VkResult create_pipeline(spdrt_spd_kernel *k, const spdrt_spd_kernel_info *info) {
-    VkShaderModuleCreateInfo mci;
-    VkShaderModule module;
-    VkPipelineShaderStageRequiredSubgroupSizeCreateInfo rs;
-    VkComputePipelineCreateInfo cci;
-    VkResult r;
-    memset(&mci, 0, sizeof mci);
-    mci.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
-    mci.codeSize = info->spirv_words * sizeof(uint32_t);
-    mci.pCode = info->spirv;
-    r = k->vk.CreateShaderModule(k->vk.device, &mci, k->vk.allocator, &module);
-    if (r != VK_SUCCESS)
-        return r;
-    memset(&cci, 0, sizeof cci);
-    cci.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
-    cci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-    cci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    cci.stage.module = module;
-    cci.stage.pName = "main";
-    if (info->require_full_subgroups)
-        cci.stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
-    /* Quad operations (--subgroup 4) need no size: every subgroup holds whole quads. */
-    if (info->require_subgroup_size && k->shader.subgroup >= 8) {
-        memset(&rs, 0, sizeof rs);
-        rs.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO;
-        rs.requiredSubgroupSize = k->shader.subgroup;
-        cci.stage.pNext = &rs;
-    }
-    cci.layout = k->layout;
-    cci.basePipelineIndex = -1;
-    r = k->vk.CreateComputePipelines(k->vk.device, VK_NULL_HANDLE, 1, &cci, k->vk.allocator,
-                                     &k->pipeline);
-    /* The pipeline keeps what it needs of the module. */
-    k->vk.DestroyShaderModule(k->vk.device, module, k->vk.allocator);
-    return r;
-}
-
 spdrt_result spdrt_spd_kernel_create(const spdrt_spd_kernel_info *info, spdrt_spd_kernel **out,
                                      char *err, size_t err_size) {
+    spdrt_binding bindings[5] = {
+        {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, NULL},  {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 0, NULL},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL},
+        {VK_DESCRIPTOR_TYPE_SAMPLER, 1, NULL}};
     spdrt_spd_kernel *k;
     char problem[256];
-    VkResult r = VK_SUCCESS;
+    VkResult r;
     const char *call = NULL;
     if (out)
         *out = NULL;
@@ -176,13 +100,19 @@ spdrt_result spdrt_spd_kernel_create(const spdrt_spd_kernel_info *info, spdrt_sp
         return fail(err, err_size, SPDRT_ERROR_NO_DEVICE, "spdrt_spd_kernel_create: %s", problem);
     }
     k->shader = info->shader;
+    /* The contract's bindings 0-4, as spdrt__spd_pipeline_create lays them out; quad
+     * operations (--subgroup 4) need no size, every subgroup holding whole quads. */
+    bindings[1].count = k->shader.mips_bound;
+    bindings[4].samplers = &k->sampler;
     if (k->shader.sampler_linear && (r = create_sampler(k)) != VK_SUCCESS)
         call = "vkCreateSampler";
-    else if ((r = create_layouts(k)) != VK_SUCCESS)
-        call = "vkCreateDescriptorSetLayout or vkCreatePipelineLayout";
-    else if ((r = create_pipeline(k, info)) != VK_SUCCESS)
-        call = "vkCreateShaderModule or vkCreateComputePipelines";
-    if (call) {
+    else
+        r = spdrt__device_pipeline_create(&k->vk, info->spirv, info->spirv_words, bindings,
+                                          k->shader.sampler_linear ? 5 : 4, PUSH_BYTES,
+                                          info->require_subgroup_size && k->shader.subgroup >= 8
+                                              ? k->shader.subgroup : 0,
+                                          info->require_full_subgroups, &k->pipe, &call);
+    if (r != VK_SUCCESS) {
         kernel_release(k);
         return fail(err, err_size, SPDRT_ERROR_VULKAN, "spdrt_spd_kernel_create: %s failed: VkResult %d",
                     call, (int)r);
@@ -319,7 +249,7 @@ static VkResult create_sets(spdrt_spd_binding *b) {
         return r;
     }
     for (i = 0; i < n; i++)
-        layouts[i] = k->set_layout;
+        layouts[i] = k->pipe.set_layout;
     memset(&ai, 0, sizeof ai);
     ai.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO;
     ai.descriptorPool = b->pool;
@@ -487,7 +417,7 @@ spdrt_result spdrt_spd_record(const spdrt_spd_binding *binding, VkCommandBuffer 
     levels.levelCount = b->req.mip_count;
     levels.layerCount = b->run.layers;
     barriers_before(b, cmd, sync, levels);
-    vk->CmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipeline);
+    vk->CmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipe.pipeline);
     memset(&between, 0, sizeof between);
     between.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
     between.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
@@ -506,9 +436,9 @@ spdrt_result spdrt_spd_record(const spdrt_spd_binding *binding, VkCommandBuffer 
             vk->CmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &between, 0, NULL,
                                    0, NULL);
-        vk->CmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->layout, 0, 1,
+        vk->CmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipe.layout, 0, 1,
                                   &b->sets[pass], 0, NULL);
-        vk->CmdPushConstants(cmd, k->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
+        vk->CmdPushConstants(cmd, k->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
         vk->CmdDispatch(cmd, grid_x, grid_y, b->run.layers);
     }
     barriers_after(b, cmd, sync, levels);
