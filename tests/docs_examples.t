@@ -16,8 +16,9 @@
 #   where not installed);
 # - the C blocks compile (README.md and docs/spd.md against the Hi-Z contract header,
 #   docs/runtime.md against the public runtime headers), and the runtime example runs;
-# - docs/runtime.md names every function the public runtime headers declare, and every
-#   spdrt_ name it uses exists in them;
+# - docs/runtime.md names every function the public runtime headers declare and gives its
+#   prototype in a C block (compiled against the headers, so a signature cannot drift), and
+#   every spdrt_ name it uses exists in them;
 # - every relative link in the docs points to a file or folder that exists.
 . "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
