@@ -48,7 +48,8 @@ static const rec_case cases[] = {
 
 /* An allocator that counts, to show the kernel's objects use it. */
 static size_t allocations, frees;
-static void *VKAPI_PTR count_alloc(void *user, size_t size, size_t align, VkSystemAllocationScope s) {
+static void *VKAPI_PTR count_alloc(void *user, size_t size, size_t align,
+                                   VkSystemAllocationScope s) {
     void *p = NULL;
     (void)user, (void)s;
     if (posix_memalign(&p, align < sizeof(void *) ? sizeof(void *) : align, size ? size : 1) != 0)
@@ -73,7 +74,8 @@ static void VKAPI_PTR count_free(void *user, void *p) {
     if (p)
         free(p), frees++;
 }
-static const VkAllocationCallbacks counting = {NULL, count_alloc, count_realloc, count_free, NULL, NULL};
+static const VkAllocationCallbacks counting = {NULL,       count_alloc, count_realloc,
+                                               count_free, NULL,        NULL};
 
 static uint32_t *generate(const rec_case *c, size_t *words) {
     const char *build = getenv("SPDGEN_BUILD");
@@ -118,8 +120,8 @@ static void app_release(spdrt_context *ctx, app_resources *a) {
     spdrt__buffer_destroy(ctx, &a->readback);
 }
 
-static VkImageView view(spdrt_context *ctx, VkImage image, VkFormat format, VkImageAspectFlags aspect,
-                        uint32_t mip, uint32_t layers, int array) {
+static VkImageView view(spdrt_context *ctx, VkImage image, VkFormat format,
+                        VkImageAspectFlags aspect, uint32_t mip, uint32_t layers, int array) {
     VkImageViewCreateInfo vci;
     VkImageView v = VK_NULL_HANDLE;
     memset(&vci, 0, sizeof vci);
@@ -141,7 +143,8 @@ static void barrier(VkCommandBuffer cb, VkPipelineStageFlags src, VkAccessFlags 
 static void record_all(spdrt_context *ctx, VkCommandBuffer cb, const rec_case *c, app_resources *a,
                        const spdrt_spd_binding *binding, const spdrt_spd_targets *t, uint32_t mips,
                        spdrt_result *res) {
-    VkImageSubresourceRange levels = {VK_IMAGE_ASPECT_COLOR_BIT, t->levels_base_mip, mips, 0, c->layers};
+    VkImageSubresourceRange levels = {VK_IMAGE_ASPECT_COLOR_BIT, t->levels_base_mip, mips, 0,
+                                      c->layers};
     VkClearColorValue sentinel;
     VkBufferImageCopy copy;
     VkImageMemoryBarrier ib;
@@ -157,8 +160,8 @@ static void record_all(spdrt_context *ctx, VkCommandBuffer cb, const rec_case *c
     ib.srcQueueFamilyIndex = ib.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
     ib.image = t->source_image;
     ib.subresourceRange = t->source_range;
-    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
-                         NULL, 0, NULL, 1, &ib);
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
+                         0, NULL, 0, NULL, 1, &ib);
     memset(&copy, 0, sizeof copy);
     copy.imageSubresource = (VkImageSubresourceLayers){t->source_range.aspectMask, 0, 0, c->layers};
     copy.imageExtent = (VkExtent3D){c->w, c->h, 1};
@@ -169,33 +172,37 @@ static void record_all(spdrt_context *ctx, VkCommandBuffer cb, const rec_case *c
     /* The first record: the source from the transfer, the levels' contents dropped; after
      * it the levels go to a transfer that clears them. */
     memset(&first, 0, sizeof first);
-    first.source_before = (spdrt_vk_use){VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                                         VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL};
-    first.levels_after = (spdrt_vk_use){VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                                        VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL};
+    first.source_before =
+        (spdrt_vk_use){VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL};
+    first.levels_after =
+        (spdrt_vk_use){VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL};
     *res = spdrt_spd_record(binding, cb, &first);
     for (int k = 0; k < 4; k++)
         sentinel.float32[k] = SENTINEL;
     vkCmdClearColorImage(cb, t->levels_image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &sentinel, 1,
                          &levels);
     /* The application's own write after the dispatches' use of the hand-off. */
-    barrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
-            VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+    barrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+            VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+            VK_ACCESS_TRANSFER_WRITE_BIT);
     vkCmdFillBuffer(cb, a->handoff.buffer, 0, VK_WHOLE_SIZE, 0x7bff7bffu);
 
     /* The second: the levels from the clear; after it, to the copies out. */
     memset(&second, 0, sizeof second);
     second.levels_before = first.levels_after;
-    second.levels_after = (spdrt_vk_use){VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT,
-                                         VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL};
+    second.levels_after =
+        (spdrt_vk_use){VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT,
+                       VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL};
     if (*res == SPDRT_OK)
         *res = spdrt_spd_record(binding, cb, &second);
     for (uint32_t k = 1; k <= mips; k++) {
         uint32_t w = c->w >> k ? c->w >> k : 1, h = c->h >> k ? c->h >> k : 1;
         memset(&copy, 0, sizeof copy);
         copy.bufferOffset = offset;
-        copy.imageSubresource = (VkImageSubresourceLayers){VK_IMAGE_ASPECT_COLOR_BIT,
-                                                            t->levels_base_mip + k - 1, 0, c->layers};
+        copy.imageSubresource = (VkImageSubresourceLayers){
+            VK_IMAGE_ASPECT_COLOR_BIT, t->levels_base_mip + k - 1, 0, c->layers};
         copy.imageExtent = (VkExtent3D){w, h, 1};
         vkCmdCopyImageToBuffer(cb, t->levels_image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                                a->readback.buffer, 1, &copy);
@@ -207,8 +214,8 @@ static void record_all(spdrt_context *ctx, VkCommandBuffer cb, const rec_case *c
         VkBufferCopy region = {0, offset, a->counters.size};
         vkCmdCopyBuffer(cb, a->counters.buffer, a->readback.buffer, 1, &region);
     }
-    barrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-            VK_ACCESS_HOST_READ_BIT);
+    barrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+            VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
 }
 
 /* Compares the levels read back with the reference: returns the wrong values. */
@@ -216,7 +223,8 @@ static size_t compare(const rec_case *c, const app_resources *a, uint32_t mips, 
                       uint32_t *counters_left) {
     spdrt_spd_levels gpu = {0}, ref = {0};
     const unsigned char *bytes = a->readback.map;
-    uint32_t texel = spdrt__format_texel_size(c->format), per_pass = c->mips_total ? c->mips_bound : 0;
+    uint32_t texel = spdrt__format_texel_size(c->format),
+             per_pass = c->mips_total ? c->mips_bound : 0;
     size_t bad = 0;
     gpu.mip_count = mips;
     gpu.layers = c->layers;
@@ -238,20 +246,20 @@ static size_t compare(const rec_case *c, const app_resources *a, uint32_t mips, 
         *counters_left += v != 0;
     }
     if (spd_ref_run_edge(c->op, c->edge, c->format, c->w, c->h, c->layers, mips,
-                         c->edge == SPDRT_EDGE_WEIGHTED ? c->mips_bound : per_pass, source, &ref) != 0)
+                         c->edge == SPDRT_EDGE_WEIGHTED ? c->mips_bound : per_pass, source,
+                         &ref) != 0)
         bad = 1;
     for (uint32_t k = 1; k <= mips && !bad; k++) {
         spd_ref_comparison cmp = {0};
         uint32_t dispatch = spd_ref_dispatch_of_level(c->w, c->h, k, mips, c->mips_bound, c->edge);
-        double bound = spd_ref_level_bound(c->format,
-                                           spd_ref_bound_level(c->op, c->format, 0, c->sampler_linear, k),
-                                           dispatch);
+        double bound = spd_ref_level_bound(
+            c->format, spd_ref_bound_level(c->op, c->format, 0, c->sampler_linear, k), dispatch);
         if (!gpu.level[k]) {
             bad = 1;
             break;
         }
-        spd_ref_compare_level(&gpu, &ref, k, spdrt_format_channels(c->format), bound, NULL, SENTINEL,
-                              &cmp);
+        spd_ref_compare_level(&gpu, &ref, k, spdrt_format_channels(c->format), bound, NULL,
+                              SENTINEL, &cmp);
         if (cmp.mismatches + cmp.sentinels)
             printf("# level %u: %zu mismatches, %zu never written; %s\n", k, cmp.mismatches,
                    cmp.sentinels, cmp.first);
@@ -272,7 +280,8 @@ static void run_case(spdrt_context *ctx, const rec_case *c) {
     VkCommandBuffer cb;
     char err[512] = "";
     size_t words, n = (size_t)c->w * c->h * c->layers, bad = 1;
-    uint32_t *spirv = generate(c, &words), counters_left = 0, texel = spdrt__format_texel_size(c->format);
+    uint32_t *spirv = generate(c, &words), counters_left = 0,
+             texel = spdrt__format_texel_size(c->format);
     uint32_t before = spdrt_validation_messages(ctx);
     float *source = malloc(n * 4 * sizeof(float));
     spdrt_result res = SPDRT_ERROR_ARGUMENT;
@@ -312,15 +321,16 @@ static void run_case(spdrt_context *ctx, const rec_case *c) {
                                   (c->depth ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT : 0),
                                   &a.source);
     if (res == SPDRT_OK)
-        res = spdrt__buffer_create(ctx, req.counter_bytes, req.buffer_usage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                                   0, &a.counters);
+        res = spdrt__buffer_create(ctx, req.counter_bytes,
+                                   req.buffer_usage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 0,
+                                   &a.counters);
     if (res == SPDRT_OK)
         res = spdrt__buffer_create(ctx, req.handoff_bytes, req.buffer_usage, 0, &a.handoff);
     if (res == SPDRT_OK)
         res = spdrt__buffer_create(ctx, n * texel, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 1, &a.upload);
     if (res == SPDRT_OK)
-        res = spdrt__buffer_create(ctx, n * texel * 2 + req.counter_bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                   1, &a.readback);
+        res = spdrt__buffer_create(ctx, n * texel * 2 + req.counter_bytes,
+                                   VK_BUFFER_USAGE_TRANSFER_DST_BIT, 1, &a.readback);
     if (res == SPDRT_OK) {
         for (size_t i = 0; i < n; i++)
             spdrt__texel_pack(c->depth ? SPDRT_R32F : c->format, source + 4 * i,
@@ -359,9 +369,10 @@ static void run_case(spdrt_context *ctx, const rec_case *c) {
         bad = compare(c, &a, req.mip_count, source, &counters_left);
     ok(res == SPDRT_OK && bad == 0 && counters_left == 0,
        "%s, %ux%ux%u%s%s: %u levels in %u pass(es), recorded twice on the application's device, "
-       "equal the reference; counters back at zero", c->flags, c->w, c->h, c->layers,
-       c->depth ? ", a D32 depth source" : "", c->one_image ? ", source and levels in one image" : "",
-       res == SPDRT_OK ? req.mip_count : 0, res == SPDRT_OK ? req.passes : 0);
+       "equal the reference; counters back at zero",
+       c->flags, c->w, c->h, c->layers, c->depth ? ", a D32 depth source" : "",
+       c->one_image ? ", source and levels in one image" : "", res == SPDRT_OK ? req.mip_count : 0,
+       res == SPDRT_OK ? req.passes : 0);
     if (res != SPDRT_OK)
         printf("# %s%s\n", err, spdrt_last_error(ctx));
     spdrt_spd_binding_destroy(binding);
@@ -389,8 +400,8 @@ static void test_refusals(spdrt_context *ctx) {
     info.spirv = not_spirv;
     info.spirv_words = 5;
     info.shader.mips_bound = 12;
-    ok(spdrt_spd_kernel_create(&info, &kernel, err, sizeof err) == SPDRT_ERROR_ARGUMENT && !kernel &&
-           strstr(err, "not a SPIR-V module"),
+    ok(spdrt_spd_kernel_create(&info, &kernel, err, sizeof err) == SPDRT_ERROR_ARGUMENT &&
+           !kernel && strstr(err, "not a SPIR-V module"),
        "spdrt_spd_kernel_create refuses a module that is not SPIR-V, naming it (%s)", err);
     ok(spdrt_spd_record(NULL, VK_NULL_HANDLE, &sync) == SPDRT_ERROR_ARGUMENT,
        "spdrt_spd_record refuses a NULL binding");

@@ -102,11 +102,12 @@ static void run_case(spdrt_context *ctx, const fft_case *c) {
         res = in && out && ref ? SPDRT_OK : SPDRT_ERROR_OUT_OF_MEMORY;
     }
     if (res == SPDRT_OK)
-        res = spdrt__buffer_create(ctx, req.input_bytes, req.buffer_usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                   0, &a.input);
+        res = spdrt__buffer_create(
+            ctx, req.input_bytes, req.buffer_usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, 0, &a.input);
     if (res == SPDRT_OK)
-        res = spdrt__buffer_create(ctx, req.output_bytes, req.buffer_usage |
-                                   VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+        res = spdrt__buffer_create(ctx, req.output_bytes,
+                                   req.buffer_usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                       VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                    0, &a.output);
     if (res == SPDRT_OK && req.twiddle_bytes)
         res = spdrt__buffer_create(ctx, req.twiddle_bytes, req.buffer_usage |

@@ -160,8 +160,10 @@ spdrt_result spdrt_fft_binding_create(spdrt_fft_kernel *kernel, const spdrt_fft_
     }
     if (r != VK_SUCCESS) {
         spdrt_fft_binding_destroy(b);
-        return fail(err, err_size, SPDRT_ERROR_VULKAN, "spdrt_fft_binding_create: "
-                    "vkCreateDescriptorPool or vkAllocateDescriptorSets failed: VkResult %d", (int)r);
+        return fail(err, err_size, SPDRT_ERROR_VULKAN,
+                    "spdrt_fft_binding_create: "
+                    "vkCreateDescriptorPool or vkAllocateDescriptorSets failed: VkResult %d",
+                    (int)r);
     }
     info[0] = (VkDescriptorBufferInfo){t->input, t->input_offset, b->req.input_bytes};
     info[1] = (VkDescriptorBufferInfo){t->output, t->output_offset, b->req.output_bytes};

@@ -1,9 +1,9 @@
 /* spdrt_vk.h: libspdrt on an application's own Vulkan device. An SPD or FFT shader's
  * pipeline is built on the application's VkDevice (with its allocator, if any), and its
- * barriers and dispatches are recorded into the application's command buffer. libspdrt submits nothing, waits for
- * nothing and allocates no image or buffer: the application owns them, and
- * the requirements functions say what they must be. Unlike spdrt.h this header includes
- * <vulkan/vulkan.h> (only its types are used, so VK_NO_PROTOTYPES builds work).
+ * barriers and dispatches are recorded into the application's command buffer. libspdrt
+ * submits nothing, waits for nothing and allocates no image or buffer: the application owns
+ * them, and the requirements functions say what they must be. Unlike spdrt.h this header
+ * includes <vulkan/vulkan.h> (only its types are used, so VK_NO_PROTOTYPES builds work).
  *
  * The self-contained API (spdrt_create, spdrt_spd_run) stays for tests and tools. */
 #ifndef SPDRT_VK_H

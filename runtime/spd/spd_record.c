@@ -89,8 +89,8 @@ spdrt_result spdrt_spd_kernel_create(const spdrt_spd_kernel_info *info, spdrt_sp
         return fail(err, err_size, SPDRT_ERROR_ARGUMENT, "spdrt_spd_kernel_create: %s", problem);
     if (info->shader.mips_bound > MAX_LEVELS)
         return fail(err, err_size, SPDRT_ERROR_ARGUMENT,
-                    "spdrt_spd_kernel_create: mips_bound %u is more than %u", info->shader.mips_bound,
-                    MAX_LEVELS);
+                    "spdrt_spd_kernel_create: mips_bound %u is more than %u",
+                    info->shader.mips_bound, MAX_LEVELS);
     k = calloc(1, sizeof *k);
     if (!k)
         return fail(err, err_size, SPDRT_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -114,8 +114,8 @@ spdrt_result spdrt_spd_kernel_create(const spdrt_spd_kernel_info *info, spdrt_sp
                                           info->require_full_subgroups, &k->pipe, &call);
     if (r != VK_SUCCESS) {
         kernel_release(k);
-        return fail(err, err_size, SPDRT_ERROR_VULKAN, "spdrt_spd_kernel_create: %s failed: VkResult %d",
-                    call, (int)r);
+        return fail(err, err_size, SPDRT_ERROR_VULKAN,
+                    "spdrt_spd_kernel_create: %s failed: VkResult %d", call, (int)r);
     }
     *out = k;
     return SPDRT_OK;
@@ -131,8 +131,8 @@ void spdrt_spd_kernel_destroy(spdrt_spd_kernel *kernel) {
 static spdrt_result plan(const spdrt_spd_kernel *k, uint32_t width, uint32_t height,
                          uint32_t layers, uint32_t mips_total, spdrt_spd_params *run,
                          uint32_t base[SPDRT_SPD_MAX_PASSES + 1],
-                         VkDeviceSize handoff[SPDRT_SPD_MAX_PASSES + 1], spdrt_spd_requirements *req,
-                         char *err, size_t err_size) {
+                         VkDeviceSize handoff[SPDRT_SPD_MAX_PASSES + 1],
+                         spdrt_spd_requirements *req, char *err, size_t err_size) {
     uint32_t pass;
     *run = k->shader;
     run->width = width;
@@ -162,12 +162,14 @@ static spdrt_result plan(const spdrt_spd_kernel *k, uint32_t width, uint32_t hei
         if (counters > req->counter_bytes)
             req->counter_bytes = counters;
         bytes = bytes < 16 ? 16 : bytes;
-        handoff[pass + 1] = handoff[pass] + (bytes + HANDOFF_ALIGN - 1) / HANDOFF_ALIGN * HANDOFF_ALIGN;
+        handoff[pass + 1] =
+            handoff[pass] + (bytes + HANDOFF_ALIGN - 1) / HANDOFF_ALIGN * HANDOFF_ALIGN;
     }
     req->handoff_bytes = handoff[req->passes];
     req->buffer_usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     req->source_usage = VK_IMAGE_USAGE_SAMPLED_BIT;
-    req->levels_usage = VK_IMAGE_USAGE_STORAGE_BIT | (req->passes > 1 ? VK_IMAGE_USAGE_SAMPLED_BIT : 0);
+    req->levels_usage =
+        VK_IMAGE_USAGE_STORAGE_BIT | (req->passes > 1 ? VK_IMAGE_USAGE_SAMPLED_BIT : 0);
     req->levels_layout = VK_IMAGE_LAYOUT_GENERAL;
     return SPDRT_OK;
 }
@@ -298,8 +300,10 @@ spdrt_result spdrt_spd_binding_create(spdrt_spd_kernel *kernel, const spdrt_spd_
     r = create_sets(b);
     if (r != VK_SUCCESS) {
         spdrt_spd_binding_destroy(b);
-        return fail(err, err_size, SPDRT_ERROR_VULKAN, "spdrt_spd_binding_create: "
-                    "vkCreateDescriptorPool or vkAllocateDescriptorSets failed: VkResult %d", (int)r);
+        return fail(err, err_size, SPDRT_ERROR_VULKAN,
+                    "spdrt_spd_binding_create: "
+                    "vkCreateDescriptorPool or vkAllocateDescriptorSets failed: VkResult %d",
+                    (int)r);
     }
     b->targets.level_views = t->level_views;  /* read by write_set only, now */
     for (pass = 0; pass < b->req.passes; pass++)
@@ -324,7 +328,8 @@ static VkPipelineStageFlags stage_or(VkPipelineStageFlags stage, VkPipelineStage
 }
 
 static void image_barrier(VkImageMemoryBarrier *m, VkImage image, VkImageSubresourceRange range,
-                          VkAccessFlags src, VkImageLayout from, VkAccessFlags dst, VkImageLayout to) {
+                          VkAccessFlags src, VkImageLayout from, VkAccessFlags dst,
+                          VkImageLayout to) {
     memset(m, 0, sizeof *m);
     m->sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
     m->srcAccessMask = src;
@@ -347,7 +352,8 @@ static void barriers_before(const spdrt_spd_binding *b, VkCommandBuffer cmd,
     VkImageMemoryBarrier images[2];
     VkBufferMemoryBarrier buffers[2];
     uint32_t n = 0, i;
-    VkPipelineStageFlags src = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+    VkPipelineStageFlags src =
+        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
     if (s->source_before.stage || s->source_before.layout) {
         image_barrier(&images[n++], t->source_image, t->source_range, s->source_before.access,
                       s->source_before.layout, VK_ACCESS_SHADER_READ_BIT, t->source_layout);
@@ -438,7 +444,8 @@ spdrt_result spdrt_spd_record(const spdrt_spd_binding *binding, VkCommandBuffer 
                                    0, NULL);
         vk->CmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipe.layout, 0, 1,
                                   &b->sets[pass], 0, NULL);
-        vk->CmdPushConstants(cmd, k->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
+        vk->CmdPushConstants(cmd, k->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push,
+                             push);
         vk->CmdDispatch(cmd, grid_x, grid_y, b->run.layers);
     }
     barriers_after(b, cmd, sync, levels);
