@@ -2,7 +2,7 @@
 #   make          build spdgen and the runtime library
 #   make demo     install missing dependencies, then emit, validate and run an SPD on the local device
 #   make test     install missing dependencies, build, run the whole suite with prove
-#   make install  PREFIX=/usr/local
+#   make install  PREFIX=/usr/local (DESTDIR too; package/package.mk), make uninstall
 # Dependencies are Debian packages; scripts/install-deps.sh installs the missing ones.
 
 CC      ?= cc
@@ -49,7 +49,7 @@ EXAMPLES := $(EXAMPLE_C:examples/%.c=$(BUILD)/examples/%)
 SPDGEN  := $(BUILD)/spdgen
 LIBSPDRT := $(BUILD)/libspdrt.a
 
-.PHONY: all deps demo test install clean FORCE
+.PHONY: all deps demo test clean FORCE
 all: $(SPDGEN) $(LIBSPDRT) $(TESTS) $(DEVICE_TESTS) $(EXAMPLES)
 
 deps:
@@ -78,9 +78,15 @@ FORCE:
 $(SPDGEN): $(GEN_OBJ) $(LIBSPDRT)
 	$(CXX) $(CXXFLAGS) -o $@ $(GEN_OBJ) $(LIBSPDRT) $(STATIC_LIBS)
 
-$(BUILD)/runtime/%.o: runtime/%.c | $(BUILD)/runtime
+# Position-independent: the same objects make the static archive (which an engine may link
+# into a plugin) and the shared library (package/package.mk).
+# A change of these flags rebuilds the objects (flags is rewritten only when they change).
+RT_CFLAGS := -std=c11 $(CFLAGS) -fPIC $(WARN) $(RT_PRIVATE)
+$(BUILD)/runtime/flags: FORCE | $(BUILD)/runtime
+	@echo '$(RT_CFLAGS)' >$@.tmp && { cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@; }
+$(BUILD)/runtime/%.o: runtime/%.c $(BUILD)/runtime/flags | $(BUILD)/runtime
 	@mkdir -p $(@D)
-	$(CC) -std=c11 $(CFLAGS) $(WARN) $(RT_PRIVATE) -MMD -MP -c $< -o $@
+	$(CC) $(RT_CFLAGS) -MMD -MP -c $< -o $@
 $(LIBSPDRT): $(RT_OBJ)
 	ar rcs $@ $^
 
@@ -90,6 +96,13 @@ $(BUILD)/tests/%: tests/device/%.c $(wildcard tests/device/*.h) tests/tap.h $(LI
 	$(CC) -std=c11 $(CFLAGS) $(WARN) $(RT_PRIVATE) -Itests -o $@ $< $(LIBSPDRT) -ldl -lm
 $(BUILD)/examples/%: examples/%.c $(LIBSPDRT) | $(BUILD)/examples
 	$(CC) -std=c11 $(CFLAGS) $(WARN) $(RT_PUBLIC) -o $@ $< $(LIBSPDRT) -ldl -lm
+# engine_hiz is an application's own Vulkan code: the contract header spdgen writes for it
+# (the module embedded) and the Vulkan loader, no libspdrt.
+HIZ_ARGS := --spd --op max --format r32f --edge conservative --target spirv --name hiz --embed-spirv
+$(BUILD)/examples/hiz.h: $(SPDGEN) | $(BUILD)/examples
+	$(SPDGEN) $(HIZ_ARGS) -o $(BUILD)/examples/hiz.spv --emit-header $@
+$(BUILD)/examples/engine_hiz: examples/engine_hiz.c $(wildcard examples/engine_*.h) $(BUILD)/examples/hiz.h
+	$(CC) -std=c11 $(CFLAGS) $(WARN) -I$(BUILD)/examples -o $@ $< -lvulkan
 
 $(BUILD)/gen $(BUILD)/runtime $(BUILD)/t $(BUILD)/tests $(BUILD)/examples:
 	mkdir -p $@
@@ -105,14 +118,11 @@ test: deps
 	@$(MAKE) --no-print-directory all bench
 	SPDGEN_BUILD=$(abspath $(BUILD)) prove -j2 -r tests $(TESTS)
 
-install: $(SPDGEN) $(LIBSPDRT)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/spdgen
-	install -m 755 $(SPDGEN) $(DESTDIR)$(PREFIX)/bin/spdgen
-	install -m 644 $(LIBSPDRT) $(DESTDIR)$(PREFIX)/lib/libspdrt.a
-	install -m 644 runtime/include/*.h $(DESTDIR)$(PREFIX)/include/spdgen/
-
 clean:
 	rm -rf $(BUILD)
+
+# The shared library, make install and make uninstall.
+include package/package.mk
 
 # make bench: the GPU benchmarks (bench/README.md); run on the GPU machine.
 include bench/bench.mk

@@ -182,6 +182,7 @@ int fft_generate(bench_spdgen *g, const fft_request *r, const char *name, fft_sh
         used += (size_t)snprintf(command + used, used < command_size ? command_size - used : 0,
                                  "%s%s", i ? " " : "", i ? argv[i] : "spdgen");
     argv[a++] = "--target", argv[a++] = "spirv", argv[a++] = "-o", argv[a++] = spv;
+    argv[a++] = "--name", argv[a++] = "fft"; /* the FFT_ names read_single reads */
     argv[a++] = "--emit-header", argv[a++] = header;
     argv[a] = NULL;
     *err = '\0';

@@ -1,8 +1,8 @@
 /* depth_pyramid.c: runs an spdgen SPD shader on the local Vulkan device and checks every
  * level against the CPU reference, the way an engine would keep a per-config test.
  *
- *   spdgen --spd --op max --format r32f --subgroup 8 --target spirv -o hiz.spv
- *   depth_pyramid hiz.spv --op max --format r32f --subgroup 8 --size 1920x1080
+ *   spdgen --spd --op max --format r32f --edge conservative --subgroup 8 --target spirv -o hiz.spv
+ *   depth_pyramid hiz.spv --op max --format r32f --edge conservative --subgroup 8 --size 1920x1080
  *
  * The flags repeat the generation parameters the runtime needs (the dispatch contract);
  * --layers N runs an --array shader on N slices. The source is a synthetic depth buffer:
@@ -19,6 +19,7 @@ typedef struct {
     const char *spirv_path;
     spd_op op;
     spdrt_format format;
+    spdrt_edge edge;
     uint32_t subgroup, width, height, layers, mips;
     int array;
 } options;
@@ -26,8 +27,9 @@ typedef struct {
 static int usage(const char *msg)
 {
     fprintf(stderr, "depth_pyramid: %s\n"
-            "usage: depth_pyramid SHADER.spv [--op OP] [--format FORMAT] (as given to spdgen)\n"
-            "                     [--subgroup S] [--mips N] [--size WxH] [--layers N]\n", msg);
+            "usage: depth_pyramid SHADER.spv [--op OP] [--format FORMAT] [--edge E] (as given\n"
+            "                     to spdgen) [--subgroup S] [--mips N] [--size WxH] [--layers N]\n",
+            msg);
     return 2;
 }
 
@@ -48,6 +50,8 @@ static int parse(int argc, char **argv, options *o)
             if (spd_ref_op_by_name(v, &o->op)) return usage("--op: an spdgen --spd op");
         } else if (!strcmp(a, "--format")) {
             if (spdrt_format_by_name(v, &o->format)) return usage("--format: an spdgen --format");
+        } else if (!strcmp(a, "--edge")) {
+            if (spd_ref_edge_by_name(v, &o->edge)) return usage("--edge: an spdgen --edge");
         } else if (!strcmp(a, "--subgroup")) {
             o->subgroup = (uint32_t)strtoul(v, NULL, 10);
         } else if (!strcmp(a, "--mips")) {
@@ -126,13 +130,15 @@ int main(int argc, char **argv)
     float *source = make_depth(o.width, o.height, o.layers);
     spdrt_spd_params p = {.width = o.width, .height = o.height, .layers = o.layers,
                           .is_array = o.array, .mips_bound = o.mips, .subgroup = o.subgroup,
-                          .format = o.format, .dispatches = 1, .sentinel = -1.0f};
+                          .format = o.format, .edge = o.edge, .dispatches = 1,
+                          .sentinel = -1.0f};
     spdrt_spd_levels gpu = {0}, ref = {0};
     uint32_t mips = spdrt_spd_mip_count(o.width, o.height, o.mips);
     rc = 1;
     if (spdrt_spd_run(ctx, spirv, words, &p, source, &gpu) != SPDRT_OK) {
         fprintf(stderr, "depth_pyramid: %s\n", spdrt_last_error(ctx));
-    } else if (spd_ref_run(o.op, o.format, o.width, o.height, o.layers, mips, source, &ref)) {
+    } else if (spd_ref_run_edge(o.op, o.edge, o.format, o.width, o.height, o.layers, mips, 0,
+                                source, &ref)) {
         fprintf(stderr, "depth_pyramid: out of memory\n");
     } else {
         uint32_t channels = spdrt_format_channels(o.format);

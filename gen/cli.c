@@ -22,6 +22,8 @@ static const char *const lang_names[] = {"glsl", "hlsl", NULL};
 
 static int spirv_from_shown(const void *p) { return ((const sg_common *)p)->target == SG_TARGET_SPIRV; }
 static int template_dir_shown(const void *p) { return ((const sg_common *)p)->template_dir != NULL; }
+static int name_shown(const void *p) { return ((const sg_common *)p)->name != NULL; }
+static int embed_shown(const void *p) { return ((const sg_common *)p)->embed_spirv; }
 
 #define COMMON(field) offsetof(sg_common, field)
 static const sg_option common_options[] = {
@@ -44,6 +46,17 @@ static const sg_option common_options[] = {
      .help = "target named in the depfile (default: the output file)", .command = SG_CMD_NEVER},
     {.name = "--emit-header", .kind = SG_OPT_PATH, .offset = COMMON(header_path), .meta = "FILE",
      .help = "also write a C header with the dispatch contract", .command = SG_CMD_NEVER},
+    {.name = "--name", .kind = SG_OPT_IDENT, .offset = COMMON(name), .max = 32, .meta = "NAME",
+     .help = "the names in the C header: macros NAME_* (in capitals), functions name_*, struct "
+     "NamePushConstants and the include guard; --name spd gives the SPD_ names of earlier versions, "
+     "--name fft the FFT_ ones",
+     .default_text = "the kernel and 8 hex digits of a hash of the regenerate command, so two "
+     "configurations never share names",
+     .command = SG_CMD_WHEN, .shown = name_shown},
+    {.name = "--embed-spirv", .kind = SG_OPT_FLAG, .offset = COMMON(embed_spirv),
+     .help = "the header also holds each validated SPIR-V module as a C array, name_spirv[] of "
+     "NAME_SPIRV_WORDS words (name_pass1_spirv[] ... for a plan)", .command = SG_CMD_WHEN,
+     .shown = embed_shown},
     {.name = "--check", .kind = SG_OPT_FLAG, .offset = COMMON(check_only),
      .help = "generate and validate, write nothing", .command = SG_CMD_NEVER},
     {.name = "--selftest", .kind = SG_OPT_FLAG, .offset = COMMON(selftest),
@@ -64,7 +77,7 @@ static const sg_option common_options[] = {
     {0},
 };
 enum { OPT_TARGET, OPT_SPIRV_FROM, OPT_ENV, OPT_OUTPUT, OPT_MD, OPT_MF, OPT_MT, OPT_HEADER,
-       OPT_CHECK, OPT_SELFTEST, OPT_SEED, OPT_TEMPLATE_DIR };
+       OPT_NAME, OPT_EMBED_SPIRV, OPT_CHECK, OPT_SELFTEST, OPT_SEED, OPT_TEMPLATE_DIR };
 
 int sg_usage_error(const char *fmt, ...)
 {
@@ -248,6 +261,9 @@ static int check_common(sg_run *run)
         return sg_usage_error("-MD with output to stdout needs -MT TARGET to name the target");
     if (c->depfile && !c->depfile_path && strcmp(c->output, "-") == 0)
         return sg_usage_error("-MD with output to stdout needs -MF FILE for the depfile");
+    if (c->embed_spirv && c->target == SG_TARGET_MSL)
+        return sg_usage_error("--embed-spirv: not with --target msl (Metal compiles the MSL itself; "
+                              "use --target spirv, glsl or hlsl)");
     if (run->common_given[OPT_SEED] && !c->selftest)
         return sg_usage_error("--seed: only meaningful with --selftest");
     return check_template_dir(run);

@@ -28,6 +28,8 @@ typedef struct {
     const char *depfile_path; /* -MF (default: the output + ".d") */
     const char *dep_target;   /* -MT (default: the output) */
     const char *header_path;  /* --emit-header */
+    const char *name;         /* --name: the header's prefix; NULL = derived (sg_header_name) */
+    int embed_spirv;          /* --embed-spirv: the module as a C array in the header */
     int check_only;           /* --check */
     int selftest;             /* --selftest */
     long seed;                /* --seed: the selftest's data */

@@ -18,6 +18,17 @@ unsigned long long sg_fnv1a64(const void *data, unsigned long size)
     return h;
 }
 
+void sg_header_name(const sg_run *run, char *buf, unsigned long size)
+{
+    char key[sizeof run->command + sizeof run->overrides + 2];
+    if (run->common.name) {
+        snprintf(buf, size, "%s", run->common.name);
+        return;
+    }
+    int len = snprintf(key, sizeof key, "%s\n%s", run->command, run->overrides);
+    snprintf(buf, size, "%s_%08llx", run->kernel->name, sg_fnv1a64(key, (unsigned long)len) & 0xffffffffull);
+}
+
 /* Words of `text` after `first`, continued after `lead` (" * "), wrapped at WIDTH. */
 static void wrapped(sg_text *t, const char *first, const char *lead, const char *text)
 {
@@ -158,14 +169,27 @@ static void render_shader(sg_text *t, const sg_run *run, const sg_job_shader *s,
     render_values(t, prefix, &s->gen.contract);
 }
 
+/* --embed-spirv: each validated module as `static const uint32_t <fn>spirv[]`, eight words a
+ * line, what glslangValidator --vn writes. */
+static void render_spirv(sg_text *t, const sg_job_shader *s, const char *prefix, const char *fn)
+{
+    sg_text_printf(t, "\n/* The validated SPIR-V module%s%s, %zu words. */\n", s->role[0] ? " of " : "",
+                   s->role, s->module.count);
+    sg_text_printf(t, "#define %sSPIRV_WORDS %zu\n", prefix, s->module.count);
+    sg_text_printf(t, "static const uint32_t %sspirv[%sSPIRV_WORDS] = {", fn, prefix);
+    for (size_t i = 0; i < s->module.count; i++)
+        sg_text_printf(t, "%s0x%08xu,", i % 8 ? " " : "\n    ", s->module.words[i]);
+    sg_text_printf(t, "\n};\n");
+}
+
 char *sg_header_render(const sg_run *run, const sg_job *job)
 {
     const sg_kernel *k = run->kernel;
-    char name[32], prefix[40], fn[40], type[64];
+    char name[48], prefix[64], fn[64], type[96];
     sg_contract *scratch = calloc(1, sizeof *scratch);
     if (!scratch) return NULL;
     const sg_contract *whole = sg_job_contract(run, job, scratch);
-    snprintf(name, sizeof name, "%s", k->name);
+    sg_header_name(run, name, sizeof name);
     for (size_t i = 0; name[i]; i++) prefix[i] = (char)toupper((unsigned char)name[i]), prefix[i + 1] = '\0';
     snprintf(prefix + strlen(prefix), sizeof prefix - strlen(prefix), "_");
     snprintf(fn, sizeof fn, "%s_", name);
@@ -202,11 +226,19 @@ char *sg_header_render(const sg_run *run, const sg_job *job)
     render_push(&t, type, &job->shaders[0].gen.contract);
     for (int i = 1; i < job->count; i++)
         if (!same_push(&job->shaders[0].gen.contract, &job->shaders[i].gen.contract)) {
-            char role_type[96];
+            char role_type[sizeof type + sizeof job->shaders[i].role];
             snprintf(role_type, sizeof role_type, "%s_%s", type, job->shaders[i].role);
             render_push(&t, role_type, &job->shaders[i].gen.contract);
         }
     if (k->header) k->header(&t, run, job, prefix, fn);
+    for (int i = 0; run->common.embed_spirv && i < job->count; i++) {
+        char sub_prefix[96], sub_fn[96];
+        const char *role = job->shaders[i].role;
+        snprintf(sub_fn, sizeof sub_fn, "%s%s%s", fn, role, role[0] ? "_" : "");
+        snprintf(sub_prefix, sizeof sub_prefix, "%s", sub_fn);
+        for (char *c = sub_prefix; *c; c++) *c = (char)toupper((unsigned char)*c);
+        render_spirv(&t, &job->shaders[i], sub_prefix, sub_fn);
+    }
     sg_text_printf(&t, "\n#endif\n");
     free(scratch);
     return sg_text_take(&t);

@@ -10,6 +10,11 @@
 struct sg_run;
 struct sg_job;
 
+/* The contract's name: --name, else "<kernel>_<8 hex digits>", the low 32 bits of the FNV-1a
+ * 64 of the regenerate command and the override list: the command pins every generation
+ * option, so two configurations get two names, and one configuration always the same. */
+void sg_header_name(const struct sg_run *run, char *buf, unsigned long size);
+
 /* Returns the malloc'd header text, or NULL when out of memory. */
 char *sg_header_render(const struct sg_run *run, const struct sg_job *job);
 

@@ -236,7 +236,8 @@ static void push_config(lua_State *L, const sg_run *run, const sg_job_shader *sh
         case SG_OPT_CHOICE: lua_pushstring(L, o->choices[SG_FIELD(base, o, int)]); break;
         case SG_OPT_SIZE:
         case SG_OPT_SIZE3: lua_pushfstring(L, "%dx%d", (int)l[0], (int)l[1]); break;
-        case SG_OPT_PATH: lua_pushstring(L, SG_FIELD(base, o, const char *)); break;
+        case SG_OPT_PATH:
+        case SG_OPT_IDENT: lua_pushstring(L, SG_FIELD(base, o, const char *)); break;
         default: lua_pushinteger(L, *l); break;
         }
         lua_setfield(L, -2, o->lua);

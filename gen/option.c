@@ -83,6 +83,10 @@ static int value_error(const sg_option *o, const char *value)
     case SG_OPT_SIZE3:
         return sg_usage_error("%s %s: must be WxH or WxHxLAYERS, sides %ld..%ld, layers 1..%ld",
                               o->name, value, o->min, o->max, o->max_layers);
+    case SG_OPT_IDENT:
+        return sg_usage_error("%s %s: must be a C name of lowercase letters, digits and '_' that "
+                              "starts with a letter, at most %ld characters%s%s%s", o->name, value,
+                              o->max, *why ? " (" : "", why, *why ? ")" : "");
     default:
         allowed(o, what, sizeof what);
         return sg_usage_error("%s %s: must be %s%s%s%s", o->name, value, what, *why ? " (" : "",
@@ -164,6 +168,14 @@ int sg_option_parse(const sg_option *o, const char *value, void *base)
         if (!*value) return sg_usage_error("%s: empty path", o->name);
         SG_FIELD(base, o, const char *) = value;
         return 0;
+    case SG_OPT_IDENT:
+        /* Lowercase only: the macros are the name in capitals, so "Hiz" and "hiz" would
+         * collide there. */
+        if (!(value[0] >= 'a' && value[0] <= 'z') || (long)strlen(value) > o->max ||
+            strspn(value, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(value))
+            return value_error(o, value);
+        SG_FIELD(base, o, const char *) = value;
+        return 0;
     }
     return value_error(o, value);
 }
@@ -214,6 +226,8 @@ int sg_option_render(const sg_option *o, const void *base, char *buf, size_t siz
         return append(buf, size, " %s %ld", o->name, l[0]);
     case SG_OPT_PATH:
         return append_path(buf, size, o->name, SG_FIELD(base, o, const char *));
+    case SG_OPT_IDENT:
+        return append(buf, size, " %s %s", o->name, SG_FIELD(base, o, const char *));
     }
     return -1;
 }

@@ -9,13 +9,14 @@ mkdir -p "$OUT"
 export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
 run() { echo "\$ $*"; "$@"; }
 
-echo "== 1. Emit a Hi-Z (max) depth pyramid for every target; each is validated before it is written"
-run "$SPDGEN" --spd --op max --format r32f --subgroup 8 --target glsl -o "$OUT/hiz.comp"
-run "$SPDGEN" --spd --op max --format r32f --subgroup 8 --target hlsl -o "$OUT/hiz.hlsl"
-run "$SPDGEN" --spd --op max --format r32f --subgroup 8 --target msl -o "$OUT/hiz.metal"
-run "$SPDGEN" --spd --op max --format r32f --subgroup 8 --target spirv -o "$OUT/hiz.spv" \
+echo "== 1. Emit a Hi-Z (max) depth pyramid for every target, odd rows and columns folded in"
+echo "   (--edge conservative: safe for occlusion culling); each is validated before it is written"
+run "$SPDGEN" --spd --op max --format r32f --edge conservative --subgroup 8 --target glsl -o "$OUT/hiz.comp"
+run "$SPDGEN" --spd --op max --format r32f --edge conservative --subgroup 8 --target hlsl -o "$OUT/hiz.hlsl"
+run "$SPDGEN" --spd --op max --format r32f --edge conservative --subgroup 8 --target msl -o "$OUT/hiz.metal"
+run "$SPDGEN" --spd --op max --format r32f --edge conservative --subgroup 8 --target spirv -o "$OUT/hiz.spv" \
     --emit-header "$OUT/hiz_contract.h" -MD
-run "$SPDGEN" --spd --op max --format r32f --subgroup 8 --target spirv --spirv-from hlsl \
+run "$SPDGEN" --spd --op max --format r32f --edge conservative --subgroup 8 --target spirv --spirv-from hlsl \
     -o "$OUT/hiz_hlsl.spv"
 echo "   depfile: $(head -1 "$OUT/hiz.spv.d")"
 echo "   contract: $(grep -c '#define' "$OUT/hiz_contract.h") definitions in $OUT/hiz_contract.h"
@@ -26,8 +27,8 @@ fi
 
 echo
 echo "== 2. Run on the local Vulkan device; compare every level with the CPU reference"
-run "$B/examples/depth_pyramid" "$OUT/hiz.spv" --op max --format r32f --subgroup 8 --size 1920x1080
-run "$B/examples/depth_pyramid" "$OUT/hiz_hlsl.spv" --op max --format r32f --subgroup 8 --size 1920x1080
+run "$B/examples/depth_pyramid" "$OUT/hiz.spv" --op max --format r32f --edge conservative --subgroup 8 --size 1920x1080
+run "$B/examples/depth_pyramid" "$OUT/hiz_hlsl.spv" --op max --format r32f --edge conservative --subgroup 8 --size 1920x1080
 
 echo
 echo "== 3. A colour mip chain (mean, rgba32f) of an 6-layer array (cube faces), quad operations"
@@ -36,6 +37,6 @@ run "$B/examples/depth_pyramid" "$OUT/cube.spv" --op mean --format rgba32f --sub
     --size 512x512 --layers 6
 echo
 echo "== 4. The check an engine keeps in its CI: --selftest with the same flags"
-run "$SPDGEN" --spd --op max --format r32f --subgroup 8 --max-size 8192x8192 --selftest --size 5000x3000
+run "$SPDGEN" --spd --op max --format r32f --edge conservative --subgroup 8 --max-size 8192x8192 --selftest --size 5000x3000
 echo
 echo "demo: all levels of every run matched the CPU reference"

@@ -108,7 +108,7 @@ ok $? "--wg that does not fit --tile 32 names the valid list (256, 64)"
 # Without --wg the tile takes its largest workgroup, (T/2)^2 up to 256; the header says so.
 for tw in 2:1 4:4 8:16 16:64 32:256 64:256; do
     t=${tw%:*}; n=${tw#*:}
-    "$SPDGEN" --spd --tile "$t" -o "$WORK/tile.comp" --emit-header "$WORK/tile.h" &&
+    "$SPDGEN" --spd --name spd --tile "$t" -o "$WORK/tile.comp" --emit-header "$WORK/tile.h" &&
         grep -q "^#define SPD_WORKGROUP_SIZE_X $n\$" "$WORK/tile.h" &&
         grep -q "^#define SPD_TILE $t " "$WORK/tile.h" &&
         grep -q "local_size_x = $n," "$WORK/tile.comp"
@@ -133,7 +133,7 @@ ok $? "--fft 1000 says N must be a power of two"
 ok $? "--max-size alone sets --mips to its full chain (14 at 16384, 8 at 300)"
 
 # --max-mips-per-pass K: the shader binds K levels; with K <= 6 it needs no counter at all.
-"$SPDGEN" --spd --mips 12 --max-mips-per-pass 6 -o "$WORK/p.comp" --emit-header "$WORK/p.h" &&
+"$SPDGEN" --spd --name spd --mips 12 --max-mips-per-pass 6 -o "$WORK/p.comp" --emit-header "$WORK/p.h" &&
     grep -q "dst_mips\[6\]" "$WORK/p.comp" && ! grep -q "counters" "$WORK/p.comp" &&
     grep -q "define SPD_PASSES 2" "$WORK/p.h" && grep -q "define SPD_TOTAL_MIPS 12" "$WORK/p.h"
 ok $? "--max-mips-per-pass 6: 6 levels per dispatch, no atomic counter, 2 passes in the contract"
@@ -145,7 +145,7 @@ ok $? "--max-mips-per-pass 6: 6 levels per dispatch, no atomic counter, 2 passes
     "$SPDGEN" --spd --op max --edge conservative -o "$WORK/d3.comp" && grep -q -- "--edge conservative" "$WORK/d3.comp" &&
     ! cmp -s "$WORK/d1.comp" "$WORK/d3.comp"
 ok $? "--edge drop is the default (same bytes; the command names it); conservative names itself"
-"$SPDGEN" --spd --edge weighted --format rgba16f -o "$WORK/w.comp" --emit-header "$WORK/w.h" &&
+"$SPDGEN" --spd --name spd --edge weighted --format rgba16f -o "$WORK/w.comp" --emit-header "$WORK/w.h" &&
     grep -q "SPD_EDGE_WEIGHTED 1" "$WORK/w.h" && grep -q "static inline uint32_t spd_pass_end" "$WORK/w.h"
 ok $? "--edge weighted: the contract header carries spd_pass_end"
 cat >"$WORK/plan.c" <<'EOC'
@@ -264,12 +264,12 @@ ok $? "validation failure leaves the earlier output intact"
 ok $? "-o into a missing directory exits 1 and writes nothing"
 # A header that cannot be written stops every output of the run.
 rm -f "$WORK/h1.comp"
-"$SPDGEN" --spd -o "$WORK/h1.comp" --emit-header "$WORK/missing/h.h" 2>/dev/null
+"$SPDGEN" --spd --name spd -o "$WORK/h1.comp" --emit-header "$WORK/missing/h.h" 2>/dev/null
 [ $? -eq 1 ] && [ ! -e "$WORK/h1.comp" ]
 ok $? "an unwritable --emit-header writes no output at all"
 
 # --emit-header: a C header that compiles and agrees with the shader's local size.
-"$SPDGEN" --spd --array --target msl -o "$WORK/s.metal" --emit-header "$WORK/contract.h"
+"$SPDGEN" --spd --name spd --array --target msl -o "$WORK/s.metal" --emit-header "$WORK/contract.h"
 cat >"$WORK/use.c" <<'EOC'
 #include "contract.h"
 #include <stdio.h>
@@ -289,7 +289,7 @@ ok $? "--emit-header: the contract header compiles; grid and mip count follow th
 # spans tiles 62..63 of row 31; in pass 1 of --max-mips-per-pass 6 (level 6, 64x32) the
 # same rectangle is texels 62..63 x 31 of tile (0, 0), with 6 levels left; an empty or
 # outside rectangle is refused.
-"$SPDGEN" --spd --mips 12 --max-mips-per-pass 6 -o "$WORK/u.comp" --emit-header "$WORK/update.h"
+"$SPDGEN" --spd --name spd --mips 12 --max-mips-per-pass 6 -o "$WORK/u.comp" --emit-header "$WORK/update.h"
 cat >"$WORK/update.c" <<'EOC'
 #include "update.h"
 #include <stdio.h>
@@ -320,7 +320,7 @@ ok $? "--emit-header: spd_update_dispatch maps a rectangle to the tiles over it 
 # Below --tile 64 the hierarchy counts every unit of a block: no update helper in the header,
 # and the shader says it does not read tile_offset (the runtime refuses updates: spd_update.h).
 for tiles in "--tile 16" "--tail hierarchy"; do
-    "$SPDGEN" --spd $tiles -o "$WORK/t16.comp" --emit-header "$WORK/t16.h" &&
+    "$SPDGEN" --spd --name spd $tiles -o "$WORK/t16.comp" --emit-header "$WORK/t16.h" &&
         ! grep -q "spd_update_dispatch(" "$WORK/t16.h" && grep -q "updates need --tail loop" "$WORK/t16.h" &&
         ! grep -q "params.tile_offset" "$WORK/t16.comp" && grep -q "updates need --tail loop" "$WORK/t16.comp"
     ok $? "$tiles: no spd_update_dispatch in the header; the shader ignores tile_offset and says updates need --tail loop"
@@ -365,7 +365,7 @@ ok $? "--fetch-ahead: 2 by default with the sampler and --tail hierarchy, 0 othe
 ok $? "--sampler-coords: texel by default, normalized when asked for (named in the command) and with --array"
 # The header's buffer sizes for --tile 64 --tail hierarchy are the runtime's (levels.c), for
 # sizes with 1, 2 and 3 stages and several blocks per stage, 1 and 6 layers.
-"$SPDGEN" --spd --tail hierarchy --max-size 16384x16384 -o "$WORK/h.comp" --emit-header "$WORK/spd_h.h" &&
+"$SPDGEN" --spd --name spd --tail hierarchy --max-size 16384x16384 -o "$WORK/h.comp" --emit-header "$WORK/spd_h.h" &&
 cat >"$WORK/sizes.c" <<'EOC' &&
 #include <stdio.h>
 #include "spd_h.h"

@@ -10,12 +10,15 @@
 #   match the lines shown under it (`<...>` stands for any text within a line, a line `...`
 #   for any lines); exit 2 where the output shown is a usage error, else 0;
 # - a `spdgen` command outside a fenced block fails (it would be untested);
-# - the README's Make, CMake and Meson snippets build as pasted, do nothing the second time,
-#   and rebuild when spdgen changes (CMake and Meson are skipped where not installed);
+# - examples/build/'s Make, CMake and Meson projects build as they stand, do nothing the
+#   second time, regenerate when spdgen or a template override changes and not when anything
+#   else does; the README's build snippets are lines of them (CMake and Meson are skipped
+#   where not installed);
 # - the C blocks compile (README.md and docs/spd.md against the Hi-Z contract header,
 #   docs/runtime.md against the public runtime headers), and the runtime example runs;
-# - docs/runtime.md names every function the public runtime headers declare, and every
-#   spdrt_ name it uses exists in them;
+# - docs/runtime.md names every function the public runtime headers declare and gives its
+#   prototype in a C block (compiled against the headers, so a signature cannot drift), and
+#   every spdrt_ name it uses exists in them;
 # - every relative link in the docs points to a file or folder that exists.
 . "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -146,49 +149,78 @@ while IFS="$(printf '\t')" read -r where kind args; do
     [ $rc -eq $want ] && [ $matched -eq 0 ] || diag "exit $rc, output:" "$(cat "$WORK/out")"
 done <"$WORK/commands"
 
-# ---- build-system snippets ----------------------------------------------------------------
-# snippet LANG: the README's first ```LANG block.
-snippet() {
-    perl -ne 'if (/^```\Q'"$1"'\E\s*$/) { $in = 1; next } if ($in && /^```/) { exit } print if $in' "$ROOT/README.md"
-}
-mkdir -p "$WORK/bin"
+# ---- build-system projects ----------------------------------------------------------------
+# examples/build/{make,cmake,meson}: each builds as it stands with spdgen on PATH, does
+# nothing the second time, regenerates the shader when spdgen or a template override
+# changes, and not when anything else does; the README's ```make, ```cmake and ```meson
+# blocks are lines of those projects, so what the README shows is what is built here.
+EXB="$ROOT/examples/build"
+for lang in make:make/Makefile cmake:cmake/CMakeLists.txt meson:meson/meson.build; do
+    perl -e '
+    my ($lang, $readme, $file) = @ARGV;
+    open(my $r, "<", $readme) or die; my @r = <$r>;
+    open(my $f, "<", $file) or die; local $/; my $project = <$f>;
+    my ($in, @blocks, $cur) = (0);
+    for (@r) {
+        if (!$in && /^```\Q$lang\E\s*$/) { $in = 1; $cur = ""; next }
+        if ($in && /^```/) { $in = 0; push @blocks, $cur; next }
+        $cur .= $_ if $in;
+    }
+    exit 1 unless @blocks;
+    for (@blocks) { exit 1 if index($project, $_) < 0 }
+    ' "${lang%%:*}" "$ROOT/README.md" "$EXB/${lang#*:}"
+    ok $? "README.md's \`\`\`${lang%%:*} blocks are lines of examples/build/${lang#*:}"
+done
+mkdir -p "$WORK/bin" "$WORK/over/templates/spd"
 cp "$SPDGEN" "$WORK/bin/spdgen"
+# An override the builds read (a copy of the embedded template): editing it must regenerate.
+cp "$ROOT/templates/spd/kernel.lua" "$WORK/over/templates/spd/kernel.lua"
 PATH="$WORK/bin:$PATH"
-export PATH
-# check_build NAME BUILD_COMMAND OUTPUT_DIR: builds, checks the outputs, that a second build
-# runs nothing (the outputs keep their time), and that a newer spdgen rebuilds them.
+SPDGEN_TEMPLATE_DIR="$WORK/over"
+export PATH SPDGEN_TEMPLATE_DIR
+# check_build NAME BUILD_COMMAND PROJECT OUTPUT_DIR: builds the copied project, checks its
+# outputs and program, then what a rebuild regenerates after each kind of change.
 check_build() {
-    name=$1 build=$2 dir=$3
-    touch -d '@1000000000' "$WORK/bin/spdgen"
-    sh -c "$build" >"$WORK/build.log" 2>&1 && [ -s "$dir/hiz.spv" ] && [ -s "$dir/hiz.h" ] &&
-        grep -q "^#define SPD_EDGE_CONSERVATIVE 1" "$dir/hiz.h"
-    ok $? "$name: the README's snippet builds hiz.spv and hiz.h"
+    name=$1 build=$2 project=$3 dir=$4
+    touch -d '@1000000000' "$WORK/bin/spdgen" "$WORK/over/templates/spd/kernel.lua"
+    # mtime OUT: the shader's modification time ("" if missing).
+    mtime() { stat -c %y "$dir/hiz.spv" 2>/dev/null; }
+    sh -c "$build" >"$WORK/build.log" 2>&1 && [ -s "$dir/hiz.spv" ] &&
+        grep -q "^#define HIZ_EDGE_CONSERVATIVE 1" "$dir/hiz.h" &&
+        grep -q "Made with template overrides: templates/spd/kernel.lua" "$dir/hiz.h" &&
+        "$dir/hiz_info" | grep -q "^hiz: 10 levels for 1920x1080, 30x17 workgroups, [0-9]* words of SPIR-V$"
+    ok $? "$name: examples/build/$project builds hiz.spv, hiz.h (the override read) and hiz_info"
     [ -s "$dir/hiz.spv" ] || { diag "$(tail -20 "$WORK/build.log")"; return; }
-    before=$(stat -c %y "$dir/hiz.spv")
-    sh -c "$build" >"$WORK/build.log" 2>&1 && [ "$(stat -c %y "$dir/hiz.spv")" = "$before" ]
+    before=$(mtime)
+    sh -c "$build" >"$WORK/build.log" 2>&1 && [ "$(mtime)" = "$before" ]
     ok $? "$name: a second build regenerates nothing"
+    touch "$WORK/$project/main.c"
+    sh -c "$build" >"$WORK/build.log" 2>&1 && [ "$(mtime)" = "$before" ] && "$dir/hiz_info" >/dev/null
+    ok $? "$name: an edited main.c rebuilds the program and regenerates no shader"
+    touch "$WORK/over/templates/spd/kernel.lua"
+    sh -c "$build" >"$WORK/build.log" 2>&1 && [ "$(mtime)" != "$before" ]
+    ok $? "$name: an edited template override regenerates the shader (the depfile names it)"
+    before=$(mtime)
     touch "$WORK/bin/spdgen"
-    sh -c "$build" >"$WORK/build.log" 2>&1 && [ "$(stat -c %y "$dir/hiz.spv")" != "$before" ]
+    sh -c "$build" >"$WORK/build.log" 2>&1 && [ "$(mtime)" != "$before" ]
     ok $? "$name: a newer spdgen regenerates the shader (the depfile names it)"
-    after=$(stat -c %y "$dir/hiz.spv")
-    sh -c "$build" >"$WORK/build.log" 2>&1 && [ "$(stat -c %y "$dir/hiz.spv")" = "$after" ]
+    before=$(mtime)
+    sh -c "$build" >"$WORK/build.log" 2>&1 && [ "$(mtime)" = "$before" ]
     ok $? "$name: and then nothing again"
 }
 
-mkdir -p "$WORK/make"
-snippet make >"$WORK/make/Makefile"
-check_build "Make" "make -C '$WORK/make'" "$WORK/make"
+cp -r "$EXB/make" "$WORK/make"
+check_build "Make" "make -C '$WORK/make'" make "$WORK/make"
 
 if command -v cmake >/dev/null 2>&1; then
-    mkdir -p "$WORK/cmake"
-    snippet cmake >"$WORK/cmake/CMakeLists.txt"
+    cp -r "$EXB/cmake" "$WORK/cmake"
     check_build "CMake, Unix Makefiles" \
         "cmake -S '$WORK/cmake' -B '$WORK/cmake/mk' -G 'Unix Makefiles' && cmake --build '$WORK/cmake/mk'" \
-        "$WORK/cmake/mk"
+        cmake "$WORK/cmake/mk"
     if command -v ninja >/dev/null 2>&1; then
         check_build "CMake, Ninja" \
             "cmake -S '$WORK/cmake' -B '$WORK/cmake/nj' -G Ninja && cmake --build '$WORK/cmake/nj'" \
-            "$WORK/cmake/nj"
+            cmake "$WORK/cmake/nj"
     else
         skip "CMake with Ninja: ninja is not installed"
     fi
@@ -197,18 +229,19 @@ else
 fi
 
 if command -v meson >/dev/null 2>&1 && command -v ninja >/dev/null 2>&1; then
-    mkdir -p "$WORK/meson"
-    snippet meson >"$WORK/meson/meson.build"
+    cp -r "$EXB/meson" "$WORK/meson"
     check_build "Meson" \
         "{ [ -d '$WORK/meson/b' ] || meson setup '$WORK/meson/b' '$WORK/meson'; } && ninja -C '$WORK/meson/b'" \
-        "$WORK/meson/b"
+        meson "$WORK/meson/b"
 else
     skip "Meson: meson or ninja is not installed"
 fi
+unset SPDGEN_TEMPLATE_DIR
 
 # ---- C blocks --------------------------------------------------------------------------------
 # Every ```c block: those of README.md and docs/spd.md inside a function, against the contract
-# header of the Hi-Z example; those of docs/runtime.md against the public headers (a
+# header of the Hi-Z example (named hiz and spd); those of docs/runtime.md against the public
+# headers, spdrt_vk.h included (a
 # prototype that differs from the header's fails), and a block with main() built against
 # libspdrt and run on the local device with the Hi-Z shader.
 mkdir -p "$WORK/c"
@@ -229,8 +262,10 @@ RT_INCLUDES=$(for h in spdrt.h spdrt_fft.h spd_ref.h spd_passes.h; do
     find "$ROOT/runtime" -name "$h" -exec dirname {} \; ; done | sort -u | sed 's/^/-I/')
 LIBSPDRT=$SPDGEN_BUILD/libspdrt.a
 [ -f "$LIBSPDRT" ] || LIBSPDRT=$(find "$SPDGEN_BUILD" -name libspdrt.a | head -1)
-(cd "$WORK/c" && "$SPDGEN" --spd --op max --format r32f --edge conservative -o hiz.comp \
-    --emit-header hiz.h && "$SPDGEN" --spd --op max --format r32f --edge conservative \
+# README.md names the header hiz (HIZ_ names), docs/spd.md spd (SPD_ names).
+(cd "$WORK/c" && "$SPDGEN" --spd --op max --format r32f --edge conservative --name hiz -o hiz.comp \
+    --emit-header hiz.h && "$SPDGEN" --spd --op max --format r32f --edge conservative --name spd \
+    -o spd.comp --emit-header spd.h && "$SPDGEN" --spd --op max --format r32f --edge conservative \
     --target spirv -o hiz.spv)
 for block in "$WORK"/c/*.md.*.c; do
     [ -f "$block" ] || continue
@@ -243,14 +278,14 @@ for block in "$WORK"/c/*.md.*.c; do
             rc=$?
             ok $rc "docs/runtime.md, C block ${name#runtime.md.}: builds against libspdrt and runs the Hi-Z shader"
         else
-            { printf '#include "spdrt_fft.h"\n'; cat "$block"; } >"$block.tu.c"
+            { printf '#include "spdrt_fft.h"\n#include "spdrt_vk.h"\n'; cat "$block"; } >"$block.tu.c"
             ${CC:-cc} -std=c11 -Wall -Wextra -Werror -fsyntax-only $RT_INCLUDES "$block.tu.c" 2>"$WORK/cc.log"
             rc=$?
             ok $rc "docs/runtime.md, C block ${name#runtime.md.}: compiles against the public headers"
         fi ;;
     *)
         {
-            printf '#include "hiz.h"\n'
+            [ "${name%%.md.*}" = README ] && printf '#include "hiz.h"\n' || printf '#include "spd.h"\n'
             printf 'typedef struct Cmd *VkCommandBuffer;\ntypedef struct Layout *VkPipelineLayout;\n'
             printf '#define VK_SHADER_STAGE_COMPUTE_BIT 0x20u\n'
             printf 'void vkCmdPushConstants(VkCommandBuffer, VkPipelineLayout, unsigned, uint32_t, uint32_t, const void *);\n'
@@ -274,7 +309,16 @@ missing=$(perl -ne 'print "$1\n" if /^[A-Za-z].*?\b(spdrt_[a-z0-9_]+)\s*\(/' $he
 [ -n "$headers" ] && [ -z "$missing" ]
 ok $? "docs/runtime.md names every function of the public headers ($(echo $headers | wc -w) headers)"
 [ -n "$missing" ] && diag "not documented: $missing"
-unknown=$(grep -o '\bspdrt_[a-z0-9_]*\|\bSPDRT_[A-Z0-9_]*' "$ROOT/docs/runtime.md" | sort -u |
+# The signatures: every function has its prototype in a C block of docs/runtime.md, and the
+# blocks compile against the headers above, so a prototype that drifts fails there.
+unshown=$(perl -ne 'print "$1\n" if /^[A-Za-z].*?\b(spdrt_[a-z0-9_]+)\s*\(/' $headers | sort -u |
+    while read -r fn; do grep -L "int main(" "$WORK"/c/runtime.md.*.c | xargs grep -q "^[A-Za-z].*\b$fn\s*(" ||
+        echo "$fn"; done)
+[ -n "$headers" ] && [ -z "$unshown" ]
+ok $? "docs/runtime.md's C blocks declare every function of the public headers (so its signature is checked)"
+[ -n "$unshown" ] && diag "no prototype in docs/runtime.md: $unshown"
+# (spdgen::spdrt_static is a CMake target, not a C name.)
+unknown=$(perl -ne 'print "$1\n" while /(?<!::)\b(spdrt_[a-z0-9_]*|SPDRT_[A-Z0-9_]*)/g' "$ROOT/docs/runtime.md" | sort -u |
     grep -v '_$' | while read -r name; do grep -qw "$name" $headers || echo "$name"; done)
 [ -z "$unknown" ]
 ok $? "every spdrt_ / SPDRT_ name docs/runtime.md uses is in a public header"

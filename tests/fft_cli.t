@@ -115,11 +115,11 @@ prefetch() { "$SPDGEN" "$@" | sed -n 's|^//   spdgen .*--prefetch-rows \([0-9]*\
     [ "$(prefetch --fft 4096 --ept 16)" = "1" ] && [ "$(prefetch --fft 4096 --real)" = "" ] &&
     [ "$(prefetch --fft 4096 --stride)" = "" ] && [ "$(prefetch --fft 4096 --wg 512)" = "1" ] &&
     [ "$(prefetch --fft 1024 --prefetch-rows 4)" = "4" ] && [ "$(prefetch --fft 1024 --prefetch-rows 1)" = "1" ] || rule_ok=1
-"$SPDGEN" --fft 4096 --emit-header "$WORK/p.h" -o "$WORK/p.comp" &&
+"$SPDGEN" --fft 4096 --name fft --emit-header "$WORK/p.h" -o "$WORK/p.comp" &&
     grep -q "^#define FFT_COLUMNS_PER_WORKGROUP 4 " "$WORK/p.h" && grep -q "^#define FFT_GRID_X(count) (((count) + 3u) / 4u)" "$WORK/p.h" &&
     grep -q "^#define FFT_ROWS_IN_TURN 0$" "$WORK/p.h" || rule_ok=1
 # The header says which: rows in turn at N = 1024 (--prefetch-rows 2), in registers at 4096.
-"$SPDGEN" --fft 1024 --emit-header "$WORK/q.h" -o "$WORK/q.comp" &&
+"$SPDGEN" --fft 1024 --name fft --emit-header "$WORK/q.h" -o "$WORK/q.comp" &&
     grep -q "^#define FFT_COLUMNS_PER_WORKGROUP 2 " "$WORK/q.h" && grep -q "^#define FFT_ROWS_IN_TURN 1$" "$WORK/q.h" || rule_ok=1
 ok $rule_ok "E/W derivation: E = 16 with W >= 32 (or N/2), complex rows W <= 256 by a larger E, W <= --max-wg, 8/E rows per workgroup at E <= 4, 4 at N = 4096 (S 0), 2 at 4096 (S 4) and 8192; one given, the other follows"
 
@@ -194,7 +194,7 @@ expect_usage_error "--columns-per-wg: pass 2's C x W beyond --max-wg" "--columns
 # to 16 with C x W <= --max-wg where that C is >= 8, else 16/E (<= 4) columns in registers;
 # read from the contract header: columns per workgroup, local size, lanes.
 columns() { # ARGS... -> "C LOCAL_SIZE LANES"
-    "$SPDGEN" "$@" --emit-header "$WORK/c.h" -o "$WORK/c.comp" &&
+    "$SPDGEN" "$@" --name fft --emit-header "$WORK/c.h" -o "$WORK/c.comp" &&
         for d in COLUMNS_PER_WORKGROUP WORKGROUP_SIZE_X COLUMNS_IN_LANES; do
             sed -n "s/^#define FFT_$d \([0-9]*\).*/\1/p" "$WORK/c.h"
         done | tr '\n' ' ' | sed 's/ $//'
@@ -213,10 +213,10 @@ done
 ok $cols_ok "columns per workgroup: lanes of 16 up to W = 64, 8 at W = 128, registers (16/E) beyond; --column-layout and --columns-per-wg pick"
 # Shuffles in lanes only where the subgroup spans more than the C columns: the contract's
 # subgroup size is the one the shader needs.
-[ "$("$SPDGEN" --fft 256 --stride --subgroup 8 --emit-header "$WORK/c.h" -o "$WORK/c.comp" &&
+[ "$("$SPDGEN" --fft 256 --name fft --stride --subgroup 8 --emit-header "$WORK/c.h" -o "$WORK/c.comp" &&
     sed -n 's/^#define FFT_SUBGROUP_SIZE \([0-9]*\).*/\1/p' "$WORK/c.h")" = 0 ] &&
     grep -q "subgroup 8 is not used" "$WORK/c.comp" && ! grep -q subgroupShuffle "$WORK/c.comp" &&
-    [ "$("$SPDGEN" --fft 256 --stride --subgroup 8 --columns-per-wg 2 --emit-header "$WORK/c.h" -o "$WORK/c.comp" &&
+    [ "$("$SPDGEN" --fft 256 --name fft --stride --subgroup 8 --columns-per-wg 2 --emit-header "$WORK/c.h" -o "$WORK/c.comp" &&
     sed -n 's/^#define FFT_SUBGROUP_SIZE \([0-9]*\).*/\1/p' "$WORK/c.h")" = 8 ] && grep -q subgroupShuffleXor "$WORK/c.comp"
 ok $? "lanes: --subgroup 8 with 16 columns needs no subgroup (FFT_SUBGROUP_SIZE 0, no shuffles); with 2 columns it shuffles"
 "$SPDGEN" --fft 256 --stride --subgroup 8 --columns-per-wg 4 --target hlsl -o "$WORK/l.hlsl" &&
@@ -235,7 +235,7 @@ expect_usage_error "--stride with a plan" "--stride" --fft 65536 --stride
 expect_usage_error "--twiddles lut with a plan" "--twiddles lut" --fft 65536 --twiddles lut
 expect_usage_error "--subgroup above a pass's workgroup" "--subgroup 64" --fft 65536 --max-wg 32 --subgroup 64
 mkdir -p "$WORK/plan"
-"$SPDGEN" --fft 65536 --subgroup 8 --target spirv -o "$WORK/plan/fft.spv" --emit-header "$WORK/plan/fft.h" -MD &&
+"$SPDGEN" --fft 65536 --name fft --subgroup 8 --target spirv -o "$WORK/plan/fft.spv" --emit-header "$WORK/plan/fft.h" -MD &&
     [ -s "$WORK/plan/fft.pass1.spv" ] && [ -s "$WORK/plan/fft.pass2.spv" ] && [ ! -e "$WORK/plan/fft.spv" ] &&
     grep -q "^spdgen-fft-plan 1$" "$WORK/plan/fft.fftplan" && grep -q "^n 65536$" "$WORK/plan/fft.fftplan" &&
     grep -q "^pass 1 file fft.pass1.spv n 256 " "$WORK/plan/fft.fftplan" &&
@@ -316,7 +316,7 @@ grep -q "binding 0" "$WORK/a.glsl" && grep -q "push constants, FftParams params:
 ok $? "the emitted FFT states its contract"
 
 # The contract header compiles, and its numbers are the configuration's.
-"$SPDGEN" --fft 1024 --ept 4 --subgroup 8 --stride --twiddles lut --emit-header "$WORK/fft.h" -o "$WORK/h.comp"
+"$SPDGEN" --fft 1024 --name fft --ept 4 --subgroup 8 --stride --twiddles lut --emit-header "$WORK/fft.h" -o "$WORK/h.comp"
 cat >"$WORK/h.c" <<'EOF2'
 #include <math.h>
 #include <stdio.h>

@@ -15,6 +15,10 @@ struct spdrt_fft_pipeline {
     uint32_t bindings;             /* 2, or 3 with the table */
 };
 
+/* The configuration's own consistency (not the device's limits): 0, or -1 with what is
+ * wrong in err. */
+int spdrt__fft_check_config(const spdrt_fft_config *c, char *err, size_t size);
+
 /* Points the pipeline's descriptor set at src (binding 0) and dst (binding 1). */
 void spdrt__fft_bind(spdrt_context *ctx, const spdrt_fft_pipeline *fp, const spdrt_buffer *src,
                      const spdrt_buffer *dst);

@@ -4,25 +4,36 @@
  * element the shader never writes shows), the dispatches with the barriers between them,
  * then the copy back. Synchronization validation checks every step. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fft_internal.h"
 
+int spdrt__fft_check_config(const spdrt_fft_config *c, char *err, size_t size)
+{
+    if (c->n < 4 || (c->n & (c->n - 1)))
+        snprintf(err, size, "fft: N = %u is not a power of two >= 4", c->n);
+    else if (c->columns & (c->columns - 1))
+        snprintf(err, size, "fft: FFTs per workgroup %u is not a power of two", c->columns);
+    /* W <= N/2 invocations per FFT, times the columns when they sit in lanes. */
+    else if (c->wg == 0 || (c->wg & (c->wg - 1)) ||
+             (uint64_t)c->wg > (uint64_t)c->n / 2 * (c->columns ? c->columns : 1))
+        snprintf(err, size, "fft: workgroup size %u is not a power of two <= N/2 x FFTs per "
+                 "workgroup", c->wg);
+    else if (c->real && (c->strided || c->n < 8))
+        snprintf(err, size, "fft: --real needs rows and N >= 8");
+    else
+        return 0;
+    return -1;
+}
+
 static spdrt_result check_config(spdrt_context *ctx, const spdrt_fft_config *c)
 {
     const VkPhysicalDeviceLimits *lim = &ctx->limits;
-    if (c->n < 4 || (c->n & (c->n - 1)))
-        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "fft: N = %u is not a power of two >= 4", c->n);
-    if (c->columns & (c->columns - 1))
-        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
-                            "fft: FFTs per workgroup %u is not a power of two", c->columns);
-    /* W <= N/2 invocations per FFT, times the columns when they sit in lanes. */
-    if (c->wg == 0 || (c->wg & (c->wg - 1)) || (uint64_t)c->wg > (uint64_t)c->n / 2 * (c->columns ? c->columns : 1))
-        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
-                            "fft: workgroup size %u is not a power of two <= N/2 x FFTs per workgroup", c->wg);
-    if (c->real && (c->strided || c->n < 8))
-        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "fft: --real needs rows and N >= 8");
+    char problem[160];
+    if (spdrt__fft_check_config(c, problem, sizeof problem) != 0)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s", problem);
     if (c->wg > lim->maxComputeWorkGroupInvocations || c->wg > lim->maxComputeWorkGroupSize[0])
         return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED,
                             "the shader's workgroup of %u invocations exceeds \"%s\"'s %u", c->wg,

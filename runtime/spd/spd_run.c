@@ -8,25 +8,7 @@
 #include <string.h>
 
 #include "spd_internal.h"
-#include "spd_passes.h"
 
-/* Each workgroup reduces a T x T tile of level 0 (--tile; 64 unless the params say). */
-static uint32_t tile_of(const spdrt_spd_params *p) { return p->tile ? p->tile : 64u; }
-/* --tail hierarchy: the chain continues through a hierarchy of counters (always below 64). */
-static int hierarchy_of(const spdrt_spd_params *p) { return p->hierarchy || tile_of(p) < 64; }
-/* The sampler a --sampler linear shader expects: normalized with --sampler-coords normalized
- * or --array, else texel coordinates. */
-static int normalized_sampler(const spdrt_spd_params *p) { return p->sampler_normalized || p->is_array; }
-/* Tiles per workgroup of a whole-image dispatch, as given; 0 = the 64x64 tails' defaults
- * where there is a hand-off to save (more than 6 levels per dispatch), else one (always one
- * for smaller tiles: no default was chosen for them). */
-static uint32_t tiles_per_workgroup(const spdrt_spd_params *p) {
-    if (p->tiles_per_workgroup)
-        return p->tiles_per_workgroup;
-    if (tile_of(p) < 64 || p->mips_bound <= 6)
-        return 1;
-    return hierarchy_of(p) ? SPDRT_DEFAULT_HIERARCHY_TILES_PER_WORKGROUP : SPDRT_DEFAULT_TILES_PER_WORKGROUP;
-}
 #define MAX_LEVELS 16u  /* spdrt_spd_levels holds levels 0..15 */
 /* What refill_between_dispatches writes into the hand-off buffer: a large finite positive
  * value read as a float (2.7e36), as two halves (65504 each) and as an integer, so a tail
@@ -64,60 +46,24 @@ static void release(spdrt_context *ctx, spd_resources *rs) {
 static spdrt_result check_params(spdrt_context *ctx, const uint32_t *spirv,
                                  const spdrt_spd_params *p, const float *source,
                                  const spdrt_spd_levels *out) {
+    char problem[256];
     if (!p || !out)
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_spd_run: params and out are required");
-    if (spdrt_format_channels(p->format) == 0)
-        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_spd_run: unknown format %d",
-                            (int)p->format);
-    if (p->width == 0 || p->height == 0 || p->layers == 0)
-        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
-                            "spdrt_spd_run: empty source (%ux%u, %u layers)", p->width,
-                            p->height, p->layers);
-    if (!p->is_array && p->layers != 1)
-        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
-                            "spdrt_spd_run: %u layers but the shader is not an array shader",
-                            p->layers);
+    if (spdrt__spd_check_shader(p, problem, sizeof problem) != 0 ||
+        spdrt__spd_check_source(p, problem, sizeof problem) != 0)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_spd_run: %s", problem);
     if (p->dispatches == 0)
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
                             "spdrt_spd_run: dispatches must be at least 1");
     if (!spirv || !source)
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
                             "spdrt_spd_run: the SPIR-V and the source data are required");
-    if (p->mips_bound == 0)
-        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
-                            "spdrt_spd_run: mips_bound must be at least 1");
-    if (tile_of(p) < 2 || tile_of(p) > 64 || (tile_of(p) & (tile_of(p) - 1)))
-        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
-                            "spdrt_spd_run: tile %u is not 2, 4, 8, 16, 32 or 64", p->tile);
-    /* Normalized coordinates, (2x + 1) / width, are exact only where the sides are powers of
-     * two (texel coordinates are exact at any size). */
-    if (p->sampler_linear && normalized_sampler(p) &&
-        ((p->width & (p->width - 1)) || (p->height & (p->height - 1))))
-        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
-                            "spdrt_spd_run: a shader with normalized sampler coordinates "
-                            "(--sampler-coords normalized, or --array) needs power-of-two sides "
-                            "(got %ux%u)", p->width, p->height);
-    /* Beyond 12 levels the last workgroup keeps one level-12 texel per 4096x4096 region in
-     * shared memory, sized for 16384x16384. */
-    if (p->update_source && hierarchy_of(p))
+    if (p->update_source && spdrt__spd_hierarchy(p))
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
                             "spdrt_spd_run: a sub-rectangle update needs a --tile 64 --tail loop "
                             "shader (got --tile %u --tail hierarchy: its hierarchy of counters "
                             "counts every tile of a block, so each dispatch must cover the whole "
-                            "grid)", tile_of(p));
-    /* The hierarchy counts a workgroup's tiles on the counter of its first tile's block of
-     * T x T tiles: they must all lie in that block. */
-    if (hierarchy_of(p) && p->tiles_per_workgroup > 1 &&
-        ((p->tiles_per_workgroup & (p->tiles_per_workgroup - 1)) || p->tiles_per_workgroup > tile_of(p)))
-        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
-                            "spdrt_spd_run: tiles_per_workgroup %u with --tile %u --tail hierarchy "
-                            "must be a power of two up to %u, so that a workgroup's tiles lie in "
-                            "one block of the hierarchy's first stage", p->tiles_per_workgroup,
-                            tile_of(p), tile_of(p));
-    if (p->tiles_per_workgroup > SPDRT_MAX_TILES_PER_WORKGROUP)
-        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
-                            "spdrt_spd_run: tiles_per_workgroup %u is more than %u",
-                            p->tiles_per_workgroup, SPDRT_MAX_TILES_PER_WORKGROUP);
+                            "grid)", spdrt__spd_tile(p));
     if (p->update_source) {
         spdrt_rect tiles;
         if (spdrt_spd_update_tiles(p->width, p->height, p->update, 0, p->edge, &tiles) != 0)
@@ -126,12 +72,6 @@ static spdrt_result check_params(spdrt_context *ctx, const uint32_t *spirv,
                                 "not inside the %ux%u source", p->update.x, p->update.y,
                                 p->update.width, p->update.height, p->width, p->height);
     }
-    if (spdrt_spd_mip_count(p->width, p->height, p->mips_bound) > 12 &&
-        (p->width > 16384 || p->height > 16384))
-        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT,
-                            "spdrt_spd_run: a %ux%u source is larger than 16384x16384, the "
-                            "largest an SPD shader with more than 12 levels serves",
-                            p->width, p->height);
     return SPDRT_OK;
 }
 
@@ -156,7 +96,8 @@ static uint64_t level6_ranges(spdrt_context *ctx, const spdrt_spd_params *p,
     *counters = 16;
     for (pass = 0; pass < passes; pass++) {
         uint64_t bytes, counter_bytes;
-        spdrt_spd_buffer_bytes(tile_of(p), hierarchy_of(p), p->mips_bound, out->width[base[pass]],
+        spdrt_spd_buffer_bytes(spdrt__spd_tile(p), spdrt__spd_hierarchy(p), p->mips_bound,
+                               out->width[base[pass]],
                                out->height[base[pass]], p->layers,
                                spdrt_format_channels(p->format), &counter_bytes, &bytes);
         if (bytes < 16)
@@ -251,21 +192,10 @@ static void buffer_barriers(VkCommandBuffer cb, const spdrt_buffer *const *bufs,
     vkCmdPipelineBarrier(cb, src_stage, dst_stage, 0, 0, NULL, n, b, 0, NULL);
 }
 
-/* Passes of the chain, one dispatch each: pass p reads level base[p] as its source and
- * writes levels base[p]+1 .. base[p+1] (spd_pass_end: mips_bound levels at most, and with
- * --edge weighted a new pass wherever a level's odd input is not read directly). Between
- * passes the levels just written are read, so a shader-write -> shader-read dependency
- * separates them. Returns the pass count; base[] holds count + 1 entries. */
+/* Passes of the chain, one dispatch each (spdrt__spd_passes). */
 static uint32_t plan_passes(const spdrt_spd_params *p, const spdrt_spd_levels *out,
                             uint32_t base[SPDRT_SPD_MAX_PASSES + 1]) {
-    uint32_t n = 0;
-    base[0] = 0;
-    while (base[n] < out->mip_count && n < SPDRT_SPD_MAX_PASSES) {
-        base[n + 1] = spd_pass_end(p->width, p->height, base[n], out->mip_count, p->mips_bound,
-                                   p->edge == SPDRT_EDGE_WEIGHTED);
-        n++;
-    }
-    return n;
+    return spdrt__spd_passes(p, out->mip_count, base);
 }
 
 /* update NULL: the whole chain. Otherwise only the tiles over the changed rectangle, in
@@ -279,16 +209,16 @@ static void record_passes(VkCommandBuffer cb, const spdrt_spd_params *p,
          * tiles_per_workgroup, unused */
         uint32_t push[8] = {out->width[base[pass]], out->height[base[pass]],
                             base[pass + 1] - base[pass], 0, 0, 0, 0, 0};
-        spdrt_rect tiles = {0, 0, (push[0] + tile_of(p) - 1) / tile_of(p),
-                            (push[1] + tile_of(p) - 1) / tile_of(p)};
+        spdrt_rect tiles = {0, 0, (push[0] + spdrt__spd_tile(p) - 1) / spdrt__spd_tile(p),
+                            (push[1] + spdrt__spd_tile(p) - 1) / spdrt__spd_tile(p)};
         if (update) {
             /* check_params accepted the rectangle (and --tile 64), so every pass maps it. */
             spdrt_spd_update_tiles(p->width, p->height, *update, base[pass], p->edge, &tiles);
             push[3] = tiles.width * tiles.height;
             push[4] = tiles.x;
             push[5] = tiles.y;
-        } else if (tiles_per_workgroup(p) > 1) {
-            push[6] = tiles_per_workgroup(p);
+        } else if (spdrt__spd_tiles_per_workgroup(p) > 1) {
+            push[6] = spdrt__spd_tiles_per_workgroup(p);
             tiles.width = (tiles.width + push[6] - 1) / push[6];
         }
         if (pass > 0)
@@ -544,8 +474,8 @@ spdrt_result spdrt_spd_run(spdrt_context *ctx, const uint32_t *spirv, size_t spi
     }
     if (out->mip_count == 0)  /* a 1x1 source: nothing to reduce */
         return SPDRT_OK;
-    grid[0] = (params->width + tile_of(params) - 1) / tile_of(params);
-    grid[1] = (params->height + tile_of(params) - 1) / tile_of(params);
+    grid[0] = (params->width + spdrt__spd_tile(params) - 1) / spdrt__spd_tile(params);
+    grid[1] = (params->height + spdrt__spd_tile(params) - 1) / spdrt__spd_tile(params);
     grid[2] = params->layers;
     for (k = 0; k < 3; k++)
         if (grid[k] > ctx->limits.maxComputeWorkGroupCount[k])
@@ -566,7 +496,7 @@ spdrt_result spdrt_spd_run(spdrt_context *ctx, const uint32_t *spirv, size_t spi
     if (!mips)
         return spdrt__error(ctx, SPDRT_ERROR_OUT_OF_MEMORY, "out of memory");
     res = spdrt__spd_pipeline_get(ctx, spirv, spirv_words, params->mips_bound,
-                                  params->subgroup, normalized_sampler(params), &rs.pipe);
+                                  params->subgroup, spdrt__spd_normalized_sampler(params), &rs.pipe);
     if (res == SPDRT_OK)
         res = create_resources(ctx, params, out, &rs);
     if (res != SPDRT_OK)

@@ -9,7 +9,7 @@ no_temporaries() { [ -z "$(find "$WORK" -name '*.spdgen-*')" ]; }
 # 4. Every destination is checked before the first file is replaced.
 echo OLD >"$WORK/good.comp"
 mkdir "$WORK/hdr"
-"$SPDGEN" --spd -o "$WORK/good.comp" --emit-header "$WORK/hdr" 2>"$WORK/err"
+"$SPDGEN" --spd --name spd -o "$WORK/good.comp" --emit-header "$WORK/hdr" 2>"$WORK/err"
 [ $? -eq 1 ] && [ "$(cat "$WORK/good.comp")" = OLD ] && grep -q "hdr: is a directory" "$WORK/err" && no_temporaries
 ok $? "a header path that is a directory: exit 1, the shader left as it was"
 mkdir "$WORK/plan.fftplan"
@@ -18,7 +18,7 @@ echo OLD >"$WORK/plan.pass1.comp"
 [ $? -eq 1 ] && [ "$(cat "$WORK/plan.pass1.comp")" = OLD ] && [ ! -e "$WORK/plan.pass2.comp" ] &&
     grep -q "plan.fftplan: is a directory" "$WORK/err" && no_temporaries
 ok $? "a plan whose .fftplan is a directory: exit 1, no pass file written or replaced"
-"$SPDGEN" --spd -o "$WORK/same.comp" --emit-header "$WORK/same.comp" 2>"$WORK/err"
+"$SPDGEN" --spd --name spd -o "$WORK/same.comp" --emit-header "$WORK/same.comp" 2>"$WORK/err"
 [ $? -eq 1 ] && [ ! -e "$WORK/same.comp" ] && grep -q "named twice" "$WORK/err"
 ok $? "one path named for two outputs: exit 1, nothing written"
 
@@ -86,8 +86,8 @@ C
 cc -o "$WORK/fnv" "$WORK/fnv.c"
 mixed=0
 for round in $(seq 1 25); do
-    "$SPDGEN" --spd --op min --format r32f --target spirv -o "$WORK/c.spv" --emit-header "$WORK/c.h" &
-    "$SPDGEN" --spd --op max --format r32f --target spirv -o "$WORK/c.spv" --emit-header "$WORK/c.h" &
+    "$SPDGEN" --spd --name spd --op min --format r32f --target spirv -o "$WORK/c.spv" --emit-header "$WORK/c.h" &
+    "$SPDGEN" --spd --name spd --op max --format r32f --target spirv -o "$WORK/c.spv" --emit-header "$WORK/c.h" &
     wait
     want=$(sed -n 's/^#define SPD_MODULE_FNV1A64 0x\([0-9a-f]*\)ull.*/\1/p' "$WORK/c.h")
     [ "$want" = "$("$WORK/fnv" "$WORK/c.spv")" ] || mixed=$((mixed + 1))
@@ -103,7 +103,7 @@ flock "$WORK/locked" -c "sleep 20" &
 holder=$!
 sleep 0.5
 for sig in TERM INT HUP; do
-    "$SPDGEN" --spd -o "$WORK/locked/s.comp" --emit-header "$WORK/locked/s.h" &
+    "$SPDGEN" --spd --name spd -o "$WORK/locked/s.comp" --emit-header "$WORK/locked/s.h" &
     pid=$!
     for i in $(seq 1 100); do
         [ -n "$(find "$WORK/locked" -name '*.spdgen-*')" ] && [ "$(find "$WORK/locked" -name '*.spdgen-*' | wc -l)" -eq 2 ] && break

@@ -44,7 +44,7 @@ sed 's|read with texel fetches (no sampler)|read with texel fetches */ __attribu
     "$here/templates/spd/kernel.lua" >"$WORK/inject/templates/spd/kernel.lua"
 grep -q 'touch PWNED' "$WORK/inject/templates/spd/kernel.lua"
 ok $? "the injecting override is in place"
-"$SPDGEN" --spd --template-dir "$WORK/inject" -o "$WORK/i.comp" --emit-header "$WORK/i.h" &&
+"$SPDGEN" --spd --name spd --template-dir "$WORK/inject" -o "$WORK/i.comp" --emit-header "$WORK/i.h" &&
     printf '#include <stdlib.h>\n#include "i.h"\nint main(void) { return SPD_TILE == 64 ? 0 : 1; }\n' >"$WORK/use.c" &&
     grep -q "touch PWNED" "$WORK/i.h" && cc -o "$WORK/use" "$WORK/use.c" -I"$WORK" && (cd "$WORK" && ./use) &&
     [ ! -e "$WORK/PWNED" ]
@@ -59,7 +59,7 @@ ok $? "the SPIR-V stamp names the override too"
 mkdir -p "$WORK/badname/templates/spd"
 sed 's|macro = "SOURCE"|macro = "SOURCE 0\\n#define EVIL 1"|' "$here/templates/spd/kernel.lua" \
     >"$WORK/badname/templates/spd/kernel.lua"
-"$SPDGEN" --spd --template-dir "$WORK/badname" -o "$WORK/b.comp" --emit-header "$WORK/b.h" 2>"$WORK/err"
+"$SPDGEN" --spd --name spd --template-dir "$WORK/badname" -o "$WORK/b.comp" --emit-header "$WORK/b.h" 2>"$WORK/err"
 [ $? -eq 1 ] && one_line && grep -q "contract.bindings\[1\].macro: 'SOURCE 0?#define EVIL 1' is not a C identifier" "$WORK/err" &&
     [ ! -e "$WORK/b.h" ]
 ok $? "a contract name that is not a C identifier: exit 1, nothing written"

@@ -92,7 +92,7 @@ static inline uint32_t *fft_generate(const fft_case *c, const char *lang, spdrt_
     fft_case_flags(c, flags, sizeof flags);
     snprintf(spv, sizeof spv, "/tmp/fft_test_%d.spv", (int)getpid());
     snprintf(header, sizeof header, "/tmp/fft_test_%d.h", (int)getpid());
-    snprintf(cmd, sizeof cmd, "'%s/spdgen' %s --target spirv --spirv-from %s -o %s --emit-header %s",
+    snprintf(cmd, sizeof cmd, "'%s/spdgen' %s --target spirv --spirv-from %s -o %s --name fft --emit-header %s",
              build ? build : "build", flags, lang, spv, header);
     if (system(cmd) != 0) {
         printf("# spdgen failed: %s\n", cmd);

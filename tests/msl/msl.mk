@@ -75,7 +75,7 @@ spd_args = --spd --op $(word 1,$(subst _, ,$(1))) --subgroup $(word 2,$(subst _,
 
 $(B)/spd/%/kernel.metal $(B)/spd/%/contract.h: $(SPDGEN)
 	@mkdir -p $(@D)
-	$(SPDGEN) $(call spd_args,$*) --target msl -o $(@D)/kernel.metal --emit-header $(@D)/contract.h
+	$(SPDGEN) $(call spd_args,$*) --target msl --name spd -o $(@D)/kernel.metal --emit-header $(@D)/contract.h
 $(B)/spd/%/glsl.spv: $(SPDGEN)
 	@mkdir -p $(@D)
 	$(SPDGEN) $(call spd_args,$*) --target spirv --spirv-from glsl -o $@
@@ -108,7 +108,7 @@ fft_args = $(foreach w,$(subst _, ,$(1)),$(if $(filter $(FFT_FLAG_NAMES),$(w)),-
 
 $(B)/fft/%/kernel.metal $(B)/fft/%/contract.h: $(SPDGEN)
 	@mkdir -p $(@D)
-	$(SPDGEN) $(call fft_args,$*) --target msl -o $(@D)/kernel.metal --emit-header $(@D)/contract.h
+	$(SPDGEN) $(call fft_args,$*) --target msl --name fft -o $(@D)/kernel.metal --emit-header $(@D)/contract.h
 
 $(B)/fft/fft_msl.o: $(M)/fft/fft_msl.cpp
 	@mkdir -p $(@D)
