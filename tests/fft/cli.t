@@ -342,7 +342,7 @@ ok $? "the FFT contract header compiles and its numbers, index map and twiddle t
 
 # --selftest: passes for each target on the local device, and fails (exit 1) for a shader
 # whose twiddles turn the wrong way (a template override), without a device, exit 1 too.
-if "$SPDGEN_BUILD/tests/fft/matrix" list >/dev/null 2>&1 && vulkaninfo --summary >/dev/null 2>&1; then
+if "$SPDGEN_BUILD/tests/fft/list" >/dev/null 2>&1 && vulkaninfo --summary >/dev/null 2>&1; then
     for target in glsl hlsl msl; do
         "$SPDGEN" --fft 1024 --ept 4 --subgroup 8 --real --target $target --selftest >"$WORK/out" 2>&1
         rc=$?

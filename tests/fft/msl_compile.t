@@ -1,5 +1,5 @@
 #!/bin/sh
-# Every FFT configuration of the device matrix (fft/matrix list), plus the subgroup sizes
+# Every FFT configuration of the device matrix (tests/fft/list), plus the subgroup sizes
 # lavapipe cannot run (16, 32, 64), emitted as MSL and compiled with clang++ against the
 # Metal shim (tests/msl/): a syntax and type check of the MSL subset spdgen uses, not a
 # proof that Apple's compiler accepts it (see docs/msl.md).
@@ -16,7 +16,7 @@ if ! command -v "${CLANGXX:-clang++}" >/dev/null 2>&1; then
 fi
 
 {
-    "$SPDGEN_BUILD/tests/fft/matrix" list
+    "$SPDGEN_BUILD/tests/fft/list"
     echo "--fft 4096 --ept 4 --wg 1024 --subgroup 32"
     echo "--fft 16384 --ept 16 --wg 1024 --subgroup 64"
     echo "--fft 2048 --ept 8 --wg 256 --subgroup 16 --real"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Every FFT configuration of the device matrix (fft/matrix list) plus the larger subgroup
+# Every FFT configuration of the device matrix (tests/fft/list) plus the larger subgroup
 # sizes, compiled from GLSL and from HLSL: the module has a GLCompute entry point "main"
 # with LocalSize (--wg, times C with C columns in lanes) 1 1 and passes spirv-val, checked
 # with SPIRV-Tools' own tools (independent of spdgen's internal check).
@@ -25,7 +25,7 @@ local_size() {
 }
 
 {
-    "$SPDGEN_BUILD/tests/fft/matrix" list
+    "$SPDGEN_BUILD/tests/fft/list"
     echo "--fft 4096 --ept 4 --wg 1024 --subgroup 32"
     echo "--fft 16384 --ept 16 --wg 1024 --subgroup 64"
     echo "--fft 2048 --ept 8 --wg 256 --subgroup 16 --real"

@@ -3,7 +3,7 @@
 # and every output is compared with the double-precision reference (runtime/fft_ref.c), as
 # tests/fft/glsl_matrix.t and tests/fft/hlsl_matrix.t do for GLSL and HLSL on the Vulkan device
 # (tests/fft/matrix.c):
-#   every configuration `fft/matrix list` prints (the device matrix, in full: N 4..16384
+#   every configuration `tests/fft/list` prints (the device matrix, in full: N 4..16384
 #   both directions, E in {2, 4, 8, 16} with W 1..1024 and subgroups 0, 4, 8, native order
 #   both ways, every norm, real rows both ways, columns, f16 storage, the twiddle table),
 #   plus the subgroup sizes lavapipe cannot run (16, 32, 64; the configurations
@@ -35,7 +35,7 @@ for tool in "${CLANGXX:-clang++}" "${LUA:-lua5.4}" make; do
 done
 
 {
-    "$SPDGEN_BUILD/tests/fft/matrix" list
+    "$SPDGEN_BUILD/tests/fft/list"
     echo "--fft 4096 --ept 4 --wg 1024 --subgroup 32 --direction forward"
     echo "--fft 16384 --ept 16 --wg 1024 --subgroup 64 --direction forward"
     echo "--fft 2048 --ept 8 --wg 256 --subgroup 16 --direction forward --real"
@@ -45,7 +45,7 @@ done
 } >"$WORK/configs"
 total=$(wc -l <"$WORK/configs")
 [ "$total" -gt 60 ]
-ok $? "the matrix lists $total configurations (fft/matrix list and 6 wider subgroups)"
+ok $? "the matrix lists $total configurations (tests/fft/list and 6 wider subgroups)"
 
 # name FLAGS...: the build directory's name for a configuration (see tests/msl/msl.mk).
 name() { echo "$*" | sed 's/--//g; s/  */_/g'; }

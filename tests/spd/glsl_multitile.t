@@ -1,4 +1,4 @@
 #!/bin/sh
 # SPD with several tiles per workgroup (tiles_per_workgroup; --tail loop and hierarchy) for glsl
-# on the local Vulkan device (tests/spd/multitile.h: tests/spd/matrix.c's "multitile" mode).
-exec "${SPDGEN_BUILD:-$(dirname "$0")/../../build}/tests/spd/matrix" glsl multitile
+# on the local Vulkan device (tests/spd/multitile.c).
+exec "${SPDGEN_BUILD:-$(dirname "$0")/../../build}/tests/spd/multitile" glsl

@@ -1,5 +1,5 @@
-/* tests/spd/update.h: sub-rectangle updates on the local Vulkan device, the "update" mode of
- * matrix.c (it uses that file's generate_with() and make_source()).
+/* tests/spd/update.c: sub-rectangle updates on the local Vulkan device (run.h's
+ * generate_with() and make_source()).
  *
  * Each case generates source A, runs the full chain on it, changes A inside a rectangle
  * (new random values there: source B), and lets spdrt_spd_run upload only that rectangle
@@ -14,9 +14,10 @@
  *     whole. Later passes read the refilled levels, so only the first is compared inside.
  * Rectangles: interior, touching the right/bottom edges, 1x1, the whole image, across tile
  * borders, inside a dropped odd column; with arrays, passes (including two passes that both
- * use the level-6 hand-off) and a tail that loops over several level-6 regions. */
-#ifndef SPD_UPDATE_H
-#define SPD_UPDATE_H
+ * use the level-6 hand-off) and a tail that loops over several level-6 regions.
+ *
+ * usage: update glsl|hlsl   prints TAP. */
+#include "run.h"
 
 typedef struct {
     const char *op, *format, *extra; /* spdgen flags */
@@ -195,4 +196,4 @@ static void run_updates(spdrt_context *ctx, const char *target)
     free(spirv);
 }
 
-#endif
+int main(int argc, char **argv) { return spd_test_main(argc, argv, run_updates); }

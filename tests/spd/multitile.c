@@ -1,8 +1,8 @@
-/* tests/spd/multitile.h: several tiles per workgroup (spdrt_spd_params.tiles_per_workgroup, a push
- * constant), the "multitile" mode of matrix.c (it uses that file's generate_with() and
- * run_case()). The other modes run the runtime's default (0: SPDRT_DEFAULT_TILES_PER_WORKGROUP
- * for --tail loop, one for --tail hierarchy); this one names 1, 2, 3 and 64 for the loop tail
- * and 1, 2 and T (the most it allows) for the hierarchy.
+/* tests/spd/multitile.c: several tiles per workgroup (spdrt_spd_params.tiles_per_workgroup, a
+ * push constant) on the local Vulkan device (run.h's generate_with() and run_case()). The
+ * other SPD programs run the runtime's default (0: SPDRT_DEFAULT_TILES_PER_WORKGROUP for
+ * --tail loop, one for --tail hierarchy); this one names 1, 2, 3 and 64 for the loop tail and
+ * 1, 2 and T (the most it allows) for the hierarchy.
  *
  * The shader does not know the grid: a workgroup reduces tiles group.x * K .. + K - 1 of its
  * row, clipped to the image, and adds how many it did to the counter (the hierarchy: to the
@@ -12,11 +12,12 @@
  * shows), on grids where K divides the row, does not (the last workgroup of a row gets fewer
  * tiles), and exceeds it (one workgroup per row); for the hierarchy on grids of several
  * blocks per row (T = 8: 64 texels, T = 64: 4096). Two dispatches without a host reset
- * (run_case) check that every counter still ends at zero. */
-#ifndef SPD_MULTITILE_H
-#define SPD_MULTITILE_H
+ * (run_case) check that every counter still ends at zero.
+ *
+ * usage: multitile glsl|hlsl   prints TAP. */
+#include "run.h"
 
-/* A shader of the multitile mode and how to run it. */
+/* A shader of this program and how to run it. */
 typedef struct {
     const char *op, *format, *extra;
     spd_op ref;
@@ -149,4 +150,4 @@ static void run_multitile(spdrt_context *ctx, const char *target)
     free(spirv);
 }
 
-#endif
+int main(int argc, char **argv) { return spd_test_main(argc, argv, run_multitile); }

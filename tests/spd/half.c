@@ -1,5 +1,5 @@
-/* tests/spd/half.h: --half (fp16 math) on the local Vulkan device, the "half" mode of
- * matrix.c (included there; uses its generate_with, run_case and make_source).
+/* tests/spd/half.c: --half (fp16 math) on the local Vulkan device (run.h's generate_with,
+ * run_case and make_source).
  *
  *   min/max: bit-exact against the fp32 CPU reference (min and max of halves are exact) for
  *     every 16-bit format, --subgroup 0/4/8, power-of-two, odd and tail sizes, 2D and array,
@@ -9,7 +9,10 @@
  *   Inf: +Inf and -Inf in the source propagate exactly through min/max; a mean over +Inf is
  *     +Inf. NaN is unspecified (min/max may return either operand) and not tested.
  *   A device without shaderFloat16 (simulated by clearing the context's flag) refuses the
- *     shader with a message naming the feature. */
+ *     shader with a message naming the feature.
+ *
+ * usage: half glsl|hlsl   prints TAP. */
+#include "run.h"
 #include "core/internal.h" /* the simulated device: ctx->float16 */
 
 static const struct { const char *name; spdrt_format format; } half_formats[] = {
@@ -171,3 +174,5 @@ static void run_half(spdrt_context *ctx, const char *target)
         free(spirv);
     }
 }
+
+int main(int argc, char **argv) { return spd_test_main(argc, argv, run_half); }
