@@ -18,6 +18,9 @@ expect_usage_error() { # DESCRIPTION FLAG_IN_MESSAGE ARGS...
 }
 
 expect_usage_error "N not a power of two" "--fft 1000" --fft 1000
+expect_usage_error "--fft 1000 (not a power of two)" "--fft 1000" --fft 1000
+"$SPDGEN" --fft 1000 2>&1 | grep -q "power of two"
+ok $? "--fft 1000 says N must be a power of two"
 expect_usage_error "N < 4" "--fft 2" --fft 2
 expect_usage_error "N not a number" "--fft 64k" --fft 64k
 expect_usage_error "N beyond 2^20" "--fft 2097152" --fft 2097152
