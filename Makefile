@@ -35,8 +35,12 @@ RT_C        := $(sort $(wildcard runtime/*/*.c))
 RT_PUBLIC   := -Iruntime/include
 RT_PRIVATE  := -Iruntime/include -Iruntime
 # Test programs: tests/<kernel>/NAME.c (and tests/runtime/) -> build/tests/<kernel>/NAME,
-# each run by the .t files beside its source.
+# each run by the .t files beside its source. One anywhere else would run nowhere: refused.
 TEST_C      := $(sort $(wildcard tests/*/*.c))
+STRAY_TEST_C := $(wildcard tests/*.c tests/device/*.c)
+ifneq ($(STRAY_TEST_C),)
+$(error $(STRAY_TEST_C): a test program lives in tests/<kernel>/NAME.c beside the .t that runs it (tests/README.md))
+endif
 EXAMPLE_C   := $(sort $(wildcard examples/*.c))
 
 GEN_OBJ := $(GEN_C:%.c=$(BUILD)/%.o) $(GEN_CXX:%.cpp=$(BUILD)/%.o) $(BUILD)/gen/embedded.o \
