@@ -34,23 +34,26 @@ RT_C        := $(sort $(wildcard runtime/*/*.c))
 # benchmarks see: private headers named by their folder ("core/internal.h").
 RT_PUBLIC   := -Iruntime/include
 RT_PRIVATE  := -Iruntime/include -Iruntime
-TEST_C      := $(sort $(wildcard tests/*.c))
-DEVICE_C    := $(sort $(wildcard tests/device/*.c))
+# Test programs: tests/<kernel>/NAME.c (and tests/runtime/) -> build/tests/<kernel>/NAME,
+# each run by the .t files beside its source. One anywhere else would run nowhere: refused.
+TEST_C      := $(sort $(wildcard tests/*/*.c))
+STRAY_TEST_C := $(wildcard tests/*.c tests/device/*.c)
+ifneq ($(STRAY_TEST_C),)
+$(error $(STRAY_TEST_C): a test program lives in tests/<kernel>/NAME.c beside the .t that runs it (tests/README.md))
+endif
 EXAMPLE_C   := $(sort $(wildcard examples/*.c))
 
 GEN_OBJ := $(GEN_C:%.c=$(BUILD)/%.o) $(GEN_CXX:%.cpp=$(BUILD)/%.o) $(BUILD)/gen/embedded.o \
 	$(BUILD)/gen/revision.o
 RT_OBJ  := $(RT_C:%.c=$(BUILD)/%.o)
-TESTS   := $(TEST_C:tests/%.c=$(BUILD)/t/%.t)
-# Device test programs take arguments; tests/*.t wrappers run them in shards.
-DEVICE_TESTS := $(DEVICE_C:tests/device/%.c=$(BUILD)/tests/%)
+TEST_PROGRAMS := $(TEST_C:tests/%.c=$(BUILD)/tests/%)
 EXAMPLES := $(EXAMPLE_C:examples/%.c=$(BUILD)/examples/%)
 
 SPDGEN  := $(BUILD)/spdgen
 LIBSPDRT := $(BUILD)/libspdrt.a
 
 .PHONY: all deps demo test clean FORCE
-all: $(SPDGEN) $(LIBSPDRT) $(TESTS) $(DEVICE_TESTS) $(EXAMPLES)
+all: $(SPDGEN) $(LIBSPDRT) $(TEST_PROGRAMS) $(EXAMPLES)
 
 deps:
 	@scripts/install-deps.sh
@@ -90,10 +93,9 @@ $(BUILD)/runtime/%.o: runtime/%.c $(BUILD)/runtime/flags | $(BUILD)/runtime
 $(LIBSPDRT): $(RT_OBJ)
 	ar rcs $@ $^
 
-$(BUILD)/t/%.t: tests/%.c tests/tap.h $(LIBSPDRT) | $(BUILD)/t
-	$(CC) -std=c11 $(CFLAGS) $(WARN) $(RT_PRIVATE) -Itests -o $@ $< $(LIBSPDRT) -ldl -lm
-$(BUILD)/tests/%: tests/device/%.c $(wildcard tests/device/*.h) tests/tap.h $(LIBSPDRT) | $(BUILD)/tests
-	$(CC) -std=c11 $(CFLAGS) $(WARN) $(RT_PRIVATE) -Itests -o $@ $< $(LIBSPDRT) -ldl -lm
+$(BUILD)/tests/%: tests/%.c $(LIBSPDRT)
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(CFLAGS) $(WARN) $(RT_PRIVATE) -Itests -MMD -MP -o $@ $< $(LIBSPDRT) -ldl -lm
 $(BUILD)/examples/%: examples/%.c $(LIBSPDRT) | $(BUILD)/examples
 	$(CC) -std=c11 $(CFLAGS) $(WARN) $(RT_PUBLIC) -o $@ $< $(LIBSPDRT) -ldl -lm
 # engine_hiz is an application's own Vulkan code: the contract header spdgen writes for it
@@ -104,7 +106,7 @@ $(BUILD)/examples/hiz.h: $(SPDGEN) | $(BUILD)/examples
 $(BUILD)/examples/engine_hiz: examples/engine_hiz.c $(wildcard examples/engine_*.h) $(BUILD)/examples/hiz.h
 	$(CC) -std=c11 $(CFLAGS) $(WARN) -I$(BUILD)/examples -o $@ $< -lvulkan
 
-$(BUILD)/gen $(BUILD)/runtime $(BUILD)/t $(BUILD)/tests $(BUILD)/examples:
+$(BUILD)/gen $(BUILD)/runtime $(BUILD)/examples:
 	mkdir -p $@
 
 # The main job: emit the SPD for every target, validate it, run it on the local Vulkan
@@ -116,7 +118,7 @@ demo: deps
 # The whole suite (TAP, run by prove). Tests find the binaries through SPDGEN_BUILD.
 test: deps
 	@$(MAKE) --no-print-directory all bench
-	SPDGEN_BUILD=$(abspath $(BUILD)) prove -j2 -r tests $(TESTS)
+	SPDGEN_BUILD=$(abspath $(BUILD)) prove -j2 -r tests
 
 clean:
 	rm -rf $(BUILD)

@@ -1,5 +1,7 @@
 # lib.sh: a few TAP helpers for the shell tests. Source it; set `plan` first.
-SPDGEN_BUILD=${SPDGEN_BUILD:-$(cd "$(dirname "$0")/.." && pwd)/build}
+# The checkout holding the test (tests/KERNEL/NAME.t or deeper): its build/ by default.
+SPDGEN_ROOT=$(cd "$(dirname "$0")" && while [ ! -f tests/lib.sh ] && [ "$PWD" != / ]; do cd ..; done && pwd)
+SPDGEN_BUILD=${SPDGEN_BUILD:-$SPDGEN_ROOT/build}
 SPDGEN="$SPDGEN_BUILD/spdgen"
 TAP_N=0
 TAP_FAILED=0

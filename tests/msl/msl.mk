@@ -1,5 +1,5 @@
-# Builds the MSL CPU executor and the programs tests/msl_exec.t, tests/msl_spd.t and
-# tests/msl_fft.t run:
+# Builds the MSL CPU executor and the programs tests/msl/exec.t, tests/msl/spd.t and
+# tests/msl/fft.t run:
 #
 #   make -f tests/msl/msl.mk B=DIR SPDGEN_BUILD=DIR TARGET...
 #

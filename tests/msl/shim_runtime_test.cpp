@@ -1,7 +1,7 @@
 // Runs MSL through the <metal_stdlib> shim on the CPU with the default single-thread
 // runtime, and checks that the implementations are real: textures read and write host
 // memory level by level, atomics update a plain uint buffer, half converts correctly,
-// constructors and conversions produce the MSL values. Used by tests/msl_shim.t:
+// constructors and conversions produce the MSL values. Used by tests/msl/shim.t:
 //   clang++ -std=c++17 -I tests/msl -Wno-unknown-attributes -flax-vector-conversions=none \
 //     -Xclang -fnative-half-type -Xclang -fnative-half-arguments-and-returns \
 //     tests/msl/shim_runtime_test.cpp && ./a.out

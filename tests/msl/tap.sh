@@ -1,4 +1,4 @@
-# tap.sh: sourced by tests/msl_exec.t and tests/msl_spd.t after tests/lib.sh. The
+# tap.sh: sourced by tests/msl/exec.t and tests/msl/spd.t after tests/lib.sh. The
 # executor's programs print unnumbered TAP lines ("ok - ...", "not ok - ...",
 # "ok # SKIP ...") and "# ..." comments; msl_run numbers them in the .t's sequence (lib.sh's
 # TAP_N, TAP_FAILED) and adds a failure when the program itself fails, so that a crash or a

@@ -1,5 +1,5 @@
 // fft_msl: runs one FFT configuration's MSL on the CPU executor and checks it against the
-// double-precision reference, as tests/device/fft_matrix.c checks GLSL and HLSL on the
+// double-precision reference, as tests/fft/matrix.c checks GLSL and HLSL on the
 // Vulkan device.
 //
 //   fft_msl --config "FLAGS" --count C --runs W:ORDER:PAD[,W:ORDER:PAD...] [--label TEXT]
@@ -12,14 +12,14 @@
 // its shared memory what the kernel declares, its fft_fill_twiddles (--twiddles lut, the
 // table the host binds at buffer(3)) exp(-2 pi i k / N) rounded to float. Then one dispatch per W:ORDER:PAD, each with
 // C FFTs (rows, pairs of real rows or columns) on fresh random data in [-1, 1]
-// (tests/device/fft_common.h's generator): SIMD-group width W (>= FFT_SUBGROUP_SIZE),
+// (tests/fft/common.h's generator): SIMD-group width W (>= FFT_SUBGROUP_SIZE),
 // threadgroups and fibers in ORDER (forward, reverse, shuffled), and strides PAD elements
-// longer than packed (0: packed, as fft_matrix runs; PAD > 0 leaves gaps). For each:
+// longer than packed (0: packed, as fft/matrix runs; PAD > 0 leaves gaps). For each:
 //  - the input buffer's gaps and the output buffer are filled with NaN (all bits set, a
 //    NaN as float and as half), as libspdrt fills the output; every buffer has a guard
 //    band of NaN before and after it;
 //  - the output elements the contract names are compared with runtime/fft/fft_ref.c by the
-//    runtime's metric (spdrt_fft_compare), within the bounds of tests/device/fft_matrix.c
+//    runtime's metric (spdrt_fft_compare), within the bounds of tests/fft/matrix.c
 //    (spdrt_fft.h: relative L2 4e-7, max|err| / max|ref| 2e-6; f16 storage 1e-3, 2e-3),
 //    and none may be non-finite (never written);
 //  - the gaps and guard bands of the output must still hold the fill, and the input buffer
@@ -181,7 +181,7 @@ void tap(bool ok, const std::string& text) {
 }
 void diag(const std::string& text) { std::printf("# %s\n", text.c_str()); }
 
-// Uniform values in [-1, 1): the runtime's test data, as tests/device/fft_common.h makes
+// Uniform values in [-1, 1): the runtime's test data, as tests/fft/common.h makes
 // them; the same seed gives the same data.
 void fft_random(float* data, size_t count, uint32_t seed) {
   spdrt_random_floats(data, count, seed, -1.0f, 1.0f);

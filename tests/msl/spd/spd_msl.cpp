@@ -1,5 +1,5 @@
 // spd_msl: runs one SPD configuration's MSL on the CPU executor and checks it, as
-// tests/device/spd_matrix.c checks GLSL and HLSL on the Vulkan device.
+// tests/spd/matrix.c checks GLSL and HLSL on the Vulkan device.
 //
 //   spd_msl --op OP --format r32f|rg32f|rgba32f --layers N --widths W1[,W2] --label TEXT
 //           [--spirv glsl=FILE --spirv hlsl=FILE] WxH...
@@ -114,7 +114,7 @@ void tap(bool ok, const std::string& text) {
 void diag(const std::string& text) { std::printf("# %s\n", text.c_str()); }
 
 // Deterministic source data in [0, 1): the runtime's test data with the seeds of
-// tests/device/spd_matrix.c, so both suites see the same images.
+// tests/spd/matrix.c, so both suites see the same images.
 std::vector<float> make_source(uint32_t w, uint32_t h, uint32_t layers, uint32_t seed) {
   std::vector<float> data(size_t(w) * h * layers * 4);
   spdrt_random_floats(data.data(), data.size(), seed, 0.0f, 1.0f);

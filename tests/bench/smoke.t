@@ -1,0 +1,54 @@
+#!/bin/sh
+# The GPU benchmarks, built and run briefly on the local device (lavapipe on CI). Their times
+# mean nothing here; what counts is that they run end to end and every correctness check they
+# make against the CPU references passes (exit 0), so the benchmark code cannot rot unseen.
+. "$(dirname "$0")/../lib.sh"
+export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
+
+"$SPDGEN_BUILD/bench/spd_bench" --quick --sizes 256x256 --markdown "$WORK/spd.md" \
+    --json "$WORK/spd.json" >"$WORK/spd.txt" 2>"$WORK/spd.err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "0 failure(s)" "$WORK/spd.txt"
+ok $? "spd_bench --quick --sizes 256x256: runs, every check against the reference passes"
+[ $rc -eq 0 ] || diag "$(tail -5 "$WORK/spd.txt" "$WORK/spd.err")"
+# --markdown writes the report printed on stdout; --json a document that parses, with the
+# same device and no failures; neither leaves its temporary file behind.
+cmp -s "$WORK/spd.md" "$WORK/spd.txt"
+ok $? "spd_bench --markdown: the file holds the report printed on stdout"
+perl -MJSON::PP -e 'local $/; my $j = decode_json(<STDIN>);
+    my @g = @{$j->{groups}};
+    exit !($j->{failures} == 0 && $j->{device}{name} ne "" && @g == 3 &&
+           !grep { $_->{width} != 256 || $_->{height} != 256 } @g)' <"$WORK/spd.json"
+ok $? "spd_bench --json: parses; 256x256 in each of the 3 formats, no failures, the device named"
+[ ! -e "$WORK/spd.md.tmp" ] && [ ! -e "$WORK/spd.json.tmp" ]
+ok $? "spd_bench: no report's temporary file is left"
+
+# A report that cannot be written fails the run (exit 1) with the path named, and leaves
+# nothing behind. --json: the target is a directory, so the rename over it fails.
+# --markdown: the temporary's name is taken by a directory, so the file cannot be started,
+# and the report of the run before must come through whole (a writer that wrote straight
+# into the target would replace it and exit 0).
+mkdir "$WORK/taken" "$WORK/old.md.tmp"
+echo "the run before" >"$WORK/old.md"
+"$SPDGEN_BUILD/bench/fft_bench" --quick --sizes 64 --no-2d --json "$WORK/taken" \
+    --markdown "$WORK/old.md" >"$WORK/taken.txt" 2>"$WORK/taken.err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "^$WORK/taken: " "$WORK/taken.err" && [ -d "$WORK/taken" ] &&
+    [ ! -e "$WORK/taken.tmp" ]
+ok $? "fft_bench --json onto a directory: exit 1 (got $rc), the path named, no file left"
+grep -q "^$WORK/old.md: " "$WORK/taken.err" && [ "$(cat "$WORK/old.md")" = "the run before" ]
+ok $? "fft_bench --markdown that cannot start: the path named, the file before left whole"
+
+"$SPDGEN_BUILD/bench/fft_bench" --quick --sizes 64,1024 >"$WORK/fft.txt" 2>&1
+rc=$?
+[ $rc -eq 0 ]
+ok $? "fft_bench --quick --sizes 64,1024: runs, every output within the accuracy bars"
+[ $rc -eq 0 ] || diag "$(tail -5 "$WORK/fft.txt")"
+# Every 2D variant (two dispatches) also has each dispatch timed alone: a row per variant in
+# "Each dispatch alone", both times positive numbers.
+variants=$(sed -n '/^## 2D/,/^## /p' "$WORK/fft.txt" | grep -c '^| 1024x2048')
+alone=$(sed -n '/^## Each dispatch alone/,/^## /p' "$WORK/fft.txt" |
+    awk -F'|' '/^\| 1024x2048/ && $4 + 0 > 0 && $6 + 0 > 0' | wc -l)
+[ "$variants" -gt 0 ] && [ "$alone" -eq "$variants" ]
+ok $? "fft_bench: each of the $variants 2D variants has both dispatches timed alone ($alone rows)"
+done_testing

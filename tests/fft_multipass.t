@@ -1,4 +1,0 @@
-#!/bin/sh
-# Four-step FFT plans (N = 32768 .. 2^20, two passes) on the local Vulkan device, loaded from
-# the plan file spdgen writes (tests/device/fft_multipass.c).
-exec "${SPDGEN_BUILD:-$(dirname "$0")/../build}/tests/fft_multipass" glsl hlsl

@@ -1,0 +1,3 @@
+#!/bin/sh
+# --half (fp16 math) for glsl on the local Vulkan device (tests/spd/half.c).
+exec "${SPDGEN_BUILD:-$(dirname "$0")/../../build}/tests/spd/half" glsl

@@ -1,0 +1,3 @@
+#!/bin/sh
+# SPD sub-rectangle updates for glsl on the local Vulkan device (tests/spd/update.c).
+exec "${SPDGEN_BUILD:-$(dirname "$0")/../../build}/tests/spd/update" glsl

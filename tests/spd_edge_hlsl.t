@@ -1,4 +1,0 @@
-#!/bin/sh
-# --edge conservative and --edge weighted for hlsl on the local Vulkan device
-# (tests/device/spd_edge.c): footprint property, mean preservation, the CPU reference.
-exec "${SPDGEN_BUILD:-$(dirname "$0")/../build}/tests/spd_edge" hlsl

@@ -1,4 +1,0 @@
-#!/bin/sh
-# --op max --edge conservative on every (w, h) in 1..130 x 1..130 on the local Vulkan device
-# (tests/device/spd_edge.c, "sweep" mode): bit-exact and the max of every footprint.
-exec "${SPDGEN_BUILD:-$(dirname "$0")/../build}/tests/spd_edge" glsl sweep

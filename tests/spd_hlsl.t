@@ -1,3 +1,0 @@
-#!/bin/sh
-# The SPD per-config matrix for hlsl on the local Vulkan device (tests/device/spd_matrix.c).
-exec "${SPDGEN_BUILD:-$(dirname "$0")/../build}/tests/spd_matrix" hlsl

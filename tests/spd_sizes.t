@@ -1,4 +1,0 @@
-#!/bin/sh
-# SPD sizes on the local Vulkan device: every (w, h) in 1..130 x 1..130, long thin sources,
-# and sources beyond 4096x4096 in one dispatch (tests/device/spd_matrix.c, "sizes" mode).
-exec "${SPDGEN_BUILD:-$(dirname "$0")/../build}/tests/spd_matrix" glsl sizes

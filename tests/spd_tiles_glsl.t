@@ -1,4 +1,0 @@
-#!/bin/sh
-# SPD --tile T with every --wg it takes, glsl, on the local Vulkan device under the validation
-# layer: every level equal to the CPU reference (tests/device/spd_matrix.c, "tiles" mode).
-exec "${SPDGEN_BUILD:-$(dirname "$0")/../build}/tests/spd_matrix" glsl tiles
