@@ -5,7 +5,7 @@
  * spdrt_fft_kernel_requirements asks for, uploads the input, fills the output with NaN,
  * records two runs back to back (the output refilled between them), reads the output back
  * and compares it with the double reference within the stated bars. */
-#include "device/fft_common.h"
+#include "fft/common.h"
 
 #include "core/internal.h"
 #include "spdrt_vk.h"
