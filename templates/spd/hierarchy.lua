@@ -78,7 +78,7 @@ function hierarchy.elect(c, ctx, e)
     c:comment(e.acquire)
     c:line(D.device_fence())
     c:comment(e.reset)
-    c:line("if (t == 0u) %s", D.atomic_reset(e.counter))
+    c:line("if (t == 0u) %s", D.atomic_store(e.counter, "0u"))
 end
 
 -- Hand-off into stage s: publish this unit's result, count arrivals in its block, and let

@@ -24,6 +24,7 @@ local tile = require("templates.lib.tile")
 local hierarchy = require("templates.spd.hierarchy")
 local spd_half = require("templates.spd.half")
 local edge = require("templates.spd.edge")
+local resources = require("templates.spd.resources")
 
 local spd = {}
 
@@ -69,6 +70,12 @@ end
 -- A value as the storage format takes it: sRGB-encoded for srgb-mean.
 local function stored_value(ctx, v)
     return ctx.srgb and ("spd_linear_to_srgb(" .. v .. ")") or v
+end
+
+-- The statement storing v at coord of level `level` (1 = dst_mips[0]).
+local function store_mip(ctx, level, coord, v)
+    return ctx.dialect.image_store(ctx.mips, level - 1, coord, ctx.cfg.array and "slice" or nil, v,
+        ctx.value_abstract)
 end
 
 -- Offset of level-0 coordinate i (0..B-1) of an invocation's reads from its corner: i, or
@@ -140,7 +147,7 @@ local function emit_pass(c, ctx, pass)
         local cond = string.format("spd_inside(%s, size_out)", name)
         if holder then cond = holder .. " && " .. cond end
         if pass.guard_stores then cond = string.format("mip_count >= %s && %s", u(level), cond) end
-        c:line("if (%s) %s", cond, D.store_mip(ctx, level, name, stored_value(ctx, value)))
+        c:line("if (%s) %s", cond, store_mip(ctx, level, name, stored_value(ctx, value)))
     end
     -- A call spread over lines, continuation lines aligned after the opening parenthesis.
     local function call_lines(head, args, tail)
@@ -275,7 +282,7 @@ local function emit_pass(c, ctx, pass)
                     coord = name
                 end
                 c:line("if (spd_inside(%s, size_out)) %s", coord,
-                    D.store_mip(ctx, base + 1, coord, stored_value(ctx, value)))
+                    store_mip(ctx, base + 1, coord, stored_value(ctx, value)))
             end
         end
         store_level1(at(T // 2, not interleaved and 2 or nil), interleaved and T // 4 or 1)
@@ -327,8 +334,9 @@ local function emit_pass(c, ctx, pass)
             if s.kind == "quad" then
                 c:comment(string.format("Level %d: each 2x2 block of level %d sits in one quad: " ..
                     "broadcast its four values to all four invocations.", level, level - 1))
-                call_lines("v = spd_reduce_level(", { D.quad_broadcast("v", 0, ctx), D.quad_broadcast("v", 1, ctx),
-                    D.quad_broadcast("v", 2, ctx), D.quad_broadcast("v", 3, ctx), "size_in" }, ");")
+                local vt = ctx.value_abstract
+                call_lines("v = spd_reduce_level(", { D.quad_broadcast("v", 0, vt), D.quad_broadcast("v", 1, vt),
+                    D.quad_broadcast("v", 2, vt), D.quad_broadcast("v", 3, vt), "size_in" }, ");")
             else
                 c:comment(string.format("Level %d: each 2x2 block of level %d sits in %d lanes of one " ..
                     "subgroup, %s: every invocation gathers its block by shuffles (all lanes take " ..
@@ -338,7 +346,7 @@ local function emit_pass(c, ctx, pass)
                 local lanes = {}
                 for i = 0, 3 do
                     lanes[i + 1] = D.shuffle("v", string.format("block_lane%d%s", level,
-                        i == 0 and "" or (" + " .. u(i * s.spacing))), ctx)
+                        i == 0 and "" or (" + " .. u(i * s.spacing))), ctx.value_abstract)
                 end
                 lanes[5] = "size_in"
                 call_lines("v = spd_reduce_level(", lanes, ");")
@@ -488,7 +496,7 @@ local function make_context(cfg, dialect)
     local passes = (cfg.total_mips + cfg.mips - 1) // cfg.mips
     ctx.contract = {
         title = "a single-pass downsampler (SPD)",
-        entry = dialect.entry_name,
+        entry = dialect.entry_name("spd"),
         workgroup = { shape.wg, 1, 1 },
         tile = shape.tile, tile_levels = shape.levels, hierarchy = not loop,
         stages = hierarchy_stages,
@@ -572,10 +580,10 @@ local function emit_header_comment(c, ctx)
     end
     c:line("// Contract:")
     for _, b in ipairs(k.bindings) do
-        c:line("//   %-18s %s%s: %s", ctx.dialect.binding_label(ctx, b),
+        c:line("//   %-18s %s%s: %s", ctx.interface:binding_label(b.binding),
             b.name, b.count and ("[" .. b.count .. "]") or "", b.doc)
     end
-    c:line("//   %-18s %s (%d bytes)", ctx.dialect.params_label, spd_push.names(), k.push_constant_bytes)
+    c:line("//   %-18s %s (%d bytes)", ctx.interface:params_label(), spd_push.names(), k.push_constant_bytes)
     local shape = ctx.shape
     c:line("//   workgroup %dx1x1, dispatch (%s, %s, %s)", shape.wg, k.grid_text[1], k.grid_text[2], k.grid_text[3])
     if ctx.loop then
@@ -709,9 +717,8 @@ end
 
 local function emit_main(c, ctx)
     local D, cfg = ctx.dialect, ctx.cfg
-    c:line(D.entry_open(ctx))
-    c.depth = c.depth + 1
-    for _, line in ipairs(D.entry_prologue(ctx)) do c:line(line) end
+    local layer = cfg.array and "slice" or nil
+    ctx.interface:emit_entry_open(c)
     if cfg.array then c:line("uint slice = group.z;") end
     c:line("$uint2 src_size = params.src_size;")
     if cfg.mips > 1 then c:line("uint mip_count = params.mip_count;") end
@@ -739,10 +746,12 @@ local function emit_main(c, ctx)
             emit_pass(c, ctx, {
                 base = 0, size = "src_size", stop = stop,
                 origin = function(n) return n == 1 and "tile + " or string.format("tile * %s + ", u(n)) end,
-                load = function(x, y) return source_value(ctx, D.load_source(ctx, x, y)) end,
+                load = function(x, y)
+                    return source_value(ctx, D.image_load(ctx.src, x, y, layer, ctx.source_channels))
+                end,
                 ahead = ahead,
                 sample = cfg.sampler_linear and function(uv)
-                    return spd_half.from_source(cfg, D.sample_source(ctx, uv))
+                    return spd_half.from_source(cfg, D.image_sample(ctx.src, ctx.smp, uv, layer, ctx.source_channels))
                 end or nil,
             })
         end)
@@ -806,14 +815,20 @@ function spd.generate(cfg, dialect)
     ctx.strategy = describe_strategy(ctx)
     local names = {}
     for k, v in pairs(dialect.types) do names[k] = v end
-    names.value = ctx.uint and dialect.types.uint or spd_half.value_type(cfg, dialect.types, ctx.channels)
+    ctx.value_abstract = ctx.uint and "uint" or spd_half.value_type(cfg, ctx.channels)
+    names.value = dialect.types[ctx.value_abstract]
     ctx.value_type = names.value
+    ctx.interface = resources.interface(ctx)
+    for _, r in ipairs(ctx.interface.resources) do
+        if r.name == "src_level0" then ctx.src = r elseif r.name == "src_sampler" then ctx.smp = r
+        elseif r.name == "dst_mips" then ctx.mips = r end
+    end
 
     local c = emit.new(names)
     emit_header_comment(c, ctx)
-    c:line(dialect.preamble(ctx))
+    ctx.interface:emit_preamble(c)
     c:blank()
-    c:line(dialect.declarations(ctx))
+    ctx.interface:emit_declarations(c)
     c:blank()
     emit_helpers(c, ctx)
     emit_main(c, ctx)
