@@ -284,33 +284,18 @@ local function describe_plan(ctx)
     return table.concat(parts, ", ")
 end
 
--- A comment line starting with `head`, its text wrapped at 92 columns under the text's start.
-local function hanging(c, head, text)
-    local pad = "//" .. string.rep(" ", #head - 2)
-    local line = head
-    for word in text:gmatch("%S+") do
-        if #line + 1 + #word > 92 and #line > #head then
-            c:line(line)
-            line = pad .. word
-        else
-            line = line .. ((#line > #head or line ~= head) and line:sub(-1) ~= " " and " " or "") .. word
-        end
-    end
-    c:line(line)
-end
-
 local function emit_header_comment(c, ctx)
     local cfg, f, k, D = ctx.cfg, ctx.f, ctx.contract, ctx.dialect
     c:line("// spdgen %s: workgroup FFT, %s.", cfg.version, D.language)
     c:line("// Generated; regenerate with:")
-    c:line("//   %s", cfg.command)
+    c:command(cfg.command)
     c:line("//")
     local sign = ctx.forward and "-" or "+"
     local what = f.real and (ctx.forward and "two real rows -> their half spectra" or "two half spectra -> two real rows")
         or "complex to complex"
     if f.pass then
         local p, cols = f.pass, n_total_columns(f)
-        hanging(c, "// Transform: ", string.format("pass %d of %d of a four-step %s FFT of N = %d " ..
+        c:hanging("// Transform: ", string.format("pass %d of %d of a four-step %s FFT of N = %d " ..
             "points = %d x %d (X[f] = s * sum_j x[j] exp(%s2 pi i j f / N), s = %s, --norm %s; " ..
             "natural order). This pass runs %d FFTs of %d points per transform%s.", p.index,
             p.count, f.direction, p.n_total, p.index == 1 and f.n or cols, p.index == 1 and cols or f.n,
@@ -318,7 +303,7 @@ local function emit_header_comment(c, ctx)
             cols, f.n, p.index == 1 and ", over the columns of the transform read as a matrix, " ..
             "then multiplies by the four-step twiddles" or ", over the columns of pass 1's scratch"))
     else
-        hanging(c, "// Transform: ", string.format("%s FFT of N = %d points (%s), X[f] = s * sum_j " ..
+        c:hanging("// Transform: ", string.format("%s FFT of N = %d points (%s), X[f] = s * sum_j " ..
             "x[j] exp(%s2 pi i j f / N), s = %s (--norm %s); %s.", f.direction, f.n, what, sign,
             ctx.scale == 1 and "1" or twiddle.literal(ctx.scale):gsub("f$", ""), f.norm,
             f.order == "natural" and "input and output in natural order" or (ctx.dif
@@ -327,25 +312,25 @@ local function emit_header_comment(c, ctx)
     end
     c:line("// Contract:")
     for _, b in ipairs(k.bindings) do
-        hanging(c, string.format("//   %s %s: ", ctx.interface:binding_label(b.binding), b.name), b.doc)
+        c:hanging(string.format("//   %s %s: ", ctx.interface:binding_label(b.binding), b.name), b.doc)
     end
     local pcs = {}
     for _, p in ipairs(k.push_constants) do pcs[#pcs + 1] = p.name end
     c:line("//   %s, FftParams params: uint %s (16 bytes)", ctx.interface:params_label(), table.concat(pcs, ", "))
     if ctx.lanes then
-        hanging(c, "//   ", string.format("workgroup %dx1x1 = %d columns x %d invocations, dispatch " ..
+        c:hanging("//   ", string.format("workgroup %dx1x1 = %d columns x %d invocations, dispatch " ..
             "(%s, 1, 1): invocation t runs column col0 + t mod %d as the FFT's invocation t / %d, so " ..
             "the %d invocations in a row load and store the same element of %d neighbouring columns " ..
             "(%d contiguous bytes)", ctx.invocations, ctx.columns, f.wg, k.grid_text[1], ctx.columns,
             ctx.columns, ctx.columns, ctx.columns, ctx.columns * k.element_bytes.src))
     else
-        c:line("//   workgroup %dx1x1, dispatch (%s, 1, 1): %s", f.wg, k.grid_text[1],
+        c:hanging("//   ", string.format("workgroup %dx1x1, dispatch (%s, 1, 1): %s", f.wg, k.grid_text[1],
             ctx.columns > 1 and string.format("%d neighbouring %s per workgroup", ctx.columns,
                 (f.strided or f.pass) and "columns" or "rows")
             or ctx.rows_in_turn > 1 and string.format("%d consecutive rows per workgroup, one " ..
-                "after another", ctx.rows_in_turn) or "one FFT per workgroup")
+                "after another", ctx.rows_in_turn) or "one FFT per workgroup"))
     end
-    hanging(c, "//   ", string.format("shared memory %d bytes; %s", k.shared_bytes, ctx.subgroup >= 8 and
+    c:hanging("//   ", string.format("shared memory %d bytes; %s", k.shared_bytes, ctx.subgroup >= 8 and
         string.format("needs full subgroups of %d invocations (Vulkan: requiredSubgroupSize = %d and " ..
             "full subgroups; larger subgroups also work)", ctx.subgroup, ctx.subgroup)
         or ctx.subgroup == 4 and "needs quad operations in compute (subgroups of at least 4, full)"
@@ -353,7 +338,7 @@ local function emit_header_comment(c, ctx)
     if ctx.subgroup >= 4 then
         c:line("//   assumes each subgroup is consecutive invocations of the workgroup (lane = t % size)")
     elseif cfg.subgroup > 0 then
-        hanging(c, "//   ", string.format("--subgroup %d is not used: %d consecutive invocations " ..
+        c:hanging("//   ", string.format("--subgroup %d is not used: %d consecutive invocations " ..
             "hold the same element of %d columns, so no butterfly partners share a subgroup of %d; " ..
             "every exchange goes through shared memory", cfg.subgroup, cfg.subgroup, cfg.subgroup, cfg.subgroup))
     end

@@ -715,7 +715,7 @@ local function emit_header_comment(c, ctx)
     local cfg, k = ctx.cfg, ctx.contract
     c:line("// spdgen %s: single-pass downsampler (SPD), %s.", cfg.version, ctx.dialect.language)
     c:line("// Generated; regenerate with:")
-    c:line("//   %s", cfg.command)
+    c:command(cfg.command)
     c:line("//")
     c:line("// Reduction: %s of each 2x2 block; %d levels; mips stored as %s.", OPS[cfg.op].what,
         cfg.total_mips, cfg.format)
@@ -730,10 +730,11 @@ local function emit_header_comment(c, ctx)
     end
     c:line("// Contract:")
     for _, b in ipairs(k.bindings) do
-        c:line("//   %-18s %s%s: %s", ctx.interface:binding_label(b.binding),
-            b.name, b.count and ("[" .. b.count .. "]") or "", b.doc)
+        c:hanging(string.format("//   %-18s %s%s: ", ctx.interface:binding_label(b.binding),
+            b.name, b.count and ("[" .. b.count .. "]") or ""), b.doc, emit.WIDTH)
     end
-    c:line("//   %-18s %s (%d bytes)", ctx.interface:params_label(), spd_push.names(), k.push_constant_bytes)
+    c:hanging(string.format("//   %-18s ", ctx.interface:params_label()),
+        string.format("%s (%d bytes)", spd_push.names(), k.push_constant_bytes), emit.WIDTH)
     local shape = ctx.shape
     c:line("//   workgroup %dx1x1, dispatch (%s, %s, %s)", shape.wg, k.grid_text[1], k.grid_text[2], k.grid_text[3])
     if ctx.loop then
