@@ -284,6 +284,70 @@ local function describe_plan(ctx)
     return table.concat(parts, ", ")
 end
 
+-- The phase map: the plan's steps in order, consecutive ones of a kind on one line, each
+-- saying where it runs (registers, subgroup shuffles, shared memory).
+local function emit_phase_map(c, ctx)
+    local f, n = ctx.f, ctx.g.n
+    local shuffles = ctx.subgroup == 4 and "quad swaps" or "subgroup shuffles"
+    local function bits(list)
+        local names = {}
+        for i, b in ipairs(list) do names[i] = b end
+        return (#list == 1 and "bit " or "bits ") .. steps.bit_names(ctx, names):gsub(",", ", ")
+    end
+    -- The index bits an exchange brings into registers (those not there before).
+    local function incoming(step)
+        local had, list = {}, {}
+        for _, b in ipairs(step.from.reg) do had[b] = true end
+        for _, b in ipairs(step.to.reg) do if not had[b] and b < n then list[#list + 1] = b end end
+        table.sort(list, function(x, y) return x > y end)
+        return list
+    end
+    local lines = {}
+    local function add(kind, text, key)
+        local last = lines[#lines]
+        if key and last and last.key == key then last.items[#last.items + 1] = text; return end
+        lines[#lines + 1] = { kind = kind, text = text, key = key, items = { text } }
+    end
+    for _, s in ipairs(ctx.plan.steps) do
+        if s.kind == "load" then
+            lines[#lines + 1] = { text = "load: " .. steps.layout_text(ctx, s.layout) }
+        elseif s.kind == "stage" then add("registers", s.bit, "stage")
+        elseif s.kind == "shuffle_stage" then add(shuffles, s.bit, "shuffle_stage")
+        elseif s.kind == "lane_swap" then add(shuffles, s, "lane_swap" .. (s.why or ""))
+        elseif s.kind == "permute" then lines[#lines + 1] = { text = "registers: renamed, no data moves" }
+        elseif s.kind == "exchange" then
+            local what = s.what == "reorder" and "reorder into natural order"
+                or s.what == "return" and "back to the load layout"
+                or s.what == "pair" and "samples f and f + 1 into one invocation"
+                or string.format("index %s into registers%s", bits(incoming(s)),
+                    s.what == "butterfly_reorder" and ", in the natural-order layout" or "")
+            lines[#lines + 1] = { text = string.format("shared memory: %s (%d round%s of %d slots)", what,
+                s.rounds, s.rounds == 1 and "" or "s", s.slots) }
+        elseif s.kind == "real_unpack" then
+            lines[#lines + 1] = { text = "shared memory: Z[f] meets Z[N - f]; unpack and store two real rows' " ..
+                "half spectra" }
+        elseif s.kind == "store" and not (f.real and ctx.forward) then
+            lines[#lines + 1] = { text = "store" }
+        end
+    end
+    c:comment(string.format("Phases, in order%s:", ctx.rows_in_turn > 1
+        and " (per row; the next row's loads are in flight meanwhile)" or ""))
+    for i, l in ipairs(lines) do
+        local text = l.text
+        if l.key == "stage" or l.key == "shuffle_stage" then
+            text = string.format("%s: butterflies on %s", l.kind, bits(l.items))
+        elseif l.key and l.key:match("^lane_swap") then
+            local lanes, regs = {}, {}
+            for _, s in ipairs(l.items) do lanes[#lanes + 1], regs[#regs + 1] = s.lane, s.reg end
+            text = string.format("%s: lane bit%s %s trade%s places with register bit%s %s%s", l.kind,
+                #lanes == 1 and "" or "s", table.concat(lanes, ", "), #lanes == 1 and "s" or "",
+                #regs == 1 and "" or "s", table.concat(regs, ", "),
+                l.items[1].why == "pair" and " (samples f and f + 1 into one invocation)" or "")
+        end
+        c:hanging(string.format("//   %d. ", i), text)
+    end
+end
+
 local function emit_header_comment(c, ctx)
     local cfg, f, k, D = ctx.cfg, ctx.f, ctx.contract, ctx.dialect
     c:line("// spdgen %s: workgroup FFT, %s.", cfg.version, D.language)
@@ -348,6 +412,7 @@ local function emit_header_comment(c, ctx)
         ctx.squared and "computed on the device from integer exponents (fft_twiddle) for every other " ..
         "register stage, the stage after it squaring that twiddle (--twiddles squared)" or
         "computed on the device from integer exponents (fft_twiddle)"))
+    emit_phase_map(c, ctx)
     c:blank()
 end
 

@@ -77,7 +77,8 @@ function twiddle.emit_device_function(c, n_points, sign, name, full_circle)
         else
             c:line("bool second_quadrant = k >= %du;", quarter)
         end
-        c:line("uint r = k & %du;", quarter - 1)
+        c:note(string.format("uint r = k & %du;", quarter - 1), string.format("k mod %d: the step within its quarter turn",
+            quarter))
         c:line("bool past_octant = r > %du;", eighth)
         c:line("uint m = past_octant ? %du - r : r;", quarter)
         c:line("float x = float(m) * %s;", L(1 / n_points))
@@ -88,7 +89,7 @@ function twiddle.emit_device_function(c, n_points, sign, name, full_circle)
         horner("c", cos_c, "1.0f + x2 * (%s)")
         c:line("$float2 w = past_octant ? $float2(s, c) : $float2(c, s);")
         if full_circle then
-            c:line("w = (quadrant & 1u) != 0u ? $float2(-w.y, w.x) : w;")
+            c:note("w = (quadrant & 1u) != 0u ? $float2(-w.y, w.x) : w;", "an odd quarter turn: times i")
             c:line("w = quadrant >= 2u ? -w : w;")
         else
             c:line("w = second_quadrant ? $float2(-w.y, w.x) : w;")

@@ -100,6 +100,18 @@ function emit:command(command)
     self.lines[#self.lines + 1] = line
 end
 
+-- A line of code with a one-line note: after it ("code // note") where that fits in
+-- emit.WIDTH columns, else as a comment line above it.
+function emit:note(code, note)
+    local text = self:expand(code)
+    if 4 * self.depth + #text + 4 + #note <= emit.WIDTH then
+        self:line(text .. " // " .. note)
+    else
+        self:comment(note)
+        self:line(text)
+    end
+end
+
 -- Emits `header {`, runs body() one level deeper, then `}`.
 function emit:block(header, body)
     self:line(header .. " {")
