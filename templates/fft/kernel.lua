@@ -20,9 +20,9 @@ local interface = require("templates.lib.interface")
 
 local fft = {}
 
--- Shared memory the plan may use: 32 KB, what Metal guarantees and lavapipe, Apple and
--- most mobile GPUs have (NVIDIA 48 KB, AMD and Intel 64 KB). One slot is one complex
--- value, stored as two floats in separate arrays (fft_re, fft_im).
+-- Shared memory the plan may use: 32 KB, what Metal guarantees and the least the Vulkan
+-- devices in use offer, so one plan runs everywhere. One slot is one complex value,
+-- stored as two floats in separate arrays (fft_re, fft_im) or one float2 (fft_c).
 local SHARED_BUDGET_BYTES = 32768
 local SLOT_BYTES = 8
 

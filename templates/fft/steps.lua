@@ -49,8 +49,8 @@ local function emit_stage(c, ctx, step)
             or runtime), exponent_note(ctx, L, b, shift))
     end
     -- Computed twiddles: w^(base + kconst) = w^base x w^kconst, so the polynomial runs once
-    -- per stage and each butterfly multiplies by a compile-time constant (the polynomial
-    -- costs ~25 instructions, the product 4; the extra rounding is about one ulp).
+    -- per stage and each butterfly multiplies by a compile-time constant (a product costs a
+    -- fraction of a polynomial; the extra rounding is about one ulp).
     local w_base = nil
     if square then
         w_base = "w" .. b

@@ -134,6 +134,21 @@ local function call_lines(c, head, args, tail)
     end
 end
 
+-- Declares texel<level> = coord and runs `statement` (a store of value) when the texel is
+-- inside the level (and, with a holder condition, only in the invocations that hold a value;
+-- with a guard, only when it holds). --edge conservative first folds the edge strips into
+-- value; level - base is the level within its pass.
+local function store_texel(c, ctx, level, base, coord, value, holder, guard, statement)
+    local conservative = ctx.cfg.edge == "conservative"
+    local name = "texel" .. level
+    c:line("$uint2 %s = %s;", name, coord)
+    if conservative then edge.emit_fix(c, ctx, level - base, name, value) end
+    local cond = string.format("spd_inside(%s, size_out)", name)
+    if holder then cond = holder .. " && " .. cond end
+    if guard then cond = guard .. " && " .. cond end
+    c:line("if (%s) %s", cond, statement)
+end
+
 -- True when level 2 exchanges level 1 through shared memory (--level1 interleaved).
 local function level2_exchanged(ctx)
     return ctx.shape.block == 4 and ctx.level1_interleaved
@@ -267,7 +282,6 @@ local function emit_routine(c, ctx)
         end)
     end)
     c:blank()
-    local conservative = cfg.edge == "conservative"
     local first = first_exchange_level(ctx)
     c:comment(string.format("Levels base + %d .. base + %d of one pass over the region `unit`: their " ..
         "2x2 blocks lie in other invocations. %s Returns the region's last texel (in invocation 0).",
@@ -283,13 +297,8 @@ local function emit_routine(c, ctx)
             c:line("size_out = max($uint2(1u, 1u), src_size >> (base + %s));", u(j))
         end
         local function store(j, coord, value, holder)
-            local name = "texel" .. j
-            c:line("$uint2 %s = %s;", name, coord)
-            if conservative then edge.emit_fix(c, ctx, j, name, value) end
-            local cond = string.format("spd_inside(%s, size_out)", name)
-            if holder then cond = holder .. " && " .. cond end
-            c:line("if (%s) spd_store_mip(base + %s, %s%s, %s);", cond, u(j), name,
-                cfg.array and ", slice" or "", stored_value(ctx, value))
+            store_texel(c, ctx, j, 0, coord, value, holder, nil, string.format("spd_store_mip(base + %s, " ..
+                "texel%d%s, %s);", u(j), j, cfg.array and ", slice" or "", stored_value(ctx, value)))
         end
         local function origin(n) return n == 1 and "unit + " or string.format("unit * %s + ", u(n)) end
         if level2_exchanged(ctx) then
@@ -336,13 +345,9 @@ local function emit_pass(c, ctx, pass)
     -- a holder condition, only from the invocations that hold a value).
     local conservative = cfg.edge == "conservative"
     local function store(level, coord, value, holder)
-        local name = "texel" .. level
-        c:line("$uint2 %s = %s;", name, coord)
-        if conservative then edge.emit_fix(c, ctx, level - base, name, value) end
-        local cond = string.format("spd_inside(%s, size_out)", name)
-        if holder then cond = holder .. " && " .. cond end
-        if pass.guard_stores then cond = string.format("mip_count >= %s && %s", u(level), cond) end
-        c:line("if (%s) %s", cond, store_mip(ctx, level, name, stored_value(ctx, value)))
+        local guard = pass.guard_stores and string.format("mip_count >= %s", u(level)) or nil
+        store_texel(c, ctx, level, base, coord, value, holder, guard,
+            store_mip(ctx, level, "texel" .. level, stored_value(ctx, value)))
     end
     local function next_level(level)
         c:blank()
@@ -918,10 +923,8 @@ local function emit_main(c, ctx)
         c:comment(string.format("Phase 3: the last workgroup reduces level 6 of the slice (read " ..
             "from the hand-off buffer) to levels 7..%d with the same steps as phase 1, one 64x64 " ..
             "region of level 6 at a time: one region for sources up to 4096x4096, 4x4 regions " ..
-            "at 16384x16384. Measured on an H200 (bench/RESULTS.md): each region costs about 2.4 " ..
-            "us, so from 8192x8192 the other tail, a hierarchy of counters that reduces the " ..
-            "regions in parallel, is faster (16384x16384 rgba8 with --sampler linear and 4 tiles " ..
-            "per workgroup: 404 against 420 us, 374 with its default --fetch-ahead 2).",
+            "at 16384x16384. The other tail (--tail hierarchy), a hierarchy of counters, reduces " ..
+            "the regions in parallel, faster for large sources.",
             math.min(12, cfg.mips)))
         c:line("$uint2 size6 = max($uint2(1u, 1u), src_size >> 6u);")
         c:line("$uint2 regions = (size6 + $uint2(63u, 63u)) >> 6u;")
