@@ -14,6 +14,9 @@
 --   * Levels 3..6: the 2x2 block feeding each texel sits in 4 invocations. When they share a
 --     subgroup the values move by subgroup shuffles (or quad broadcasts); otherwise through
 --     shared memory. plan_steps() decides per level from --subgroup.
+--   * Every pass (the tiles from level 0, the tail's regions of level 6, the hierarchy's
+--     blocks) makes its first levels from its own source, then calls one routine,
+--     spd_exchange_levels, for the levels made by exchanges (emit_routine).
 -- Reduction semantics (the CPU reference in runtime/spd_ref.c is the definition): level k
 -- is max(1, size >> k); texel (x, y) reduces the level-(k-1) texels (2x, 2y), (2x+1, 2y),
 -- (2x, 2y+1), (2x+1, 2y+1), reading a one-texel-wide level's edge instead of past it, so the
@@ -225,8 +228,8 @@ local function emit_exchange_levels(c, ctx, e)
     end
 end
 
--- The parameters of spd_exchange_levels (declared when `typed`, else the call's arguments
--- after the base level and the unit).
+-- The parameters of spd_exchange_levels, as declared; a call passes the variables of the
+-- same names (routine_arguments).
 local function routine_parameters(ctx)
     local list = { "uint base", "$uint2 unit" }
     if level2_exchanged(ctx) then
@@ -332,10 +335,11 @@ end
 
 -- Emits one pass: levels base+1 .. min(base+6, mips) of a 64x64 region whose texels are
 -- read with pass.load(x, y). pass.origin(n) is the region's corner in a level of n x n
--- texels per region ("tile * 32u + " for workgroup tiles, "" for a single region).
--- Levels beyond the dispatch's mip_count end the pass with `return`, or, inside the tail's
--- region loop (pass.guard_stores), are computed but not stored: a return there would skip
--- the remaining regions.
+-- texels per region ("tile * 32u + " for workgroup tiles, "" for a single region), pass.unit
+-- the region as spd_exchange_levels takes it. Levels beyond the dispatch's mip_count end
+-- the pass with `return`, or, inside the tail's region loop (pass.guard_stores), are
+-- computed but not stored: a return there would skip the remaining regions (the routine
+-- returns from itself only).
 local function emit_pass(c, ctx, pass)
     local D, cfg = ctx.dialect, ctx.cfg
     local base = pass.base
