@@ -4,7 +4,7 @@
 -- resources t0, t1, ..., writable ones u0, u1, ... (an array takes one per element),
 -- samplers s0, s1, ...
 local hlsl = {
-    language = "HLSL (SM 6.0, Vulkan and D3D bindings)",
+    language = "HLSL (Shader Model 6.0)",
     types = { float = "float", float2 = "float2", float4 = "float4", uint = "uint", uint2 = "uint2",
               uint3 = "uint3",
               -- real fp16 with DXC -enable-16bit-types (glslang: EShMsgHlslEnable16BitTypes)
