@@ -53,7 +53,7 @@ for target in glsl hlsl msl spirv; do
     ok $same "deterministic output for --target $target"
 done
 # The output names the exact command that regenerates it, and that command regenerates it.
-cmd=$(sed -n 's|^//   \(spdgen .*\)$|\1|p' "$WORK/a.hlsl" | head -1)
+cmd=$(regenerate_command "$WORK/a.hlsl" | head -1)
 [ -n "$cmd" ] && $SPDGEN_BUILD/$cmd -o "$WORK/c.hlsl" && cmp -s "$WORK/a.hlsl" "$WORK/c.hlsl"
 ok $? "the regenerate command in the header reproduces the file"
 ! grep -q "$WORK" "$WORK/a.glsl"

@@ -42,7 +42,7 @@ while read -r ext args; do
     if [ "$ext" = spv ]; then
         cmd=$(spirv-dis "$WORK/a.spv" | sed -n 's/.*OpModuleProcessed "spdgen [^:]*: \(spdgen .*\)"$/\1/p')
     else
-        cmd=$(sed -n '3s|^//   \(spdgen .*\)|\1|p' "$WORK/a.$ext")
+        cmd=$(regenerate_command "$WORK/a.$ext")
     fi
     # shellcheck disable=SC2086
     set -- $cmd
