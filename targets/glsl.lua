@@ -1,125 +1,106 @@
 -- glsl.lua: how GLSL 4.50 for Vulkan spells what the templates need.
 --
--- Every dialect module (glsl, hlsl, msl) provides the same fields; templates/spd.lua is
--- their only user and the list below is the whole interface:
---   language, entry_name, types        names for the header comment and $type tokens
---   half_suffix                        suffix of an fp16 literal (--half; types.half*)
---   half_cast_intrinsics               true where min/max of halves return float (hlsl)
---   binding_label(ctx, b), params_label  how the contract comment names a resource
---   preamble(ctx), declarations(ctx)   text before the helper functions
---   entry_open(ctx), entry_prologue(ctx)  the entry point's signature and the lines that
---                                      define t (index in workgroup), group (uint3) and,
---                                      when ctx.uses_lane, lane (index in subgroup)
---   load_source(ctx, x, y)             level 0 at (x, y) as the value type
---   store_mip(ctx, level, coord, v)    statement writing v to level `level` at coord
---   shuffle(v, lane, ctx), quad_broadcast(v, i, ctx)   subgroup exchange expressions
---   barrier()                          workgroup execution + shared-memory barrier
---   device_fence()                     device-scope memory fence on buffer memory
---   atomic_add(result, target, value), atomic_reset(target)   counter statements
+-- Every target module provides the same hooks, listed once in targets/README.md; the
+-- templates compose them (templates/lib/interface.lua) and know no language. Resources,
+-- the push-constant block and shared memory sit at file scope, set 0, binding = the
+-- contract's binding; builtins are locals of main().
 local glsl = {
     language = "GLSL 4.50 for Vulkan",
-    entry_name = "main",
     types = { float = "float", float2 = "vec2", float4 = "vec4", uint = "uint", uint2 = "uvec2",
               uint3 = "uvec3",
-              -- --half (GL_EXT_shader_explicit_arithmetic_types_float16)
+              -- fp16 (GL_EXT_shader_explicit_arithmetic_types_float16)
               half = "float16_t", half2 = "f16vec2", half4 = "f16vec4" },
     half_suffix = "hf", -- 0.25hf: a float16_t literal
-    params_label = "push constants",
 }
-
--- The format qualifier of the mips (GLSL spells them as spdgen does, all of them).
-local function image_format(ctx) return ctx.cfg.format end
 
 -- The swizzle that takes n channels of a 4-component fetch.
 local SWIZZLE = { ".r", ".rg", nil, "" }
 
-function glsl.binding_label(ctx, b) return string.format("set 0 binding %d", b.binding) end
+function glsl.entry_name(kernel) return "main" end
+function glsl.binding_label(r, m) return string.format("set 0 binding %d", r.binding) end
+function glsl.params_label(m) return "push constants" end
 
-function glsl.preamble(ctx)
+local function has_kind(m, kind)
+    for _, r in ipairs(m.resources) do if r.kind == kind then return true end end
+    return false
+end
+
+-- fp16 values in a storage buffer need 16-bit storage.
+local function half_storage(m)
+    for _, r in ipairs(m.resources) do
+        if r.kind == "storage_buffer" and r.element:match("^half") then return true end
+    end
+    return false
+end
+
+function glsl.preamble(m)
+    local f = m.features
     local lines = { "#version 450" }
-    lines[#lines + 1] = "#extension GL_EXT_samplerless_texture_functions : require"
-    if ctx.uses_lane then
-        lines[#lines + 1] = "#extension GL_KHR_shader_subgroup_basic : require"
-        lines[#lines + 1] = "#extension GL_KHR_shader_subgroup_shuffle : require"
-    end
-    local quad = false
-    for _, s in ipairs(ctx.steps) do quad = quad or s.kind == "quad" end
-    if quad then lines[#lines + 1] = "#extension GL_KHR_shader_subgroup_quad : require" end
-    if ctx.cfg.half then
-        -- fp16 values in registers and shared memory; in the level-6 storage buffer they need
-        -- 16-bit storage, and shuffles/quad broadcasts of them the extended subgroup types.
-        lines[#lines + 1] = "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require"
-        if ctx.cfg.mips > 6 then lines[#lines + 1] = "#extension GL_EXT_shader_16bit_storage : require" end
-        if ctx.uses_lane or quad then
-            lines[#lines + 1] = "#extension GL_EXT_shader_subgroup_extended_types_float16 : require"
-        end
+    local function ext(name) lines[#lines + 1] = "#extension " .. name .. " : require" end
+    -- texelFetch on a texture2D without a sampler.
+    if has_kind(m, "sampled_image") then ext("GL_EXT_samplerless_texture_functions") end
+    local subgroup = f.shuffle or f.shuffle_xor or f.quad
+    if subgroup then ext("GL_KHR_shader_subgroup_basic") end
+    if f.shuffle or f.shuffle_xor then ext("GL_KHR_shader_subgroup_shuffle") end
+    if f.quad then ext("GL_KHR_shader_subgroup_quad") end
+    if f.half then
+        ext("GL_EXT_shader_explicit_arithmetic_types_float16")
+        if half_storage(m) then ext("GL_EXT_shader_16bit_storage") end
+        -- Shuffles and quad operations of fp16 values.
+        if subgroup then ext("GL_EXT_shader_subgroup_extended_types_float16") end
     end
     lines[#lines + 1] = ""
-    lines[#lines + 1] = string.format("layout(local_size_x = %d, local_size_y = 1, local_size_z = 1) in;", ctx.shape.wg)
+    lines[#lines + 1] = string.format("layout(local_size_x = %d, local_size_y = %d, local_size_z = %d) in;",
+        m.local_size[1], m.local_size[2], m.local_size[3])
     return table.concat(lines, "\n")
 end
 
-function glsl.declarations(ctx)
-    local cfg = ctx.cfg
-    local dim = cfg.array and "2DArray" or "2D"
-    local value = ctx.value_type
-    local u = ctx.uint and "u" or ""
-    local lines = {
-        string.format("layout(set = 0, binding = 0) uniform %stexture%s src_level0;", u, dim),
-        string.format("layout(set = 0, binding = 1, %s) uniform writeonly %simage%s dst_mips[%d];",
-            image_format(ctx), u, dim, cfg.mips),
-    }
-    if cfg.sampler_linear then
-        lines[#lines + 1] = "layout(set = 0, binding = 4) uniform sampler src_sampler;"
-    end
-    if ctx.handoff then
-        lines[#lines + 1] = "layout(set = 0, binding = 2, std430) buffer SpdCounters { uint counters[]; };"
-        -- coherent: the last workgroup reads values other workgroups wrote in this dispatch.
-        lines[#lines + 1] = string.format(
-            "layout(set = 0, binding = 3, std430) coherent buffer %s { %s %s[]; };", ctx.handoff.block, value,
-            ctx.handoff.name)
-    end
-    lines[#lines + 1] = "layout(push_constant) uniform SpdParams {"
-    for _, f in ipairs(ctx.params) do lines[#lines + 1] = string.format("    %s %s;", glsl.types[f.type], f.name) end
-    lines[#lines + 1] = "} params;"
-    lines[#lines + 1] = ""
-    for _, a in ipairs(ctx.shared) do
-        lines[#lines + 1] = string.format("shared %s %s[%d];", value, a.name, a.count)
-    end
-    if ctx.handoff then lines[#lines + 1] = "shared uint lds_is_last;" end
-    return table.concat(lines, "\n")
+local ACCESS = { read = "readonly ", write = "writeonly ", read_write = "" }
+
+function glsl.storage_buffer(r, m)
+    -- coherent: reads see what other workgroups wrote in this dispatch (after their
+    -- release and this invocation's acquire).
+    return { file = string.format("layout(set = 0, binding = %d, std430) %s%sbuffer %s { %s %s[]; };",
+        r.binding, r.coherent and "coherent " or "", ACCESS[r.access], r.block, glsl.types[r.element], r.name) }
 end
 
-function glsl.entry_open(ctx) return "void main() {" end
-
-function glsl.entry_prologue(ctx)
-    local lines = { "uint t = gl_LocalInvocationIndex;", "uvec3 group = gl_WorkGroupID;" }
-    if ctx.uses_lane then lines[#lines + 1] = "uint lane = gl_SubgroupInvocationID;" end
-    return lines
+function glsl.sampled_image(r, m)
+    return { file = string.format("layout(set = 0, binding = %d) uniform %stexture%s %s;", r.binding,
+        r.scalar == "uint" and "u" or "", r.array and "2DArray" or "2D", r.name) }
 end
 
-function glsl.load_source(ctx, x, y)
-    local coord = ctx.cfg.array and string.format("ivec3(%s, %s, slice)", x, y)
-        or string.format("ivec2(%s, %s)", x, y)
-    return string.format("texelFetch(src_level0, %s, 0)%s", coord, SWIZZLE[ctx.source_channels])
+function glsl.storage_image_array(r, m)
+    return { file = string.format("layout(set = 0, binding = %d, %s) uniform writeonly %simage%s %s[%d];",
+        r.binding, r.format, r.scalar == "uint" and "u" or "", r.array and "2DArray" or "2D", r.name, r.count) }
 end
 
--- A bilinear fetch of level 0 at uv (--sampler linear: texel units, or normalized, --sampler-coords).
-function glsl.sample_source(ctx, uv)
-    local where = ctx.cfg.array and string.format("sampler2DArray(src_level0, src_sampler), vec3(%s, float(slice))", uv)
-        or string.format("sampler2D(src_level0, src_sampler), %s", uv)
-    return string.format("textureLod(%s, 0.0f)%s", where, SWIZZLE[ctx.source_channels])
+function glsl.sampler(r, m)
+    return { file = string.format("layout(set = 0, binding = %d) uniform sampler %s;", r.binding, r.name) }
 end
 
-function glsl.store_mip(ctx, level, coord, v)
-    local c = ctx.cfg.array and string.format("ivec3(%s, slice)", coord) or string.format("ivec2(%s)", coord)
-    -- imageStore takes four components; the format keeps the ones it has.
-    local widen = ctx.uint and "uvec4(%s)" or ({ "vec4(%s)", "vec4(%s, 0.0f, 1.0f)", nil, "%s" })[ctx.channels]
-    return string.format("imageStore(dst_mips[%d], %s, %s);", level - 1, c, string.format(widen, v))
+function glsl.push_constants(p, m)
+    local lines = { string.format("layout(push_constant) uniform %s {", p.block) }
+    for _, f in ipairs(p.fields) do lines[#lines + 1] = string.format("    %s %s;", glsl.types[f.type], f.name) end
+    lines[#lines + 1] = string.format("} %s;", p.name)
+    return { file = table.concat(lines, "\n") }
 end
 
-function glsl.shuffle(v, lane) return string.format("subgroupShuffle(%s, %s)", v, lane) end
-function glsl.quad_broadcast(v, i) return string.format("subgroupQuadBroadcast(%s, %du)", v, i) end
+function glsl.shared_array(a, m)
+    local count = a.count and string.format("[%d]", a.count) or ""
+    return { file = string.format("shared %s %s%s;", glsl.types[a.type], a.name, count) }
+end
+
+local BUILTINS = {
+    t = "uint t = gl_LocalInvocationIndex;",
+    group = "uvec3 group = gl_WorkGroupID;",
+    lane = "uint lane = gl_SubgroupInvocationID;",
+}
+function glsl.builtin(b, m) return { body = BUILTINS[b] } end
+
+function glsl.entry_open(m, arguments) return "void main() {" end
+
+-- ---- statements and expressions ----------------------------------------------------------
+
 function glsl.barrier() return "barrier();" end
 -- memoryBarrierBuffer(): OpMemoryBarrier at device scope on uniform (buffer) memory, with
 -- acquire-release semantics: a release fence before the counter, an acquire fence after.
@@ -127,58 +108,39 @@ function glsl.device_fence() return "memoryBarrierBuffer();" end
 function glsl.atomic_add(result, target, value)
     return string.format("%s = atomicAdd(%s, %s);", result, target, value)
 end
-function glsl.atomic_reset(target) return string.format("atomicExchange(%s, 0u);", target) end
+function glsl.atomic_store(target, value) return string.format("atomicExchange(%s, %s);", target, value) end
 
--- ---- FFT (templates/fft.lua) ------------------------------------------------------------
--- ctx for these: invocations (the local size: W, or C x W with columns in lanes), subgroup,
--- elements = { src, dst } (each "float2", "uint" = a complex as two halves, or "float" =
--- real rows), lut (bool), slots (shared complex slots, 0 = none), push_constants (the
--- contract's list of { name }). The invocation index is named t.
-glsl.types.float2 = "vec2"
-local FFT_ELEMENT = { float2 = "vec2", uint = "uint", float = "float" }
-
-function glsl.fft_preamble(ctx)
-    local lines = { "#version 450" }
-    if ctx.subgroup >= 4 then
-        lines[#lines + 1] = "#extension GL_KHR_shader_subgroup_basic : require"
-        lines[#lines + 1] = ctx.subgroup == 4 and "#extension GL_KHR_shader_subgroup_quad : require"
-            or "#extension GL_KHR_shader_subgroup_shuffle : require"
-    end
-    lines[#lines + 1] = ""
-    lines[#lines + 1] = string.format("layout(local_size_x = %d, local_size_y = 1, local_size_z = 1) in;", ctx.invocations)
-    return table.concat(lines, "\n")
-end
-
-function glsl.fft_declarations(ctx)
-    local lines = {
-        string.format("layout(set = 0, binding = 0, std430) readonly buffer FftSource { %s src[]; };",
-            FFT_ELEMENT[ctx.elements.src]),
-        string.format("layout(set = 0, binding = 1, std430) writeonly buffer FftDestination { %s dst[]; };",
-            FFT_ELEMENT[ctx.elements.dst]),
-    }
-    if ctx.lut then
-        lines[#lines + 1] = "layout(set = 0, binding = 2, std430) readonly buffer FftTwiddles { vec2 twiddle_lut[]; };"
-    end
-    lines[#lines + 1] = "layout(push_constant) uniform FftParams {"
-    for _, p in ipairs(ctx.push_constants) do lines[#lines + 1] = "    uint " .. p.name .. ";" end
-    lines[#lines + 1] = "} params;"
-    if ctx.slots > 0 then lines[#lines + 1] = "" end
-    for _, a in ipairs(ctx.exchange_arrays) do
-        lines[#lines + 1] = string.format("shared %s %s[%d];", glsl.types[a.type], a.name, ctx.slots)
-    end
-    return table.concat(lines, "\n")
-end
-
-function glsl.fft_binding_label(b) return string.format("set 0 binding %d", b.binding) end
-function glsl.fft_entry_open(ctx) return "void main() {" end
-function glsl.fft_entry_prologue(ctx)
-    return { "uint t = gl_LocalInvocationIndex;", "uvec3 group = gl_WorkGroupID;" }
-end
--- The value of lane (this lane XOR mask); mask a uint literal. Quad swaps for --subgroup 4.
-function glsl.shuffle_xor(v, mask) return string.format("subgroupShuffleXor(%s, %s)", v, mask) end
-function glsl.quad_swap(v, mask)
+function glsl.shuffle(v, lane, type) return string.format("subgroupShuffle(%s, %s)", v, lane) end
+function glsl.shuffle_xor(v, mask, type) return string.format("subgroupShuffleXor(%s, %s)", v, mask) end
+function glsl.quad_broadcast(v, i, type) return string.format("subgroupQuadBroadcast(%s, %du)", v, i) end
+function glsl.quad_swap(v, mask, type)
     return string.format(mask == 1 and "subgroupQuadSwapHorizontal(%s)" or "subgroupQuadSwapVertical(%s)", v)
 end
+
+function glsl.image_load(img, x, y, layer, channels)
+    local coord = layer and string.format("ivec3(%s, %s, %s)", x, y, layer) or string.format("ivec2(%s, %s)", x, y)
+    return string.format("texelFetch(%s, %s, 0)%s", img.name, coord, SWIZZLE[channels])
+end
+
+function glsl.image_sample(img, smp, uv, layer, channels)
+    local where = layer and string.format("sampler2DArray(%s, %s), vec3(%s, float(%s))", img.name, smp.name, uv, layer)
+        or string.format("sampler2D(%s, %s), %s", img.name, smp.name, uv)
+    return string.format("textureLod(%s, 0.0f)%s", where, SWIZZLE[channels])
+end
+
+-- Channels and scalar kind of an abstract type name.
+local function shape_of(type)
+    return tonumber(type:match("(%d)$")) or 1, type:match("^uint") and "uint" or "float"
+end
+
+function glsl.image_store(img, index, coord, layer, v, type)
+    local c = layer and string.format("ivec3(%s, %s)", coord, layer) or string.format("ivec2(%s)", coord)
+    -- imageStore takes four components; the format keeps the ones it has.
+    local channels, scalar = shape_of(type)
+    local widen = scalar == "uint" and "uvec4(%s)" or ({ "vec4(%s)", "vec4(%s, 0.0f, 1.0f)", nil, "%s" })[channels]
+    return string.format("imageStore(%s[%d], %s, %s);", img.name, index, c, string.format(widen, v))
+end
+
 -- A complex stored as two halves in a uint (x in the low 16 bits).
 function glsl.unpack_half2(u) return string.format("unpackHalf2x16(%s)", u) end
 function glsl.pack_half2(v) return string.format("packHalf2x16(%s)", v) end

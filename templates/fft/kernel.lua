@@ -16,6 +16,7 @@ local twiddle = require("templates.fft.twiddle")
 local X = require("templates.fft.expr")
 local steps = require("templates.fft.steps")
 local io = require("templates.fft.io")
+local interface = require("templates.lib.interface")
 
 local fft = {}
 
@@ -185,7 +186,7 @@ local function make_contract(ctx)
     local function flag(v) return v and 1 or 0 end
     return {
         title = f.pass and string.format("pass %d of a four-step FFT plan", f.pass.index) or "a workgroup FFT",
-        entry = ctx.dialect.fft_entry_name or ctx.dialect.entry_name,
+        entry = ctx.dialect.entry_name("fft"),
         workgroup = { ctx.invocations, 1, 1 },
         grid_text = { per_wg == 1 and "count" or string.format("(count + %d) / %d", per_wg - 1, per_wg), "1", "1" },
         grid_doc = "Grid: workgroups for `count` FFTs (rows, pairs of real rows, or columns), the push " ..
@@ -234,6 +235,32 @@ local function make_contract(ctx)
         },
         push_constant_bytes = 16,
     }
+end
+
+-- What the shader declares, as data for templates/lib/interface.lua: the source and
+-- destination buffers, the twiddle table, the parameter block (the contract's push
+-- constants), the exchange arrays and the builtins.
+local function fft_interface(ctx)
+    local resources = {
+        { kind = "storage_buffer", binding = 0, name = "src", block = "FftSource", element = ctx.elements.src,
+          access = "read" },
+        { kind = "storage_buffer", binding = 1, name = "dst", block = "FftDestination",
+          element = ctx.elements.dst, access = "write" },
+    }
+    if ctx.lut then
+        resources[3] = { kind = "storage_buffer", binding = 2, name = "twiddle_lut", block = "FftTwiddles",
+            element = "float2", access = "read" }
+    end
+    local fields = {}
+    for _, p in ipairs(ctx.contract.push_constants) do fields[#fields + 1] = { type = "uint", name = p.name } end
+    local shared = {}
+    for _, a in ipairs(ctx.exchange_arrays) do shared[#shared + 1] = { type = a.type, name = a.name, count = ctx.slots } end
+    return interface.new(ctx.dialect, {
+        kernel = "fft", local_size = { ctx.invocations, 1, 1 }, resources = resources,
+        params = { block = "FftParams", name = "params", fields = fields }, shared = shared,
+        builtins = { "t", "group" },
+        features = { shuffle_xor = ctx.subgroup >= 8, quad = ctx.subgroup == 4 },
+    })
 end
 
 -- ---- the file ----------------------------------------------------------------------------
@@ -300,11 +327,11 @@ local function emit_header_comment(c, ctx)
     end
     c:line("// Contract:")
     for _, b in ipairs(k.bindings) do
-        hanging(c, string.format("//   %s %s: ", D.fft_binding_label(b), b.name), b.doc)
+        hanging(c, string.format("//   %s %s: ", ctx.interface:binding_label(b.binding), b.name), b.doc)
     end
     local pcs = {}
     for _, p in ipairs(k.push_constants) do pcs[#pcs + 1] = p.name end
-    c:line("//   %s, FftParams params: uint %s (16 bytes)", D.params_label, table.concat(pcs, ", "))
+    c:line("//   %s, FftParams params: uint %s (16 bytes)", ctx.interface:params_label(), table.concat(pcs, ", "))
     if ctx.lanes then
         hanging(c, "//   ", string.format("workgroup %dx1x1 = %d columns x %d invocations, dispatch " ..
             "(%s, 1, 1): invocation t runs column col0 + t mod %d as the FFT's invocation t / %d, so " ..
@@ -440,9 +467,7 @@ end
 
 local function emit_main(c, ctx)
     local D, f = ctx.dialect, ctx.f
-    c:line(D.fft_entry_open(ctx))
-    c.depth = c.depth + 1
-    for _, line in ipairs(D.fft_entry_prologue(ctx)) do c:line(line) end
+    ctx.interface:emit_entry_open(c)
     if ctx.columns > 1 or f.strided or f.pass then
         c:line("uint col0 = group.x * %s;", u(ctx.columns))
         c:line("if (col0 >= params.count) return;")
@@ -471,14 +496,14 @@ end
 function fft.generate(cfg, dialect)
     local ctx = make_context(cfg, dialect)
     ctx.contract = make_contract(ctx)
-    ctx.push_constants = ctx.contract.push_constants
+    ctx.interface = fft_interface(ctx)
     local names = {}
     for k, v in pairs(dialect.types) do names[k] = v end
     local c = emit.new(names)
     emit_header_comment(c, ctx)
-    c:line(dialect.fft_preamble(ctx))
+    ctx.interface:emit_preamble(c)
     c:blank()
-    c:line(dialect.fft_declarations(ctx))
+    ctx.interface:emit_declarations(c)
     c:blank()
     emit_helpers(c, ctx)
     emit_main(c, ctx)

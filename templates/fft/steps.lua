@@ -91,8 +91,8 @@ end
 
 local function shuffle(ctx, v, lane_bit)
     local D = ctx.dialect
-    if ctx.subgroup == 4 then return D.quad_swap(v, 1 << lane_bit) end
-    return D.shuffle_xor(v, u(1 << lane_bit))
+    if ctx.subgroup == 4 then return D.quad_swap(v, 1 << lane_bit, "float2") end
+    return D.shuffle_xor(v, u(1 << lane_bit), "float2")
 end
 
 -- Stage on bit b, held by lane bit q: partners sit in lanes 2^q apart (q = b, or b + log2 C

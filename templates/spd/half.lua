@@ -10,10 +10,11 @@
 -- float formats, so srgb-mean (rgba8) and r32ui never get here.
 local spd_half = {}
 
--- The value type of `channels` channels: halves with --half, else floats.
-function spd_half.value_type(cfg, types, channels)
+-- The value type of `channels` channels (an abstract type name): halves with --half, else
+-- floats.
+function spd_half.value_type(cfg, channels)
     local prefix = cfg.half and "half" or "float"
-    return types[prefix .. (channels == 1 and "" or tostring(channels))]
+    return prefix .. (channels == 1 and "" or tostring(channels))
 end
 
 -- An op's body with its float literals (0.25f) spelled as fp16 literals: in the fp16

@@ -78,7 +78,7 @@ function hierarchy.elect(c, ctx, e)
     c:comment(e.acquire)
     c:line(D.device_fence())
     c:comment(e.reset)
-    c:line("if (t == 0u) %s", D.atomic_reset(e.counter))
+    c:line("if (t == 0u) %s", D.atomic_store(e.counter, "0u"))
 end
 
 -- Hand-off into stage s: publish this unit's result, count arrivals in its block, and let
@@ -153,7 +153,7 @@ function hierarchy.emit(c, ctx, emit_pass)
                 or string.format("levels %d..%d", s * m + 1, last)))
         c:block("", function()
             emit_pass(c, ctx, {
-                base = s * m, size = string.format("max($uint2(1u, 1u), src_size >> %s)", u(s * m)),
+                base = s * m, size = string.format("max($uint2(1u, 1u), src_size >> %s)", u(s * m)), unit = "unit",
                 origin = function(n) return n == 1 and "unit + " or string.format("unit * %s + ", u(n)) end,
                 load = function(x, y)
                     return string.format("handoff[results%d + %s * grid%d.x + %s]", s - 1, y, s, x)

@@ -24,6 +24,7 @@ local tile = require("templates.lib.tile")
 local hierarchy = require("templates.spd.hierarchy")
 local spd_half = require("templates.spd.half")
 local edge = require("templates.spd.edge")
+local resources = require("templates.spd.resources")
 
 local spd = {}
 
@@ -71,6 +72,12 @@ local function stored_value(ctx, v)
     return ctx.srgb and ("spd_linear_to_srgb(" .. v .. ")") or v
 end
 
+-- The statement storing v at coord of level `level` (1 = dst_mips[0]).
+local function store_mip(ctx, level, coord, v)
+    return ctx.dialect.image_store(ctx.mips, level - 1, coord, ctx.cfg.array and "slice" or nil, v,
+        ctx.value_abstract)
+end
+
 -- Offset of level-0 coordinate i (0..B-1) of an invocation's reads from its corner: i, or
 -- with --level1 interleaved 0, 1, T/2, T/2 + 1.
 local function level1_offset(ctx, i)
@@ -102,11 +109,11 @@ end
 -- texel's (x & 1, y & 1): plane a + 2b holds the texels (2p + (a, b)) at index t, so the
 -- reads are four consecutive runs, and the writer's plane is its t & 3, its index
 -- (t >> 2) + quadrant * W/4; both sides use every bank once per 32 values.
-local function emit_level1_exchange(c, ctx, base)
+local function emit_level1_exchange(c, ctx, level, below)
     local D, W = ctx.dialect, ctx.shape.wg
-    c:comment(string.format("Level %d: its 2x2 block of level %d was made by four invocations: " ..
+    c:comment(string.format("Level %s: its 2x2 block of level %s was made by four invocations: " ..
         "exchange through shared memory (one plane per texel parity, a 2x2 block at index t).",
-        base + 2, base + 1))
+        level, below))
     for k, q in ipairs({ { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
         local quadrant = (k - 1) * (W // 4)
         c:line("lds_level1[(t & 3u) * %s + (t >> 2u)%s] = q%d%d;", u(W),
@@ -117,6 +124,201 @@ local function emit_level1_exchange(c, ctx, base)
         local plane = (k - 1) * W
         c:line("q%d%d = lds_level1[%st];", q[1], q[2], plane == 0 and "" or (u(plane) .. " + "))
     end
+end
+
+-- A call spread over lines, continuation lines aligned after the opening parenthesis.
+local function call_lines(c, head, args, tail)
+    local pad = string.rep(" ", #head)
+    for i, a in ipairs(args) do
+        c:line("%s%s%s", i == 1 and head or pad, a, i == #args and tail or ",")
+    end
+end
+
+-- True when level 2 exchanges level 1 through shared memory (--level1 interleaved).
+local function level2_exchanged(ctx)
+    return ctx.shape.block == 4 and ctx.level1_interleaved
+end
+
+-- The first level of a pass (counted from its start) whose 2x2 blocks lie in other
+-- invocations: level 2 after --level1 interleaved, else the first of ctx.steps (nil: none).
+local function first_exchange_level(ctx)
+    if level2_exchanged(ctx) then return 2 end
+    return ctx.steps[1] and ctx.steps[1].level
+end
+
+-- True when a pass from level `base` to `last` has levels made by exchanges.
+local function has_exchange_levels(ctx, base, last)
+    local first = first_exchange_level(ctx)
+    return first ~= nil and base + first <= last
+end
+
+-- The levels a pass makes by exchanges between invocations (ctx.steps), through e: j is
+-- the level within the pass; e.name(j) names it in comments and e.number(j) in variable
+-- names, e.next_level(j) starts it, e.store(j, coord, value, holder) stores it,
+-- e.origin(n) is the region's corner in a level of n x n texels per region.
+local function emit_exchange_levels(c, ctx, e)
+    local D, T = ctx.dialect, ctx.shape.tile
+    for _, s in ipairs(ctx.steps) do
+        local j = s.level
+        if j > e.last then break end
+        e.next_level(j)
+        local level, below = e.name(j), e.name(j - 1)
+        local region = T >> j -- texels per region side at this level
+        local out_spacing, out_count = 1, s.count // 4
+        if s.kind == "shared" then
+            c:comment(string.format("Level %s: each 2x2 block of level %s spans %d invocations, " ..
+                "more than a subgroup: exchange through shared memory, then %s.", level, below,
+                4 * s.spacing, out_count == 1 and "invocation 0 reduces the 4 entries"
+                    or string.format("invocations 0..%d reduce 4 consecutive entries each", out_count - 1)))
+            local array = s.buffer == 0 and "lds_a" or "lds_b"
+            local cond = tile.holder_condition(ctx.shape, s.spacing, s.count)
+            local write = string.format("%s[%s] = v;", array, tile.texel_index(s.spacing))
+            c:line(cond and ("if (" .. cond .. ") " .. write) or write)
+            c:line(D.barrier())
+            c:block(out_count == 1 and "if (t == 0u)" or string.format("if (t < %s)", u(out_count)), function()
+                call_lines(c, "v = spd_reduce_level(", { array .. "[4u * t]", array .. "[4u * t + 1u]",
+                    array .. "[4u * t + 2u]", array .. "[4u * t + 3u]", "size_in" }, ");")
+                e.store(j, string.format("%sspd_morton_xy(t)", e.origin(region)), "v")
+            end)
+        else
+            out_spacing = 4 * s.spacing
+            if s.kind == "quad" then
+                c:comment(string.format("Level %s: each 2x2 block of level %s sits in one quad: " ..
+                    "broadcast its four values to all four invocations.", level, below))
+                local vt = ctx.value_abstract
+                call_lines(c, "v = spd_reduce_level(", { D.quad_broadcast("v", 0, vt),
+                    D.quad_broadcast("v", 1, vt), D.quad_broadcast("v", 2, vt), D.quad_broadcast("v", 3, vt),
+                    "size_in" }, ");")
+            else
+                c:comment(string.format("Level %s: each 2x2 block of level %s sits in %d lanes of one " ..
+                    "subgroup, %s: every invocation gathers its block by shuffles (all lanes take " ..
+                    "part, so the shuffles run in uniform control flow).", level, below, 4 * s.spacing,
+                    s.spacing == 1 and "one value per lane" or string.format("one value per %d lanes", s.spacing)))
+                local block_lane = "block_lane" .. e.number(j)
+                c:line("uint %s = lane & ~%s;", block_lane, u(4 * s.spacing - 1))
+                local lanes = {}
+                for i = 0, 3 do
+                    lanes[i + 1] = D.shuffle("v", block_lane .. (i == 0 and "" or (" + " .. u(i * s.spacing))),
+                        ctx.value_abstract)
+                end
+                lanes[5] = "size_in"
+                call_lines(c, "v = spd_reduce_level(", lanes, ");")
+            end
+            e.store(j, string.format("%sspd_morton_xy(%s)", e.origin(region), tile.texel_index(out_spacing)),
+                "v", tile.holder_condition(ctx.shape, out_spacing, out_count))
+        end
+    end
+end
+
+-- The parameters of spd_exchange_levels (declared when `typed`, else the call's arguments
+-- after the base level and the unit).
+local function routine_parameters(ctx)
+    local list = { "uint base", "$uint2 unit" }
+    if level2_exchanged(ctx) then
+        for _, q in ipairs({ "$value q00", "$value q10", "$value q01", "$value q11" }) do list[#list + 1] = q end
+    else
+        list[#list + 1] = "$value v"
+    end
+    for _, p in ipairs({ "$uint2 size_out", "$uint2 src_size", "uint mip_count", "uint t" }) do
+        list[#list + 1] = p
+    end
+    if level2_exchanged(ctx) then list[#list + 1] = "$uint2 p" end
+    if ctx.uses_lane then list[#list + 1] = "uint lane" end
+    if ctx.cfg.array then list[#list + 1] = "uint slice" end
+    if ctx.cfg.edge == "conservative" then
+        for _, p in ipairs({ "bool edge_fix", "$uint2 edge_origin", "$uint2 edge_size", "uint edge_rows",
+                             "uint edge_cols" }) do list[#list + 1] = p end
+    end
+    return list
+end
+
+-- The call's arguments: the pass's base level and unit, then the variables of the same names.
+local function routine_arguments(ctx, base, unit)
+    local args = {}
+    for i, p in ipairs(routine_parameters(ctx)) do
+        args[i] = i == 1 and base or i == 2 and unit or p:match("(%S+)$")
+    end
+    return args
+end
+
+-- The routine every pass calls for its levels made by exchanges (emitted when several
+-- passes share it, as nvpro_pyramid's handleTile_ serves every level): `base` is the level
+-- the pass starts from, `unit` the region it reduces (a tile, a region of level 6, a block
+-- of the hierarchy). Stores go through spd_store_mip, whose switch keeps every image index
+-- a constant.
+local function emit_routine(c, ctx)
+    local cfg = ctx.cfg
+    local levels = {}
+    for _, base in ipairs(ctx.pass_bases) do
+        for j = first_exchange_level(ctx), ctx.shape.levels do
+            if base + j <= cfg.mips then levels[base + j] = true end
+        end
+    end
+    local slice = cfg.array and ", uint slice" or ""
+    c:comment("Stores v at coord of level `level`: a switch over the levels the passes store, so " ..
+        "every index into dst_mips is a constant.")
+    c:block(string.format("void spd_store_mip(uint level, $uint2 coord%s, $value v)", slice), function()
+        c:block("switch (level)", function()
+            for level = 1, cfg.mips do
+                if levels[level] then
+                    c:line("case %s: %s break;", u(level), store_mip(ctx, level, "coord", "v"))
+                end
+            end
+        end)
+    end)
+    c:blank()
+    local conservative = cfg.edge == "conservative"
+    local first = first_exchange_level(ctx)
+    c:comment(string.format("Levels base + %d .. base + %d of one pass over the region `unit`: their " ..
+        "2x2 blocks lie in other invocations. %s Returns the region's last texel (in invocation 0).",
+        first, ctx.shape.levels, level2_exchanged(ctx) and "Every invocation holds q00..q11, its four texels " ..
+            "of level base + 1 (--level1 interleaved)." or string.format("Every invocation holds v, its " ..
+            "texel of level base + %d.", first - 1)))
+    c:block(string.format("$value spd_exchange_levels(%s)", table.concat(routine_parameters(ctx), ", ")), function()
+        c:line("$uint2 size_in;")
+        local function next_level(j)
+            c:blank()
+            c:line("if (mip_count < base + %s) return v;", u(j))
+            c:line("size_in = size_out;")
+            c:line("size_out = max($uint2(1u, 1u), src_size >> (base + %s));", u(j))
+        end
+        local function store(j, coord, value, holder)
+            local name = "texel" .. j
+            c:line("$uint2 %s = %s;", name, coord)
+            if conservative then edge.emit_fix(c, ctx, j, name, value) end
+            local cond = string.format("spd_inside(%s, size_out)", name)
+            if holder then cond = holder .. " && " .. cond end
+            c:line("if (%s) spd_store_mip(base + %s, %s%s, %s);", cond, u(j), name,
+                cfg.array and ", slice" or "", stored_value(ctx, value))
+        end
+        local function origin(n) return n == 1 and "unit + " or string.format("unit * %s + ", u(n)) end
+        if level2_exchanged(ctx) then
+            c:comment("Returned as it is when mip_count ends the pass at level base + 1: nothing reads it.")
+            c:line("$value v = q00;")
+            next_level(2)
+            emit_level1_exchange(c, ctx, "base + 2", "base + 1")
+            c:line("v = spd_reduce_level(q00, q10, q01, q11, size_in);")
+            store(2, origin(ctx.shape.tile // 4) .. "p", "v")
+        end
+        emit_exchange_levels(c, ctx, {
+            last = ctx.shape.levels, origin = origin, next_level = next_level, store = store,
+            name = function(j) return "base + " .. j end,
+            number = function(j) return j end,
+        })
+        c:blank()
+        c:line("return v;")
+    end)
+    c:blank()
+end
+
+-- The pass's call of spd_exchange_levels for its levels base + first .. last.
+local function call_routine(c, ctx, pass, base, last)
+    c:blank()
+    local first = base + first_exchange_level(ctx)
+    c:comment(string.format("%s: the 2x2 blocks lie in other invocations; spd_exchange_levels " ..
+        "makes them, as in every pass.", first == last and string.format("Level %d", last)
+            or string.format("Levels %d..%d", first, last)))
+    c:line("v = spd_exchange_levels(%s);", table.concat(routine_arguments(ctx, u(base), pass.unit), ", "))
 end
 
 -- Emits one pass: levels base+1 .. min(base+6, mips) of a 64x64 region whose texels are
@@ -140,14 +342,7 @@ local function emit_pass(c, ctx, pass)
         local cond = string.format("spd_inside(%s, size_out)", name)
         if holder then cond = holder .. " && " .. cond end
         if pass.guard_stores then cond = string.format("mip_count >= %s && %s", u(level), cond) end
-        c:line("if (%s) %s", cond, D.store_mip(ctx, level, name, stored_value(ctx, value)))
-    end
-    -- A call spread over lines, continuation lines aligned after the opening parenthesis.
-    local function call_lines(head, args, tail)
-        local pad = string.rep(" ", #head)
-        for i, a in ipairs(args) do
-            c:line("%s%s%s", i == 1 and head or pad, a, i == #args and tail or ",")
-        end
+        c:line("if (%s) %s", cond, store_mip(ctx, level, name, stored_value(ctx, value)))
     end
     local function next_level(level)
         c:blank()
@@ -238,7 +433,7 @@ local function emit_pass(c, ctx, pass)
         if pass.sample then
             fetch_level1()
         else
-            call_lines("v = spd_reduce(", { L("x0", "y0"), L("x1", "y0"), L("x0", "y1"), L("x1", "y1") }, ");")
+            call_lines(c, "v = spd_reduce(", { L("x0", "y0"), L("x1", "y0"), L("x0", "y1"), L("x1", "y1") }, ");")
         end
         store(base + 1, at(T // 2), "v")
         fetch_next()
@@ -250,7 +445,7 @@ local function emit_pass(c, ctx, pass)
         local function quads(prefix)
             for _, q in ipairs({ { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
                 local x, y = 2 * q[1], 2 * q[2]
-                call_lines(string.format("%sq%d%d = spd_reduce(", prefix, q[1], q[2]),
+                call_lines(c, string.format("%sq%d%d = spd_reduce(", prefix, q[1], q[2]),
                     { L("x" .. x, "y" .. y), L("x" .. (x + 1), "y" .. y), L("x" .. x, "y" .. (y + 1)),
                       L("x" .. (x + 1), "y" .. (y + 1)) }, ");")
             end
@@ -275,7 +470,7 @@ local function emit_pass(c, ctx, pass)
                     coord = name
                 end
                 c:line("if (spd_inside(%s, size_out)) %s", coord,
-                    D.store_mip(ctx, base + 1, coord, stored_value(ctx, value)))
+                    store_mip(ctx, base + 1, coord, stored_value(ctx, value)))
             end
         end
         store_level1(at(T // 2, not interleaved and 2 or nil), interleaved and T // 4 or 1)
@@ -288,11 +483,12 @@ local function emit_pass(c, ctx, pass)
         end
         fetch_next()
         if last < base + 2 then return end
+        if ctx.routine and interleaved then return call_routine(c, ctx, pass, base, last) end
         next_level(base + 2)
         if level2_first then
             c:line("v = level%d;", base + 2)
         else
-            if interleaved then emit_level1_exchange(c, ctx, base) else
+            if interleaved then emit_level1_exchange(c, ctx, base + 2, base + 1) else
                 c:comment(string.format("Level %d: the four level-%d texels just made are this invocation's 2x2 block.",
                     base + 2, base + 1))
             end
@@ -301,52 +497,14 @@ local function emit_pass(c, ctx, pass)
         store(base + 2, at(T // 4), "v")
     end
 
-    for _, s in ipairs(ctx.steps) do
-        local level = base + s.level
-        if level > last then break end
-        next_level(level)
-        local region = T >> s.level -- texels per region side at this level
-        local out_spacing, out_count = 1, s.count // 4
-        if s.kind == "shared" then
-            c:comment(string.format("Level %d: each 2x2 block of level %d spans %d invocations, " ..
-                "more than a subgroup: exchange through shared memory, then %s.", level, level - 1,
-                4 * s.spacing, out_count == 1 and "invocation 0 reduces the 4 entries"
-                    or string.format("invocations 0..%d reduce 4 consecutive entries each", out_count - 1)))
-            local array = s.buffer == 0 and "lds_a" or "lds_b"
-            local cond = tile.holder_condition(ctx.shape, s.spacing, s.count)
-            local write = string.format("%s[%s] = v;", array, tile.texel_index(s.spacing))
-            c:line(cond and ("if (" .. cond .. ") " .. write) or write)
-            c:line(D.barrier())
-            c:block(out_count == 1 and "if (t == 0u)" or string.format("if (t < %s)", u(out_count)), function()
-                call_lines("v = spd_reduce_level(", { array .. "[4u * t]", array .. "[4u * t + 1u]",
-                    array .. "[4u * t + 2u]", array .. "[4u * t + 3u]", "size_in" }, ");")
-                store(level, string.format("%sspd_morton_xy(t)", pass.origin(region)), "v")
-            end)
-        else
-            out_spacing = 4 * s.spacing
-            if s.kind == "quad" then
-                c:comment(string.format("Level %d: each 2x2 block of level %d sits in one quad: " ..
-                    "broadcast its four values to all four invocations.", level, level - 1))
-                call_lines("v = spd_reduce_level(", { D.quad_broadcast("v", 0, ctx), D.quad_broadcast("v", 1, ctx),
-                    D.quad_broadcast("v", 2, ctx), D.quad_broadcast("v", 3, ctx), "size_in" }, ");")
-            else
-                c:comment(string.format("Level %d: each 2x2 block of level %d sits in %d lanes of one " ..
-                    "subgroup, %s: every invocation gathers its block by shuffles (all lanes take " ..
-                    "part, so the shuffles run in uniform control flow).", level, level - 1, 4 * s.spacing,
-                    s.spacing == 1 and "one value per lane" or string.format("one value per %d lanes", s.spacing)))
-                c:line("uint block_lane%d = lane & ~%s;", level, u(4 * s.spacing - 1))
-                local lanes = {}
-                for i = 0, 3 do
-                    lanes[i + 1] = D.shuffle("v", string.format("block_lane%d%s", level,
-                        i == 0 and "" or (" + " .. u(i * s.spacing))), ctx)
-                end
-                lanes[5] = "size_in"
-                call_lines("v = spd_reduce_level(", lanes, ");")
-            end
-            store(level, string.format("%sspd_morton_xy(%s)", pass.origin(region), tile.texel_index(out_spacing)),
-                "v", tile.holder_condition(ctx.shape, out_spacing, out_count))
-        end
-    end
+    if not has_exchange_levels(ctx, base, last) then return end
+    if ctx.routine then return call_routine(c, ctx, pass, base, last) end
+    emit_exchange_levels(c, ctx, {
+        last = last - base, origin = pass.origin, store = function(j, ...) store(base + j, ...) end,
+        next_level = function(j) next_level(base + j) end,
+        name = function(j) return tostring(base + j) end,
+        number = function(j) return base + j end,
+    })
 end
 
 -- What the hand-off needs before the tile loop: the grid of tiles and where this slice's
@@ -488,7 +646,7 @@ local function make_context(cfg, dialect)
     local passes = (cfg.total_mips + cfg.mips - 1) // cfg.mips
     ctx.contract = {
         title = "a single-pass downsampler (SPD)",
-        entry = dialect.entry_name,
+        entry = dialect.entry_name("spd"),
         workgroup = { shape.wg, 1, 1 },
         tile = shape.tile, tile_levels = shape.levels, hierarchy = not loop,
         stages = hierarchy_stages,
@@ -572,10 +730,10 @@ local function emit_header_comment(c, ctx)
     end
     c:line("// Contract:")
     for _, b in ipairs(k.bindings) do
-        c:line("//   %-18s %s%s: %s", ctx.dialect.binding_label(ctx, b),
+        c:line("//   %-18s %s%s: %s", ctx.interface:binding_label(b.binding),
             b.name, b.count and ("[" .. b.count .. "]") or "", b.doc)
     end
-    c:line("//   %-18s %s (%d bytes)", ctx.dialect.params_label, spd_push.names(), k.push_constant_bytes)
+    c:line("//   %-18s %s (%d bytes)", ctx.interface:params_label(), spd_push.names(), k.push_constant_bytes)
     local shape = ctx.shape
     c:line("//   workgroup %dx1x1, dispatch (%s, %s, %s)", shape.wg, k.grid_text[1], k.grid_text[2], k.grid_text[3])
     if ctx.loop then
@@ -705,13 +863,13 @@ local function emit_helpers(c, ctx)
         c:line("return coord.x < size.x && coord.y < size.y;")
     end)
     c:blank()
+    if ctx.routine then emit_routine(c, ctx) end
 end
 
 local function emit_main(c, ctx)
     local D, cfg = ctx.dialect, ctx.cfg
-    c:line(D.entry_open(ctx))
-    c.depth = c.depth + 1
-    for _, line in ipairs(D.entry_prologue(ctx)) do c:line(line) end
+    local layer = cfg.array and "slice" or nil
+    ctx.interface:emit_entry_open(c)
     if cfg.array then c:line("uint slice = group.z;") end
     c:line("$uint2 src_size = params.src_size;")
     if cfg.mips > 1 then c:line("uint mip_count = params.mip_count;") end
@@ -737,12 +895,14 @@ local function emit_main(c, ctx)
             shape.tile, shape.tile, math.min(shape.levels, cfg.mips)))
         c:block("", function()
             emit_pass(c, ctx, {
-                base = 0, size = "src_size", stop = stop,
+                base = 0, size = "src_size", stop = stop, unit = "tile",
                 origin = function(n) return n == 1 and "tile + " or string.format("tile * %s + ", u(n)) end,
-                load = function(x, y) return source_value(ctx, D.load_source(ctx, x, y)) end,
+                load = function(x, y)
+                    return source_value(ctx, D.image_load(ctx.src, x, y, layer, ctx.source_channels))
+                end,
                 ahead = ahead,
                 sample = cfg.sampler_linear and function(uv)
-                    return spd_half.from_source(cfg, D.sample_source(ctx, uv))
+                    return spd_half.from_source(cfg, D.image_sample(ctx.src, ctx.smp, uv, layer, ctx.source_channels))
                 end or nil,
             })
         end)
@@ -769,7 +929,7 @@ local function emit_main(c, ctx)
                 c:line("$uint2 region = $uint2(rx, ry);")
                 c:block("", function()
                     emit_pass(c, ctx, {
-                        base = 6, size = "size6", guard_stores = true,
+                        base = 6, size = "size6", guard_stores = true, unit = "region",
                         origin = function(n) return n == 1 and "region + " or string.format("region * %s + ", u(n)) end,
                         load = function(x, y) return string.format("level6[level6_base + %s * tiles.x + %s]", y, x) end,
                     })
@@ -790,7 +950,7 @@ local function emit_main(c, ctx)
         c:line("if (mip_count < 13u) return;")
         c:block("", function()
             emit_pass(c, ctx, {
-                base = 12, size = "max($uint2(1u, 1u), src_size >> 12u)",
+                base = 12, size = "max($uint2(1u, 1u), src_size >> 12u)", unit = "$uint2(0u, 0u)",
                 origin = function() return "" end,
                 load = function(x, y) return string.format("lds_level12[%s * regions.x + %s]", y, x) end,
             })
@@ -800,20 +960,47 @@ local function emit_main(c, ctx)
     c:line("}")
 end
 
+-- The level each pass starts from: the tiles' 0, then the loop tail's 6 (and 12), or each
+-- stage of the hierarchy's.
+local function pass_bases(ctx)
+    local bases = { 0 }
+    if ctx.handoff and ctx.loop then
+        bases[2] = 6
+        if ctx.cfg.mips > 12 then bases[3] = 12 end
+    elseif ctx.handoff then
+        for s = 1, hierarchy.stages(ctx) - 1 do bases[#bases + 1] = s * ctx.shape.levels end
+    end
+    return bases
+end
+
 -- Entry point for the host: returns the shader text and the dispatch contract.
 function spd.generate(cfg, dialect)
     local ctx = make_context(cfg, dialect)
     ctx.strategy = describe_strategy(ctx)
     local names = {}
     for k, v in pairs(dialect.types) do names[k] = v end
-    names.value = ctx.uint and dialect.types.uint or spd_half.value_type(cfg, dialect.types, ctx.channels)
+    ctx.value_abstract = ctx.uint and "uint" or spd_half.value_type(cfg, ctx.channels)
+    names.value = dialect.types[ctx.value_abstract]
     ctx.value_type = names.value
+    ctx.interface = resources.interface(ctx)
+    ctx.pass_bases = pass_bases(ctx)
+    -- One routine for the levels made by exchanges when several passes make them and the
+    -- target's helper functions can use shared memory and the mips (templates/lib/interface.lua).
+    local passes = 0
+    for _, base in ipairs(ctx.pass_bases) do
+        if has_exchange_levels(ctx, base, math.min(base + ctx.shape.levels, cfg.mips)) then passes = passes + 1 end
+    end
+    ctx.routine = passes > 1 and ctx.interface.shared_at_file_scope
+    for _, r in ipairs(ctx.interface.resources) do
+        if r.name == "src_level0" then ctx.src = r elseif r.name == "src_sampler" then ctx.smp = r
+        elseif r.name == "dst_mips" then ctx.mips = r end
+    end
 
     local c = emit.new(names)
     emit_header_comment(c, ctx)
-    c:line(dialect.preamble(ctx))
+    ctx.interface:emit_preamble(c)
     c:blank()
-    c:line(dialect.declarations(ctx))
+    ctx.interface:emit_declarations(c)
     c:blank()
     emit_helpers(c, ctx)
     emit_main(c, ctx)
