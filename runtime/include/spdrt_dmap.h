@@ -1,0 +1,179 @@
+/* spdrt_dmap.h: density maps and shading-rate images (spdgen --dmap) with libspdrt.
+ *
+ * Two parts. The model (no Vulkan needed): how a tiled driver consumes a
+ * VK_EXT_fragment_density_map, written after Mesa's turnip (src/freedreno/vulkan) as its
+ * code reads today, each rule with the function it comes from; it gives per-bin fragment
+ * areas, the framebuffer-to-rendering transform, viewports, scissors, the FDM offset's
+ * sliding bins, bin merging and the subsampled layout with its aprons. And the generator's
+ * side (spdrt_dmap_gen_*): the CPU reference of the rules spdgen --dmap emits, and runs of
+ * the emitted shaders on a Vulkan device.
+ *
+ * Rates are written as log2 per axis everywhere: (lw, lh) means a fragment lw = 1 is two
+ * pixels wide. A "rate code" packs them as (lw << 3) | lh. */
+#ifndef SPDRT_DMAP_H
+#define SPDRT_DMAP_H
+
+#include "spdrt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- encodings ------------------------------------------------------------------------ */
+
+/* turnip's MAX_VIEWS: views of one multiview render pass, and layers of a map. */
+#define SPDRT_DMAP_MAX_VIEWS 6u
+/* The largest viewport and framebuffer side turnip handles (MAX_VIEWPORT_SIZE). */
+#define SPDRT_DMAP_MAX_VIEWPORT 16384u
+
+/* R8G8_UNORM density byte for a fragment area of `area` pixels along an axis (1..255):
+ * floor(255 / area), which the driver's 1 / (byte / 255) floors back to area exactly. */
+uint8_t spdrt_dmap_density_byte(uint32_t area);
+/* round(255 / area): the encoding trap, kept so a test can show it fails (area 2 gives
+ * 128, whose 1 / density is 1.992, floored to 1). */
+uint8_t spdrt_dmap_density_byte_rounded(uint32_t area);
+/* The area the driver computes from a density byte, 1.0f / (byte * (1.0f / 255)), in
+ * float as turnip's unpack and division do; infinity for byte 0. */
+float spdrt_dmap_area_of_byte(uint8_t byte);
+/* VK_KHR_fragment_shading_rate attachment texel (R8_UINT): (lw << 2) | lh, lw, lh <= 2. */
+uint8_t spdrt_dmap_fsr_texel(uint32_t lw, uint32_t lh);
+static inline uint32_t spdrt_dmap_rate_code(uint32_t lw, uint32_t lh) { return (lw << 3) | lh; }
+
+/* ---- the model: the render pass ------------------------------------------------------- */
+
+typedef struct { uint32_t width, height; } spdrt_dmap_extent;
+typedef struct { int32_t x, y; } spdrt_dmap_offset;
+typedef struct { int32_t x, y; int32_t width, height; } spdrt_dmap_rect;
+typedef struct { float width, height; } spdrt_dmap_area;
+
+/* What the model needs of the device (turnip's fd_dev_info). */
+typedef struct {
+    uint32_t tile_align_w, tile_align_h; /* tile_align_*: 0 = 32, 32 */
+    int bin_merging;                     /* props.has_bin_mask: merge bins (a7xx) */
+    int abs_bin_mask;                    /* props.has_abs_bin_mask: no 16-bit mask limit */
+} spdrt_dmap_device;
+
+/* One render pass that reads a density map. The tiling (tile0, the pipes) is an input:
+ * turnip derives it from GMEM size and attachments (tu_tiling_config_update_tile_layout),
+ * which the model does not need to know. */
+typedef struct {
+    spdrt_dmap_extent framebuffer;  /* also the render area of every view */
+    spdrt_dmap_extent tile;         /* tile0: a multiple of the tile alignment */
+    spdrt_dmap_extent pipe;         /* tiles per visibility pipe; 0 = 4x8, turnip's choice
+                                       with a density map and bin merging */
+    uint32_t views;                 /* 1..6: multiview views = map layers */
+    const uint8_t *map;             /* R8G8 texels: [view][y][x][2] */
+    spdrt_dmap_extent map_extent;
+    int has_offset;                 /* VK_EXT_fragment_density_map_offset is in use */
+    spdrt_dmap_offset offset[SPDRT_DMAP_MAX_VIEWS]; /* per view, multiples of 8 */
+    int shared_viewport;            /* one scale for all views (the shader writes
+                                       gl_ViewportIndex): the minimum area over views */
+    int subsampled;                 /* attachments created subsampled */
+    spdrt_dmap_device device;
+} spdrt_dmap_pass;
+
+/* One bin (a tile of the grid, or a merged group of tiles) as the driver renders it. */
+typedef struct {
+    spdrt_dmap_offset pos;          /* first tile (column, row) */
+    spdrt_dmap_extent tiles;        /* tiles covered: sysmem_extent */
+    spdrt_dmap_extent gmem;         /* gmem_extent: GMEM tiles used */
+    int32_t merged_into;            /* index of the bin this tile joined, or -1 */
+    uint32_t pipe, slot_mask;
+    uint32_t visible_views;         /* bit v: view v has pixels here and density > 0 */
+    spdrt_dmap_area raw[SPDRT_DMAP_MAX_VIEWS];     /* 1 / density as sampled */
+    spdrt_dmap_extent area[SPDRT_DMAP_MAX_VIEWS];  /* the fragment area the bin renders at */
+    int subsampled;                 /* placed in the subsampled layout */
+    uint32_t subsampled_views;      /* bit v: stored scaled down in view v */
+    int subsampled_border;          /* shifted to touch the framebuffer's right/bottom */
+    spdrt_dmap_rect subsampled_pos[SPDRT_DMAP_MAX_VIEWS]; /* where it lies in the image */
+} spdrt_dmap_bin;
+
+typedef struct {
+    spdrt_dmap_extent tile_count;   /* ceil(fb / tile), one more each way with an offset */
+    spdrt_dmap_extent pipe_count;
+    spdrt_dmap_bin *bins;           /* tile_count.width * height, row-major */
+    int subsampled;                 /* the subsampled layout was made (<= 512 bins) */
+} spdrt_dmap_layout;
+
+/* The bins of a pass: areas, visibility, merging and (pass->subsampled) the subsampled
+ * layout, as turnip's tu_calc_tile_config makes them. Returns 0, or -1 with a one-line
+ * reason in err for a pass the driver would not accept. */
+int spdrt_dmap_layout_make(const spdrt_dmap_pass *pass, spdrt_dmap_layout *out, char *err,
+                           size_t err_size);
+void spdrt_dmap_layout_free(spdrt_dmap_layout *layout);
+/* The bin that tile (x, y) ended in (follows merged_into). */
+const spdrt_dmap_bin *spdrt_dmap_bin_at(const spdrt_dmap_layout *layout, uint32_t x, uint32_t y);
+
+/* ---- the model: each rule on its own -------------------------------------------------- */
+
+/* log2 of the map texel size the driver reads along an axis of `fb` pixels with a map of
+ * `map` texels: clamp(ceil(log2(fb / map)), 5, 10), integer division. */
+uint32_t spdrt_dmap_texel_shift(uint32_t fb, uint32_t map);
+/* (-a) mod b as a Euclidean remainder (0 <= r < b): turnip's euclid_rem(-a, b). */
+int32_t spdrt_dmap_euclid_rem(int32_t a, int32_t b);
+/* How far the bins of a view slide left and up for an FDM offset (tu_bin_offset). */
+spdrt_dmap_offset spdrt_dmap_bin_offset(spdrt_dmap_offset offset, spdrt_dmap_extent tile);
+/* 1 / density of the texel under framebuffer pixel (x, y) of `view`
+ * (tu_fragment_density_map_sample). */
+spdrt_dmap_area spdrt_dmap_sample(const spdrt_dmap_pass *pass, int32_t x, int32_t y,
+                                  uint32_t view);
+/* The first step of tu_calc_frag_area: floor each axis of 1 / density, round up the axis
+ * with the larger fraction where the area allows it, round down to powers of two. Returns
+ * 0, or -1 where the density is 0 (the view is not rendered there). */
+int spdrt_dmap_floor_area(spdrt_dmap_area raw, spdrt_dmap_extent *out);
+/* The fragment area of a bin from a sampled 1 / density: spdrt_dmap_floor_area, then the
+ * caps (8 with an FDM offset, 4 for hardware viewport scaling) and halving until it
+ * divides the tile (tu_calc_frag_area's per-view rules). Returns 0, or -1 as above. */
+int spdrt_dmap_frag_area(const spdrt_dmap_pass *pass, spdrt_dmap_area raw,
+                         spdrt_dmap_extent *out);
+/* The rectangle bin `b` covers in `view`, in framebuffer pixels: b_s and its extent (the
+ * bins[] of tu6_emit_tile_select); empty where the view is not visible. */
+spdrt_dmap_rect spdrt_dmap_view_bin(const spdrt_dmap_pass *pass, const spdrt_dmap_bin *b,
+                                    uint32_t view);
+/* The common bin start b_cs (the window offset, the same for every view). */
+spdrt_dmap_offset spdrt_dmap_common_start(const spdrt_dmap_pass *pass, const spdrt_dmap_bin *b);
+/* o of x' = x / area + o, mapping the view's bin start b_s to b_cs (tu_fdm_per_bin_offset). */
+spdrt_dmap_offset spdrt_dmap_transform_offset(spdrt_dmap_extent area, spdrt_dmap_rect view_bin,
+                                              spdrt_dmap_offset common_start);
+
+typedef struct { float x, y, width, height; } spdrt_dmap_viewport;
+/* A framebuffer-space viewport as the driver patches it for one bin and view
+ * (fdm_apply_viewports). */
+spdrt_dmap_viewport spdrt_dmap_bin_viewport(const spdrt_dmap_pass *pass, const spdrt_dmap_bin *b,
+                                            uint32_t view, spdrt_dmap_viewport in);
+/* A framebuffer-space scissor as the driver patches it: scaled, rounded outward and
+ * intersected with the scaled bin (fdm_apply_scissors). */
+spdrt_dmap_rect spdrt_dmap_bin_scissor(const spdrt_dmap_pass *pass, const spdrt_dmap_bin *b,
+                                       uint32_t view, spdrt_dmap_rect in);
+
+/* ---- the model: sampling a subsampled image ------------------------------------------- */
+
+/* Each bin's transform from framebuffer pixels to the subsampled image (turnip's
+ * tu_subsampled_metadata, in pixels): bin index = floor((p + bin_offset) / tile) per axis,
+ * then s = p * scale + offset. */
+typedef struct {
+    float scale_x, scale_y, offset_x, offset_y;
+} spdrt_dmap_bin_transform;
+typedef struct {
+    spdrt_dmap_offset bin_offset;   /* of the view */
+    spdrt_dmap_extent tile;
+    uint32_t stride;                /* bins per row */
+    uint32_t count;                 /* transforms: every bin, or 1 (identity) without a layout */
+} spdrt_dmap_metadata_header;
+/* Fills transforms (room for every bin) for `view`; returns the header. */
+spdrt_dmap_metadata_header spdrt_dmap_metadata(const spdrt_dmap_pass *pass,
+                                               const spdrt_dmap_layout *layout, uint32_t view,
+                                               spdrt_dmap_bin_transform *transforms);
+
+/* ---- the model: a picture ------------------------------------------------------------- */
+
+/* The framebuffer of `view` as the driver renders it: each pixel coloured by the area of
+ * its bin (1x1 .. 4x4 and beyond), bins outlined, invisible bins dark. rgba: width x height
+ * x 4 bytes. */
+void spdrt_dmap_preview(const spdrt_dmap_pass *pass, const spdrt_dmap_layout *layout,
+                        uint32_t view, uint8_t *rgba);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
