@@ -10,6 +10,9 @@ local msl = {
     types = { float = "float", float2 = "float2", float4 = "float4", uint = "uint", uint2 = "uint2",
               uint3 = "uint3", half = "half", half2 = "half2", half4 = "half4" },
     half_suffix = "h", -- 0.25h: a half literal
+    -- MSL has no such qualifier: templates write precise computations one operation per
+    -- statement, and exactness needs Metal's fast math off (MTLMathModeSafe).
+    precise = "",
 }
 
 local PARAMS_BUFFER = 2

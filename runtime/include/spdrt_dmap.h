@@ -173,6 +173,88 @@ spdrt_dmap_metadata_header spdrt_dmap_metadata(const spdrt_dmap_pass *pass,
 void spdrt_dmap_preview(const spdrt_dmap_pass *pass, const spdrt_dmap_layout *layout,
                         uint32_t view, uint8_t *rgba);
 
+
+/* ---- the generator: spdgen --dmap fdm|fsr ---------------------------------------------- */
+
+/* The binding contract every spdgen --dmap fdm|fsr shader follows (all targets, set 0):
+ *   binding 0  dst_map, a storage image array of one element: R8G8_UNORM (fdm) or R8_UINT
+ *              (fsr), ceil(width / TEXEL) x ceil(height / TEXEL), a layer per view
+ *              (2D array with --views > 1), write-only
+ *   binding 1  src_colour, sampled image read by texel loads: the previous frame (RGB used)
+ *   binding 2  src_motion, sampled image: motion vectors in pixels (RG), pixel p came from
+ *              p - motion          (bindings 1 and 2 only with --content)
+ *   push constants, 32-bit fields in this order, each only where the shader has it:
+ *              width, height, rate_mask, [foveation: ring_rates, radii01, radii23, aspect],
+ *              [--content: cutoff, cutoff4, motion_factor (floats)], [gaze: gaze0..gazeN-1]
+ *   local size 64 (foveation alone: 8x8 texels per workgroup) or 256 (--content: a 64x64
+ *   pixel region; TEXEL > 64: one texel); grid per the contract header, z = views. */
+
+typedef enum { SPDRT_DMAP_FDM, SPDRT_DMAP_FSR } spdrt_dmap_kind;
+typedef enum {
+    SPDRT_DMAP_FOVEATION_OFF, SPDRT_DMAP_FOVEATION_FIXED, SPDRT_DMAP_FOVEATION_GAZE
+} spdrt_dmap_foveation;
+
+/* What a shader was generated with. */
+typedef struct {
+    spdrt_dmap_kind kind;           /* --dmap fdm | fsr */
+    uint32_t texel;                 /* --texel */
+    uint32_t views;                 /* --views */
+    spdrt_dmap_foveation foveation; /* --foveation */
+    int content;                    /* --content */
+    int combine_coarser;            /* --combine coarser */
+    uint32_t max_rate;              /* --max-rate (pixels) */
+    uint32_t subgroup;              /* --subgroup */
+} spdrt_dmap_gen_config;
+
+/* The push constants, unpacked. Rates are codes (lw << 3) | lh. */
+typedef struct {
+    uint32_t width, height;         /* render size */
+    uint32_t rate_mask;             /* bit lw * 5 + lh: supported (1x1 always) */
+    uint32_t ring_rates[5];         /* inside radius 0, 1, 2, 3, outside */
+    uint32_t radii[4];              /* pixels, at most 32768, increasing */
+    uint32_t aspect[2];             /* x and y distance weights in 1/256, at most 256 */
+    uint32_t gaze[SPDRT_DMAP_MAX_VIEWS][2]; /* pixels; --foveation gaze */
+    float cutoff, cutoff4, motion_factor;
+} spdrt_dmap_gen_params;
+
+/* Reasonable parameters for a width x height render: every rate supported by the kind,
+ * rings at 1/8, 1/5, 1/3 and 1/2 of the smaller side around the centre (1x1, 1x2, 2x2, 2x4,
+ * 4x4), FidelityFX's default cutoff 0.025, no 4x4 by content, motion factor 0.01. */
+void spdrt_dmap_gen_defaults(const spdrt_dmap_gen_config *c, uint32_t width, uint32_t height,
+                             spdrt_dmap_gen_params *p);
+/* The push-constant words of a configuration, in the contract's order; returns how many. */
+uint32_t spdrt_dmap_gen_push(const spdrt_dmap_gen_config *c, const spdrt_dmap_gen_params *p,
+                             uint32_t words[16]);
+/* Map texels per row and rows; bytes per texel (2 for fdm, 1 for fsr). */
+spdrt_dmap_extent spdrt_dmap_gen_extent(const spdrt_dmap_gen_config *c, uint32_t width,
+                                        uint32_t height);
+uint32_t spdrt_dmap_gen_texel_bytes(const spdrt_dmap_gen_config *c);
+
+/* The CPU reference of the shader's rules (runtime/dmap/dmap_ref.c): colour RGBA and motion
+ * RG floats per pixel, [view][y][x], read as the shader reads them from 16-bit float images
+ * (rounded to half here); map: [view][y][x] texels as stored (fdm: 2 density bytes, fsr: one
+ * byte). colour and motion may be NULL without --content. Returns 0, or -1 out of memory. */
+int spdrt_dmap_gen_reference(const spdrt_dmap_gen_config *c, const spdrt_dmap_gen_params *p,
+                             const float *colour, const float *motion, uint8_t *map);
+/* The rate code a map texel stores (fdm: the densities' log2 areas; fsr: the texel). */
+uint32_t spdrt_dmap_gen_texel_rate(const spdrt_dmap_gen_config *c, const uint8_t *texel);
+
+/* A synthetic previous frame for tests and benchmarks: blocks of 149x107 pixels that are flat
+ * dark, flat bright, a smooth ramp, one-pixel columns, one-pixel rows or noise, under
+ * 211x163-pixel blocks of motion: none, a constant drift, random vectors up to 6 pixels, or
+ * fast (40 pixels). colour: RGBA per pixel, motion: RG, [view][y][x]; the seed and the view
+ * choose the blocks. */
+void spdrt_dmap_scene(uint32_t width, uint32_t height, uint32_t views, uint64_t seed, float *colour,
+                      float *motion);
+
+/* Runs a generated shader: uploads colour and motion as RGBA16F and RG16F images (with
+ * --content), fills the map with a sentinel, dispatches `dispatches` times (0 = 1) and reads
+ * the map back into `map` (the reference's layout). */
+spdrt_result spdrt_dmap_gen_run(spdrt_context *ctx, const uint32_t *spirv, size_t spirv_words,
+                                const spdrt_dmap_gen_config *c, const spdrt_dmap_gen_params *p,
+                                const float *colour, const float *motion, uint32_t dispatches,
+                                uint8_t *map);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,153 @@
+/* dmap_run.c: running a spdgen --dmap fdm|fsr shader (the contract in spdrt_dmap.h): the
+ * inputs as 16-bit float images, the map filled with a sentinel before each dispatch (so a
+ * texel never written shows), read back in the reference's layout. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dmap_gpu.h"
+#include "dmap_model.h"
+
+typedef struct {
+    spdrt_pipeline pipe;
+    dmap_image map, colour, motion;
+    spdrt_buffer staging, readback;
+} run_state;
+
+static void release(spdrt_context *ctx, run_state *s)
+{
+    spdrt__pipeline_destroy(ctx, &s->pipe);
+    dmap_image_destroy(ctx, &s->map);
+    dmap_image_destroy(ctx, &s->colour);
+    dmap_image_destroy(ctx, &s->motion);
+    spdrt__buffer_destroy(ctx, &s->staging);
+    spdrt__buffer_destroy(ctx, &s->readback);
+}
+
+static spdrt_result check(spdrt_context *ctx, const spdrt_dmap_gen_config *c,
+                          const spdrt_dmap_gen_params *p, const float *colour, const float *motion)
+{
+    if (!c->views || c->views > SPDRT_DMAP_MAX_VIEWS)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "views %u: must be 1..6", c->views);
+    if (!p->width || !p->height || p->width > 16384 || p->height > 16384)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "render size %ux%u: must be 1..16384 a side",
+                            p->width, p->height);
+    if (c->texel < 8 || c->texel > 1024 || (c->texel & (c->texel - 1)))
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "texel %u: must be a power of two 8..1024", c->texel);
+    if (c->content && (!colour || !motion))
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "a --content shader needs colour and motion");
+    return SPDRT_OK;
+}
+
+/* The grid of the contract: 8x8 texels per workgroup, a 64x64-pixel region, or a texel. */
+static void grid_of(const spdrt_dmap_gen_config *c, const spdrt_dmap_gen_params *p, uint32_t g[3])
+{
+    spdrt_dmap_extent e = spdrt_dmap_gen_extent(c, p->width, p->height);
+    if (!c->content) g[0] = dmap_div_up(e.width, 8), g[1] = dmap_div_up(e.height, 8);
+    else if (c->texel > 64) g[0] = e.width, g[1] = e.height;
+    else g[0] = dmap_div_up(p->width, 64), g[1] = dmap_div_up(p->height, 64);
+    g[2] = c->views;
+}
+
+static spdrt_result create(spdrt_context *ctx, const uint32_t *spirv, size_t words,
+                           const spdrt_dmap_gen_config *c, const spdrt_dmap_gen_params *p,
+                           uint32_t push_words, run_state *s)
+{
+    const spdrt_binding bindings[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, NULL},
+                                       {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, NULL},
+                                       {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, NULL}};
+    spdrt_pipeline_desc desc = {spirv, words, bindings, c->content ? 3u : 1u, 4 * push_words, 1, 0, 0};
+    spdrt_result res = spdrt__subgroup_plan(ctx, c->content ? c->subgroup : 0, c->content ? 256 : 64,
+                                            &desc.required_subgroup, &desc.full_subgroups);
+    if (res == SPDRT_OK) res = spdrt__pipeline_create(ctx, &desc, &s->pipe);
+    const spdrt_dmap_extent e = spdrt_dmap_gen_extent(c, p->width, p->height);
+    const int fdm = c->kind == SPDRT_DMAP_FDM, is_array = c->views > 1;
+    if (res == SPDRT_OK)
+        res = dmap_image_create(ctx, fdm ? VK_FORMAT_R8G8_UNORM : VK_FORMAT_R8_UINT, fdm ? 2 : 1, e.width,
+                                e.height, c->views, is_array,
+                                VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                    VK_IMAGE_USAGE_TRANSFER_DST_BIT, &s->map);
+    if (res == SPDRT_OK)
+        res = spdrt__buffer_create(ctx, dmap_image_bytes(&s->map), VK_BUFFER_USAGE_TRANSFER_DST_BIT, 1,
+                                   &s->readback);
+    if (res != SPDRT_OK || !c->content) return res;
+    const VkImageUsageFlags in = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    res = dmap_image_create(ctx, VK_FORMAT_R16G16B16A16_SFLOAT, 8, p->width, p->height, c->views, is_array,
+                            in, &s->colour);
+    if (res == SPDRT_OK)
+        res = dmap_image_create(ctx, VK_FORMAT_R16G16_SFLOAT, 4, p->width, p->height, c->views, is_array,
+                                in, &s->motion);
+    if (res == SPDRT_OK)
+        res = spdrt__buffer_create(ctx, dmap_image_bytes(&s->colour) + dmap_image_bytes(&s->motion),
+                                   VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 1, &s->staging);
+    return res;
+}
+
+/* colour and motion as halves, one after the other in the staging buffer. */
+static void fill_staging(const run_state *s, const float *colour, const float *motion)
+{
+    uint16_t *h = s->staging.map;
+    size_t nc = (size_t)dmap_image_bytes(&s->colour) / 2, nm = (size_t)dmap_image_bytes(&s->motion) / 2;
+    for (size_t i = 0; i < nc; i++) h[i] = spdrt__float_to_half(colour[i]);
+    for (size_t i = 0; i < nm; i++) h[nc + i] = spdrt__float_to_half(motion[i]);
+}
+
+static void record(VkCommandBuffer cb, const spdrt_dmap_gen_config *c, const spdrt_dmap_gen_params *p,
+                   const run_state *s, const uint32_t *push, uint32_t push_words, uint32_t dispatches)
+{
+    const VkPipelineStageFlags cs = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    if (c->content) {
+        dmap_record_upload(cb, &s->colour, s->staging.buffer, 0, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                           cs, VK_ACCESS_SHADER_READ_BIT);
+        dmap_record_upload(cb, &s->motion, s->staging.buffer, dmap_image_bytes(&s->colour),
+                           VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, cs, VK_ACCESS_SHADER_READ_BIT);
+    }
+    /* Sentinels no rate encodes: density byte 128 (encodings are 255 >> k), FSR texel 238. */
+    VkClearColorValue sentinel;
+    memset(&sentinel, 0, sizeof sentinel);
+    if (c->kind == SPDRT_DMAP_FDM) sentinel.float32[0] = sentinel.float32[1] = 128.0f / 255.0f;
+    else sentinel.uint32[0] = 238;
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, s->pipe.pipeline);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, s->pipe.layout, 0, 1, s->pipe.sets, 0, NULL);
+    vkCmdPushConstants(cb, s->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4 * push_words, push);
+    uint32_t g[3];
+    grid_of(c, p, g);
+    for (uint32_t d = 0; d < dispatches; d++) {
+        dmap_record_clear(cb, &s->map, d ? VK_IMAGE_LAYOUT_GENERAL : VK_IMAGE_LAYOUT_UNDEFINED, &sentinel);
+        vkCmdDispatch(cb, g[0], g[1], g[2]);
+    }
+    dmap_record_readback(cb, &s->map, s->readback.buffer);
+}
+
+spdrt_result spdrt_dmap_gen_run(spdrt_context *ctx, const uint32_t *spirv, size_t spirv_words,
+                                const spdrt_dmap_gen_config *c, const spdrt_dmap_gen_params *p,
+                                const float *colour, const float *motion, uint32_t dispatches,
+                                uint8_t *map)
+{
+    run_state s;
+    uint32_t push[16];
+    VkCommandBuffer cb;
+    memset(&s, 0, sizeof s);
+    spdrt_result res = spdrt__spirv_check(ctx, spirv, spirv_words);
+    if (res == SPDRT_OK) res = check(ctx, c, p, colour, motion);
+    uint32_t push_words = spdrt_dmap_gen_push(c, p, push);
+    if (res == SPDRT_OK) res = create(ctx, spirv, spirv_words, c, p, push_words, &s);
+    if (res == SPDRT_OK) {
+        if (c->content) fill_staging(&s, colour, motion);
+        dmap_write_image(ctx, s.pipe.sets[0], 0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, s.map.view,
+                         VK_IMAGE_LAYOUT_GENERAL);
+        if (c->content) {
+            dmap_write_image(ctx, s.pipe.sets[0], 1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, s.colour.view,
+                             VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+            dmap_write_image(ctx, s.pipe.sets[0], 2, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, s.motion.view,
+                             VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+        }
+        res = spdrt__commands_begin(ctx, &cb);
+    }
+    if (res == SPDRT_OK) {
+        record(cb, c, p, &s, push, push_words, dispatches ? dispatches : 1);
+        res = spdrt__commands_submit(ctx, cb);
+    }
+    if (res == SPDRT_OK) memcpy(map, s.readback.map, (size_t)dmap_image_bytes(&s.map));
+    release(ctx, &s);
+    return res;
+}
