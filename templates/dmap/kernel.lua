@@ -198,11 +198,8 @@ local function gaze_lines(c, ctx)
         c:line("uint gaze = (params.width / 2u) | ((params.height / 2u) << 16u);")
         return
     end
-    local expr = "params.gaze" .. (cfg.views - 1)
-    for v = cfg.views - 2, 0, -1 do
-        expr = string.format("view == %du ? params.gaze%d : %s", v, v, expr)
-    end
-    c:line("uint gaze = %s;", expr)
+    c:line("uint gaze = params.gaze0;")
+    for v = 1, cfg.views - 1 do c:line("if (view == %du) gaze = params.gaze%d;", v, v) end
 end
 
 -- A call whose arguments wrap at 100 columns, continuation lines under the first argument.
@@ -245,8 +242,11 @@ local function emit_main(c, ctx)
     local cfg = ctx.cfg
     ctx.interface:emit_entry_open(c)
     if ctx.array then c:line("uint view = group.z;") end
-    c:line("uint map_w = (params.width + %s) / %s;", u(ctx.T - 1), u(ctx.T))
-    c:line("uint map_h = (params.height + %s) / %s;", u(ctx.T - 1), u(ctx.T))
+    if not ctx.big then
+        c:comment("The map's extent: ceil(size / texel).")
+        c:line("uint map_w = (params.width + %s) / %s;", u(ctx.T - 1), u(ctx.T))
+        c:line("uint map_h = (params.height + %s) / %s;", u(ctx.T - 1), u(ctx.T))
+    end
     if cfg.foveation ~= "off" then gaze_lines(c, ctx) end
     if not cfg.content then
         c:comment("One texel per invocation.")
