@@ -255,6 +255,54 @@ spdrt_result spdrt_dmap_gen_run(spdrt_context *ctx, const uint32_t *spirv, size_
                                 const float *colour, const float *motion, uint32_t dispatches,
                                 uint8_t *map);
 
+
+/* ---- the resolve: spdgen --dmap resolve ---------------------------------------------- */
+
+/* The binding contract of spdgen --dmap resolve shaders (all targets, set 0):
+ *   binding 0  dst, a storage image array of one element: the full-resolution image
+ *              (--format), a layer per view with --views > 1, write-only
+ *   binding 1  src, sampled image read by texel loads: the subsampled render
+ *   binding 2  bins, read-only storage buffer of uints (spdrt_dmap_resolve_bins)
+ *   push constants: the 8 uints of spdrt_dmap_resolve_params, in order
+ *   local size 64 (8x8 pixels), grid (ceil(width / 8), ceil(height / 8), views) */
+typedef struct {
+    uint32_t width, height;            /* the framebuffer */
+    uint32_t tile_width, tile_height;  /* tile0 */
+    uint32_t stride, bins;             /* bins per row, per view */
+    uint32_t src_width, src_height;    /* the subsampled image */
+} spdrt_dmap_resolve_params;
+
+/* The bins buffer of a pass for the resolve: per view 4 uints (its bin offset x, y, 0, 0),
+ * then per bin 4 uints (framebuffer start x | y << 16, subsampled origin x | y << 16,
+ * log2 area w | h << 8 as stored, 0), the same rules as spdrt_dmap_metadata. Returns the
+ * number of uints; out may be NULL to size it. Fills *params. */
+size_t spdrt_dmap_resolve_bins(const spdrt_dmap_pass *pass, const spdrt_dmap_layout *layout,
+                               uint32_t *out, spdrt_dmap_resolve_params *params);
+/* The subsampled image a pass renders into: the framebuffer, with an FDM offset one tile
+ * alignment larger each way (the slop fdm.rst describes). */
+spdrt_dmap_extent spdrt_dmap_subsampled_extent(const spdrt_dmap_pass *pass);
+
+/* The colour of the scene at framebuffer point (x, y) of a view. */
+typedef void (*spdrt_dmap_scene_fn)(float x, float y, uint32_t view, float rgba[4], void *user);
+/* A subsampled render as the driver leaves it: each bin rendered at its fragment area (a
+ * fragment is the scene at its centre), stored at its place in the layout (scaled down, or
+ * expanded where it is not subsampled), and the 2-pixel aprons around scaled bins filled
+ * from the neighbouring fragments (turnip blits them; the model takes the fragment whose
+ * area holds the apron texel's point). Without a subsampled layout, the expanded
+ * framebuffer. rgba: [view][y][x] RGBA of spdrt_dmap_subsampled_extent, zero elsewhere. */
+void spdrt_dmap_subsampled_render(const spdrt_dmap_pass *pass, const spdrt_dmap_layout *layout,
+                                  spdrt_dmap_scene_fn scene, void *user, float *rgba);
+/* The resolve's CPU reference (the same arithmetic): src [view][src_height][src_width]
+ * RGBA, out [view][height][width] RGBA. */
+void spdrt_dmap_resolve_reference(const spdrt_dmap_resolve_params *p, uint32_t views, int linear,
+                                  const uint32_t *bins, const float *src, float *out);
+/* Runs a resolve shader: src uploaded as RGBA32F, dst of `format` (rgba16f, rgba32f or
+ * rgba8) read back as RGBA floats into out. */
+spdrt_result spdrt_dmap_resolve_run(spdrt_context *ctx, const uint32_t *spirv, size_t spirv_words,
+                                    uint32_t views, spdrt_format format,
+                                    const spdrt_dmap_resolve_params *p, const uint32_t *bins,
+                                    size_t bin_words, const float *src, float *out);
+
 #ifdef __cplusplus
 }
 #endif

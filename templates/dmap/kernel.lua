@@ -15,6 +15,7 @@ local push = require("templates.dmap.push")
 local rates = require("templates.dmap.rates")
 local hooks = require("templates.dmap.hooks")
 local content = require("templates.dmap.content")
+local resolve = require("templates.dmap.resolve")
 
 local dmap = {}
 local u, log2 = tile.u, tile.log2
@@ -304,6 +305,7 @@ local function emit_main(c, ctx)
 end
 
 function dmap.generate(cfg, dialect)
+    if cfg.dmap == "resolve" then return resolve.generate(cfg, dialect) end
     local ctx = make_context(cfg, dialect)
     ctx.contract = make_contract(ctx)
     ctx.interface = make_interface(ctx)

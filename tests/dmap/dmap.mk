@@ -5,6 +5,7 @@
 #   B/model         the turnip model's property test (model.c)
 #   B/gen           the generator against its reference on the device: gen glsl|hlsl (gen.c)
 #   B/known         the generator against answers derived by hand (known.c)
+#   B/resolve       the resolve shader on CPU-rendered subsampled input: resolve glsl|hlsl
 # Every program links SPDGEN_BUILD/libspdrt.a and is rebuilt when it or its headers change.
 M := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 ROOT := $(M)/../..
