@@ -5,7 +5,7 @@ set -eu
 
 PACKAGES="build-essential pkg-config clang lua5.4 liblua5.4-dev glslang-dev glslang-tools
 spirv-tools spirv-headers libvulkan-dev mesa-vulkan-drivers vulkan-tools
-vulkan-validationlayers perl"
+vulkan-validationlayers perl libstb-dev"
 
 missing=""
 for p in $PACKAGES; do
