@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "dmap_gpu.h"
+#include "dmap_internal.h"
 #include "dmap_model.h"
 
 typedef struct {
@@ -91,31 +92,122 @@ static void fill_staging(const run_state *s, const float *colour, const float *m
     for (size_t i = 0; i < nm; i++) h[nc + i] = spdrt__float_to_half(motion[i]);
 }
 
-static void record(VkCommandBuffer cb, const spdrt_dmap_gen_config *c, const spdrt_dmap_gen_params *p,
-                   const run_state *s, const uint32_t *push, uint32_t push_words, uint32_t dispatches)
+/* The map's sentinel: values no rate encodes, density byte 128 (encodings are 255 >> k) and
+ * FSR texel 238. */
+static VkClearColorValue sentinel_of(const spdrt_dmap_gen_config *c)
 {
-    const VkPipelineStageFlags cs = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
-    if (c->content) {
-        dmap_record_upload(cb, &s->colour, s->staging.buffer, 0, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-                           cs, VK_ACCESS_SHADER_READ_BIT);
-        dmap_record_upload(cb, &s->motion, s->staging.buffer, dmap_image_bytes(&s->colour),
-                           VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, cs, VK_ACCESS_SHADER_READ_BIT);
-    }
-    /* Sentinels no rate encodes: density byte 128 (encodings are 255 >> k), FSR texel 238. */
     VkClearColorValue sentinel;
     memset(&sentinel, 0, sizeof sentinel);
     if (c->kind == SPDRT_DMAP_FDM) sentinel.float32[0] = sentinel.float32[1] = 128.0f / 255.0f;
     else sentinel.uint32[0] = 238;
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, s->pipe.pipeline);
-    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, s->pipe.layout, 0, 1, s->pipe.sets, 0, NULL);
-    vkCmdPushConstants(cb, s->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4 * push_words, push);
-    uint32_t g[3];
-    grid_of(c, p, g);
-    for (uint32_t d = 0; d < dispatches; d++) {
-        dmap_record_clear(cb, &s->map, d ? VK_IMAGE_LAYOUT_GENERAL : VK_IMAGE_LAYOUT_UNDEFINED, &sentinel);
-        vkCmdDispatch(cb, g[0], g[1], g[2]);
+    return sentinel;
+}
+
+struct dmap_gen_job {
+    run_state s;
+    spdrt_dmap_gen_config c;
+    spdrt_dmap_gen_params p;
+    uint32_t push[16], push_words, grid[3];
+};
+
+typedef struct {
+    dmap_gen_job *job;
+    uint32_t dispatches;
+} recording;
+
+/* Inputs uploaded, the map cleared to the sentinel, all in the layouts the shader uses. */
+static void record_setup(VkCommandBuffer cb, void *user)
+{
+    const dmap_gen_job *j = user;
+    const VkPipelineStageFlags cs = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    if (j->c.content) {
+        dmap_record_upload(cb, &j->s.colour, j->s.staging.buffer, 0, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                           cs, VK_ACCESS_SHADER_READ_BIT);
+        dmap_record_upload(cb, &j->s.motion, j->s.staging.buffer, dmap_image_bytes(&j->s.colour),
+                           VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, cs, VK_ACCESS_SHADER_READ_BIT);
     }
-    dmap_record_readback(cb, &s->map, s->readback.buffer);
+    VkClearColorValue sentinel = sentinel_of(&j->c);
+    dmap_record_clear(cb, &j->s.map, VK_IMAGE_LAYOUT_UNDEFINED, &sentinel);
+}
+
+void dmap_gen_record(VkCommandBuffer cb, void *user)
+{
+    const dmap_gen_job *j = user;
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, j->s.pipe.pipeline);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, j->s.pipe.layout, 0, 1, j->s.pipe.sets, 0, NULL);
+    vkCmdPushConstants(cb, j->s.pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4 * j->push_words, j->push);
+    vkCmdDispatch(cb, j->grid[0], j->grid[1], j->grid[2]);
+}
+
+spdrt_result dmap_gen_prepare(spdrt_context *ctx, const uint32_t *spirv, size_t spirv_words,
+                              const spdrt_dmap_gen_config *c, const spdrt_dmap_gen_params *p,
+                              const float *colour, const float *motion, dmap_gen_job **out)
+{
+    VkCommandBuffer cb;
+    *out = NULL;
+    dmap_gen_job *j = calloc(1, sizeof *j);
+    if (!j) return spdrt__error(ctx, SPDRT_ERROR_OUT_OF_MEMORY, "out of memory");
+    j->c = *c;
+    j->p = *p;
+    spdrt_result res = spdrt__spirv_check(ctx, spirv, spirv_words);
+    if (res == SPDRT_OK) res = check(ctx, c, p, colour, motion);
+    j->push_words = spdrt_dmap_gen_push(c, p, j->push);
+    grid_of(c, p, j->grid);
+    if (res == SPDRT_OK) res = create(ctx, spirv, spirv_words, c, p, j->push_words, &j->s);
+    if (res == SPDRT_OK) {
+        if (c->content) fill_staging(&j->s, colour, motion);
+        dmap_write_image(ctx, j->s.pipe.sets[0], 0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, j->s.map.view,
+                         VK_IMAGE_LAYOUT_GENERAL);
+        if (c->content) {
+            dmap_write_image(ctx, j->s.pipe.sets[0], 1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, j->s.colour.view,
+                             VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+            dmap_write_image(ctx, j->s.pipe.sets[0], 2, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, j->s.motion.view,
+                             VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+        }
+        res = spdrt__commands_begin(ctx, &cb);
+    }
+    if (res == SPDRT_OK) {
+        record_setup(cb, j);
+        res = spdrt__commands_submit(ctx, cb);
+    }
+    if (res != SPDRT_OK) {
+        dmap_gen_release(ctx, j);
+        return res;
+    }
+    *out = j;
+    return SPDRT_OK;
+}
+
+/* `dispatches` runs, each after the map was refilled with the sentinel, then the read-back. */
+static void record_runs(VkCommandBuffer cb, void *user)
+{
+    const recording *r = user;
+    VkClearColorValue sentinel = sentinel_of(&r->job->c);
+    for (uint32_t d = 0; d < r->dispatches; d++) {
+        dmap_record_clear(cb, &r->job->s.map, VK_IMAGE_LAYOUT_GENERAL, &sentinel);
+        dmap_gen_record(cb, r->job);
+    }
+    dmap_record_readback(cb, &r->job->s.map, r->job->s.readback.buffer);
+}
+
+spdrt_result dmap_gen_read(spdrt_context *ctx, dmap_gen_job *j, uint32_t dispatches, uint8_t *map)
+{
+    VkCommandBuffer cb;
+    recording r = {j, dispatches};
+    spdrt_result res = spdrt__commands_begin(ctx, &cb);
+    if (res == SPDRT_OK) {
+        record_runs(cb, &r);
+        res = spdrt__commands_submit(ctx, cb);
+    }
+    if (res == SPDRT_OK) memcpy(map, j->s.readback.map, (size_t)dmap_image_bytes(&j->s.map));
+    return res;
+}
+
+void dmap_gen_release(spdrt_context *ctx, dmap_gen_job *j)
+{
+    if (!j) return;
+    release(ctx, &j->s);
+    free(j);
 }
 
 spdrt_result spdrt_dmap_gen_run(spdrt_context *ctx, const uint32_t *spirv, size_t spirv_words,
@@ -123,31 +215,9 @@ spdrt_result spdrt_dmap_gen_run(spdrt_context *ctx, const uint32_t *spirv, size_
                                 const float *colour, const float *motion, uint32_t dispatches,
                                 uint8_t *map)
 {
-    run_state s;
-    uint32_t push[16];
-    VkCommandBuffer cb;
-    memset(&s, 0, sizeof s);
-    spdrt_result res = spdrt__spirv_check(ctx, spirv, spirv_words);
-    if (res == SPDRT_OK) res = check(ctx, c, p, colour, motion);
-    uint32_t push_words = spdrt_dmap_gen_push(c, p, push);
-    if (res == SPDRT_OK) res = create(ctx, spirv, spirv_words, c, p, push_words, &s);
-    if (res == SPDRT_OK) {
-        if (c->content) fill_staging(&s, colour, motion);
-        dmap_write_image(ctx, s.pipe.sets[0], 0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, s.map.view,
-                         VK_IMAGE_LAYOUT_GENERAL);
-        if (c->content) {
-            dmap_write_image(ctx, s.pipe.sets[0], 1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, s.colour.view,
-                             VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-            dmap_write_image(ctx, s.pipe.sets[0], 2, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, s.motion.view,
-                             VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-        }
-        res = spdrt__commands_begin(ctx, &cb);
-    }
-    if (res == SPDRT_OK) {
-        record(cb, c, p, &s, push, push_words, dispatches ? dispatches : 1);
-        res = spdrt__commands_submit(ctx, cb);
-    }
-    if (res == SPDRT_OK) memcpy(map, s.readback.map, (size_t)dmap_image_bytes(&s.map));
-    release(ctx, &s);
+    dmap_gen_job *j;
+    spdrt_result res = dmap_gen_prepare(ctx, spirv, spirv_words, c, p, colour, motion, &j);
+    if (res == SPDRT_OK) res = dmap_gen_read(ctx, j, dispatches ? dispatches : 1, map);
+    dmap_gen_release(ctx, j);
     return res;
 }
