@@ -2,7 +2,8 @@
  * turnip patches viewports and scissors per bin (tu_cmd_buffer.cc's tu6_emit_tile_select
  * for the bins, tu_pipeline.cc's fdm_apply_viewports and fdm_apply_scissors). The model
  * takes the path without hardware bin scaling: the hardware viewport offset is 0 (with
- * a7xx's GRAS_BIN_FOVEAT the offset moves into registers; the pixels land the same). */
+ * the hardware bin-scaling registers (GRAS_BIN_FOVEAT) the offset moves into them; the
+ * pixels land the same). */
 #include "dmap_model.h"
 
 /* tu6_emit_tile_select: bins[i], the view's framebuffer rectangle of the bin. With an

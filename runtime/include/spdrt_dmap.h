@@ -49,7 +49,7 @@ typedef struct { float width, height; } spdrt_dmap_area;
 /* What the model needs of the device (turnip's fd_dev_info). */
 typedef struct {
     uint32_t tile_align_w, tile_align_h; /* tile_align_*: 0 = 32, 32 */
-    int bin_merging;                     /* props.has_bin_mask: merge bins (a7xx) */
+    int bin_merging;                     /* props.has_bin_mask: merge bins */
     int abs_bin_mask;                    /* props.has_abs_bin_mask: no 16-bit mask limit */
 } spdrt_dmap_device;
 
