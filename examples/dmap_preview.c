@@ -49,7 +49,7 @@ static int usage(const char *msg)
 
 static int parse(int argc, char **argv, options *o)
 {
-    *o = (options){.config = {SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 16, 0},
+    *o = (options){.config = {SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 16, 0, 0},
                    .width = 1920, .height = 1080, .tile_w = 96, .tile_h = 64};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -171,7 +171,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "dmap_preview: no Vulkan device: %s\n", err);
     } else {
         spdrt_dmap_scene(o.width, o.height, 1, 7, colour, motion);
-        if (spdrt_dmap_gen_run(ctx, spirv, words, c, &p, colour, motion, 1, gpu) != SPDRT_OK) {
+        if (spdrt_dmap_gen_run(ctx, spirv, words, c, &p, colour, motion, 1, gpu, NULL) != SPDRT_OK) {
             fprintf(stderr, "dmap_preview: %s\n", spdrt_last_error(ctx));
         } else if (spdrt_dmap_gen_reference(c, &p, colour, motion, ref) || memcmp(gpu, ref, texels * 2)) {
             fprintf(stderr, "dmap_preview: the map differs from the CPU reference\n");

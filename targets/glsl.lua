@@ -112,6 +112,7 @@ function glsl.atomic_add(result, target, value)
     return string.format("%s = atomicAdd(%s, %s);", result, target, value)
 end
 function glsl.atomic_store(target, value) return string.format("atomicExchange(%s, %s);", target, value) end
+function glsl.atomic_min(target, value) return string.format("atomicMin(%s, %s);", target, value) end
 
 function glsl.shuffle(v, lane, type) return string.format("subgroupShuffle(%s, %s)", v, lane) end
 function glsl.shuffle_xor(v, mask, type) return string.format("subgroupShuffleXor(%s, %s)", v, mask) end

@@ -124,6 +124,7 @@ function hlsl.device_fence() return "DeviceMemoryBarrier();" end
 function hlsl.atomic_add(result, target, value)
     return string.format("InterlockedAdd(%s, %s, %s);", target, value, result)
 end
+function hlsl.atomic_min(target, value) return string.format("InterlockedMin(%s, %s);", target, value) end
 function hlsl.atomic_store(target, value)
     return string.format("{ uint previous; InterlockedExchange(%s, %s, previous); }", target, value)
 end

@@ -99,6 +99,9 @@ end
 function msl.atomic_add(result, target, value)
     return string.format("%s = atomic_fetch_add_explicit(&%s, %s, memory_order_relaxed);", result, target, value)
 end
+function msl.atomic_min(target, value)
+    return string.format("atomic_fetch_min_explicit(&%s, %s, memory_order_relaxed);", target, value)
+end
 function msl.atomic_store(target, value)
     return string.format("atomic_store_explicit(&%s, %s, memory_order_relaxed);", target, value)
 end

@@ -98,14 +98,14 @@ typedef struct {
 
 /* The variants: kind, texel, foveation, content, subgroup (UINT32_MAX: the device's). */
 static const spdrt_dmap_gen_config VARIANTS[] = {
-    {SPDRT_DMAP_FSR, 8, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, UINT32_MAX},
-    {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0},
-    {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, UINT32_MAX},
-    {SPDRT_DMAP_FSR, 32, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, UINT32_MAX},
-    {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 4, UINT32_MAX},
-    {SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 16, UINT32_MAX},
-    {SPDRT_DMAP_FDM, 64, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, UINT32_MAX},
-    {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 4, 0},
+    {SPDRT_DMAP_FSR, 8, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, UINT32_MAX, 0},
+    {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0},
+    {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, UINT32_MAX, 0},
+    {SPDRT_DMAP_FSR, 32, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, UINT32_MAX, 0},
+    {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 4, UINT32_MAX, 0},
+    {SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 16, UINT32_MAX, 0},
+    {SPDRT_DMAP_FDM, 64, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, UINT32_MAX, 0},
+    {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 4, 0, 0},
 };
 
 /* spdgen --dmap for a variant; the arguments into command. */
@@ -215,7 +215,7 @@ static void variant(bench *b, spdrt_dmap_gen_config c, uint32_t w, uint32_t h, c
         bench_work work = {NULL, dmap_gen_record, NULL, job};
         timed = bench_time(&b->gpu, &work, &t, NULL) == SPDRT_OK;
     }
-    int checked = timed && dmap_gen_read(b->ctx, job, 1, gpu) == SPDRT_OK &&
+    int checked = timed && dmap_gen_read(b->ctx, job, 1, gpu, NULL) == SPDRT_OK &&
                   spdrt_dmap_gen_reference(&c, &p, colour, motion, ref) == 0 && !memcmp(gpu, ref, bytes);
     if (!checked) {
         b->failures++;
@@ -254,7 +254,8 @@ static void size_group(bench *b, uint32_t w, uint32_t h)
     double spd = spd_us(b, w, h, sg >= 8 && sg <= 64 ? sg : 0, spd_command, sizeof spd_command);
     printf("\n### %ux%u: %.1f MB read (RGBA16F colour + RG16F motion)\n\n", w, h, (double)read / 1e6);
     printf("| what | median us | GB/s read | of the floor | map |\n|---|---|---|---|---|\n");
-    if (floor > 0) printf("| floor: compute copy of the bytes read | %.2f | %.2f | 100%% | |\n", floor, read / floor / 1e3);
+    if (floor > 0)
+        printf("| floor: compute copy of the bytes read | %.2f | %.2f | 100%% | |\n", floor, read / floor / 1e3);
     else b->failures++;
     if (spd > 0)
         printf("| SPD of the colour image: %s | %.2f | %.2f | %.1f%% | (spd_bench checks it) |\n", spd_command, spd,

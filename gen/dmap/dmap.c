@@ -60,6 +60,10 @@ static const sg_option options[] = {
         .why = "0: shared memory only, 4: quad operations, 8+: shuffles",
         .help = "--content's tile maxima: 0 = shared memory only; 4 = quad operations; 8..64 = "
         "shuffles in subgroups of at least S"},
+    [DMAP_OPT_RATE_MAP] = {.name = "--rate-map", .kind = SG_OPT_FLAG, .offset = F(rate_map),
+        .lua = "rate_map",
+        .help = "also each map column's and row's finest rate (binding 3), the separable "
+        "quality a Metal host gives MTLRasterizationRateLayerDescriptor"},
     [DMAP_OPT_FORMAT] = {.name = "--format", .kind = SG_OPT_CHOICE, .offset = F(format),
         .choices = sg_dmap_formats, .meta = "F", .lua = "format", .command = SG_CMD_WHEN,
         .shown = resolve_mode, .default_text = "rgba16f",

@@ -20,6 +20,7 @@ typedef struct {
     long views;         /* --views N: map layers */
     long max_rate;      /* --max-rate R: pixels per axis */
     long subgroup;      /* --subgroup S */
+    int rate_map;       /* --rate-map: per-column and per-row finest rates too */
     int format;         /* --format (resolve) */
     int filter;         /* --filter (resolve) */
     long size[3];       /* --size for --selftest (resolved) */
@@ -28,8 +29,8 @@ typedef struct {
 /* Positions in the option table (dmap.c), for sg_given(). */
 enum {
     DMAP_OPT_DMAP, DMAP_OPT_TEXEL, DMAP_OPT_FOVEATION, DMAP_OPT_CONTENT, DMAP_OPT_COMBINE,
-    DMAP_OPT_VIEWS, DMAP_OPT_MAX_RATE, DMAP_OPT_SUBGROUP, DMAP_OPT_FORMAT, DMAP_OPT_FILTER,
-    DMAP_OPT_SIZE
+    DMAP_OPT_VIEWS, DMAP_OPT_MAX_RATE, DMAP_OPT_SUBGROUP, DMAP_OPT_RATE_MAP, DMAP_OPT_FORMAT,
+    DMAP_OPT_FILTER, DMAP_OPT_SIZE
 };
 
 extern const char *const sg_dmap_modes[], *const sg_dmap_foveations[], *const sg_dmap_combines[],

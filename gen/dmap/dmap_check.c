@@ -10,9 +10,10 @@ static int check_mode_flags(sg_run *run)
     const sg_dmap_params *d = run->params;
     const char *mode = sg_dmap_modes[d->mode];
     static const int map_only[] = {DMAP_OPT_TEXEL, DMAP_OPT_FOVEATION, DMAP_OPT_CONTENT,
-                                   DMAP_OPT_COMBINE, DMAP_OPT_MAX_RATE, DMAP_OPT_SUBGROUP};
+                                   DMAP_OPT_COMBINE, DMAP_OPT_MAX_RATE, DMAP_OPT_SUBGROUP,
+                                   DMAP_OPT_RATE_MAP};
     static const char *const map_names[] = {"--texel", "--foveation", "--content", "--combine",
-                                            "--max-rate", "--subgroup"};
+                                            "--max-rate", "--subgroup", "--rate-map"};
     if (d->mode == SG_DMAP_RESOLVE) {
         for (unsigned i = 0; i < sizeof map_only / sizeof *map_only; i++)
             if (sg_given(run, map_only[i]))

@@ -4,7 +4,7 @@
  * device: a synthetic previous frame (spdrt_dmap_scene), the default parameters with each
  * view's gaze apart, two dispatches back to back with the map refilled with a sentinel in
  * between, and every texel compared with the CPU reference (runtime/dmap/dmap_ref.c) bit
- * for bit. */
+ * for bit; with --rate-map, binding 3 too, against the axes of the reference's map. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -18,7 +18,7 @@ static void config_of(const sg_dmap_params *d, spdrt_dmap_gen_config *c)
         .kind = d->mode == SG_DMAP_FDM ? SPDRT_DMAP_FDM : SPDRT_DMAP_FSR, .texel = (uint32_t)d->texel,
         .views = (uint32_t)d->views, .foveation = (spdrt_dmap_foveation)d->foveation,
         .content = d->content, .combine_coarser = d->combine == SG_DMAP_COMBINE_COARSER,
-        .max_rate = (uint32_t)d->max_rate, .subgroup = (uint32_t)d->subgroup};
+        .max_rate = (uint32_t)d->max_rate, .subgroup = (uint32_t)d->subgroup, .rate_map = d->rate_map};
 }
 
 /* Compares, prints the rates' histogram and the first mismatch. */
@@ -79,13 +79,15 @@ int sg_dmap_selftest(const sg_run *run, const sg_job *job)
     float *colour = c.content ? malloc(pixels * 4 * sizeof *colour) : NULL;
     float *motion = c.content ? malloc(pixels * 2 * sizeof *motion) : NULL;
     uint8_t *gpu = malloc(map_bytes), *ref = malloc(map_bytes);
+    size_t axes_count = c.rate_map ? spdrt_dmap_gen_axes_count(&c, w, h) : 0;
+    uint32_t *axes = c.rate_map ? malloc(axes_count * 2 * sizeof *axes) : NULL;
     int rc = SG_EXIT_FAILURE;
-    if (!gpu || !ref || (c.content && (!colour || !motion))) {
+    if (!gpu || !ref || (c.content && (!colour || !motion)) || (c.rate_map && !axes)) {
         fprintf(stderr, "spdgen: error: --selftest: out of memory\n");
         goto done;
     }
     if (c.content) spdrt_dmap_scene(w, h, c.views, (uint64_t)run->common.seed, colour, motion);
-    if (spdrt_dmap_gen_run(ctx, module->words, module->count, &c, &p, colour, motion, 2, gpu) != SPDRT_OK) {
+    if (spdrt_dmap_gen_run(ctx, module->words, module->count, &c, &p, colour, motion, 2, gpu, axes) != SPDRT_OK) {
         fprintf(stderr, "spdgen: error: --selftest: %s\n", spdrt_last_error(ctx));
         goto done;
     }
@@ -94,7 +96,16 @@ int sg_dmap_selftest(const sg_run *run, const sg_job *job)
         goto done;
     }
     rc = report(&c, gpu, ref, texels);
+    if (rc == SG_EXIT_OK && c.rate_map) {
+        size_t wrong = 0;
+        spdrt_dmap_gen_axes(&c, w, h, ref, axes + axes_count);
+        for (size_t i = 0; i < axes_count; i++) wrong += axes[i] != axes[axes_count + i];
+        printf("selftest %s: %zu of %zu --rate-map entries differ from the reference's columns and rows\n",
+               wrong ? "FAILED" : "passed", wrong, axes_count);
+        if (wrong) rc = SG_EXIT_FAILURE;
+    }
 done:
+    free(axes);
     free(colour);
     free(motion);
     free(gpu);

@@ -95,3 +95,18 @@ void dmap_write_image(spdrt_context *ctx, VkDescriptorSet set, uint32_t binding,
     w.pImageInfo = &info;
     vkUpdateDescriptorSets(ctx->device, 1, &w, 0, NULL);
 }
+
+void dmap_write_buffer(spdrt_context *ctx, VkDescriptorSet set, uint32_t binding, VkBuffer buffer,
+                       VkDeviceSize size)
+{
+    VkDescriptorBufferInfo info = {buffer, 0, size};
+    VkWriteDescriptorSet w;
+    memset(&w, 0, sizeof w);
+    w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    w.dstSet = set;
+    w.dstBinding = binding;
+    w.descriptorCount = 1;
+    w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    w.pBufferInfo = &info;
+    vkUpdateDescriptorSets(ctx->device, 1, &w, 0, NULL);
+}

@@ -15,9 +15,11 @@ spdrt_result dmap_gen_prepare(spdrt_context *ctx, const uint32_t *spirv, size_t 
                               const float *colour, const float *motion, dmap_gen_job **out);
 /* Records one dispatch (bind, push constants, dispatch): a bench_record_fn (user = job). */
 void dmap_gen_record(VkCommandBuffer cb, void *user);
-/* `dispatches` dispatches, the map refilled with the sentinel before each, then the map
- * read back (the reference's layout). */
-spdrt_result dmap_gen_read(spdrt_context *ctx, dmap_gen_job *job, uint32_t dispatches, uint8_t *map);
+/* `dispatches` dispatches, the map refilled with the sentinel before each (and --rate-map's
+ * buffer with all ones), then the map read back (the reference's layout) and the axes
+ * (with --rate-map; else NULL). */
+spdrt_result dmap_gen_read(spdrt_context *ctx, dmap_gen_job *job, uint32_t dispatches, uint8_t *map,
+                           uint32_t *axes);
 /* Bytes the shader reads per pixel (colour RGBA16F and motion RG16F; 0 without --content). */
 static inline uint32_t dmap_gen_read_bytes_per_pixel(const spdrt_dmap_gen_config *c)
 {

@@ -86,3 +86,26 @@ uint32_t spdrt_dmap_gen_texel_rate(const spdrt_dmap_gen_config *c, const uint8_t
     if (spdrt_dmap_floor_area(raw, &a)) return UINT32_MAX;
     return spdrt_dmap_rate_code(dmap_log2(a.width), dmap_log2(a.height));
 }
+
+size_t spdrt_dmap_gen_axes_count(const spdrt_dmap_gen_config *c, uint32_t width, uint32_t height)
+{
+    spdrt_dmap_extent e = spdrt_dmap_gen_extent(c, width, height);
+    return (size_t)c->views * (e.width + e.height);
+}
+
+void spdrt_dmap_gen_axes(const spdrt_dmap_gen_config *c, uint32_t width, uint32_t height,
+                         const uint8_t *map, uint32_t *axes)
+{
+    const spdrt_dmap_extent e = spdrt_dmap_gen_extent(c, width, height);
+    const uint32_t bytes = spdrt_dmap_gen_texel_bytes(c);
+    for (uint32_t v = 0; v < c->views; v++) {
+        uint32_t *cols = axes + (size_t)v * (e.width + e.height), *rows = cols + e.width;
+        for (uint32_t i = 0; i < e.width + e.height; i++) cols[i] = UINT32_MAX;
+        for (uint32_t y = 0; y < e.height; y++)
+            for (uint32_t x = 0; x < e.width; x++) {
+                uint32_t rate = spdrt_dmap_gen_texel_rate(c, map + (((size_t)v * e.height + y) * e.width + x) * bytes);
+                cols[x] = dmap_min_u(cols[x], rate >> 3);
+                rows[y] = dmap_min_u(rows[y], rate & 7u);
+            }
+    }
+}

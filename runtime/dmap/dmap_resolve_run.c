@@ -56,16 +56,7 @@ static void write_set(spdrt_context *ctx, const resolve_state *s, size_t bin_wor
     dmap_write_image(ctx, set, 0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, s->dst.view, VK_IMAGE_LAYOUT_GENERAL);
     dmap_write_image(ctx, set, 1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, s->src.view,
                      VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-    VkDescriptorBufferInfo info = {s->bins.buffer, 0, bin_words * 4};
-    VkWriteDescriptorSet w;
-    memset(&w, 0, sizeof w);
-    w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-    w.dstSet = set;
-    w.dstBinding = 2;
-    w.descriptorCount = 1;
-    w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    w.pBufferInfo = &info;
-    vkUpdateDescriptorSets(ctx->device, 1, &w, 0, NULL);
+    dmap_write_buffer(ctx, set, 2, s->bins.buffer, bin_words * 4);
 }
 
 spdrt_result spdrt_dmap_resolve_run(spdrt_context *ctx, const uint32_t *spirv, size_t spirv_words,

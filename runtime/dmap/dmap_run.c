@@ -11,7 +11,7 @@
 typedef struct {
     spdrt_pipeline pipe;
     dmap_image map, colour, motion;
-    spdrt_buffer staging, readback;
+    spdrt_buffer staging, readback, axes;
 } run_state;
 
 static void release(spdrt_context *ctx, run_state *s)
@@ -22,6 +22,7 @@ static void release(spdrt_context *ctx, run_state *s)
     dmap_image_destroy(ctx, &s->motion);
     spdrt__buffer_destroy(ctx, &s->staging);
     spdrt__buffer_destroy(ctx, &s->readback);
+    spdrt__buffer_destroy(ctx, &s->axes);
 }
 
 static spdrt_result check(spdrt_context *ctx, const spdrt_dmap_gen_config *c,
@@ -53,10 +54,12 @@ static spdrt_result create(spdrt_context *ctx, const uint32_t *spirv, size_t wor
                            const spdrt_dmap_gen_config *c, const spdrt_dmap_gen_params *p,
                            uint32_t push_words, run_state *s)
 {
-    const spdrt_binding bindings[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, NULL},
+    const spdrt_binding bindings[4] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, NULL},
                                        {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, NULL},
-                                       {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, NULL}};
-    spdrt_pipeline_desc desc = {spirv, words, bindings, c->content ? 3u : 1u, 4 * push_words, 1, 0, 0};
+                                       {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, NULL},
+                                       {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL}};
+    const uint32_t count = c->rate_map ? 4u : c->content ? 3u : 1u;
+    spdrt_pipeline_desc desc = {spirv, words, bindings, count, 4 * push_words, 1, 0, 0};
     spdrt_result res = spdrt__subgroup_plan(ctx, c->content ? c->subgroup : 0, c->content ? 256 : 64,
                                             &desc.required_subgroup, &desc.full_subgroups);
     if (res == SPDRT_OK) res = spdrt__pipeline_create(ctx, &desc, &s->pipe);
@@ -70,6 +73,10 @@ static spdrt_result create(spdrt_context *ctx, const uint32_t *spirv, size_t wor
     if (res == SPDRT_OK)
         res = spdrt__buffer_create(ctx, dmap_image_bytes(&s->map), VK_BUFFER_USAGE_TRANSFER_DST_BIT, 1,
                                    &s->readback);
+    if (res == SPDRT_OK && c->rate_map)
+        res = spdrt__buffer_create(ctx, 4 * spdrt_dmap_gen_axes_count(c, p->width, p->height),
+                                   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, 1,
+                                   &s->axes);
     if (res != SPDRT_OK || !c->content) return res;
     const VkImageUsageFlags in = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
     res = dmap_image_create(ctx, VK_FORMAT_R16G16B16A16_SFLOAT, 8, p->width, p->height, c->views, is_array,
@@ -133,6 +140,13 @@ static void record_setup(VkCommandBuffer cb, void *user)
 void dmap_gen_record(VkCommandBuffer cb, void *user)
 {
     const dmap_gen_job *j = user;
+    if (j->c.rate_map) { /* the axes start at all ones: the shader lowers them */
+        vkCmdFillBuffer(cb, j->s.axes.buffer, 0, VK_WHOLE_SIZE, 0xffffffffu);
+        spdrt__memory_barrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                              VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+                              VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                              VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    }
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, j->s.pipe.pipeline);
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, j->s.pipe.layout, 0, 1, j->s.pipe.sets, 0, NULL);
     vkCmdPushConstants(cb, j->s.pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4 * j->push_words, j->push);
@@ -164,6 +178,7 @@ spdrt_result dmap_gen_prepare(spdrt_context *ctx, const uint32_t *spirv, size_t 
             dmap_write_image(ctx, j->s.pipe.sets[0], 2, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, j->s.motion.view,
                              VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
         }
+        if (c->rate_map) dmap_write_buffer(ctx, j->s.pipe.sets[0], 3, j->s.axes.buffer, j->s.axes.size);
         res = spdrt__commands_begin(ctx, &cb);
     }
     if (res == SPDRT_OK) {
@@ -190,7 +205,8 @@ static void record_runs(VkCommandBuffer cb, void *user)
     dmap_record_readback(cb, &r->job->s.map, r->job->s.readback.buffer);
 }
 
-spdrt_result dmap_gen_read(spdrt_context *ctx, dmap_gen_job *j, uint32_t dispatches, uint8_t *map)
+spdrt_result dmap_gen_read(spdrt_context *ctx, dmap_gen_job *j, uint32_t dispatches, uint8_t *map,
+                           uint32_t *axes)
 {
     VkCommandBuffer cb;
     recording r = {j, dispatches};
@@ -200,6 +216,7 @@ spdrt_result dmap_gen_read(spdrt_context *ctx, dmap_gen_job *j, uint32_t dispatc
         res = spdrt__commands_submit(ctx, cb);
     }
     if (res == SPDRT_OK) memcpy(map, j->s.readback.map, (size_t)dmap_image_bytes(&j->s.map));
+    if (res == SPDRT_OK && axes && j->c.rate_map) memcpy(axes, j->s.axes.map, (size_t)j->s.axes.size);
     return res;
 }
 
@@ -213,11 +230,11 @@ void dmap_gen_release(spdrt_context *ctx, dmap_gen_job *j)
 spdrt_result spdrt_dmap_gen_run(spdrt_context *ctx, const uint32_t *spirv, size_t spirv_words,
                                 const spdrt_dmap_gen_config *c, const spdrt_dmap_gen_params *p,
                                 const float *colour, const float *motion, uint32_t dispatches,
-                                uint8_t *map)
+                                uint8_t *map, uint32_t *axes)
 {
     dmap_gen_job *j;
     spdrt_result res = dmap_gen_prepare(ctx, spirv, spirv_words, c, p, colour, motion, &j);
-    if (res == SPDRT_OK) res = dmap_gen_read(ctx, j, dispatches ? dispatches : 1, map);
+    if (res == SPDRT_OK) res = dmap_gen_read(ctx, j, dispatches ? dispatches : 1, map, axes);
     dmap_gen_release(ctx, j);
     return res;
 }

@@ -183,6 +183,9 @@ void spdrt_dmap_preview(const spdrt_dmap_pass *pass, const spdrt_dmap_layout *la
  *   binding 1  src_colour, sampled image read by texel loads: the previous frame (RGB used)
  *   binding 2  src_motion, sampled image: motion vectors in pixels (RG), pixel p came from
  *              p - motion          (bindings 1 and 2 only with --content)
+ *   binding 3  rate_axes, storage buffer of uints (--rate-map): per view map_width +
+ *              map_height entries, each column's then each row's finest log2 rate along that
+ *              axis (atomic minima: fill with 0xffffffff before the dispatch)
  *   push constants, 32-bit fields in this order, each only where the shader has it:
  *              width, height, rate_mask, [foveation: ring_rates, radii01, radii23, aspect],
  *              [--content: cutoff, cutoff4, motion_factor (floats)], [gaze: gaze0..gazeN-1]
@@ -204,6 +207,7 @@ typedef struct {
     int combine_coarser;            /* --combine coarser */
     uint32_t max_rate;              /* --max-rate (pixels) */
     uint32_t subgroup;              /* --subgroup */
+    int rate_map;                   /* --rate-map: binding 3, each column's and row's finest rate */
 } spdrt_dmap_gen_config;
 
 /* The push constants, unpacked. Rates are codes (lw << 3) | lh. */
@@ -247,13 +251,20 @@ uint32_t spdrt_dmap_gen_texel_rate(const spdrt_dmap_gen_config *c, const uint8_t
 void spdrt_dmap_scene(uint32_t width, uint32_t height, uint32_t views, uint64_t seed, float *colour,
                       float *motion);
 
+/* --rate-map: the uints of binding 3 (views x (map width + height)), and their reference
+ * from a map: per view, each column's smallest log2 width, then each row's smallest height. */
+size_t spdrt_dmap_gen_axes_count(const spdrt_dmap_gen_config *c, uint32_t width, uint32_t height);
+void spdrt_dmap_gen_axes(const spdrt_dmap_gen_config *c, uint32_t width, uint32_t height,
+                         const uint8_t *map, uint32_t *axes);
+
 /* Runs a generated shader: uploads colour and motion as RGBA16F and RG16F images (with
- * --content), fills the map with a sentinel, dispatches `dispatches` times (0 = 1) and reads
- * the map back into `map` (the reference's layout). */
+ * --content), fills the map with a sentinel (and --rate-map's buffer with all ones),
+ * dispatches `dispatches` times (0 = 1) and reads the map back into `map` (the reference's
+ * layout) and, with --rate-map, binding 3 into `axes` (else NULL). */
 spdrt_result spdrt_dmap_gen_run(spdrt_context *ctx, const uint32_t *spirv, size_t spirv_words,
                                 const spdrt_dmap_gen_config *c, const spdrt_dmap_gen_params *p,
                                 const float *colour, const float *motion, uint32_t dispatches,
-                                uint8_t *map);
+                                uint8_t *map, uint32_t *axes);
 
 
 /* ---- the resolve: spdgen --dmap resolve ---------------------------------------------- */

@@ -40,6 +40,8 @@ local function make_context(cfg, D)
                 scalar = ctx.kind == "fdm" and "float" or "uint", access = "write" }
     ctx.colour = { kind = "sampled_image", binding = 1, name = "src_colour", array = ctx.array, scalar = "float" }
     ctx.motion = { kind = "sampled_image", binding = 2, name = "src_motion", array = ctx.array, scalar = "float" }
+    ctx.axes = { kind = "storage_buffer", binding = 3, name = "rate_axes", block = "DmapAxes", element = "uint",
+                 access = "read_write", atomic = true }
     return ctx
 end
 
@@ -47,9 +49,10 @@ local function make_interface(ctx)
     local cfg = ctx.cfg
     local resources = { ctx.map }
     if cfg.content then
-        resources[2] = ctx.colour
-        resources[3] = ctx.motion
+        resources[#resources + 1] = ctx.colour
+        resources[#resources + 1] = ctx.motion
     end
+    if cfg.rate_map then resources[#resources + 1] = ctx.axes end
     local fields = {}
     for _, f in ipairs(push.fields(cfg)) do fields[#fields + 1] = { type = f.type, name = f.name } end
     local quad = false
@@ -92,6 +95,11 @@ local function make_contract(ctx)
                 (ctx.array and ", one layer per view" or "") }
         bindings[3] = { binding = 2, macro = "MOTION", name = "src_motion", kind = "sampled image", count = 1,
             doc = "motion vectors in pixels (RG read; RG16F typical): pixel p came from p - motion" }
+    end
+    if cfg.rate_map then
+        bindings[#bindings + 1] = { binding = 3, macro = "RATE_AXES", name = "rate_axes", kind = "storage buffer",
+            count = 1, doc = "--rate-map: per view map_width + map_height uints, each column's then each " ..
+                "row's finest log2 rate along that axis; fill with 0xffffffff before the dispatch" }
     end
     local push_entries = push.contract(cfg)
     local values = {
@@ -237,13 +245,20 @@ local function emit_decide(c, ctx, content_rate)
     local rate = #parts == 2 and "dmap_combine(fov, content)" or parts[1]
     c:line("uint rate = dmap_limit(%s, params.rate_mask);", rate)
     rates.emit_store(c, D, ctx.map, ctx.layer, ctx.kind)
+    if cfg.rate_map then
+        c:comment("Metal's rate map is separable: each column takes its finest width, each row its " ..
+            "finest height.")
+        c:line("uint axes = %s;", ctx.array and "view * (map_w + map_h)" or "0u")
+        c:line(D.atomic_min("rate_axes[axes + tx]", "rate >> 3u"))
+        c:line(D.atomic_min("rate_axes[axes + map_w + ty]", "rate & 7u"))
+    end
 end
 
 local function emit_main(c, ctx)
     local cfg = ctx.cfg
     ctx.interface:emit_entry_open(c)
     if ctx.array then c:line("uint view = group.z;") end
-    if not ctx.big then
+    if not ctx.big or cfg.rate_map then
         c:comment("The map's extent: ceil(size / texel).")
         c:line("uint map_w = (params.width + %s) / %s;", u(ctx.T - 1), u(ctx.T))
         c:line("uint map_h = (params.height + %s) / %s;", u(ctx.T - 1), u(ctx.T))

@@ -36,6 +36,7 @@ refuse "--combine coarser: only with both" --dmap fsr --combine coarser
 refuse "--texel: not with --dmap resolve" --dmap resolve --texel 16
 refuse "--format: only with --dmap resolve" --dmap fsr --format rgba8
 refuse "--dmap.*bogus" --dmap bogus
+refuse "--rate-map: not with --dmap resolve" --dmap resolve --rate-map
 refuse "--size.*0x16" --dmap fsr --selftest --size 0x16
 refuse "--size: only meaningful with --selftest" --dmap fsr --size 64x64
 refuse "--size 64x64x2: the layers are --views (1)" --dmap fsr --selftest --size 64x64x2
@@ -44,7 +45,7 @@ refuse "--op: only for --spd" --dmap fsr --op max
 # Every target, every kind of configuration: generated, deterministic, short lines.
 n=0 bad=0 long=0
 for flags in "--dmap fsr" "--dmap fdm --texel 1024 --views 6" "--dmap fsr --content --subgroup 8" \
-    "--dmap fdm --content --foveation fixed --combine coarser --texel 256 --views 2" \
+    "--dmap fdm --content --foveation fixed --combine coarser --texel 256 --views 2 --rate-map" \
     "--dmap fsr --texel 8 --content --foveation off --subgroup 4"; do
     for t in glsl hlsl msl; do
         n=$((n + 1))
@@ -67,8 +68,10 @@ ok $long "every emitted line is within 100 columns (the regenerate command excep
     printf '#include "h.h"\nint main(void) { DmapPushConstants p = {0}; p.gaze1 = 1; p.cutoff = 2;\n return (int)sizeof p == 4 * 12 ? 0 : 1; }\n' >"$WORK/h.c" &&
     cc -std=c11 -Wall -Werror -I"$WORK" -o "$WORK/h" "$WORK/h.c" && "$WORK/h"
 ok $? "--emit-header compiles; its struct holds the 12 push constants of fsr --content --views 2"
-grep -q "DMAP_TEXEL 16" "$WORK/h.h" && grep -q "DMAP_BINDING_MOTION 2" "$WORK/h.h"
-ok $? "the header names the texel size and the bindings"
+grep -q "DMAP_TEXEL 16" "$WORK/h.h" && grep -q "DMAP_BINDING_MOTION 2" "$WORK/h.h" &&
+    ! grep -q "RATE_AXES" "$WORK/h.h" && "$SPDGEN" --dmap fsr --rate-map -o "$WORK/r.comp" --emit-header "$WORK/r.h" &&
+    grep -q "DMAP_BINDING_RATE_AXES 3" "$WORK/r.h"
+ok $? "the header names the texel size and the bindings (binding 3 only with --rate-map)"
 
 # MSL: syntax and types against the shim (no open Metal compiler exists).
 if command -v "${CLANGXX:-clang++}" >/dev/null 2>&1; then

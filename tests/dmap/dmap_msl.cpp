@@ -3,12 +3,13 @@
 // (runtime/dmap/dmap_ref.c), as tests/dmap/gen.c does for GLSL and HLSL on the device.
 //
 //   dmap_msl --dmap fdm|fsr --texel T --foveation F [--content] [--combine C] --views N
-//            --max-rate R [--subgroup S] --widths W1[,W2] WxH...
+//            --max-rate R [--subgroup S] [--rate-map] --widths W1[,W2] WxH...
 //
 // The configuration's flags are spdgen's (the kernel unit linked in was made with them).
 // For each size: spdrt_dmap_scene's frame, random parameters, inputs read as 16-bit floats
 // (rounded as libspdrt uploads them), the map filled with a sentinel before each of two
-// dispatches, SIMD-group widths and threadgroup orders rotating. Prints one unnumbered TAP
+// dispatches (and --rate-map's buffer with all ones, compared with the axes of the
+// reference's map), SIMD-group widths and threadgroup orders rotating. Prints one unnumbered TAP
 // line per size ("ok - ..."), for the calling .t to number. Exit 0 whatever the results; 2
 // on usage errors.
 #include <cmath>
@@ -46,7 +47,7 @@ struct options {
 
 options parse(int argc, char** argv) {
   options o;
-  o.c = {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 4, 0};
+  o.c = {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 4, 0, 0};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -63,6 +64,8 @@ options parse(int argc, char** argv) {
                                                                            : SPDRT_DMAP_FOVEATION_GAZE;
     } else if (a == "--content") {
       o.c.content = 1;
+    } else if (a == "--rate-map") {
+      o.c.rate_map = 1;
     } else if (a == "--combine") {
       o.c.combine_coarser = value() == "coarser";
     } else if (a == "--texel" || a == "--views" || a == "--max-rate" || a == "--subgroup") {
@@ -83,7 +86,7 @@ options parse(int argc, char** argv) {
       continue;
     }
     if (a.rfind("--", 0) == 0 && a != "--widths") o.label += (o.label.empty() ? "" : " ") + a + (
-        a == "--content" ? "" : " " + std::string(argv[i]));
+        a == "--content" || a == "--rate-map" ? "" : " " + std::string(argv[i]));
   }
   if (o.widths.empty() || o.sizes.empty()) usage("--widths and at least one size are required");
   return o;
@@ -165,6 +168,10 @@ void run_size(const options& o, size_t index, uint32_t w, uint32_t ht) {
     res.bind_texture(1, in_colour.storage);
     res.bind_texture(2, in_motion.storage);
   }
+  // --rate-map: binding 3, the first buffer slot of the MSL interface
+  std::vector<uint32_t> axes(spdrt_dmap_gen_axes_count(&c, w, ht)), axes_ref(axes.size());
+  spdrt_dmap_gen_axes(&c, w, ht, ref.data(), axes_ref.data());
+  if (c.rate_map) res.bind_buffer(0, axes.data(), axes.size() * sizeof(uint32_t));
   alignas(16) uint32_t push[16] = {};
   spdrt_dmap_gen_push(&c, &p, push);
   res.bind_buffer(2, push, sizeof push);
@@ -174,6 +181,7 @@ void run_size(const options& o, size_t index, uint32_t w, uint32_t ht) {
     // the sentinel: density 128 / 255, texel 238 (no rate encodes them)
     for (auto& t : map_f.texels) t = float4(128.0f / 255.0f);
     for (auto& t : map_u.texels) t = uint4(238u);
+    for (auto& a : axes) a = 0xffffffffu;
     msl_exec::dispatch_params dp;
     dp.groups = grid_of(c, w, ht);
     dp.threads = metal::uint3{c.content ? 256u : 64u, 1u, 1u};
@@ -200,9 +208,12 @@ void run_size(const options& o, size_t index, uint32_t w, uint32_t ht) {
     if (wrong)
       problem = "dispatch " + std::to_string(d + 1) + ": " + std::to_string(wrong) + " texels differ, first " +
                 std::to_string(first);
+    else if (c.rate_map && axes != axes_ref)
+      problem = "dispatch " + std::to_string(d + 1) + ": the rate-map buffer differs from the reference's axes";
   }
-  std::printf("%sok - MSL %s %ux%u: %zu texels against the reference after each of 2 dispatches (%s)\n",
-              problem.empty() ? "" : "not ", o.label.c_str(), w, ht, texels, schedule.c_str());
+  std::printf("%sok - MSL %s %ux%u: %zu texels%s against the reference after each of 2 dispatches (%s)\n",
+              problem.empty() ? "" : "not ", o.label.c_str(), w, ht, texels,
+              c.rate_map ? " and the rate-map buffer" : "", schedule.c_str());
   if (!problem.empty()) std::printf("# %s\n", problem.c_str());
 }
 

@@ -18,29 +18,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "spdgen_spirv.h"
 #include "spdrt_dmap.h"
 #include "tap.h"
 #include "fsr_hw_vulkan.h"
 
 #define WIDTH 1000u
 #define HEIGHT 600u
-
-static uint32_t *load_spirv(const char *path, size_t *words)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint32_t *code = size > 0 ? malloc((size_t)size) : NULL;
-    if (code && fread(code, 1, (size_t)size, f) != (size_t)size) {
-        free(code);
-        code = NULL;
-    }
-    fclose(f);
-    *words = (size_t)size / 4;
-    return code;
-}
 
 static VkShaderModule module_of(hw *h, const uint32_t *code, size_t words)
 {
@@ -118,7 +102,8 @@ static VkPipeline make_pipeline(hw *h, VkRenderPass pass, VkPipelineLayout layou
 {
     VkPipelineShaderStageCreateInfo st[2] = {
         {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0, VK_SHADER_STAGE_VERTEX_BIT, vert, "main", NULL},
-        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0, VK_SHADER_STAGE_FRAGMENT_BIT, frag, "main", NULL}};
+        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0, VK_SHADER_STAGE_FRAGMENT_BIT, frag, "main",
+         NULL}};
     VkPipelineVertexInputStateCreateInfo vi = {VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO, NULL, 0, 0,
                                                NULL, 0, NULL};
     VkPipelineInputAssemblyStateCreateInfo ia = {VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO, NULL, 0,
@@ -192,7 +177,8 @@ static int render(hw *h, const uint32_t *vert, size_t vw, const uint32_t *frag, 
                       VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, &colour) ||
         hw_buffer_make(h, (VkDeviceSize)WIDTH * HEIGHT * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &readback) ||
         (map && (hw_image_make(h, VK_FORMAT_R8_UINT, mw, mh,
-                               VK_IMAGE_USAGE_FRAGMENT_SHADING_RATE_ATTACHMENT_BIT_KHR | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                               VK_IMAGE_USAGE_FRAGMENT_SHADING_RATE_ATTACHMENT_BIT_KHR |
+                                   VK_IMAGE_USAGE_TRANSFER_DST_BIT,
                                &attachment) ||
                  hw_buffer_make(h, (VkDeviceSize)mw * mh, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, &staging)))) {
         printf("# could not create the images\n");
@@ -265,21 +251,16 @@ done:
 /* spdgen --dmap fsr --texel T --foveation gaze --content, as SPIR-V. */
 static uint32_t *generator(uint32_t texel, size_t *words)
 {
-    const char *build = getenv("SPDGEN_BUILD");
-    char path[256], cmd[512];
-    snprintf(path, sizeof path, "/tmp/fsr_hw_%d.spv", (int)getpid());
-    snprintf(cmd, sizeof cmd, "'%s/spdgen' --dmap fsr --texel %u --foveation gaze --content --target spirv -o %s",
-             build ? build : "build", texel, path);
-    uint32_t *code = system(cmd) == 0 ? load_spirv(path, words) : NULL;
-    remove(path);
-    return code;
+    char args[128];
+    snprintf(args, sizeof args, "--dmap fsr --texel %u --foveation gaze --content", texel);
+    return spdgen_spirv(args, words);
 }
 
 /* The map for texel size T: generated on libspdrt's device with the device's rates as the
  * mask, checked against the CPU reference. */
 static uint8_t *make_map(spdrt_context *ctx, uint32_t texel, uint32_t mask)
 {
-    spdrt_dmap_gen_config c = {SPDRT_DMAP_FSR, texel, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 4, 0};
+    spdrt_dmap_gen_config c = {SPDRT_DMAP_FSR, texel, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 4, 0, 0};
     spdrt_dmap_gen_params p;
     spdrt_dmap_gen_defaults(&c, WIDTH, HEIGHT, &p);
     p.rate_mask = mask;
@@ -292,7 +273,7 @@ static uint8_t *make_map(spdrt_context *ctx, uint32_t texel, uint32_t mask)
     uint32_t *spirv = generator(texel, &words);
     int good = spirv && colour && motion && gpu && ref;
     if (good) spdrt_dmap_scene(WIDTH, HEIGHT, 1, 5, colour, motion);
-    good = good && spdrt_dmap_gen_run(ctx, spirv, words, &c, &p, colour, motion, 1, gpu) == SPDRT_OK;
+    good = good && spdrt_dmap_gen_run(ctx, spirv, words, &c, &p, colour, motion, 1, gpu, NULL) == SPDRT_OK;
     good = good && spdrt_dmap_gen_reference(&c, &p, colour, motion, ref) == 0 && memcmp(gpu, ref, texels) == 0;
     ok(good, "--texel %u: the generated attachment (%ux%u) equals the CPU reference on %s", texel, e.width,
        e.height, spdrt_device(ctx)->name);
@@ -338,11 +319,11 @@ int main(int argc, char **argv)
     char *here = dirname(dir);
     size_t vw, fw, dw;
     snprintf(path, sizeof path, "%s/fsr_hw.vert.spv", here);
-    uint32_t *vert = load_spirv(path, &vw);
+    uint32_t *vert = read_spirv(path, &vw);
     snprintf(path, sizeof path, "%s/fsr_hw.frag.spv", here);
-    uint32_t *frag = load_spirv(path, &fw);
+    uint32_t *frag = read_spirv(path, &fw);
     snprintf(path, sizeof path, "%s/fsr_hw_dry.frag.spv", here);
-    uint32_t *dry = load_spirv(path, &dw);
+    uint32_t *dry = read_spirv(path, &dw);
     hw h;
     if (!vert || !frag || !dry) {
         printf("1..0 # SKIP the shaders fsr_hw*.spv are not next to the program\n");

@@ -114,7 +114,8 @@ static int query_fsr(hw *h, VkPhysicalDevice p)
     rates(p, &n, r);
     h->rate_mask = 0;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t lw = (uint32_t)ffs((int)r[i].fragmentSize.width) - 1, lh = (uint32_t)ffs((int)r[i].fragmentSize.height) - 1;
+        uint32_t lw = (uint32_t)ffs((int)r[i].fragmentSize.width) - 1;
+        uint32_t lh = (uint32_t)ffs((int)r[i].fragmentSize.height) - 1;
         if ((r[i].sampleCounts & VK_SAMPLE_COUNT_1_BIT) && lw <= 4 && lh <= 4) h->rate_mask |= 1u << (lw * 5 + lh);
     }
     free(r);
@@ -207,7 +208,8 @@ typedef struct {
 
 static int hw_buffer_make(hw *h, VkDeviceSize size, VkBufferUsageFlags usage, hw_buffer *b)
 {
-    VkBufferCreateInfo bi = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, NULL, 0, size, usage, VK_SHARING_MODE_EXCLUSIVE, 0, NULL};
+    VkBufferCreateInfo bi = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, NULL, 0, size, usage, VK_SHARING_MODE_EXCLUSIVE,
+                             0, NULL};
     if (vkCreateBuffer(h->device, &bi, NULL, &b->buffer) != VK_SUCCESS) return -1;
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(h->device, b->buffer, &req);

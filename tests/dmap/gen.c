@@ -42,20 +42,23 @@ static void random_params(const spdrt_dmap_gen_config *c, uint32_t w, uint32_t h
 }
 
 static const spdrt_dmap_gen_config MATRIX[] = {
-    /* kind, texel, views, foveation, content, coarser, max_rate, subgroup */
-    {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 4, 0},
-    {SPDRT_DMAP_FSR, 8, 2, SPDRT_DMAP_FOVEATION_FIXED, 0, 0, 2, 0},
-    {SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 16, 0},
-    {SPDRT_DMAP_FDM, 1024, 3, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 8, 0},
-    {SPDRT_DMAP_FSR, 8, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0},
-    {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 4},
-    {SPDRT_DMAP_FSR, 32, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 8},
-    {SPDRT_DMAP_FSR, 16, 2, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 4, 8},
-    {SPDRT_DMAP_FSR, 8, 1, SPDRT_DMAP_FOVEATION_FIXED, 1, 1, 4, 4},
-    {SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 16, 8},
-    {SPDRT_DMAP_FDM, 64, 2, SPDRT_DMAP_FOVEATION_FIXED, 1, 1, 16, 0},
-    {SPDRT_DMAP_FDM, 128, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, 8},
-    {SPDRT_DMAP_FDM, 256, 2, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 4, 0},
+    /* kind, texel, views, foveation, content, coarser, max_rate, subgroup, rate_map */
+    {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 4, 0, 0},
+    {SPDRT_DMAP_FSR, 8, 2, SPDRT_DMAP_FOVEATION_FIXED, 0, 0, 2, 0, 0},
+    {SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 16, 0, 0},
+    {SPDRT_DMAP_FDM, 1024, 3, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 8, 0, 0},
+    {SPDRT_DMAP_FSR, 8, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0},
+    {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 4, 0},
+    {SPDRT_DMAP_FSR, 32, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 8, 0},
+    {SPDRT_DMAP_FSR, 16, 2, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 4, 8, 0},
+    {SPDRT_DMAP_FSR, 8, 1, SPDRT_DMAP_FOVEATION_FIXED, 1, 1, 4, 4, 0},
+    {SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 16, 8, 0},
+    {SPDRT_DMAP_FDM, 64, 2, SPDRT_DMAP_FOVEATION_FIXED, 1, 1, 16, 0, 0},
+    {SPDRT_DMAP_FDM, 128, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, 8, 0},
+    {SPDRT_DMAP_FDM, 256, 2, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 4, 0, 0},
+    {SPDRT_DMAP_FSR, 16, 2, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 4, 4, 1},
+    {SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_FIXED, 0, 0, 8, 0, 1},
+    {SPDRT_DMAP_FDM, 128, 2, SPDRT_DMAP_FOVEATION_GAZE, 1, 1, 16, 8, 1},
 };
 static const uint32_t SIZES[][2] = {{1, 1}, {7, 5}, {65, 33}, {250, 131}, {640, 360}};
 
@@ -81,6 +84,13 @@ static void test_matrix(void)
                 size_t bytes = r.texels * spdrt_dmap_gen_texel_bytes(c), diff = 0;
                 for (size_t b = 0; b < bytes; b++) diff += r.gpu[b] != r.ref[b];
                 if (diff) printf("# %ux%u: %zu bytes differ\n", w, h, diff);
+                if (c->rate_map) { /* binding 3 against the axes of the reference's map */
+                    size_t axes_diff = 0;
+                    spdrt_dmap_gen_axes(c, w, h, r.ref, r.axes_ref);
+                    for (size_t a = 0; a < r.axes_count; a++) axes_diff += r.axes[a] != r.axes_ref[a];
+                    if (axes_diff) printf("# %ux%u: %zu rate-map entries differ\n", w, h, axes_diff);
+                    diff += axes_diff;
+                }
                 bad += diff != 0;
                 for (size_t t = 0; t < r.texels; t++) seen[rate_at(&s, &r, t) & 63]++;
                 texels += r.texels;
@@ -92,13 +102,13 @@ static void test_matrix(void)
         }
         for (int q = 0; q < 64; q++) rates_seen += seen[q] != 0;
         ok(bad == 0 && runs == sizeof SIZES / sizeof *SIZES,
-           "%s --texel %u --views %u --foveation %s%s%s --max-rate %u%s: %zu texels at 1x1..640x360 equal "
+           "%s --texel %u --views %u --foveation %s%s%s --max-rate %u%s%s: %zu texels at 1x1..640x360 equal "
            "the reference (%zu rates seen)", c->kind == SPDRT_DMAP_FDM ? "fdm" : "fsr", c->texel, c->views,
            c->foveation == SPDRT_DMAP_FOVEATION_OFF ? "off" : c->foveation == SPDRT_DMAP_FOVEATION_FIXED
                ? "fixed" : "gaze", c->content ? " --content" : "",
            c->content && c->foveation && c->combine_coarser ? " --combine coarser" : "", c->max_rate,
            c->content && c->subgroup == 4 ? " --subgroup 4" : c->content && c->subgroup ? " --subgroup 8" : "",
-           texels, rates_seen);
+           c->rate_map ? " --rate-map (and binding 3)" : "", texels, rates_seen);
         free(s.spirv);
     }
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "spdgen_spirv.h"
 #include "spdrt_dmap.h"
 #include "tap.h"
 
@@ -23,33 +24,15 @@ typedef struct {
 /* spdgen --dmap for config c, as SPIR-V from the front end under test. */
 static int make_shader(const spdrt_dmap_gen_config *c, shader *s)
 {
-    const char *build = getenv("SPDGEN_BUILD");
     static const char *const fov[] = {"off", "fixed", "gaze"};
-    char path[256], cmd[1024], subgroup[32] = "", combine[32] = "";
+    char args[512], subgroup[32] = "", combine[32] = "";
     if (c->content) snprintf(subgroup, sizeof subgroup, " --subgroup %u", c->subgroup);
     if (c->content && c->foveation && c->combine_coarser) snprintf(combine, sizeof combine, " --combine coarser");
-    snprintf(path, sizeof path, "/tmp/dmap_gen_%d.spv", (int)getpid());
-    snprintf(cmd, sizeof cmd,
-             "'%s/spdgen' --dmap %s --texel %u --foveation %s%s%s --views %u --max-rate %u%s "
-             "--target spirv --spirv-from %s -o %s", build ? build : "build",
-             c->kind == SPDRT_DMAP_FDM ? "fdm" : "fsr", c->texel, fov[c->foveation],
-             c->content ? " --content" : "", combine, c->views, c->max_rate, subgroup, front_end, path);
+    snprintf(args, sizeof args, "--dmap %s --texel %u --foveation %s%s%s --views %u --max-rate %u%s%s --spirv-from %s",
+             c->kind == SPDRT_DMAP_FDM ? "fdm" : "fsr", c->texel, fov[c->foveation], c->content ? " --content" : "",
+             combine, c->views, c->max_rate, subgroup, c->rate_map ? " --rate-map" : "", front_end);
     s->c = *c;
-    s->spirv = NULL;
-    if (system(cmd) != 0) return -1;
-    FILE *f = fopen(path, "rb");
-    if (!f) return -1;
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    s->spirv = malloc((size_t)size);
-    if (s->spirv && fread(s->spirv, 1, (size_t)size, f) != (size_t)size) {
-        free(s->spirv);
-        s->spirv = NULL;
-    }
-    fclose(f);
-    remove(path);
-    s->words = (size_t)size / 4;
+    s->spirv = spdgen_spirv(args, &s->words);
     return s->spirv ? 0 : -1;
 }
 
@@ -57,7 +40,8 @@ static int make_shader(const spdrt_dmap_gen_config *c, shader *s)
 typedef struct {
     float *colour, *motion;
     uint8_t *gpu, *ref;
-    size_t texels;
+    uint32_t *axes, *axes_ref; /* --rate-map's buffer from the device, and from ref */
+    size_t texels, axes_count;
 } run_data;
 
 static int alloc_run(const spdrt_dmap_gen_config *c, uint32_t w, uint32_t h, run_data *r)
@@ -69,7 +53,10 @@ static int alloc_run(const spdrt_dmap_gen_config *c, uint32_t w, uint32_t h, run
     r->motion = calloc(pixels * 2, sizeof *r->motion);
     r->gpu = malloc(r->texels * 2);
     r->ref = malloc(r->texels * 2);
-    return r->colour && r->motion && r->gpu && r->ref ? 0 : -1;
+    r->axes_count = spdrt_dmap_gen_axes_count(c, w, h);
+    r->axes = malloc(r->axes_count * sizeof *r->axes);
+    r->axes_ref = malloc(r->axes_count * sizeof *r->axes_ref);
+    return r->colour && r->motion && r->gpu && r->ref && r->axes && r->axes_ref ? 0 : -1;
 }
 
 static void free_run(run_data *r)
@@ -78,13 +65,16 @@ static void free_run(run_data *r)
     free(r->motion);
     free(r->gpu);
     free(r->ref);
+    free(r->axes);
+    free(r->axes_ref);
     memset(r, 0, sizeof *r);
 }
 
 /* Runs the shader on the device; returns 0, or -1 after a diagnostic. */
 static int run_device(const shader *s, const spdrt_dmap_gen_params *p, run_data *r)
 {
-    if (spdrt_dmap_gen_run(ctx, s->spirv, s->words, &s->c, p, r->colour, r->motion, 2, r->gpu) != SPDRT_OK) {
+    if (spdrt_dmap_gen_run(ctx, s->spirv, s->words, &s->c, p, r->colour, r->motion, 2, r->gpu,
+                           s->c.rate_map ? r->axes : NULL) != SPDRT_OK) {
         printf("# run failed: %s\n", spdrt_last_error(ctx));
         return -1;
     }

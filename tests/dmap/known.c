@@ -3,7 +3,8 @@
  * flat frames shade 2x2 (4x4 under cutoff4), one-pixel columns 1x2 and rows 2x1, an edge
  * moved by its motion vectors moves its fine texels, fast motion coarsens noise, foveation
  * rings by direct distance with an aspect, the rate mask and --max-rate obeyed, each view
- * at its own gaze, and a density map read by the turnip model at the generated rates.
+ * at its own gaze, --rate-map's columns and rows, and a density map read by the turnip model
+ * at the generated rates.
  *
  * usage: known glsl|hlsl      prints TAP */
 #define _POSIX_C_SOURCE 200809L
@@ -14,7 +15,7 @@
 #include "tap.h"
 #include "gen_common.h"
 
-static const spdrt_dmap_gen_config CONTENT16 = {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0};
+static const spdrt_dmap_gen_config CONTENT16 = {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0};
 
 /* Every texel of the device's map has rate `want`. */
 static int all_rates(const shader *s, const run_data *r, uint32_t want)
@@ -101,6 +102,40 @@ static void test_moving_edge(void)
     free(s.spirv);
 }
 
+/* --rate-map on a 128x32 frame (map 8x2): the edge at x = 58 makes column 3 width 0 (1x1)
+ * and the rest width 1, and every row meets column 3 (height 0); one-pixel columns (1x2
+ * everywhere) make every column 0 and every row 1. */
+static void test_rate_map(void)
+{
+    spdrt_dmap_gen_config c = CONTENT16;
+    c.rate_map = 1;
+    shader s;
+    if (make_shader(&c, &s)) {
+        ok(0, "spdgen made --dmap fsr --content --rate-map");
+        return;
+    }
+    struct { float (*f)(uint32_t, uint32_t); uint32_t want[10]; const char *what; } cases[] = {
+        {edge58, {1, 1, 1, 0, 1, 1, 1, 1, 0, 0}, "an edge at x = 58: column 3 width 0, the rest 1, rows 0"},
+        {columns, {0, 0, 0, 0, 0, 0, 0, 0, 1, 1}, "one-pixel columns: every column width 0, every row 1"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        run_data r;
+        spdrt_dmap_gen_params p;
+        alloc_run(&s.c, 128, 32, &r);
+        spdrt_dmap_gen_defaults(&s.c, 128, 32, &p);
+        paint(&r, 128, 32, cases[i].f);
+        int good = r.axes_count == 10 && run_device(&s, &p, &r) == 0;
+        for (size_t a = 0; good && a < 10; a++)
+            if (r.axes[a] != cases[i].want[a]) {
+                printf("# entry %zu: %u, expected %u\n", a, r.axes[a], cases[i].want[a]);
+                good = 0;
+            }
+        ok(good, "--rate-map, %s", cases[i].what);
+        free_run(&r);
+    }
+    free(s.spirv);
+}
+
 /* Noise in [0, 1): nearly every block's range exceeds the cutoff. Moving 40 pixels with
  * motion factor 0.075 lowers every difference (at most 1) by 3, as much as the widening (at
  * most 1 + 1) can add back: 2x2 everywhere. */
@@ -139,7 +174,7 @@ static void test_fast_motion(void)
  * 8y + 4) is in ring k when dx^2 + (dy / 2)^2 < r_k^2 (dy is even: exact). */
 static void test_rings(void)
 {
-    const spdrt_dmap_gen_config c = {SPDRT_DMAP_FSR, 8, 1, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 4, 0};
+    const spdrt_dmap_gen_config c = {SPDRT_DMAP_FSR, 8, 1, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 4, 0, 0};
     shader s;
     if (make_shader(&c, &s)) {
         ok(0, "spdgen made --dmap fsr --texel 8");
@@ -192,9 +227,9 @@ static int run_rings(const spdrt_dmap_gen_config *c, uint32_t mask, run_data *r)
  * 1x1, 1x1, 2x2, 2x2, 2x2; --max-rate 2 caps each axis at 2 (the 4x4 ring becomes 2x2). */
 static void test_limits(void)
 {
-    const spdrt_dmap_gen_config fsr = {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_FIXED, 0, 0, 4, 0};
-    const spdrt_dmap_gen_config fdm16 = {SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_FIXED, 0, 0, 16, 0};
-    const spdrt_dmap_gen_config fdm2 = {SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_FIXED, 0, 0, 2, 0};
+    const spdrt_dmap_gen_config fsr = {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_FIXED, 0, 0, 4, 0, 0};
+    const spdrt_dmap_gen_config fdm16 = {SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_FIXED, 0, 0, 16, 0, 0};
+    const spdrt_dmap_gen_config fdm2 = {SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_FIXED, 0, 0, 2, 0, 0};
     const shader as_fsr = {fsr, NULL, 0}, as_fdm = {fdm16, NULL, 0};
     run_data full, limited;
     int good = run_rings(&fsr, 0, &full) == 0 && run_rings(&fsr, 1u | (1u << 6), &limited) == 0;
@@ -225,7 +260,7 @@ static void test_limits(void)
  * and 4x4 in a layer gazing 200 pixels away. */
 static void test_views(void)
 {
-    const spdrt_dmap_gen_config c = {SPDRT_DMAP_FSR, 16, 3, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 4, 0};
+    const spdrt_dmap_gen_config c = {SPDRT_DMAP_FSR, 16, 3, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 4, 0, 0};
     shader s;
     if (make_shader(&c, &s)) {
         ok(0, "spdgen made --views 3");
@@ -255,7 +290,7 @@ static void test_views(void)
  * map texel under its centre, capped at 4 (the encoding round-trips through the driver). */
 static void test_through_model(void)
 {
-    const spdrt_dmap_gen_config c = {SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 16, 0};
+    const spdrt_dmap_gen_config c = {SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 16, 0, 0};
     shader s;
     if (make_shader(&c, &s)) {
         ok(0, "spdgen made --dmap fdm");
@@ -306,6 +341,7 @@ int main(int argc, char **argv)
     if (open_device(argc > 1 ? argv[1] : "glsl")) return 0;
     test_patterns();
     test_moving_edge();
+    test_rate_map();
     test_fast_motion();
     test_rings();
     test_limits();

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "spdgen_spirv.h"
 #include "spdrt_dmap.h"
 #include "tap.h"
 
@@ -26,26 +27,10 @@ static spdrt_context *ctx;
 
 static uint32_t *spirv_of(const char *filter, const char *format, uint32_t views, size_t *words)
 {
-    const char *build = getenv("SPDGEN_BUILD");
-    char path[256], cmd[512];
-    snprintf(path, sizeof path, "/tmp/dmap_resolve_%d.spv", (int)getpid());
-    snprintf(cmd, sizeof cmd, "'%s/spdgen' --dmap resolve --filter %s --format %s --views %u --target spirv "
-             "--spirv-from %s -o %s", build ? build : "build", filter, format, views, front_end, path);
-    if (system(cmd) != 0) return NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint32_t *code = malloc((size_t)size);
-    if (code && fread(code, 1, (size_t)size, f) != (size_t)size) {
-        free(code);
-        code = NULL;
-    }
-    fclose(f);
-    remove(path);
-    *words = (size_t)size / 4;
-    return code;
+    char args[256];
+    snprintf(args, sizeof args, "--dmap resolve --filter %s --format %s --views %u --spirv-from %s", filter, format,
+             views, front_end);
+    return spdgen_spirv(args, words);
 }
 
 /* An affine scene, different per view. */
