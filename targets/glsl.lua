@@ -115,7 +115,7 @@ function glsl.atomic_store(target, value) return string.format("atomicExchange(%
 function glsl.atomic_min(target, value) return string.format("atomicMin(%s, %s);", target, value) end
 
 function glsl.shuffle(v, lane, type) return string.format("subgroupShuffle(%s, %s)", v, lane) end
-function glsl.shuffle_xor(v, mask, type) return string.format("subgroupShuffleXor(%s, %s)", v, mask) end
+function glsl.shuffle_xor(v, mask, type) return string.format("subgroupShuffleXor(%s, %du)", v, mask) end
 function glsl.quad_broadcast(v, i, type) return string.format("subgroupQuadBroadcast(%s, %du)", v, i) end
 function glsl.quad_swap(v, mask, type)
     return string.format(mask == 1 and "subgroupQuadSwapHorizontal(%s)" or "subgroupQuadSwapVertical(%s)", v)

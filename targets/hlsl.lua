@@ -137,7 +137,9 @@ local function exchange(call, v, arg, type)
 end
 
 function hlsl.shuffle(v, lane, type) return exchange("WaveReadLaneAt", v, lane, type) end
-function hlsl.shuffle_xor(v, mask, type) return exchange("WaveReadLaneAt", v, "WaveGetLaneIndex() ^ " .. mask, type) end
+function hlsl.shuffle_xor(v, mask, type)
+    return exchange("WaveReadLaneAt", v, string.format("WaveGetLaneIndex() ^ %du", mask), type)
+end
 function hlsl.quad_broadcast(v, i, type) return exchange("QuadReadLaneAt", v, string.format("%du", i), type) end
 function hlsl.quad_swap(v, mask, type)
     return string.format(mask == 1 and "QuadReadAcrossX(%s)" or "QuadReadAcrossY(%s)", v)

@@ -107,7 +107,7 @@ function msl.atomic_store(target, value)
 end
 
 function msl.shuffle(v, lane, type) return string.format("simd_shuffle(%s, ushort(%s))", v, lane) end
-function msl.shuffle_xor(v, mask, type) return string.format("simd_shuffle_xor(%s, ushort(%s))", v, mask) end
+function msl.shuffle_xor(v, mask, type) return string.format("simd_shuffle_xor(%s, ushort(%du))", v, mask) end
 function msl.quad_broadcast(v, i, type) return string.format("quad_broadcast(%s, ushort(%d))", v, i) end
 function msl.quad_swap(v, mask, type) return string.format("quad_shuffle_xor(%s, ushort(%d))", v, mask) end
 

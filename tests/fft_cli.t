@@ -77,7 +77,7 @@ ok $? "the E x W != N message lists $n working --ept/--wg pairs, each accepted"
 # rows do not; W <= --max-wg; one of E and W given, the other follows.
 shape() { # ARGS... -> "E W" read from the regenerate command
     "$SPDGEN" "$@" -o "$WORK/s.comp" &&
-        sed -n 's|^//   spdgen .*--ept \([0-9]*\) --wg \([0-9]*\) .*|\1 \2|p' "$WORK/s.comp" | head -1
+        regenerate_command "$WORK/s.comp" | sed -n 's|^spdgen .*--ept \([0-9]*\) --wg \([0-9]*\) .*|\1 \2|p'
 }
 rule_ok=0
 for case in "4 2 2" "32 2 16" "64 2 32" "128 4 32" "256 8 32" "512 16 32" "1024 16 64" "2048 16 128" "4096 16 256" "8192 32 256" "16384 64 256"; do
@@ -96,7 +96,7 @@ done
 # Rows per workgroup in the default shape: 8/E at E <= 4, 2 at W = 256 with E = 32 (N = 8192)
 # and E = 16 (4096) with --subgroup 4, 4 at 4096 with --subgroup 0, else 1 (the command names
 # the value for rows, nothing for columns and real rows); a given --prefetch-rows keeps 1.
-rows() { "$SPDGEN" "$@" | sed -n 's|^//   spdgen .*--rows-per-wg \([0-9]*\).*|\1|p' | head -1; }
+rows() { "$SPDGEN" "$@" | regenerate_command | sed -n 's|^spdgen .*--rows-per-wg \([0-9]*\).*|\1|p'; }
 [ "$(rows --fft 64)" = "4" ] && [ "$(rows --fft 128)" = "2" ] && [ "$(rows --fft 8)" = "4" ] &&
     [ "$(rows --fft 256)" = "1" ] && [ "$(rows --fft 64 --ept 2)" = "1" ] &&
     [ "$(rows --fft 64 --real)" = "" ] && [ "$(rows --fft 64 --stride)" = "" ] &&
@@ -108,7 +108,7 @@ rows() { "$SPDGEN" "$@" | sed -n 's|^//   spdgen .*--rows-per-wg \([0-9]*\).*|\1
 # Rows in turn (--prefetch-rows): 2 for complex rows in the default shape at E = 16 with
 # W = 64..256 (N = 1024..4096) where one row is in registers (4096 with shuffles), else 1 (named
 # for rows); the contract dispatches one workgroup per 2 rows either way.
-prefetch() { "$SPDGEN" "$@" | sed -n 's|^//   spdgen .*--prefetch-rows \([0-9]*\).*|\1|p' | head -1; }
+prefetch() { "$SPDGEN" "$@" | regenerate_command | sed -n 's|^spdgen .*--prefetch-rows \([0-9]*\).*|\1|p'; }
 [ "$(prefetch --fft 4096)" = "1" ] && [ "$(prefetch --fft 4096 --subgroup 32)" = "2" ] &&
     [ "$(prefetch --fft 4096 --prefetch-rows 2)" = "2" ] && [ "$(prefetch --fft 2048)" = "2" ] && [ "$(prefetch --fft 1024)" = "2" ] &&
     [ "$(prefetch --fft 512)" = "1" ] && [ "$(prefetch --fft 256)" = "1" ] && [ "$(prefetch --fft 8192)" = "1" ] &&
@@ -126,7 +126,7 @@ ok $rule_ok "E/W derivation: E = 16 with W >= 32 (or N/2), complex rows W <= 256
 # --twiddles default: squared for complex rows in the default shape at --subgroup 0 with
 # N = 2048 (rows in turn) and 4096 (4 rows in registers), the arrangements measured faster;
 # device everywhere else, and a given --twiddles wins.
-twiddles() { "$SPDGEN" "$@" | sed -n 's|^//   spdgen .*--twiddles \([a-z]*\).*|\1|p' | head -1; }
+twiddles() { "$SPDGEN" "$@" | regenerate_command | sed -n 's|^spdgen .*--twiddles \([a-z]*\).*|\1|p'; }
 tw_ok=0
 [ "$(twiddles --fft 2048)" = "squared" ] && [ "$(twiddles --fft 4096)" = "squared" ] &&
     [ "$(twiddles --fft 1024)" = "device" ] && [ "$(twiddles --fft 8192)" = "device" ] &&
@@ -167,7 +167,7 @@ ok $ex_ok "--subgroup 0: ceil(w / group) shared exchanges, the natural-order reo
     "$SPDGEN" --fft 1024 -o "$WORK/sl1024.comp" && grep -q "^shared vec2 fft_c\[" "$WORK/sl1024.comp" &&
     ! grep -q "fft_re" "$WORK/sl1024.comp" &&
     "$SPDGEN" --fft 4096 --shared-layout split -o "$WORK/sl4096.comp" && grep -q "^shared float fft_re\[" "$WORK/sl4096.comp" &&
-    cmd=$(sed -n 's|^//   \(spdgen .*\)$|\1|p' "$WORK/sl4096.comp" | head -1) &&
+    cmd=$(regenerate_command "$WORK/sl4096.comp" | head -1) &&
     case $cmd in *"--shared-layout split"*) true ;; *) false ;; esac &&
     $SPDGEN_BUILD/$cmd -o "$WORK/sl4096b.comp" && cmp -s "$WORK/sl4096.comp" "$WORK/sl4096b.comp"
 ok $? "--shared-layout: split below N = 1024, paired from 1024; an explicit split is named in the regenerate command and reproduced"
@@ -220,7 +220,7 @@ ok $cols_ok "columns per workgroup: lanes of 16 up to W = 64, 8 at W = 128, regi
     sed -n 's/^#define FFT_SUBGROUP_SIZE \([0-9]*\).*/\1/p' "$WORK/c.h")" = 8 ] && grep -q subgroupShuffleXor "$WORK/c.comp"
 ok $? "lanes: --subgroup 8 with 16 columns needs no subgroup (FFT_SUBGROUP_SIZE 0, no shuffles); with 2 columns it shuffles"
 "$SPDGEN" --fft 256 --stride --subgroup 8 --columns-per-wg 4 --target hlsl -o "$WORK/l.hlsl" &&
-    cmd=$(sed -n 's|^//   \(spdgen .*\)$|\1|p' "$WORK/l.hlsl" | head -1) &&
+    cmd=$(regenerate_command "$WORK/l.hlsl" | head -1) &&
     echo "$cmd" | grep -q -- "--column-layout lanes --columns-per-wg 4" &&
     $SPDGEN_BUILD/$cmd -o "$WORK/l2.hlsl" && cmp -s "$WORK/l.hlsl" "$WORK/l2.hlsl"
 ok $? "the regenerate command of a lanes shader names its layout and reproduces the file"
@@ -305,9 +305,27 @@ for target in glsl hlsl msl spirv; do
     done
     ok $same "deterministic FFT output for --target $target"
 done
-cmd=$(sed -n 's|^//   \(spdgen .*\)$|\1|p' "$WORK/a.hlsl" | head -1)
+cmd=$(regenerate_command "$WORK/a.hlsl" | head -1)
 [ -n "$cmd" ] && $SPDGEN_BUILD/$cmd -o "$WORK/c.hlsl" && cmp -s "$WORK/a.hlsl" "$WORK/c.hlsl"
 ok $? "the regenerate command in the FFT header reproduces the file"
+# Every emitted line fits in 100 columns: each target, with the options that shape the text
+# most (shuffles, quads, real rows, halves, columns in lanes and registers, the twiddle
+# table and squares, rows in turn, a four-step plan's passes; its .fftplan is not a shader).
+wide=0
+for target in glsl hlsl msl; do
+    for args in "--fft 4" "--fft 4096 --subgroup 8 --twiddles squared" "--fft 1024 --subgroup 4" \
+        "--fft 4096 --ept 8 --wg 512 --subgroup 8 --real" "--fft 1024 --real --direction inverse --storage f16" \
+        "--fft 256 --stride --columns-per-wg 4 --subgroup 8" "--fft 1024 --stride --column-layout registers" \
+        "--fft 1024 --twiddles lut --direction inverse" "--fft 2048 --prefetch-rows 2 --shared-layout split" \
+        "--fft 65536 --columns-per-wg 8,4"; do
+        rm -rf "$WORK/w" && mkdir "$WORK/w"
+        # shellcheck disable=SC2086 # several flags
+        "$SPDGEN" $args --target $target -o "$WORK/w/out.$target" && [ -z "$(long_lines "$WORK/w"/*."$target")" ] && continue
+        wide=1
+        diag "$args --target $target:" "$(long_lines "$WORK/w"/*."$target" | head -3)"
+    done
+done
+ok $wide "no emitted line is longer than 100 columns (FFT, every target)"
 
 # Every emitted file states its contract: bindings, push constants, grid, shared memory and
 # the subgroup requirement.

@@ -12,3 +12,11 @@ ok() { # ok CONDITION_EXIT_CODE DESCRIPTION
 }
 diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
 done_testing() { echo "1..$TAP_N"; [ "$TAP_FAILED" -eq 0 ]; }
+# regenerate_command [FILE]: the command an emitted shader's header names (its "//   spdgen"
+# line and the lines its " \" continues), as one line.
+regenerate_command() {
+    awk '/^\/\/   spdgen /{on=1} on{line=$0; sub(/^\/\/ +/, "", line); more=sub(/ \\$/, "", line);
+        printf "%s%s", sep, line; sep=" "; if (!more) { print ""; exit }}' "$@"
+}
+# long_lines FILE...: every line longer than 100 columns, as FILE:LINE: text (none: silent).
+long_lines() { awk 'length > 100 { print FILENAME ":" FNR ": " $0 }' "$@"; }

@@ -33,6 +33,26 @@ local function thread_part(L, map)
     return text
 end
 
+-- What thread_part(L, map) moves, in words: "t bits 3-5 -> <unit> 7-9, t bit 0 -> 0" (nil:
+-- nothing).
+local function thread_part_note(L, map, unit)
+    local parts, q, w = {}, 0, #L.thr
+    while q < w do
+        local d = map(L.thr[q + 1])
+        if d == nil then
+            q = q + 1
+        else
+            local len = 1
+            while q + len < w and map(L.thr[q + len + 1]) == d + len do len = len + 1 end
+            local to = #parts == 0 and unit .. " " or ""
+            parts[#parts + 1] = len == 1 and string.format("t bit %d -> %s%d", q, to:gsub("bits ", "bit "), d)
+                or string.format("t bits %d-%d -> %s%d-%d", q, q + len - 1, to, d, d + len - 1)
+            q = q + len
+        end
+    end
+    return #parts > 0 and table.concat(parts, ", ") or nil
+end
+
 -- The register part: sum over the set bits of register number k of 1 << map(bit).
 local function register_part(L, k, map)
     local v = 0
@@ -119,7 +139,8 @@ end
 
 return {
     shared_store = shared_store, shared_load = shared_load,
-    u = u, log2 = log2, thread_part = thread_part, register_part = register_part, swizzle = swizzle,
+    u = u, log2 = log2, thread_part = thread_part, thread_part_note = thread_part_note,
+    register_part = register_part, swizzle = swizzle,
     swizzle_bits = swizzle_bits, conflict_ways = conflict_ways, reg_name = reg_name, plus = plus, factor = factor, j_bit = j_bit,
     n_total_columns = n_total_columns,
 }

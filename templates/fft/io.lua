@@ -6,6 +6,7 @@ local X = require("templates.fft.expr")
 
 local u, log2, plus, factor, reg_name = X.u, X.log2, X.plus, X.factor, X.reg_name
 local thread_part, register_part, j_bit = X.thread_part, X.register_part, X.j_bit
+local thread_part_note = X.thread_part_note
 local n_total_columns = X.n_total_columns
 
 local io = {}
@@ -81,6 +82,13 @@ local function column_access(f)
     return load, function(col, j) return split(col, "params.out_stride", cols, j) end
 end
 
+-- A four-step pass addresses column col of its transforms with a shift and a mask (column_access).
+local function split_note(c, f)
+    local cols = n_total_columns(f)
+    c:comment(string.format("col >> %s and col & %s: the transform col / %d and its column col mod %d.",
+        u(log2(cols)), u(cols - 1), cols, cols))
+end
+
 local function load_complex(ctx, index)
     if ctx.src_storage == "f16" then return ctx.dialect.unpack_half2("src[" .. index .. "]") end
     return "src[" .. index .. "]"
@@ -124,7 +132,8 @@ local function lane_column(c, ctx, L, name)
     local expr = string.format("col0 + %s", part:match("^[%w_]+$") and part or "(" .. part .. ")")
     ctx.lane_columns = ctx.lane_columns or {}
     if ctx.lane_columns[expr] then return ctx.lane_columns[expr] end
-    c:line("uint %s = %s;", name, expr)
+    c:note(string.format("uint %s = %s;", name, expr), "the column: " ..
+        thread_part_note(L, function(b) if b >= n then return b - n end end, "column bits"))
     ctx.lane_columns[expr] = name
     return name
 end
@@ -153,7 +162,8 @@ local function emit_load(c, ctx, step, opts)
                     end
                 else
                     local mirror = string.format("(%s - %s) & %s", u(f.n - fc), plus(jt, 0), u(half - 1))
-                    c:line("uint m = %s;", mirror)
+                    c:note(string.format("uint m = %s;", mirror), string.format("N - f, an index of the half " ..
+                        "spectrum (mod %d)", half))
                     c:line("$float2 x = %s;", load_complex(ctx, "x_in + m"))
                     c:line("$float2 y = %s;", load_complex(ctx, "y_in + m"))
                     if fc == half then
@@ -197,6 +207,7 @@ local function emit_load(c, ctx, step, opts)
                 ctx.registers) or string.format("an invocation reads its %d columns side by side", ctx.columns),
                 rows and "Rows" or "Columns"))
         end
+        if f.pass and (f.pass.index == 1 or not scratch_tiled(f)) then split_note(c, f) end
         for k = 0, ctx.registers - 1 do
             local col = column_of(ctx, L, k, base)
             c:line("%s = $float2(0.0f, 0.0f);", reg_name(k))
@@ -271,6 +282,7 @@ local function emit_store(c, ctx, step)
         else
             c:comment("Store, " .. order .. (f.strided and "; columns" or "; rows") .. " past count are not written.")
         end
+        if f.pass and f.pass.index > 1 then split_note(c, f) end
         local base = ctx.lanes and lane_column(c, ctx, L, "col_out") or nil
         for k = 0, ctx.registers - 1 do
             local col = column_of(ctx, L, k, base)
@@ -313,7 +325,7 @@ local function emit_real_unpack(c, ctx, step)
         local fk = register_part(L, k, map)
         partner[k] = { other = by_freq[(N - W - fk) % N], own = by_freq[(N - fk) % N] }
     end
-    c:line("uint mirror = (%s - t) & %s;", u(W), u(W - 1))
+    c:note(string.format("uint mirror = (%s - t) & %s;", u(W), u(W - 1)), "W - t mod W: it holds Z[N - f]")
     for i = 1, #lower, step.per_round do
         if ctx.shared_used then c:line(D.barrier()) end
         for j = i, math.min(#lower, i + step.per_round - 1) do

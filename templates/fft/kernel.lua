@@ -20,9 +20,9 @@ local interface = require("templates.lib.interface")
 
 local fft = {}
 
--- Shared memory the plan may use: 32 KB, what Metal guarantees and lavapipe, Apple and
--- most mobile GPUs have (NVIDIA 48 KB, AMD and Intel 64 KB). One slot is one complex
--- value, stored as two floats in separate arrays (fft_re, fft_im).
+-- Shared memory the plan may use: 32 KB, what Metal guarantees and the least the Vulkan
+-- devices in use offer, so one plan runs everywhere. One slot is one complex value,
+-- stored as two floats in separate arrays (fft_re, fft_im) or one float2 (fft_c).
 local SHARED_BUDGET_BYTES = 32768
 local SLOT_BYTES = 8
 
@@ -284,33 +284,82 @@ local function describe_plan(ctx)
     return table.concat(parts, ", ")
 end
 
--- A comment line starting with `head`, its text wrapped at 92 columns under the text's start.
-local function hanging(c, head, text)
-    local pad = "//" .. string.rep(" ", #head - 2)
-    local line = head
-    for word in text:gmatch("%S+") do
-        if #line + 1 + #word > 92 and #line > #head then
-            c:line(line)
-            line = pad .. word
-        else
-            line = line .. ((#line > #head or line ~= head) and line:sub(-1) ~= " " and " " or "") .. word
+-- The phase map: the plan's steps in order, consecutive ones of a kind on one line, each
+-- saying where it runs (registers, subgroup shuffles, shared memory).
+local function emit_phase_map(c, ctx)
+    local f, n = ctx.f, ctx.g.n
+    local shuffles = ctx.subgroup == 4 and "quad swaps" or "subgroup shuffles"
+    local function bits(list)
+        local names = {}
+        for i, b in ipairs(list) do names[i] = b end
+        return (#list == 1 and "bit " or "bits ") .. steps.bit_names(ctx, names):gsub(",", ", ")
+    end
+    -- The index bits an exchange brings into registers (those not there before).
+    local function incoming(step)
+        local had, list = {}, {}
+        for _, b in ipairs(step.from.reg) do had[b] = true end
+        for _, b in ipairs(step.to.reg) do if not had[b] and b < n then list[#list + 1] = b end end
+        table.sort(list, function(x, y) return x > y end)
+        return list
+    end
+    local lines = {}
+    local function add(kind, text, key)
+        local last = lines[#lines]
+        if key and last and last.key == key then last.items[#last.items + 1] = text; return end
+        lines[#lines + 1] = { kind = kind, text = text, key = key, items = { text } }
+    end
+    for _, s in ipairs(ctx.plan.steps) do
+        if s.kind == "load" then
+            lines[#lines + 1] = { text = "load: " .. steps.layout_text(ctx, s.layout) }
+        elseif s.kind == "stage" then add("registers", s.bit, "stage")
+        elseif s.kind == "shuffle_stage" then add(shuffles, s.bit, "shuffle_stage")
+        elseif s.kind == "lane_swap" then add(shuffles, s, "lane_swap" .. (s.why or ""))
+        elseif s.kind == "permute" then lines[#lines + 1] = { text = "registers: renamed, no data moves" }
+        elseif s.kind == "exchange" then
+            local what = s.what == "reorder" and "reorder into natural order"
+                or s.what == "return" and "back to the load layout"
+                or s.what == "pair" and "samples f and f + 1 into one invocation"
+                or string.format("index %s into registers%s", bits(incoming(s)),
+                    s.what == "butterfly_reorder" and ", in the natural-order layout" or "")
+            lines[#lines + 1] = { text = string.format("shared memory: %s (%d round%s of %d slots)", what,
+                s.rounds, s.rounds == 1 and "" or "s", s.slots) }
+        elseif s.kind == "real_unpack" then
+            lines[#lines + 1] = { text = "shared memory: Z[f] meets Z[N - f]; unpack and store two real rows' " ..
+                "half spectra" }
+        elseif s.kind == "store" and not (f.real and ctx.forward) then
+            lines[#lines + 1] = { text = "store" }
         end
     end
-    c:line(line)
+    c:comment(string.format("Phases, in order%s:", ctx.rows_in_turn > 1
+        and " (per row; the next row's loads are in flight meanwhile)" or ""))
+    for i, l in ipairs(lines) do
+        local text = l.text
+        if l.key == "stage" or l.key == "shuffle_stage" then
+            text = string.format("%s: butterflies on %s", l.kind, bits(l.items))
+        elseif l.key and l.key:match("^lane_swap") then
+            local lanes, regs = {}, {}
+            for _, s in ipairs(l.items) do lanes[#lanes + 1], regs[#regs + 1] = s.lane, s.reg end
+            text = string.format("%s: lane bit%s %s trade%s places with register bit%s %s%s", l.kind,
+                #lanes == 1 and "" or "s", table.concat(lanes, ", "), #lanes == 1 and "s" or "",
+                #regs == 1 and "" or "s", table.concat(regs, ", "),
+                l.items[1].why == "pair" and " (samples f and f + 1 into one invocation)" or "")
+        end
+        c:hanging(string.format("//   %d. ", i), text)
+    end
 end
 
 local function emit_header_comment(c, ctx)
     local cfg, f, k, D = ctx.cfg, ctx.f, ctx.contract, ctx.dialect
     c:line("// spdgen %s: workgroup FFT, %s.", cfg.version, D.language)
     c:line("// Generated; regenerate with:")
-    c:line("//   %s", cfg.command)
+    c:command(cfg.command)
     c:line("//")
     local sign = ctx.forward and "-" or "+"
     local what = f.real and (ctx.forward and "two real rows -> their half spectra" or "two half spectra -> two real rows")
         or "complex to complex"
     if f.pass then
         local p, cols = f.pass, n_total_columns(f)
-        hanging(c, "// Transform: ", string.format("pass %d of %d of a four-step %s FFT of N = %d " ..
+        c:hanging("// Transform: ", string.format("pass %d of %d of a four-step %s FFT of N = %d " ..
             "points = %d x %d (X[f] = s * sum_j x[j] exp(%s2 pi i j f / N), s = %s, --norm %s; " ..
             "natural order). This pass runs %d FFTs of %d points per transform%s.", p.index,
             p.count, f.direction, p.n_total, p.index == 1 and f.n or cols, p.index == 1 and cols or f.n,
@@ -318,7 +367,7 @@ local function emit_header_comment(c, ctx)
             cols, f.n, p.index == 1 and ", over the columns of the transform read as a matrix, " ..
             "then multiplies by the four-step twiddles" or ", over the columns of pass 1's scratch"))
     else
-        hanging(c, "// Transform: ", string.format("%s FFT of N = %d points (%s), X[f] = s * sum_j " ..
+        c:hanging("// Transform: ", string.format("%s FFT of N = %d points (%s), X[f] = s * sum_j " ..
             "x[j] exp(%s2 pi i j f / N), s = %s (--norm %s); %s.", f.direction, f.n, what, sign,
             ctx.scale == 1 and "1" or twiddle.literal(ctx.scale):gsub("f$", ""), f.norm,
             f.order == "natural" and "input and output in natural order" or (ctx.dif
@@ -327,25 +376,25 @@ local function emit_header_comment(c, ctx)
     end
     c:line("// Contract:")
     for _, b in ipairs(k.bindings) do
-        hanging(c, string.format("//   %s %s: ", ctx.interface:binding_label(b.binding), b.name), b.doc)
+        c:hanging(string.format("//   %s %s: ", ctx.interface:binding_label(b.binding), b.name), b.doc)
     end
     local pcs = {}
     for _, p in ipairs(k.push_constants) do pcs[#pcs + 1] = p.name end
     c:line("//   %s, FftParams params: uint %s (16 bytes)", ctx.interface:params_label(), table.concat(pcs, ", "))
     if ctx.lanes then
-        hanging(c, "//   ", string.format("workgroup %dx1x1 = %d columns x %d invocations, dispatch " ..
+        c:hanging("//   ", string.format("workgroup %dx1x1 = %d columns x %d invocations, dispatch " ..
             "(%s, 1, 1): invocation t runs column col0 + t mod %d as the FFT's invocation t / %d, so " ..
             "the %d invocations in a row load and store the same element of %d neighbouring columns " ..
             "(%d contiguous bytes)", ctx.invocations, ctx.columns, f.wg, k.grid_text[1], ctx.columns,
             ctx.columns, ctx.columns, ctx.columns, ctx.columns * k.element_bytes.src))
     else
-        c:line("//   workgroup %dx1x1, dispatch (%s, 1, 1): %s", f.wg, k.grid_text[1],
+        c:hanging("//   ", string.format("workgroup %dx1x1, dispatch (%s, 1, 1): %s", f.wg, k.grid_text[1],
             ctx.columns > 1 and string.format("%d neighbouring %s per workgroup", ctx.columns,
                 (f.strided or f.pass) and "columns" or "rows")
             or ctx.rows_in_turn > 1 and string.format("%d consecutive rows per workgroup, one " ..
-                "after another", ctx.rows_in_turn) or "one FFT per workgroup")
+                "after another", ctx.rows_in_turn) or "one FFT per workgroup"))
     end
-    hanging(c, "//   ", string.format("shared memory %d bytes; %s", k.shared_bytes, ctx.subgroup >= 8 and
+    c:hanging("//   ", string.format("shared memory %d bytes; %s", k.shared_bytes, ctx.subgroup >= 8 and
         string.format("needs full subgroups of %d invocations (Vulkan: requiredSubgroupSize = %d and " ..
             "full subgroups; larger subgroups also work)", ctx.subgroup, ctx.subgroup)
         or ctx.subgroup == 4 and "needs quad operations in compute (subgroups of at least 4, full)"
@@ -353,7 +402,7 @@ local function emit_header_comment(c, ctx)
     if ctx.subgroup >= 4 then
         c:line("//   assumes each subgroup is consecutive invocations of the workgroup (lane = t % size)")
     elseif cfg.subgroup > 0 then
-        hanging(c, "//   ", string.format("--subgroup %d is not used: %d consecutive invocations " ..
+        c:hanging("//   ", string.format("--subgroup %d is not used: %d consecutive invocations " ..
             "hold the same element of %d columns, so no butterfly partners share a subgroup of %d; " ..
             "every exchange goes through shared memory", cfg.subgroup, cfg.subgroup, cfg.subgroup, cfg.subgroup))
     end
@@ -363,6 +412,7 @@ local function emit_header_comment(c, ctx)
         ctx.squared and "computed on the device from integer exponents (fft_twiddle) for every other " ..
         "register stage, the stage after it squaring that twiddle (--twiddles squared)" or
         "computed on the device from integer exponents (fft_twiddle)"))
+    emit_phase_map(c, ctx)
     c:blank()
 end
 

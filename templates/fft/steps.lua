@@ -18,6 +18,13 @@ local function twiddle_expr(ctx, k)
     return ctx.forward and string.format("twiddle_lut[%s]", k) or string.format("fft_conj(twiddle_lut[%s])", k)
 end
 
+-- What a twiddle exponent's mask and shift take: (j mod 2^b) << shift, from t's bits.
+local function exponent_note(ctx, L, b, shift)
+    local low = function(x) if x < b then return x end end
+    local what = shift > 0 and string.format("(j mod %d) << %d", 1 << b, shift) or string.format("j mod %d", 1 << b)
+    return string.format("%s: %s", what, X.thread_part_note(L, low, "j bits"))
+end
+
 -- Stage on bit b in registers: pairs (k0, k1) of registers differing in b's register bit.
 local function emit_stage(c, ctx, step)
     local g, L, b = ctx.g, step.layout, step.bit
@@ -38,11 +45,12 @@ local function emit_stage(c, ctx, step)
     local base = nil
     if runtime and not square then
         base = "e" .. b
-        c:line("uint %s = %s;", base, shift > 0 and string.format("(%s) << %s", runtime, u(shift)) or runtime)
+        c:note(string.format("uint %s = %s;", base, shift > 0 and string.format("(%s) << %s", runtime, u(shift))
+            or runtime), exponent_note(ctx, L, b, shift))
     end
     -- Computed twiddles: w^(base + kconst) = w^base x w^kconst, so the polynomial runs once
-    -- per stage and each butterfly multiplies by a compile-time constant (the polynomial
-    -- costs ~25 instructions, the product 4; the extra rounding is about one ulp).
+    -- per stage and each butterfly multiplies by a compile-time constant (a product costs a
+    -- fraction of a polynomial; the extra rounding is about one ulp).
     local w_base = nil
     if square then
         w_base = "w" .. b
@@ -89,10 +97,20 @@ local function emit_stage(c, ctx, step)
     end
 end
 
+-- The mask of lane bit q and the partner it gives, for a comment.
+local function lane_note(ctx, q, index_bit)
+    local what = index_bit and string.format("lane bit %d holds index bit %s", q, index_bit)
+        or string.format("lane bit %d", q)
+    if ctx.subgroup == 4 then
+        return string.format("%s: the partner is lane ^ %d (a quad swap)", what, 1 << q)
+    end
+    return string.format("%s: the partner is lane ^ %s", what, u(1 << q))
+end
+
 local function shuffle(ctx, v, lane_bit)
     local D = ctx.dialect
     if ctx.subgroup == 4 then return D.quad_swap(v, 1 << lane_bit, "float2") end
-    return D.shuffle_xor(v, u(1 << lane_bit), "float2")
+    return D.shuffle_xor(v, 1 << lane_bit, "float2")
 end
 
 -- Stage on bit b, held by lane bit q: partners sit in lanes 2^q apart (q = b, or b + log2 C
@@ -107,16 +125,17 @@ local function emit_shuffle_stage(c, ctx, step)
         ctx.subgroup == 4 and "quad swaps" or "XOR shuffles",
         ctx.dif and "the sum, the upper (lower - upper) x w" or "lower + w x upper, the upper lower - w x upper"))
     c:block("", function()
-        c:line("bool upper = (t & %s) != 0u;", u(1 << q))
+        c:note(string.format("bool upper = (t & %s) != 0u;", u(1 << q)), lane_note(ctx, q, tostring(b)))
         local has_tw = b > 0
         if has_tw then
             -- The twiddle exponent: j's bits below b (held by the lanes below q) << shift.
             local low = thread_part(step.layout, function(x) if x < b then return x end end)
             local k = string.format("(%s) << %s", low, u(shift))
+            local note = exponent_note(ctx, step.layout, b, shift)
             if ctx.dif then
-                c:line("$float2 w = upper ? %s : $float2(1.0f, 0.0f);", twiddle_expr(ctx, k))
+                c:note(string.format("$float2 w = upper ? %s : $float2(1.0f, 0.0f);", twiddle_expr(ctx, k)), note)
             else
-                c:line("$float2 w = %s;", twiddle_expr(ctx, k))
+                c:note(string.format("$float2 w = %s;", twiddle_expr(ctx, k)), note)
             end
         end
         for k = 0, ctx.registers - 1 do
@@ -226,6 +245,18 @@ local function exchange_slots(ctx, step)
     return whole.ways < lanes.ways and whole or lanes
 end
 
+-- The index bits register k sets in layout L that have an address (not a round's fixed
+-- bits): what its slot constant is made of.
+local function register_note(ctx, L, k, addr_of)
+    local bits = {}
+    for i = 1, #L.reg do
+        if (k >> (i - 1)) & 1 == 1 and addr_of[L.reg[i]] then bits[#bits + 1] = L.reg[i] end
+    end
+    table.sort(bits, function(x, y) return x > y end)
+    if #bits == 0 then return "no index bit" end
+    return (#bits == 1 and "index bit " or "index bits ") .. bit_names(ctx, bits)
+end
+
 -- A shared-memory exchange, in rounds; every round writes and reads the same registers.
 local function emit_exchange(c, ctx, step)
     local D = ctx.dialect
@@ -244,8 +275,14 @@ local function emit_exchange(c, ctx, step)
         layout_text(ctx, A), layout_text(ctx, B), rounds, ways == 1 and "no bank conflicts" or
         string.format("up to %d-way bank conflicts", ways)))
     c:block("", function()
-        c:line("uint wa = %s;", slot.thread(A))
-        c:line("uint ra = %s;", slot.thread(B))
+        local map = function(b) return addr_of[b] end
+        c:comment(string.format("Slot = the address of the element's index bits%s: wa and ra hold t's " ..
+            "part, each register XORs in its own (the constant, named by the bits it sets), and the " ..
+            "parts combine by XOR.", slot.helper == "slot" and ", swizzled by fft_swizzle (linear over " ..
+            "XOR)" or slot.helper == "address" and ", the address above the column swizzled by " ..
+            "fft_swizzle_address (linear over XOR)" or ""))
+        c:note(string.format("uint wa = %s;", slot.thread(A)), X.thread_part_note(A, map, "address bits") or "0")
+        c:note(string.format("uint ra = %s;", slot.thread(B)), X.thread_part_note(B, map, "address bits") or "0")
         for round = 0, step.rounds - 1 do
             -- Registers of this round: those whose fixed bits spell `round`.
             local regs = {}
@@ -260,12 +297,13 @@ local function emit_exchange(c, ctx, step)
             if ctx.shared_used then c:line(D.barrier()) end
             for _, k in ipairs(regs) do
                 local a = slot.constant(A, k)
-                c:line(X.shared_store(ctx, "wa ^ " .. u(a), reg_name(k)))
+                c:note(X.shared_store(ctx, "wa ^ " .. u(a), reg_name(k)), register_note(ctx, A, k, addr_of))
             end
             c:line(D.barrier())
             for _, k in ipairs(regs) do
                 local a = slot.constant(B, k)
-                c:line("%s = %s;", reg_name(k), X.shared_load(ctx, "ra ^ " .. u(a)))
+                c:note(string.format("%s = %s;", reg_name(k), X.shared_load(ctx, "ra ^ " .. u(a))),
+                    register_note(ctx, B, k, addr_of))
             end
             ctx.shared_used = true
         end
@@ -280,7 +318,7 @@ local function emit_lane_swap(c, ctx, step)
         step.why == "pair" and "so samples f and f + 1 (one uint of halves) meet in one invocation"
         or "so the reorder below keeps every register bit and runs in small rounds"))
     c:block("", function()
-        c:line("bool upper = (t & %s) != 0u;", u(1 << step.lane))
+        c:note(string.format("bool upper = (t & %s) != 0u;", u(1 << step.lane)), lane_note(ctx, step.lane))
         for k0 = 0, ctx.registers - 1 do
             if (k0 >> step.reg) & 1 == 0 then
                 local k1 = k0 | (1 << step.reg)
@@ -300,4 +338,6 @@ steps.exchange = emit_exchange
 -- (fft_swizzle_address) or nil.
 function steps.swizzle_helper(ctx, step) return exchange_slots(ctx, step).helper end
 steps.lane_swap = emit_lane_swap
+steps.layout_text = layout_text
+steps.bit_names = bit_names
 return steps

@@ -55,10 +55,13 @@ end
 function twiddle.emit_device_function(c, n_points, sign, name, full_circle)
     local L = twiddle.literal
     local sin_c, cos_c = coefficients()
-    local function horner(coef, var)
-        local text = L(coef[#coef])
-        for i = #coef - 1, 1, -1 do text = string.format("%s + %s * (%s)", L(coef[i]), var, text) end
-        return text
+    -- Horner's rule, one step per line: var = c_i + x2 * var from the highest coefficient
+    -- down; `last` wraps the lowest step (the same operations, in the same order, as one
+    -- nested expression).
+    local function horner(var, coef, last)
+        c:line("float %s = %s;", var, L(coef[#coef]))
+        for i = #coef - 1, 2, -1 do c:line("%s = %s + x2 * %s;", var, L(coef[i]), var) end
+        c:line("%s = %s;", var, string.format(last, string.format("%s + x2 * %s", L(coef[1]), var)))
     end
     local range = full_circle and n_points or n_points // 2
     c:comment(string.format("w^k = exp(%s2 pi i k / %d) for 0 <= k < %d, from the integer k rather " ..
@@ -74,17 +77,19 @@ function twiddle.emit_device_function(c, n_points, sign, name, full_circle)
         else
             c:line("bool second_quadrant = k >= %du;", quarter)
         end
-        c:line("uint r = k & %du;", quarter - 1)
+        c:note(string.format("uint r = k & %du;", quarter - 1), string.format("k mod %d: the step within its quarter turn",
+            quarter))
         c:line("bool past_octant = r > %du;", eighth)
         c:line("uint m = past_octant ? %du - r : r;", quarter)
         c:line("float x = float(m) * %s;", L(1 / n_points))
         c:line("float x2 = x * x;")
-        -- cos(2 pi x) = 1 + x2 * (c1 + x2 * (c2 + ...)), sin(2 pi x) = x * (s0 + x2 * (...)).
-        c:line("float s = x * (%s);", horner(sin_c, "x2"))
-        c:line("float c = 1.0f + x2 * (%s);", horner(cos_c, "x2"))
+        c:comment("sin(2 pi x) = x * (s0 + x2 * (s1 + ...)) and cos(2 pi x) = 1 + x2 * (c1 + ...), " ..
+            "by Horner's rule.")
+        horner("s", sin_c, "x * (%s)")
+        horner("c", cos_c, "1.0f + x2 * (%s)")
         c:line("$float2 w = past_octant ? $float2(s, c) : $float2(c, s);")
         if full_circle then
-            c:line("w = (quadrant & 1u) != 0u ? $float2(-w.y, w.x) : w;")
+            c:note("w = (quadrant & 1u) != 0u ? $float2(-w.y, w.x) : w;", "an odd quarter turn: times i")
             c:line("w = quadrant >= 2u ? -w : w;")
         else
             c:line("w = second_quadrant ? $float2(-w.y, w.x) : w;")

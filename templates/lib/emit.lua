@@ -8,8 +8,13 @@
 --   * everything else (barriers, shuffles, image access, atomics) as calls into the
 --     dialect module, whose results are spliced into the line with string.format.
 -- An unknown $token is an error, so a typo never reaches a shader.
+-- No emitted line is longer than emit.WIDTH: comments are wrapped as they are written and
+-- emit:text() breaks longer code lines at spaces (whitespace in every target), so the
+-- break never changes what a line means.
 local emit = {}
 emit.__index = emit
+
+emit.WIDTH = 100
 
 -- A writer for one block of code. `names` maps $token -> text.
 function emit.new(names)
@@ -42,7 +47,7 @@ function emit:blank()
     if self.lines[#self.lines] ~= "" then self.lines[#self.lines + 1] = "" end
 end
 
--- A comment: text is wrapped at 92 columns and prefixed with "// " (all three targets).
+-- A comment: text is wrapped at 92 columns and prefixed with "// " (all targets).
 function emit:comment(text)
     local width = 92 - 4 * self.depth
     local line = ""
@@ -57,6 +62,56 @@ function emit:comment(text)
     if #line > 0 then self.lines[#self.lines + 1] = string.rep("    ", self.depth) .. "// " .. line end
 end
 
+-- A comment line starting with `head` (which begins with "//"), its text wrapped at
+-- `width` columns (92 unless given) under the text's start.
+function emit:hanging(head, text, width)
+    local pad = "//" .. string.rep(" ", #head - 2)
+    local line = head
+    for word in text:gmatch("%S+") do
+        if #line + 1 + #word > (width or 92) and #line > #head then
+            self:line(line)
+            line = pad .. word
+        else
+            line = line .. ((#line > #head or line ~= head) and line:sub(-1) ~= " " and " " or "") .. word
+        end
+    end
+    self:line(line)
+end
+
+-- The regenerate command as comment lines: one line when it fits, else broken before an
+-- option (kept with its value) with shell continuations (" \\"), so the lines pasted
+-- without their "//" run it.
+function emit:command(command)
+    local head, pad = "//   ", "//       "
+    local groups = {}
+    for word in command:gmatch("%S+") do
+        if word:sub(1, 2) == "--" or #groups == 0 then groups[#groups + 1] = word
+        else groups[#groups] = groups[#groups] .. " " .. word end
+    end
+    local line = head
+    for _, group in ipairs(groups) do
+        if #line + 1 + #group + 2 > emit.WIDTH and #line > #head then
+            self.lines[#self.lines + 1] = line .. " \\"
+            line = pad .. group
+        else
+            line = line .. (line == head and "" or " ") .. group
+        end
+    end
+    self.lines[#self.lines + 1] = line
+end
+
+-- A line of code with a one-line note: after it ("code // note") where that fits in
+-- emit.WIDTH columns, else as a comment line above it.
+function emit:note(code, note)
+    local text = self:expand(code)
+    if 4 * self.depth + #text + 4 + #note <= emit.WIDTH then
+        self:line(text .. " // " .. note)
+    else
+        self:comment(note)
+        self:line(text)
+    end
+end
+
 -- Emits `header {`, runs body() one level deeper, then `}`.
 function emit:block(header, body)
     self:line(header .. " {")
@@ -66,10 +121,109 @@ function emit:block(header, body)
     self:line("}")
 end
 
+-- Where a code line may break (the space at `at`): after "; " and ", ", after the ") " that
+-- closes an if/for/while condition, and before a binary operator. Each point knows the
+-- bracket it lies in (`open`: its index and character; nil at depth 0).
+local OPERATORS = { ["+"] = true, ["-"] = true, ["*"] = true, ["/"] = true, ["?"] = true, [":"] = true,
+    ["&&"] = true, ["||"] = true, ["|"] = true, ["^"] = true, ["&"] = true, ["<<"] = true, [">>"] = true,
+    ["=="] = true, ["!="] = true, ["<"] = true, [">"] = true, ["<="] = true, [">="] = true }
+local function break_points(line, indent)
+    local points, stack, closed = {}, {}, nil
+    for i = indent + 1, #line do
+        local ch = line:sub(i, i)
+        if ch == "(" or ch == "[" or ch == "{" then
+            stack[#stack + 1] = { ch = ch, at = i, head = line:sub(indent + 1, i - 1) }
+        elseif ch == ")" or ch == "]" or ch == "}" then
+            closed = table.remove(stack)
+        elseif ch == " " then
+            local prev, word = line:sub(i - 1, i - 1), line:sub(i + 1):match("^(%S+) ")
+            local rank
+            if prev == ";" then rank = 0
+            elseif prev == "," then rank = 5
+            elseif prev == ")" and closed and #stack == 0 and (closed.head:match("^%s*if%s*$")
+                or closed.head:match("^%s*for%s*$") or closed.head:match("^%s*while%s*$")) then
+                rank = 0
+            elseif word and OPERATORS[word] then rank = 10 end
+            -- Never leave only closing brackets for the next line.
+            if rank and not line:sub(i + 1):match("^[%)%]}]*;?$") then
+                points[#points + 1] = { at = i, depth = #stack, rank = rank, open = stack[#stack] }
+            end
+        end
+    end
+    return points
+end
+
+-- A code line broken into lines of at most emit.WIDTH columns where it can be: at the
+-- shallowest bracket depth, at statement and argument boundaries first, filling lines. A
+-- continuation aligns after the bracket the break lies in (4 deeper at depth 0, 8 where
+-- that bracket sits far right).
+local function wrap_code(line)
+    local indent = #line:match("^ *")
+    local points = break_points(line, indent)
+    local segments = {} -- { from, lead }: the line's characters from `from` on start at column lead
+    local function column(k) -- 0-based column of character k of the line, once placed
+        for i = #segments, 1, -1 do
+            if k >= segments[i].from then return segments[i].lead + k - segments[i].from end
+        end
+        return k - 1
+    end
+    local function align(p)
+        if not p.open then return indent + 4 end
+        local a = column(p.open.at) + 1 + (p.open.ch == "{" and 1 or 0)
+        return a > emit.WIDTH * 0.6 and indent + 8 or a
+    end
+    local out, start, lead = {}, 1, 0
+    segments[1] = { from = 1, lead = 0 }
+    while lead + #line - start + 1 > emit.WIDTH do
+        local best, best_cost
+        for _, p in ipairs(points) do
+            local len = lead + p.at - start
+            if p.at > start and len <= emit.WIDTH then
+                local cost = p.depth * 30 + p.rank + (emit.WIDTH - len) * 0.5
+                if not best or cost < best_cost then best, best_cost = p, cost end
+            end
+        end
+        if not best then break end
+        out[#out + 1] = string.rep(" ", lead) .. line:sub(start, best.at - 1)
+        start, lead = best.at + 1, align(best)
+        segments[#segments + 1] = { from = start, lead = lead }
+    end
+    out[#out + 1] = string.rep(" ", lead) .. line:sub(start)
+    return out
+end
+
+-- A comment line broken at spaces, the continuation indented 4 past the comment's text.
+local function wrap_comment(line)
+    local head, text = line:match("^(%s*//%s*)(.*)$")
+    local pad = head:gsub("//(%s*)$", "//%1    ")
+    local out, current = {}, head
+    for word in text:gmatch("%S+") do
+        if #current + 1 + #word > emit.WIDTH and current ~= head and current ~= pad then
+            out[#out + 1] = current
+            current = pad .. word
+        else
+            current = current .. ((current == head or current == pad) and "" or " ") .. word
+        end
+    end
+    out[#out + 1] = current
+    return out
+end
+
+-- Lines of at most emit.WIDTH columns, broken where needed.
+function emit.wrap(line)
+    if #line <= emit.WIDTH then return { line } end
+    if line:match("^%s*//") then return wrap_comment(line) end
+    return wrap_code(line)
+end
+
 -- The finished text. Blocks opened with an empty header (a bare scope) leave " {" on
 -- their line; write them as "{".
 function emit:text()
-    return (table.concat(self.lines, "\n") .. "\n"):gsub("\n(%s*) {\n", "\n%1{\n")
+    local lines = {}
+    for _, line in ipairs(self.lines) do
+        for _, piece in ipairs(emit.wrap(line)) do lines[#lines + 1] = piece end
+    end
+    return (table.concat(lines, "\n") .. "\n"):gsub("\n(%s*) {\n", "\n%1{\n")
 end
 
 -- log2 of a power of two (the exponent), for the templates' index arithmetic.

@@ -33,8 +33,7 @@ local function units(first, last)
 end
 
 -- The grids and buffer offsets every hand-off uses; emitted before the tile loop, which
--- publishes each tile's result. (Emitting all but grid1 and results0 after the loop instead
--- left the register count unchanged on the H200.)
+-- publishes each tile's result.
 function hierarchy.emit_layout(c, ctx)
     local m, cfg = ctx.shape.levels, ctx.cfg
     local stages = hierarchy.stages(ctx)
@@ -119,13 +118,8 @@ local function why(ctx)
             "would reduce up to (16384/%d)^2 texels alone.", wg, t)
     end
     return "--tail hierarchy instead of the 64x64 shape's loop, in which the last workgroup " ..
-        "reduces up to 4x4 regions of level 6 one after another (about 2.4 us each on an " ..
-        "H200). Measured there with 4 tiles per workgroup and --sampler linear " ..
-        "(bench/RESULTS.md, mean): faster than the loop at 16384x16384 (rgba8 404 against " ..
-        "420 us, r32f 352 against 371) and 8192x8192 (rgba8 109 against 111 us, r32f 96 against " ..
-        "98), and with --fetch-ahead 2 faster still (rgba8 374 and 105 us, 99 at 8192x8192 with " ..
-        "--subgroup 8); with one tile per " ..
-        "workgroup it was 7% slower at 4096x4096 (one region: the extra stage only costs)."
+        "reduces up to 4x4 regions of level 6 one after another: the hierarchy reduces them in " ..
+        "parallel, faster for large sources (with one region the extra stage only costs)."
 end
 
 -- Phases 2 and 3 of --tail hierarchy: emit_pass is spd.lua's pass emitter.

@@ -14,6 +14,9 @@
 --   * Levels 3..6: the 2x2 block feeding each texel sits in 4 invocations. When they share a
 --     subgroup the values move by subgroup shuffles (or quad broadcasts); otherwise through
 --     shared memory. plan_steps() decides per level from --subgroup.
+--   * Every pass (the tiles from level 0, the tail's regions of level 6, the hierarchy's
+--     blocks) makes its first levels from its own source, then calls one routine,
+--     spd_exchange_levels, for the levels made by exchanges (emit_routine).
 -- Reduction semantics (the CPU reference in runtime/spd_ref.c is the definition): level k
 -- is max(1, size >> k); texel (x, y) reduces the level-(k-1) texels (2x, 2y), (2x+1, 2y),
 -- (2x, 2y+1), (2x+1, 2y+1), reading a one-texel-wide level's edge instead of past it, so the
@@ -134,6 +137,21 @@ local function call_lines(c, head, args, tail)
     end
 end
 
+-- Declares texel<level> = coord and runs `statement` (a store of value) when the texel is
+-- inside the level (and, with a holder condition, only in the invocations that hold a value;
+-- with a guard, only when it holds). --edge conservative first folds the edge strips into
+-- value; level - base is the level within its pass.
+local function store_texel(c, ctx, level, base, coord, value, holder, guard, statement)
+    local conservative = ctx.cfg.edge == "conservative"
+    local name = "texel" .. level
+    c:line("$uint2 %s = %s;", name, coord)
+    if conservative then edge.emit_fix(c, ctx, level - base, name, value) end
+    local cond = string.format("spd_inside(%s, size_out)", name)
+    if holder then cond = holder .. " && " .. cond end
+    if guard then cond = guard .. " && " .. cond end
+    c:line("if (%s) %s", cond, statement)
+end
+
 -- True when level 2 exchanges level 1 through shared memory (--level1 interleaved).
 local function level2_exchanged(ctx)
     return ctx.shape.block == 4 and ctx.level1_interleaved
@@ -210,8 +228,8 @@ local function emit_exchange_levels(c, ctx, e)
     end
 end
 
--- The parameters of spd_exchange_levels (declared when `typed`, else the call's arguments
--- after the base level and the unit).
+-- The parameters of spd_exchange_levels, as declared; a call passes the variables of the
+-- same names (routine_arguments).
 local function routine_parameters(ctx)
     local list = { "uint base", "$uint2 unit" }
     if level2_exchanged(ctx) then
@@ -267,7 +285,6 @@ local function emit_routine(c, ctx)
         end)
     end)
     c:blank()
-    local conservative = cfg.edge == "conservative"
     local first = first_exchange_level(ctx)
     c:comment(string.format("Levels base + %d .. base + %d of one pass over the region `unit`: their " ..
         "2x2 blocks lie in other invocations. %s Returns the region's last texel (in invocation 0).",
@@ -283,13 +300,8 @@ local function emit_routine(c, ctx)
             c:line("size_out = max($uint2(1u, 1u), src_size >> (base + %s));", u(j))
         end
         local function store(j, coord, value, holder)
-            local name = "texel" .. j
-            c:line("$uint2 %s = %s;", name, coord)
-            if conservative then edge.emit_fix(c, ctx, j, name, value) end
-            local cond = string.format("spd_inside(%s, size_out)", name)
-            if holder then cond = holder .. " && " .. cond end
-            c:line("if (%s) spd_store_mip(base + %s, %s%s, %s);", cond, u(j), name,
-                cfg.array and ", slice" or "", stored_value(ctx, value))
+            store_texel(c, ctx, j, 0, coord, value, holder, nil, string.format("spd_store_mip(base + %s, " ..
+                "texel%d%s, %s);", u(j), j, cfg.array and ", slice" or "", stored_value(ctx, value)))
         end
         local function origin(n) return n == 1 and "unit + " or string.format("unit * %s + ", u(n)) end
         if level2_exchanged(ctx) then
@@ -323,10 +335,11 @@ end
 
 -- Emits one pass: levels base+1 .. min(base+6, mips) of a 64x64 region whose texels are
 -- read with pass.load(x, y). pass.origin(n) is the region's corner in a level of n x n
--- texels per region ("tile * 32u + " for workgroup tiles, "" for a single region).
--- Levels beyond the dispatch's mip_count end the pass with `return`, or, inside the tail's
--- region loop (pass.guard_stores), are computed but not stored: a return there would skip
--- the remaining regions.
+-- texels per region ("tile * 32u + " for workgroup tiles, "" for a single region), pass.unit
+-- the region as spd_exchange_levels takes it. Levels beyond the dispatch's mip_count end
+-- the pass with `return`, or, inside the tail's region loop (pass.guard_stores), are
+-- computed but not stored: a return there would skip the remaining regions (the routine
+-- returns from itself only).
 local function emit_pass(c, ctx, pass)
     local D, cfg = ctx.dialect, ctx.cfg
     local base = pass.base
@@ -336,13 +349,9 @@ local function emit_pass(c, ctx, pass)
     -- a holder condition, only from the invocations that hold a value).
     local conservative = cfg.edge == "conservative"
     local function store(level, coord, value, holder)
-        local name = "texel" .. level
-        c:line("$uint2 %s = %s;", name, coord)
-        if conservative then edge.emit_fix(c, ctx, level - base, name, value) end
-        local cond = string.format("spd_inside(%s, size_out)", name)
-        if holder then cond = holder .. " && " .. cond end
-        if pass.guard_stores then cond = string.format("mip_count >= %s && %s", u(level), cond) end
-        c:line("if (%s) %s", cond, store_mip(ctx, level, name, stored_value(ctx, value)))
+        local guard = pass.guard_stores and string.format("mip_count >= %s", u(level)) or nil
+        store_texel(c, ctx, level, base, coord, value, holder, guard,
+            store_mip(ctx, level, "texel" .. level, stored_value(ctx, value)))
     end
     local function next_level(level)
         c:blank()
@@ -715,7 +724,7 @@ local function emit_header_comment(c, ctx)
     local cfg, k = ctx.cfg, ctx.contract
     c:line("// spdgen %s: single-pass downsampler (SPD), %s.", cfg.version, ctx.dialect.language)
     c:line("// Generated; regenerate with:")
-    c:line("//   %s", cfg.command)
+    c:command(cfg.command)
     c:line("//")
     c:line("// Reduction: %s of each 2x2 block; %d levels; mips stored as %s.", OPS[cfg.op].what,
         cfg.total_mips, cfg.format)
@@ -730,10 +739,11 @@ local function emit_header_comment(c, ctx)
     end
     c:line("// Contract:")
     for _, b in ipairs(k.bindings) do
-        c:line("//   %-18s %s%s: %s", ctx.interface:binding_label(b.binding),
-            b.name, b.count and ("[" .. b.count .. "]") or "", b.doc)
+        c:hanging(string.format("//   %-18s %s%s: ", ctx.interface:binding_label(b.binding),
+            b.name, b.count and ("[" .. b.count .. "]") or ""), b.doc, emit.WIDTH)
     end
-    c:line("//   %-18s %s (%d bytes)", ctx.interface:params_label(), spd_push.names(), k.push_constant_bytes)
+    c:hanging(string.format("//   %-18s ", ctx.interface:params_label()),
+        string.format("%s (%d bytes)", spd_push.names(), k.push_constant_bytes), emit.WIDTH)
     local shape = ctx.shape
     c:line("//   workgroup %dx1x1, dispatch (%s, %s, %s)", shape.wg, k.grid_text[1], k.grid_text[2], k.grid_text[3])
     if ctx.loop then
@@ -917,10 +927,8 @@ local function emit_main(c, ctx)
         c:comment(string.format("Phase 3: the last workgroup reduces level 6 of the slice (read " ..
             "from the hand-off buffer) to levels 7..%d with the same steps as phase 1, one 64x64 " ..
             "region of level 6 at a time: one region for sources up to 4096x4096, 4x4 regions " ..
-            "at 16384x16384. Measured on an H200 (bench/RESULTS.md): each region costs about 2.4 " ..
-            "us, so from 8192x8192 the other tail, a hierarchy of counters that reduces the " ..
-            "regions in parallel, is faster (16384x16384 rgba8 with --sampler linear and 4 tiles " ..
-            "per workgroup: 404 against 420 us, 374 with its default --fetch-ahead 2).",
+            "at 16384x16384. The other tail (--tail hierarchy), a hierarchy of counters, reduces " ..
+            "the regions in parallel, faster for large sources.",
             math.min(12, cfg.mips)))
         c:line("$uint2 size6 = max($uint2(1u, 1u), src_size >> 6u);")
         c:line("$uint2 regions = (size6 + $uint2(63u, 63u)) >> 6u;")

@@ -6,8 +6,8 @@
 -- tiles over a changed rectangle of level 0, and the counter counts to that many
 -- workgroups. tile_count 0 means the whole grid, so a caller that zero-fills the block gets
 -- a full regenerate. tiles_per_workgroup lets one workgroup reduce several tiles before its
--- one hand-off (measured: the hand-off is most of what the 64x64 shape loses at large
--- sizes); 0 means one, the original behaviour.
+-- one hand-off (whose fence and atomic leave the workgroup waiting); 0 means one, the
+-- original behaviour.
 local spd_push = {}
 
 -- Fields in declaration order. `type` is a dialect type name; `fields` names the contract's
