@@ -5,7 +5,8 @@
 
 #define KERNELS(X) \
     X(spd)         \
-    X(fft)
+    X(fft)         \
+    X(dmap)
 
 #define DECLARE(name) extern const sg_kernel sg_##name##_kernel;
 #define ENTRY(name) &sg_##name##_kernel,

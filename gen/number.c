@@ -8,7 +8,9 @@ int sg_parse_digits(const char *s, long max, long *out, const char **end)
     if (*p < '0' || *p > '9') return -1;
     for (; *p >= '0' && *p <= '9'; p++) {
         int digit = *p - '0';
-        if (v > (max - digit) / 10) return -1; /* v * 10 + digit would pass max */
+        /* v * 10 + digit would pass max (digit > max first: (max - digit) / 10 rounds a
+         * negative toward 0, which let 7 pass a maximum of 6) */
+        if (digit > max || v > (max - digit) / 10) return -1;
         v = v * 10 + digit;
     }
     *out = v;

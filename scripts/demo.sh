@@ -1,6 +1,7 @@
 #!/bin/sh
 # make demo: spdgen emits one SPD configuration for every target, validates it in-process,
-# runs it on the local Vulkan device and checks every level against the CPU reference.
+# runs it on the local Vulkan device and checks every level against the CPU reference; then
+# a density map, checked the same way and drawn as a tiled driver renders it (a PNG).
 set -eu
 B=${1:-build}
 OUT=$B/demo
@@ -38,5 +39,10 @@ run "$B/examples/depth_pyramid" "$OUT/cube.spv" --op mean --format rgba32f --sub
 echo
 echo "== 4. The check an engine keeps in its CI: --selftest with the same flags"
 run "$SPDGEN" --spd --op max --format r32f --edge conservative --subgroup 8 --max-size 8192x8192 --selftest --size 5000x3000
+echo
+echo "== 5. A foveated density map: generate, run, check against the CPU reference, and draw the"
+echo "   bins a tiled driver (Mesa's turnip, modelled) renders with it"
+run "$SPDGEN" --dmap fdm --texel 32 --foveation gaze --target spirv -o "$OUT/fdm.spv"
+run "$B/examples/dmap_preview" "$OUT/fdm.spv" --texel 32 --size 1920x1080 -o "$OUT/dmap_preview.png"
 echo
 echo "demo: all levels of every run matched the CPU reference"

@@ -6,7 +6,7 @@ set -eu
 # cmake, ninja-build and meson: the tests build outside projects against an installed spdgen.
 PACKAGES="build-essential pkg-config clang lua5.4 liblua5.4-dev glslang-dev glslang-tools
 spirv-tools spirv-headers libvulkan-dev mesa-vulkan-drivers vulkan-tools
-vulkan-validationlayers perl cmake ninja-build meson"
+vulkan-validationlayers perl cmake ninja-build meson libstb-dev"
 
 missing=""
 for p in $PACKAGES; do

@@ -11,6 +11,9 @@ local glsl = {
               -- fp16 (GL_EXT_shader_explicit_arithmetic_types_float16)
               half = "float16_t", half2 = "f16vec2", half4 = "f16vec4" },
     half_suffix = "hf", -- 0.25hf: a float16_t literal
+    -- Qualifies a declaration whose computation must not be contracted into fused
+    -- multiply-adds or reordered (SPIR-V NoContraction), so its floats are exact everywhere.
+    precise = "precise",
 }
 
 -- The swizzle that takes n channels of a 4-component fetch.
@@ -109,6 +112,7 @@ function glsl.atomic_add(result, target, value)
     return string.format("%s = atomicAdd(%s, %s);", result, target, value)
 end
 function glsl.atomic_store(target, value) return string.format("atomicExchange(%s, %s);", target, value) end
+function glsl.atomic_min(target, value) return string.format("atomicMin(%s, %s);", target, value) end
 
 function glsl.shuffle(v, lane, type) return string.format("subgroupShuffle(%s, %s)", v, lane) end
 function glsl.shuffle_xor(v, mask, type) return string.format("subgroupShuffleXor(%s, %du)", v, mask) end

@@ -13,12 +13,15 @@ local hlsl = {
     -- glslang 12's HLSL intrinsics (min, max, wave and quad reads) have no half overloads:
     -- they compute in float, so results of halves are converted back to half explicitly.
     half_cast_intrinsics = true,
+    -- No fused multiply-add or reordering in the qualified computation (NoContraction).
+    precise = "precise",
 }
 
 -- Storage element types; unorm makes the store convert to the 8-bit normalized format.
 local ELEMENT = {
     r16f = "float", rg16f = "float2", rgba16f = "float4", r32f = "float", rg32f = "float2",
     rgba32f = "float4", rgba8 = "unorm float4", r32ui = "uint",
+    rg8 = "unorm float2", r8ui = "uint",
 }
 local SWIZZLE = { ".r", ".rg", nil, "" }
 
@@ -121,6 +124,7 @@ function hlsl.device_fence() return "DeviceMemoryBarrier();" end
 function hlsl.atomic_add(result, target, value)
     return string.format("InterlockedAdd(%s, %s, %s);", target, value, result)
 end
+function hlsl.atomic_min(target, value) return string.format("InterlockedMin(%s, %s);", target, value) end
 function hlsl.atomic_store(target, value)
     return string.format("{ uint previous; InterlockedExchange(%s, %s, previous); }", target, value)
 end

@@ -10,6 +10,9 @@ local msl = {
     types = { float = "float", float2 = "float2", float4 = "float4", uint = "uint", uint2 = "uint2",
               uint3 = "uint3", half = "half", half2 = "half2", half4 = "half4" },
     half_suffix = "h", -- 0.25h: a half literal
+    -- MSL has no such qualifier: templates write precise computations one operation per
+    -- statement, and exactness needs Metal's fast math off (MTLMathModeSafe).
+    precise = "",
 }
 
 local PARAMS_BUFFER = 2
@@ -95,6 +98,9 @@ function msl.device_fence()
 end
 function msl.atomic_add(result, target, value)
     return string.format("%s = atomic_fetch_add_explicit(&%s, %s, memory_order_relaxed);", result, target, value)
+end
+function msl.atomic_min(target, value)
+    return string.format("atomic_fetch_min_explicit(&%s, %s, memory_order_relaxed);", target, value)
 end
 function msl.atomic_store(target, value)
     return string.format("atomic_store_explicit(&%s, %s, memory_order_relaxed);", target, value)

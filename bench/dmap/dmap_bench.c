@@ -1,0 +1,317 @@
+/* dmap_bench.c: the speed of spdgen --dmap (issue 25). See bench/README.md, "The density-map
+ * benchmark".
+ *
+ * For every render size (default 1920x1080 and 3840x2160): the floor, a compute copy that
+ * reads the bytes the content-adaptive generator reads (the previous frame as RGBA16F and
+ * its motion as RG16F, 12 bytes a pixel) and writes the map's; every generator variant
+ * (shading-rate attachments at texel 8, 16, 32, density maps at 32 and 64, content alone
+ * and with foveation, --subgroup 0 and the device's size, foveation alone); and the SPD of
+ * the same colour image (rgba16f mean, the whole chain), which reads those colour bytes and
+ * writes a mip chain. Timed with bench/gpu.c's harness (heat, a scrub before each
+ * repetition, GPU timestamps, medians); every map is checked against the CPU reference in
+ * the same run. The table goes to stdout, progress to stderr; exit 0 only if every check
+ * passed. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "dmap/dmap_internal.h"
+#include "gpu.h"
+#include "kernels.h"
+#include "run_info.h"
+#include "tools.h"
+
+#define MAX_SIZES 8
+
+typedef struct {
+    bench_common_options common;
+    uint32_t sizes[MAX_SIZES][2];
+    uint32_t size_count;
+} options;
+
+static void help(void)
+{
+    printf("usage: dmap_bench [options]\n\n"
+           "Times spdgen --dmap (density maps and shading-rate attachments) against a compute\n"
+           "copy of the bytes the content-adaptive generator reads, beside the SPD of the same\n"
+           "image, on the Vulkan device; checks every map against the CPU reference; prints a\n"
+           "markdown table. Exit 0 only if every check passed.\n\n"
+           "  --sizes LIST      render sizes WxH, comma-separated (default 1920x1080,3840x2160)\n"
+           "  --reps N, --warmup N, --b2b N, --scrub-mib N, --scrub-mode M, --heat-ms N\n"
+           "                    as spd_bench (bench/README.md)\n"
+           "  --quick           smoke run: 640x360, 3 reps, 1 warm-up, 8 MiB scrub, 10 ms heat\n"
+           BENCH_HELP_COMMON);
+}
+
+static int parse_sizes(const char *list, options *o)
+{
+    char buf[256], *tok, *save = NULL;
+    if (strlen(list) >= sizeof buf) return -1;
+    snprintf(buf, sizeof buf, "%s", list);
+    o->size_count = 0;
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        uint32_t w, h;
+        char end;
+        if (o->size_count == MAX_SIZES || sscanf(tok, "%ux%u%c", &w, &h, &end) != 2 || !w || !h || w > 16384 ||
+            h > 16384)
+            return -1;
+        o->sizes[o->size_count][0] = w, o->sizes[o->size_count][1] = h;
+        o->size_count++;
+    }
+    return o->size_count ? 0 : -1;
+}
+
+/* 0: run; 1: --help was printed; 2: usage error, printed. */
+static int parse(int argc, char **argv, options *o)
+{
+    memset(o, 0, sizeof *o);
+    for (int i = 1; i < argc; i++) {
+        int common = bench_common_option(&o->common, "dmap_bench", help, argc, argv, &i);
+        if (common != BENCH_ARG_OWN) {
+            if (common != BENCH_ARG_TAKEN) return common;
+        } else if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
+            if (parse_sizes(argv[++i], o))
+                return bench_usage("dmap_bench", "--sizes", argv[i], "WxH, 1..16384 a side, at most 8");
+        } else {
+            return bench_usage("dmap_bench", argv[i], NULL, BENCH_MISSING_VALUE);
+        }
+    }
+    if (!o->size_count) {
+        o->size_count = o->common.quick ? 1 : 2;
+        o->sizes[0][0] = o->common.quick ? 640 : 1920, o->sizes[0][1] = o->common.quick ? 360 : 1080;
+        o->sizes[1][0] = 3840, o->sizes[1][1] = 2160;
+    }
+    bench_timing_options quick = {1, 3, 2, 10, 8ull << 20, 0, 0}, full = {3, 19, 10, 200, 256ull << 20, 0, 0};
+    bench_timing_defaults(&o->common.timing, o->common.quick ? quick : full);
+    return 0;
+}
+
+typedef struct {
+    spdrt_context *ctx;
+    bench_gpu gpu;
+    bench_spdgen spdgen;
+    const char *exe_dir;
+    int failures;
+} bench;
+
+/* The variants: kind, texel, foveation, content, subgroup (UINT32_MAX: the device's). */
+static const spdrt_dmap_gen_config VARIANTS[] = {
+    {SPDRT_DMAP_FSR, 8, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, UINT32_MAX, 0},
+    {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0},
+    {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, UINT32_MAX, 0},
+    {SPDRT_DMAP_FSR, 32, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, UINT32_MAX, 0},
+    {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 4, UINT32_MAX, 0},
+    {SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 16, UINT32_MAX, 0},
+    {SPDRT_DMAP_FDM, 64, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, UINT32_MAX, 0},
+    {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 4, 0, 0},
+};
+
+/* spdgen --dmap for a variant; the arguments into command. */
+static uint32_t *generate(bench *b, const spdrt_dmap_gen_config *c, char *command, size_t size, size_t *words)
+{
+    char texel[16], subgroup[16], out[BENCH_PATH_MAX + 16], err[512];
+    char *argv[24] = {b->spdgen.path, "--dmap", c->kind == SPDRT_DMAP_FDM ? "fdm" : "fsr", "--texel", texel,
+                      "--foveation", c->foveation == SPDRT_DMAP_FOVEATION_GAZE ? "gaze" : "off"};
+    int n = 7;
+    snprintf(texel, sizeof texel, "%u", c->texel);
+    snprintf(subgroup, sizeof subgroup, "%u", c->subgroup);
+    if (c->content) argv[n++] = "--content", argv[n++] = "--subgroup", argv[n++] = subgroup;
+    command[0] = '\0';
+    for (int i = 1; i < n; i++)
+        snprintf(command + strlen(command), size - strlen(command), "%s%s", i > 1 ? " " : "", argv[i]);
+    snprintf(out, sizeof out, "%s/dmap.spv", b->spdgen.tmpdir);
+    argv[n++] = "--target", argv[n++] = "spirv", argv[n++] = "-o", argv[n++] = out, argv[n] = NULL;
+    if (bench_run_program(argv, NULL, err, sizeof err) != 0) {
+        fprintf(stderr, "dmap_bench: spdgen %s failed %s\n", command, err);
+        return NULL;
+    }
+    uint32_t *code = bench_read_spirv(out, words, err, sizeof err);
+    remove(out);
+    return code;
+}
+
+/* The floor: a copy reading read_bytes and writing write_bytes (both rounded up to 16). */
+static double floor_us(bench *b, uint64_t read_bytes, uint64_t write_bytes)
+{
+    char err[512], path[BENCH_PATH_MAX + 16];
+    size_t words;
+    bench_workload wl;
+    bench_copy_kernel ck;
+    bench_timing t;
+    memset(&wl, 0, sizeof wl);
+    memset(&t, 0, sizeof t);
+    read_bytes = (read_bytes + 15) / 16 * 16, write_bytes = (write_bytes + 15) / 16 * 16;
+    wl.ctx = b->ctx;
+    snprintf(path, sizeof path, "%s/copy.spv", b->exe_dir);
+    uint32_t *spv = bench_read_spirv(path, &words, err, sizeof err);
+    const VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    int good = spv && spdrt__buffer_create(b->ctx, read_bytes, usage, 0, &wl.copy_src) == SPDRT_OK &&
+               spdrt__buffer_create(b->ctx, write_bytes, usage, 0, &wl.copy_dst) == SPDRT_OK &&
+               bench_copy_kernel_create(&wl, spv, words, read_bytes, write_bytes, &ck) == SPDRT_OK;
+    if (good) {
+        bench_work w = {NULL, bench_copy_kernel_record, NULL, &ck};
+        good = bench_time(&b->gpu, &w, &t, NULL) == SPDRT_OK;
+        bench_copy_kernel_destroy(&ck);
+    }
+    if (!good) fprintf(stderr, "dmap_bench: the floor failed: %s\n", spv ? spdrt_last_error(b->ctx) : err);
+    spdrt__buffer_destroy(b->ctx, &wl.copy_src);
+    spdrt__buffer_destroy(b->ctx, &wl.copy_dst);
+    free(spv);
+    return good ? t.median_us : -1.0;
+}
+
+/* The SPD of the colour image: rgba16f mean, the whole chain (up to 12 levels). */
+static double spd_us(bench *b, uint32_t w, uint32_t h, uint32_t subgroup, char *command, size_t size)
+{
+    uint32_t levels = 0, longest = w > h ? w : h;
+    while ((2u << levels) <= longest && levels < 12) levels++;
+    bench_workload wl;
+    bench_spd_kernel k;
+    bench_timing t;
+    bench_spd_options so;
+    char err[512];
+    size_t words;
+    uint32_t *spv = NULL;
+    memset(&so, 0, sizeof so);
+    memset(&t, 0, sizeof t);
+    so.subgroup = subgroup;
+    int good = levels > 0 && bench_workload_create(b->ctx, w, h, SPDRT_RGBA16F, levels, 64, 1, &wl) == SPDRT_OK;
+    good = good && bench_spdgen_spd(&b->spdgen, "mean", "rgba16f", &so, "4096x4096", levels, &spv, &words, command,
+                                    size, err, sizeof err) == 0;
+    if (good && bench_spd_kernel_create(&wl, spv, words, levels, subgroup, 64, 0, &k) == SPDRT_OK) {
+        bench_work work = {NULL, bench_spd_kernel_record, NULL, &k};
+        good = bench_workload_clear(&wl) == SPDRT_OK && bench_time(&b->gpu, &work, &t, NULL) == SPDRT_OK;
+        bench_spd_kernel_destroy(&k);
+    } else {
+        good = 0;
+    }
+    if (levels > 0) bench_workload_destroy(&wl);
+    free(spv);
+    return good ? t.median_us : -1.0;
+}
+
+/* One variant: generated, prepared, timed, checked. Prints its table row. */
+static void variant(bench *b, spdrt_dmap_gen_config c, uint32_t w, uint32_t h, const float *colour,
+                    const float *motion, double floor)
+{
+    char command[256];
+    size_t words;
+    if (c.subgroup == UINT32_MAX) c.subgroup = spdrt_device(b->ctx)->subgroup_size;
+    if (c.subgroup > 64) c.subgroup = 0;
+    uint32_t *spv = generate(b, &c, command, sizeof command, &words);
+    spdrt_dmap_gen_params p;
+    spdrt_dmap_gen_defaults(&c, w, h, &p);
+    dmap_gen_job *job = NULL;
+    bench_timing t;
+    memset(&t, 0, sizeof t);
+    spdrt_dmap_extent e = spdrt_dmap_gen_extent(&c, w, h);
+    size_t bytes = (size_t)e.width * e.height * spdrt_dmap_gen_texel_bytes(&c);
+    uint8_t *gpu = malloc(bytes), *ref = malloc(bytes);
+    int timed = spv && gpu && ref &&
+                dmap_gen_prepare(b->ctx, spv, words, &c, &p, colour, motion, &job) == SPDRT_OK;
+    if (timed) {
+        bench_work work = {NULL, dmap_gen_record, NULL, job};
+        timed = bench_time(&b->gpu, &work, &t, NULL) == SPDRT_OK;
+    }
+    int checked = timed && dmap_gen_read(b->ctx, job, 1, gpu, NULL) == SPDRT_OK &&
+                  spdrt_dmap_gen_reference(&c, &p, colour, motion, ref) == 0 && !memcmp(gpu, ref, bytes);
+    if (!checked) {
+        b->failures++;
+        fprintf(stderr, "dmap_bench: %s at %ux%u: %s\n", command, w, h,
+                timed ? "the map differs from the CPU reference" : spdrt_last_error(b->ctx));
+    }
+    double read = (double)w * h * dmap_gen_read_bytes_per_pixel(&c);
+    char share[32] = "-";
+    if (c.content && floor > 0) snprintf(share, sizeof share, "%.1f%%", 100.0 * floor / t.median_us);
+    if (timed)
+        printf("| %s | %.2f | %.2f | %s | %s |\n", command, t.median_us, read / t.median_us / 1e3, share,
+               checked ? "exact" : "FAILED");
+    dmap_gen_release(b->ctx, job);
+    free(spv);
+    free(gpu);
+    free(ref);
+}
+
+static void size_group(bench *b, uint32_t w, uint32_t h)
+{
+    size_t pixels = (size_t)w * h;
+    float *colour = malloc(pixels * 4 * sizeof *colour), *motion = malloc(pixels * 2 * sizeof *motion);
+    if (!colour || !motion) {
+        b->failures++;
+        free(colour);
+        free(motion);
+        return;
+    }
+    spdrt_dmap_scene(w, h, 1, 1, colour, motion);
+    double t0 = bench_now_s();
+    fprintf(stderr, "dmap_bench: %ux%u ...\n", w, h);
+    uint64_t read = (uint64_t)pixels * 12, write = (uint64_t)((w + 7) / 8) * ((h + 7) / 8);
+    double floor = floor_us(b, read, write);
+    char spd_command[256] = "";
+    uint32_t sg = spdrt_device(b->ctx)->subgroup_size;
+    double spd = spd_us(b, w, h, sg >= 8 && sg <= 64 ? sg : 0, spd_command, sizeof spd_command);
+    printf("\n### %ux%u: %.1f MB read (RGBA16F colour + RG16F motion)\n\n", w, h, (double)read / 1e6);
+    printf("| what | median us | GB/s read | of the floor | map |\n|---|---|---|---|---|\n");
+    if (floor > 0)
+        printf("| floor: compute copy of the bytes read | %.2f | %.2f | 100%% | |\n", floor, read / floor / 1e3);
+    else b->failures++;
+    if (spd > 0)
+        printf("| SPD of the colour image: %s | %.2f | %.2f | %.1f%% | (spd_bench checks it) |\n", spd_command, spd,
+               (double)pixels * 8 / spd / 1e3, floor > 0 ? 100.0 * floor * 8.0 / 12.0 / spd : 0.0);
+    for (size_t i = 0; i < sizeof VARIANTS / sizeof *VARIANTS; i++)
+        variant(b, VARIANTS[i], w, h, colour, motion, floor);
+    fprintf(stderr, "dmap_bench: %ux%u took %.1f s\n", w, h, bench_now_s() - t0);
+    free(colour);
+    free(motion);
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    bench b;
+    char err[1024], exe_dir[BENCH_PATH_MAX];
+    int rc = parse(argc, argv, &o);
+    if (rc) return rc == 1 ? 0 : 2;
+    memset(&b, 0, sizeof b);
+    if (bench_exe_dir(argv[0], exe_dir, sizeof exe_dir) != 0) {
+        fprintf(stderr, "dmap_bench: cannot tell where this program lives\n");
+        return 1;
+    }
+    b.exe_dir = exe_dir;
+    spdrt_options ro = {.validation = o.common.validation, .device = o.common.device};
+    if (spdrt_create(&ro, &b.ctx, err, sizeof err) != SPDRT_OK) {
+        fprintf(stderr, "dmap_bench: %s\n", err);
+        return 1;
+    }
+    bench_run_info run;
+    bench_gpu_config gc;
+    memset(&run, 0, sizeof run);
+    bench_run_info_fill(&run, b.ctx, &o.common, "dmap_bench");
+    bench_run_info_gpu_config(&run, &gc);
+    if (bench_spdgen_open(&b.spdgen, o.common.spdgen_path, exe_dir, err, sizeof err) != 0) {
+        fprintf(stderr, "dmap_bench: %s\n", err);
+        spdrt_destroy(b.ctx);
+        return 1;
+    }
+    if (bench_gpu_init(&b.gpu, b.ctx, &gc, exe_dir) != SPDRT_OK) {
+        fprintf(stderr, "dmap_bench: %s\n", spdrt_last_error(b.ctx));
+        b.failures++;
+    } else {
+        bench_run_info_heat(&run, &b.gpu, "dmap_bench");
+        printf("# spdgen --dmap on %s (%s), %s\n\n", run.device, run.driver, b.spdgen.version);
+        bench_run_info_method(&run, stdout);
+        printf("\nGB/s read: the colour and motion bytes the content-adaptive generator reads, over "
+               "its median time (foveation alone reads nothing). The floor reads the same bytes and "
+               "writes the map's; the SPD's share is of the floor scaled to the colour bytes it "
+               "reads.\n");
+        for (uint32_t i = 0; i < o.size_count; i++) size_group(&b, o.sizes[i][0], o.sizes[i][1]);
+        if (!b.ctx->hung) bench_gpu_release(&b.gpu);
+    }
+    if (o.common.validation && spdrt_validation_messages(b.ctx)) b.failures++;
+    bench_spdgen_close(&b.spdgen);
+    spdrt_destroy(b.ctx);
+    if (b.failures) fprintf(stderr, "dmap_bench: %d failure(s)\n", b.failures);
+    return b.failures ? 1 : 0;
+}

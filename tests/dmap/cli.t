@@ -1,0 +1,88 @@
+#!/bin/sh
+# spdgen --dmap on the command line: every bad input refused with one line naming the flag,
+# the value and what is allowed (exit 2, nothing written); every target generated and
+# deterministic; emitted lines within 100 columns (but the regenerate command); the contract
+# header compiles; the MSL compiles against the Metal shim (tests/msl/check-msl.sh).
+d=$(cd "$(dirname "$0")" && pwd)
+SPDGEN_BUILD=${SPDGEN_BUILD:-$(cd "$d/../.." && pwd)/build}
+. "$d/../lib.sh"
+
+# refuse ERROR-PATTERN FLAGS...: exit 2, one line on stderr matching the pattern, no output.
+refuse() {
+    pattern=$1
+    shift
+    rm -f "$WORK/out"
+    "$SPDGEN" "$@" -o "$WORK/out" 2>"$WORK/err" >/dev/null
+    rc=$?
+    lines=$(wc -l <"$WORK/err")
+    [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && grep -q -- "$pattern" "$WORK/err" && [ ! -e "$WORK/out" ]
+    ok $? "refused ($rc, $lines line): $*"
+    [ $rc -eq 2 ] && [ "$lines" -eq 1 ] || diag "$(cat "$WORK/err")"
+}
+
+refuse "--texel 16: --dmap fdm takes 32..1024" --dmap fdm --texel 16
+refuse "--texel 64: --dmap fsr takes 8, 16 or 32" --dmap fsr --texel 64
+refuse "--texel.*24" --dmap fsr --texel 24
+refuse "--texel.*2048" --dmap fdm --texel 2048
+refuse "--max-rate 8: --dmap fsr rates are 1, 2 or 4" --dmap fsr --max-rate 8
+refuse "--max-rate.*32" --dmap fdm --max-rate 32
+refuse "--max-rate.*3" --dmap fdm --max-rate 3
+refuse "--foveation off: nothing decides the rates" --dmap fsr --foveation off
+refuse "--views.*7" --dmap fsr --views 7
+refuse "--views.*0" --dmap fsr --views 0
+refuse "--subgroup 8: only with --content" --dmap fsr --subgroup 8
+refuse "--subgroup.*12" --dmap fsr --content --subgroup 12
+refuse "--combine coarser: only with both" --dmap fsr --combine coarser
+refuse "--texel: not with --dmap resolve" --dmap resolve --texel 16
+refuse "--format: only with --dmap resolve" --dmap fsr --format rgba8
+refuse "--dmap.*bogus" --dmap bogus
+refuse "--rate-map: not with --dmap resolve" --dmap resolve --rate-map
+refuse "--size.*0x16" --dmap fsr --selftest --size 0x16
+refuse "--size: only meaningful with --selftest" --dmap fsr --size 64x64
+refuse "--size 64x64x2: the layers are --views (1)" --dmap fsr --selftest --size 64x64x2
+refuse "--op: only for --spd" --dmap fsr --op max
+
+# Every target, every kind of configuration: generated, deterministic, short lines.
+n=0 bad=0 long=0
+for flags in "--dmap fsr" "--dmap fdm --texel 1024 --views 6" "--dmap fsr --content --subgroup 8" \
+    "--dmap fdm --content --foveation fixed --combine coarser --texel 256 --views 2 --rate-map" \
+    "--dmap fsr --texel 8 --content --foveation off --subgroup 4"; do
+    for t in glsl hlsl msl; do
+        n=$((n + 1))
+        # shellcheck disable=SC2086
+        "$SPDGEN" $flags --target $t -o "$WORK/a.$n" || { bad=$((bad + 1)); diag "$flags --target $t"; }
+        # one configuration per target again: the same bytes
+        if [ $((n % 4)) -eq 1 ]; then
+            "$SPDGEN" $flags --target $t -o "$WORK/b.$n" && cmp -s "$WORK/a.$n" "$WORK/b.$n" ||
+                { bad=$((bad + 1)); diag "$flags --target $t: not the same twice"; }
+        fi
+        l=$(awk 'length > 100 && !/^\/\/   spdgen/' "$WORK/a.$n" | wc -l)
+        [ "$l" -eq 0 ] || { long=$((long + l)); diag "$flags --target $t: $l long lines"; }
+    done
+done
+ok $bad "$n configurations x targets generate; four of them twice, byte for byte the same"
+ok $long "every emitted line is within 100 columns (the regenerate command excepted)"
+
+# The contract header: compiles, and its push-constant struct has the shader's fields.
+"$SPDGEN" --dmap fsr --content --views 2 -o "$WORK/h.comp" --emit-header "$WORK/h.h" &&
+    printf '#include "h.h"\nint main(void) { DmapPushConstants p = {0}; p.gaze1 = 1; p.cutoff = 2;\n return (int)sizeof p == 4 * 12 ? 0 : 1; }\n' >"$WORK/h.c" &&
+    cc -std=c11 -Wall -Werror -I"$WORK" -o "$WORK/h" "$WORK/h.c" && "$WORK/h"
+ok $? "--emit-header compiles; its struct holds the 12 push constants of fsr --content --views 2"
+grep -q "DMAP_TEXEL 16" "$WORK/h.h" && grep -q "DMAP_BINDING_MOTION 2" "$WORK/h.h" &&
+    ! grep -q "RATE_AXES" "$WORK/h.h" && "$SPDGEN" --dmap fsr --rate-map -o "$WORK/r.comp" --emit-header "$WORK/r.h" &&
+    grep -q "DMAP_BINDING_RATE_AXES 3" "$WORK/r.h"
+ok $? "the header names the texel size and the bindings (binding 3 only with --rate-map)"
+
+# MSL: syntax and types against the shim (no open Metal compiler exists).
+if command -v "${CLANGXX:-clang++}" >/dev/null 2>&1; then
+    msl=""
+    for i in $(seq 1 $n); do [ $((i % 3)) -eq 0 ] && msl="$msl $WORK/a.$i"; done
+    # shellcheck disable=SC2086
+    "$d/../msl/check-msl.sh" $msl 2>"$WORK/err"
+    ok $? "the MSL of every configuration compiles against the Metal shim"
+    [ -s "$WORK/err" ] && diag "$(head -20 "$WORK/err")"
+else
+    echo "ok $((TAP_N + 1)) # SKIP clang++ not installed"
+    TAP_N=$((TAP_N + 1))
+fi
+done_testing

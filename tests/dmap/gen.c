@@ -1,0 +1,121 @@
+/* gen.c: spdgen --dmap fdm|fsr on the local Vulkan device (lavapipe on CI), under the
+ * validation layer, for one front end: GLSL, or HLSL compiled by glslang (--target spirv
+ * --spirv-from hlsl), bit for bit against the CPU reference (runtime/dmap/dmap_ref.c): a
+ * matrix of kinds, texel sizes, foveation, content, both, combine rules, views, subgroup
+ * plans and --max-rate, at odd and even sizes, on spdrt_dmap_scene's frames with random
+ * parameters (rings, gazes, aspects, cutoffs, a rate missing from the mask). Every run
+ * dispatches twice with the map refilled with a sentinel in between. known.c checks the
+ * rules themselves against answers derived by hand.
+ *
+ * usage: gen glsl|hlsl        prints TAP */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+
+#include "gen_common.h"
+
+/* ---- 1. the matrix ---- */
+
+static uint32_t rng = 777;
+static uint32_t rnd(uint32_t n)
+{
+    rng = rng * 1664525u + 1013904223u;
+    return (rng >> 8) % n;
+}
+
+static void random_params(const spdrt_dmap_gen_config *c, uint32_t w, uint32_t h, spdrt_dmap_gen_params *p)
+{
+    spdrt_dmap_gen_defaults(c, w, h, p);
+    uint32_t side = w > h ? w : h, r = 0;
+    for (int k = 0; k < 4; k++) p->radii[k] = r += 1 + rnd(side / 3 + 1);
+    for (int k = 0; k < 5; k++) p->ring_rates[k] = spdrt_dmap_rate_code(rnd(5), rnd(5));
+    p->aspect[0] = 64 + rnd(193);
+    p->aspect[1] = 64 + rnd(193);
+    for (uint32_t v = 0; v < c->views; v++) p->gaze[v][0] = rnd(w + 40), p->gaze[v][1] = rnd(h + 40);
+    if (rnd(3) == 0) p->rate_mask &= ~(1u << (rnd(3) * 5 + rnd(3))); /* a rate missing */
+    p->cutoff = 0.01f + (float)rnd(100) / 1000.0f;
+    p->cutoff4 = rnd(2) ? p->cutoff / (float)(2 + rnd(4)) : 0.0f;
+    p->motion_factor = (float)rnd(4) * 0.01f;
+}
+
+static const spdrt_dmap_gen_config MATRIX[] = {
+    /* kind, texel, views, foveation, content, coarser, max_rate, subgroup, rate_map */
+    {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 4, 0, 0},
+    {SPDRT_DMAP_FSR, 8, 2, SPDRT_DMAP_FOVEATION_FIXED, 0, 0, 2, 0, 0},
+    {SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 16, 0, 0},
+    {SPDRT_DMAP_FDM, 1024, 3, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 8, 0, 0},
+    {SPDRT_DMAP_FSR, 8, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0},
+    {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 4, 0},
+    {SPDRT_DMAP_FSR, 32, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 8, 0},
+    {SPDRT_DMAP_FSR, 16, 2, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 4, 8, 0},
+    {SPDRT_DMAP_FSR, 8, 1, SPDRT_DMAP_FOVEATION_FIXED, 1, 1, 4, 4, 0},
+    {SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 16, 8, 0},
+    {SPDRT_DMAP_FDM, 64, 2, SPDRT_DMAP_FOVEATION_FIXED, 1, 1, 16, 0, 0},
+    {SPDRT_DMAP_FDM, 128, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, 8, 0},
+    {SPDRT_DMAP_FDM, 256, 2, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 4, 0, 0},
+    {SPDRT_DMAP_FSR, 16, 2, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 4, 4, 1},
+    {SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_FIXED, 0, 0, 8, 0, 1},
+    {SPDRT_DMAP_FDM, 128, 2, SPDRT_DMAP_FOVEATION_GAZE, 1, 1, 16, 8, 1},
+};
+static const uint32_t SIZES[][2] = {{1, 1}, {7, 5}, {65, 33}, {250, 131}, {640, 360}};
+
+static void test_matrix(void)
+{
+    for (size_t i = 0; i < sizeof MATRIX / sizeof *MATRIX; i++) {
+        const spdrt_dmap_gen_config *c = &MATRIX[i];
+        shader s;
+        if (make_shader(c, &s)) {
+            ok(0, "spdgen made the shader for case %zu", i);
+            continue;
+        }
+        size_t bad = 0, runs = 0, texels = 0, rates_seen = 0;
+        unsigned seen[64] = {0};
+        for (size_t k = 0; k < sizeof SIZES / sizeof *SIZES; k++) {
+            uint32_t w = SIZES[k][0], h = SIZES[k][1];
+            run_data r;
+            spdrt_dmap_gen_params p;
+            if (alloc_run(c, w, h, &r)) break;
+            random_params(c, w, h, &p);
+            spdrt_dmap_scene(w, h, c->views, 100 + k, r.colour, r.motion);
+            if (run_device(&s, &p, &r) == 0 && spdrt_dmap_gen_reference(c, &p, r.colour, r.motion, r.ref) == 0) {
+                size_t bytes = r.texels * spdrt_dmap_gen_texel_bytes(c), diff = 0;
+                for (size_t b = 0; b < bytes; b++) diff += r.gpu[b] != r.ref[b];
+                if (diff) printf("# %ux%u: %zu bytes differ\n", w, h, diff);
+                if (c->rate_map) { /* binding 3 against the axes of the reference's map */
+                    size_t axes_diff = 0;
+                    spdrt_dmap_gen_axes(c, w, h, r.ref, r.axes_ref);
+                    for (size_t a = 0; a < r.axes_count; a++) axes_diff += r.axes[a] != r.axes_ref[a];
+                    if (axes_diff) printf("# %ux%u: %zu rate-map entries differ\n", w, h, axes_diff);
+                    diff += axes_diff;
+                }
+                bad += diff != 0;
+                for (size_t t = 0; t < r.texels; t++) seen[rate_at(&s, &r, t) & 63]++;
+                texels += r.texels;
+            } else {
+                bad++;
+            }
+            runs++;
+            free_run(&r);
+        }
+        for (int q = 0; q < 64; q++) rates_seen += seen[q] != 0;
+        ok(bad == 0 && runs == sizeof SIZES / sizeof *SIZES,
+           "%s --texel %u --views %u --foveation %s%s%s --max-rate %u%s%s: %zu texels at 1x1..640x360 equal "
+           "the reference (%zu rates seen)", c->kind == SPDRT_DMAP_FDM ? "fdm" : "fsr", c->texel, c->views,
+           c->foveation == SPDRT_DMAP_FOVEATION_OFF ? "off" : c->foveation == SPDRT_DMAP_FOVEATION_FIXED
+               ? "fixed" : "gaze", c->content ? " --content" : "",
+           c->content && c->foveation && c->combine_coarser ? " --combine coarser" : "", c->max_rate,
+           c->content && c->subgroup == 4 ? " --subgroup 4" : c->content && c->subgroup ? " --subgroup 8" : "",
+           c->rate_map ? " --rate-map (and binding 3)" : "", texels, rates_seen);
+        free(s.spirv);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (open_device(argc > 1 ? argv[1] : "glsl")) return 0;
+    test_matrix();
+    return close_device();
+}
