@@ -96,6 +96,14 @@ $(LIBSPDRT): $(RT_OBJ)
 $(BUILD)/tests/%: tests/%.c $(LIBSPDRT)
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(CFLAGS) $(WARN) $(RT_PRIVATE) -Itests -MMD -MP -o $@ $< $(LIBSPDRT) -ldl -lm
+# The shading-rate check draws with the Vulkan loader and its own shaders, next to it.
+FSR_SHADERS := $(addprefix $(BUILD)/tests/dmap/,fsr_hw.vert.spv fsr_hw.frag.spv fsr_hw_dry.frag.spv)
+$(BUILD)/tests/dmap/%.spv: tests/dmap/%
+	@mkdir -p $(@D)
+	glslangValidator -V --target-env vulkan1.2 -o $@ $<
+$(BUILD)/tests/dmap/fsr_hw: tests/dmap/fsr_hw.c $(LIBSPDRT) $(FSR_SHADERS)
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(CFLAGS) $(WARN) $(RT_PRIVATE) -Itests -MMD -MP -o $@ $< $(LIBSPDRT) -lvulkan -ldl -lm
 $(BUILD)/examples/%: examples/%.c $(LIBSPDRT) | $(BUILD)/examples
 	$(CC) -std=c11 $(CFLAGS) $(WARN) $(RT_PUBLIC) -o $@ $< $(LIBSPDRT) -ldl -lm
 # engine_hiz is an application's own Vulkan code: the contract header spdgen writes for it

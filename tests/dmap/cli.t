@@ -64,12 +64,12 @@ ok $bad "$n configurations x targets generate; four of them twice, byte for byte
 ok $long "every emitted line is within 100 columns (the regenerate command excepted)"
 
 # The contract header: compiles, and its push-constant struct has the shader's fields.
-"$SPDGEN" --dmap fsr --content --views 2 -o "$WORK/h.comp" --emit-header "$WORK/h.h" &&
+"$SPDGEN" --dmap fsr --name dmap --content --views 2 -o "$WORK/h.comp" --emit-header "$WORK/h.h" &&
     printf '#include "h.h"\nint main(void) { DmapPushConstants p = {0}; p.gaze1 = 1; p.cutoff = 2;\n return (int)sizeof p == 4 * 12 ? 0 : 1; }\n' >"$WORK/h.c" &&
     cc -std=c11 -Wall -Werror -I"$WORK" -o "$WORK/h" "$WORK/h.c" && "$WORK/h"
 ok $? "--emit-header compiles; its struct holds the 12 push constants of fsr --content --views 2"
 grep -q "DMAP_TEXEL 16" "$WORK/h.h" && grep -q "DMAP_BINDING_MOTION 2" "$WORK/h.h" &&
-    ! grep -q "RATE_AXES" "$WORK/h.h" && "$SPDGEN" --dmap fsr --rate-map -o "$WORK/r.comp" --emit-header "$WORK/r.h" &&
+    ! grep -q "RATE_AXES" "$WORK/h.h" && "$SPDGEN" --dmap fsr --name dmap --rate-map -o "$WORK/r.comp" --emit-header "$WORK/r.h" &&
     grep -q "DMAP_BINDING_RATE_AXES 3" "$WORK/r.h"
 ok $? "the header names the texel size and the bindings (binding 3 only with --rate-map)"
 
