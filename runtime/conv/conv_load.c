@@ -179,53 +179,37 @@ static void bind_fixed(spdrt_context *ctx, spdrt_conv *conv)
     write_buffer(ctx, conv->shaders[CONV_PASS3].pipe.sets[0], 0, &conv->y);
 }
 
-static spdrt_result load_modules(spdrt_context *ctx, spdrt_conv *conv, const char *dir,
-                                 char files[CONV_SHADERS][256])
+/* Parses the plan's text into conv; the modules' file names into files. */
+static int parse_plan(spdrt_conv *conv, const char *text, char files[CONV_SHADERS][256])
 {
-    for (int k = 0; k < CONV_SHADERS; k++) {
-        char path[1400];
-        size_t words = 0;
-        snprintf(path, sizeof path, "%s%s", dir, files[k]);
-        uint32_t *code = read_words(path, &words);
-        if (!code) return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "cannot read the conv module %s", path);
-        spdrt_result res = spdrt__spirv_check(ctx, code, words);
-        if (res == SPDRT_OK) res = create_shader(ctx, conv, k, code, words);
-        free(code);
-        if (res != SPDRT_OK) return res;
-    }
-    return SPDRT_OK;
-}
-
-spdrt_result spdrt_conv_load(spdrt_context *ctx, const char *path, spdrt_conv **out)
-{
-    char line[1024], dir[1024], files[CONV_SHADERS][256];
+    char line[1024];
     int version = 0, bad = 0;
-    if (!ctx) return SPDRT_ERROR_ARGUMENT;
-    if (!out || !path) return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_conv_load: path and out are required");
-    *out = NULL;
-    FILE *f = fopen(path, "r");
-    if (!f) return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "cannot open the conv plan %s", path);
-    spdrt_conv *conv = calloc(1, sizeof *conv);
-    if (!conv) {
-        fclose(f);
-        return spdrt__error(ctx, SPDRT_ERROR_OUT_OF_MEMORY, "out of memory");
-    }
-    memset(files, 0, sizeof files);
     conv->info.output_format = SPDRT_RGBA32F;
-    while (fgets(line, sizeof line, f)) {
+    while (*text) {
+        size_t len = strcspn(text, "\n");
+        snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), text);
+        text += len + (text[len] == '\n');
         if (line[0] == '#') continue;
         if (!strncmp(line, "spdgen-conv-plan ", 17)) version = atoi(line + 17);
         else if (parse_line(conv, line, files)) bad = 1;
     }
-    fclose(f);
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash) slash[1] = '\0';
-    else dir[0] = '\0';
+    return version == 1 && !bad && !derive(conv) ? 0 : -1;
+}
+
+static spdrt_result create(spdrt_context *ctx, const char *plan, const uint32_t *const spirv[CONV_SHADERS],
+                           const size_t words[CONV_SHADERS], const char *where, spdrt_conv **out)
+{
+    char files[CONV_SHADERS][256];
+    spdrt_conv *conv = calloc(1, sizeof *conv);
+    if (!conv) return spdrt__error(ctx, SPDRT_ERROR_OUT_OF_MEMORY, "out of memory");
+    memset(files, 0, sizeof files);
     spdrt_result res = SPDRT_OK;
-    if (version != 1 || bad || derive(conv))
-        res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s is not a version-1 spdgen conv plan", path);
-    if (res == SPDRT_OK) res = load_modules(ctx, conv, dir, files);
+    if (parse_plan(conv, plan, files))
+        res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s is not a version-1 spdgen conv plan", where);
+    for (int k = 0; k < CONV_SHADERS && res == SPDRT_OK; k++) {
+        res = spdrt__spirv_check(ctx, spirv[k], words[k]);
+        if (res == SPDRT_OK) res = create_shader(ctx, conv, k, spirv[k], words[k]);
+    }
     if (res == SPDRT_OK) res = create_buffers(ctx, conv);
     if (res != SPDRT_OK) {
         spdrt_conv_destroy(ctx, conv);
@@ -234,6 +218,67 @@ spdrt_result spdrt_conv_load(spdrt_context *ctx, const char *path, spdrt_conv **
     bind_fixed(ctx, conv);
     *out = conv;
     return SPDRT_OK;
+}
+
+spdrt_result spdrt_conv_create(spdrt_context *ctx, const char *plan, const uint32_t *const spirv[5],
+                               const size_t spirv_words[5], spdrt_conv **out)
+{
+    if (!ctx) return SPDRT_ERROR_ARGUMENT;
+    if (!out || !plan || !spirv || !spirv_words)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_conv_create: plan, spirv, spirv_words and out are required");
+    *out = NULL;
+    return create(ctx, plan, spirv, spirv_words, "the plan text", out);
+}
+
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *text = NULL;
+    long size = -1;
+    if (!f) return NULL;
+    if (fseek(f, 0, SEEK_END) == 0) size = ftell(f);
+    if (size >= 0 && size < (1 << 20) && fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)size + 1))) {
+        if (fread(text, 1, (size_t)size, f) != (size_t)size) {
+            free(text);
+            text = NULL;
+        } else {
+            text[size] = '\0';
+        }
+    }
+    fclose(f);
+    return text;
+}
+
+spdrt_result spdrt_conv_load(spdrt_context *ctx, const char *path, spdrt_conv **out)
+{
+    char dir[1024], files[CONV_SHADERS][256];
+    uint32_t *code[CONV_SHADERS] = {NULL};
+    size_t words[CONV_SHADERS] = {0};
+    spdrt_conv probe;
+    if (!ctx) return SPDRT_ERROR_ARGUMENT;
+    if (!out || !path) return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_conv_load: path and out are required");
+    *out = NULL;
+    char *text = read_text(path);
+    if (!text) return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "cannot open the conv plan %s", path);
+    memset(&probe, 0, sizeof probe);
+    memset(files, 0, sizeof files);
+    spdrt_result res = SPDRT_OK;
+    if (parse_plan(&probe, text, files))
+        res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s is not a version-1 spdgen conv plan", path);
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash) slash[1] = '\0';
+    else dir[0] = '\0';
+    for (int k = 0; k < CONV_SHADERS && res == SPDRT_OK; k++) {
+        char file[1400];
+        snprintf(file, sizeof file, "%s%s", dir, files[k]);
+        if (!(code[k] = read_words(file, &words[k])))
+            res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "cannot read the conv module %s", file);
+    }
+    if (res == SPDRT_OK) res = create(ctx, text, (const uint32_t *const *)code, words, path, out);
+    for (int k = 0; k < CONV_SHADERS; k++) free(code[k]);
+    free(text);
+    return res;
 }
 
 const spdrt_conv_info *spdrt_conv_describe(const spdrt_conv *conv) { return &conv->info; }

@@ -36,25 +36,31 @@ static double source(const spdrt_conv_ref_config *c, const float *input, uint32_
     return ch == 3 ? 1.0 : 0.0;
 }
 
-int spdrt_conv_reference(const spdrt_conv_ref_config *c, const float *input, const float *psf, double *out)
+void spdrt_conv_reference_pixel(const spdrt_conv_ref_config *c, const float *input, const float *psf,
+                                uint32_t x, uint32_t y, double *out)
 {
     long cx = c->psf_width / 2, cy = c->psf_height / 2;
+    for (uint32_t ch = 0; ch < c->out_floats; ch++) {
+        double src = source(c, input, x, y, ch), v = src;
+        if (ch < c->channels) {
+            double sum = 0.0;
+            for (uint32_t j = 0; j < c->psf_height; j++)
+                for (uint32_t i = 0; i < c->psf_width; i++) {
+                    double k = psf[((size_t)j * c->psf_width + i) * c->channels + ch];
+                    if (k != 0.0) sum += k * extended(c, input, (long)x - (long)i + cx, (long)y - (long)j + cy, ch);
+                }
+            v = (1.0 - c->sharpen) * sum + c->sharpen * src;
+        }
+        if (c->composite) v = src + c->intensity * (v - src);
+        out[ch] = v;
+    }
+}
+
+int spdrt_conv_reference(const spdrt_conv_ref_config *c, const float *input, const float *psf, double *out)
+{
     for (uint32_t y = 0; y < c->height; y++)
         for (uint32_t x = 0; x < c->width; x++)
-            for (uint32_t ch = 0; ch < c->out_floats; ch++) {
-                double src = source(c, input, x, y, ch), v = src;
-                if (ch < c->channels) {
-                    double sum = 0.0;
-                    for (uint32_t j = 0; j < c->psf_height; j++)
-                        for (uint32_t i = 0; i < c->psf_width; i++) {
-                            double k = psf[((size_t)j * c->psf_width + i) * c->channels + ch];
-                            if (k != 0.0) sum += k * extended(c, input, (long)x - (long)i + cx, (long)y - (long)j + cy, ch);
-                        }
-                    v = (1.0 - c->sharpen) * sum + c->sharpen * src;
-                }
-                if (c->composite) v = src + c->intensity * (v - src);
-                out[((size_t)y * c->width + x) * c->out_floats + ch] = v;
-            }
+            spdrt_conv_reference_pixel(c, input, psf, x, y, out + ((size_t)y * c->width + x) * c->out_floats);
     return 0;
 }
 

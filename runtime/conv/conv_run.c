@@ -150,6 +150,12 @@ spdrt_result spdrt_conv_read_spectrum(spdrt_context *ctx, spdrt_conv *conv, floa
     return res;
 }
 
+void spdrt_conv_round_input(const spdrt_conv *conv, float *input, size_t pixels)
+{
+    if (conv->info.input_buffer || conv->info.output_buffer || conv->info.output_format != SPDRT_RGBA16F) return;
+    for (size_t k = 0; k < pixels * 4; k++) input[k] = spdrt__half_to_float(spdrt__float_to_half(input[k]));
+}
+
 /* ---- a run -------------------------------------------------------------------------------- */
 
 static spdrt_format image_format(const spdrt_conv *conv)

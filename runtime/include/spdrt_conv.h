@@ -40,6 +40,10 @@ typedef struct {
 /* Loads NAME.convplan (written with --target spirv; the modules it names are read from the
  * plan file's directory) and builds the job on ctx. */
 spdrt_result spdrt_conv_load(spdrt_context *ctx, const char *path, spdrt_conv **out);
+/* The same from the plan's text and the five modules in the plan's order (spectrum1,
+ * spectrum2, pass1, pass2, pass3), copied: what spdgen --selftest runs. */
+spdrt_result spdrt_conv_create(spdrt_context *ctx, const char *plan, const uint32_t *const spirv[5],
+                               const size_t spirv_words[5], spdrt_conv **out);
 const spdrt_conv_info *spdrt_conv_describe(const spdrt_conv *conv);
 void spdrt_conv_destroy(spdrt_context *ctx, spdrt_conv *conv);
 
@@ -69,6 +73,11 @@ typedef struct {
  * buffers). */
 uint32_t spdrt_conv_input_floats(const spdrt_conv *conv);
 uint32_t spdrt_conv_output_floats(const spdrt_conv *conv);
+
+/* Rounds `pixels` pixels of a host input to what the input image holds (halves for an
+ * rgba16f image; nothing for rgba32f or a buffer), so a reference sees what the shaders
+ * read. */
+void spdrt_conv_round_input(const spdrt_conv *conv, float *input, size_t pixels);
 
 /* Convolves `input` (width x height pixels) with the PSF set last into `output`. The
  * spectra between the passes and the output are filled with NaN first, so a value the
@@ -108,6 +117,10 @@ typedef struct {
  * width x height x out_floats doubles. Returns 0, or -1 when out of memory. */
 int spdrt_conv_reference(const spdrt_conv_ref_config *c, const float *input, const float *psf,
                          double *out);
+
+/* One pixel of the same: out_floats doubles. */
+void spdrt_conv_reference_pixel(const spdrt_conv_ref_config *c, const float *input, const float *psf,
+                                uint32_t x, uint32_t y, double *out);
 
 /* The resampled path on the CPU in double: the PSF's spectrum at spectrum_width x
  * spectrum_height (centred, FFTShift), sampled bilinearly at the padded image's frequencies
