@@ -85,9 +85,10 @@ char *sg_conv_manifest(const sg_run *run, const sg_job *job)
 {
     const sg_conv_params *c = run->params;
     sg_text t = {0};
-    sg_text_printf(&t, "# spdgen %s (%s): an FFT convolution (images up to %ldx%ld, PSFs up to %ldx%ld), "
-                       "run by\n# libspdrt's spdrt_conv_load. Generated; regenerate with:\n#   %s\n",
-                   SPDGEN_VERSION, sg_revision, c->image[0], c->image[1], c->psf[0], c->psf[1], run->command);
+    sg_text_printf(&t, "# spdgen %s (%s): an FFT convolution (images up to %ldx%ld, PSFs up to %ldx%ld),\n"
+                       "# run by libspdrt's spdrt_conv_load. Generated; regenerate with:\n",
+                   SPDGEN_VERSION, sg_revision, c->image[0], c->image[1], c->psf[0], c->psf[1]);
+    sg_text_command(&t, "#   ", "#       ", run->command);
     sg_text_printf(&t, "spdgen-conv-plan 1\nimage %ld %ld\npsf %ld %ld\nchannels %ld\npadding %s\n"
                        "spectrum %s\nfirst-axis %c\ninput %s\noutput %s\nformat %s\nstorage %s\n"
                        "padded %ld %ld\nspectrum-size %ld %ld\nbuffers %ld %ld %ld %ld\n",

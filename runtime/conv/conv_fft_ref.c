@@ -91,6 +91,25 @@ static void sample(const double *s, size_t qx, size_t qy, double ux, double uy, 
 
 static double signed_frequency(size_t k, size_t n) { return k < n / 2 ? (double)k : (double)k - (double)n; }
 
+/* The sampled kernel at frequency (kx, ky) of a px x py spectrum: a Nyquist frequency
+ * (k = n / 2) is both +n/2 and -n/2, so its samples at +u and -u are averaged (1, 2 or 4
+ * samples), which keeps the sampled spectrum Hermitian (a real PSF's spectrum sampled at
+ * -u is the conjugate of the sample at u) and the result real. */
+static void sample_at(const double *s, size_t qx, size_t qy, size_t kx, size_t ky, size_t px, size_t py,
+                      double scale, double out[2])
+{
+    double ux = signed_frequency(kx, px) * qx / px * scale, uy = signed_frequency(ky, py) * qy / py * scale;
+    int nx = kx == px / 2 && px > 1 ? 2 : 1, ny = ky == py / 2 && py > 1 ? 2 : 1;
+    out[0] = out[1] = 0.0;
+    for (int i = 0; i < nx; i++)
+        for (int j = 0; j < ny; j++) {
+            double h[2];
+            sample(s, qx, qy, i ? -ux : ux, j ? -uy : uy, h);
+            out[0] += h[0] / (nx * ny);
+            out[1] += h[1] / (nx * ny);
+        }
+}
+
 int spdrt_conv_reference_resampled(const spdrt_conv_ref_config *c, uint32_t px, uint32_t py, uint32_t qx,
                                    uint32_t qy, double psf_scale, const float *input, const float *psf,
                                    double *out)
@@ -117,8 +136,7 @@ int spdrt_conv_reference_resampled(const spdrt_conv_ref_config *c, uint32_t px, 
             for (size_t ky = 0; ky < py; ky++)
                 for (size_t kx = 0; kx < px; kx++) {
                     double h[2], *v = d + 2 * (ky * px + kx);
-                    sample(s, qx, qy, signed_frequency(kx, px) * qx / px * psf_scale,
-                           signed_frequency(ky, py) * qy / py * psf_scale, h);
+                    sample_at(s, qx, qy, kx, ky, px, py, psf_scale, h);
                     h[0] += c->sharpen * (1.0 - h[0]);
                     h[1] -= c->sharpen * h[1];
                     double re = v[0] * h[0] - v[1] * h[1], im = v[0] * h[1] + v[1] * h[0];

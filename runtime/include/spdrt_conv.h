@@ -124,8 +124,9 @@ void spdrt_conv_reference_pixel(const spdrt_conv_ref_config *c, const float *inp
 
 /* The resampled path on the CPU in double: the PSF's spectrum at spectrum_width x
  * spectrum_height (centred, FFTShift), sampled bilinearly at the padded image's frequencies
- * times psf_scale, the image padded as the shaders pad it (padded_width x padded_height),
- * transformed, multiplied, transformed back, cropped, composited. */
+ * times psf_scale (at a Nyquist frequency, P / 2, the samples at +u and -u averaged, so the
+ * product stays Hermitian), the image padded as the shaders pad it (padded_width x
+ * padded_height), transformed, multiplied, transformed back, cropped, composited. */
 int spdrt_conv_reference_resampled(const spdrt_conv_ref_config *c, uint32_t padded_width,
                                    uint32_t padded_height, uint32_t spectrum_width,
                                    uint32_t spectrum_height, double psf_scale, const float *input,
