@@ -167,7 +167,7 @@ static int conv_check_out(spdrt_conv *conv, const spdrt_conv_params *p, const fl
     return rc;
 }
 
-static int conv_check(spdrt_conv *conv, const spdrt_conv_params *p, const float *img, const float *psf, uint32_t kw,
+static inline int conv_check(spdrt_conv *conv, const spdrt_conv_params *p, const float *img, const float *psf, uint32_t kw,
                       uint32_t kh, conv_result *r, const char *what)
 {
     return conv_check_out(conv, p, img, psf, kw, kh, r, what, NULL);

@@ -34,19 +34,19 @@ typedef struct {
 static const job_case JOBS[] = {
     {"--image 160x90 --psf 63x63 --channels 3 --spectrum exact --padding zero --first-axis x --format rgba32f", 0, 0,
      0, {{1, 1, 1, 1}, {7, 5, 3, 3}, {61, 17, 63, 63}, {160, 90, 33, 33, 1, 0.6f}, {120, 70, 16, 9}}},
-    {"--image 100x60 --psf 63x63 --channels 4 --spectrum exact --padding mirror --first-axis y --input buffer "
+    {"--image 48x40 --psf 63x63 --channels 4 --spectrum exact --padding mirror --first-axis y --input buffer "
      "--output buffer --subgroup 8", 0, 0, 1,
-     {{1, 1, 5, 5}, {7, 5, 63, 63}, {100, 60, 63, 40, 1, 1.5f}, {33, 60, 2, 2}, {99, 59, 30, 1}, {1, 60, 31, 20}}},
-    {"--image 64x48 --psf 17x17 --channels 2 --spectrum exact --padding mirror --subgroup 4 --ept 4 --max-wg 64 "
-     "--columns-per-wg 2 --format rgba32f", 0, 0, 1,
+     {{1, 1, 5, 5}, {7, 5, 63, 63}, {48, 40, 63, 40, 1, 1.5f}, {33, 40, 2, 2}, {47, 39, 30, 1}, {1, 40, 31, 20}}},
+    {"--image 64x48 --psf 17x17 --channels 2 --spectrum exact --padding mirror --ept 4 --max-wg 64 "
+     "--columns-per-wg 2 --format rgba32f", 0, 0, 0,
      {{64, 48, 17, 17}, {63, 47, 16, 17, 1, 0.8f, 0.3f}, {3, 47, 11, 12}}},
-    {"--image 96x64 --psf 25x25 --channels 2 --spectrum exact --storage f16 --input buffer --output buffer", 1, 0, 1,
-     {{96, 64, 25, 25}, {96, 64, 1, 1}, {90, 60, 3, 3, 1, 0.5f}}},
-    {"--image 128x72 --psf 33x21 --channels 3 --spectrum resampled --padding mirror --format rgba32f", 0, 0, 1,
-     {{128, 72, 33, 21}, {128, 72, 33, 21, 0, 0, 0.5f, 0.75f}, {100, 50, 17, 9, 1, 0.7f, 0, 1.5f}}},
+    {"--image 64x48 --psf 25x25 --channels 2 --spectrum exact --storage f16 --input buffer --output buffer", 1, 0, 1,
+     {{64, 48, 25, 25}, {64, 48, 1, 1}, {60, 40, 3, 3, 1, 0.5f}}},
+    {"--image 96x64 --psf 33x21 --channels 2 --spectrum resampled --padding mirror --subgroup 4", 0, 1, 1,
+     {{96, 64, 33, 21}, {96, 64, 33, 21, 0, 0, 0.5f, 0.75f}, {90, 50, 17, 9, 1, 0.7f, 0, 1.5f}}},
     {"--image 96x50 --psf 40x16 --channels 1 --spectrum resampled --first-axis x --input buffer --output buffer "
      "--subgroup 8 --storage f16", 1, 0, 0, {{96, 50, 40, 16}, {5, 7, 3, 16, 0, 0, 0, 0.6f}}},
-    {"--image 50x30 --psf 9x9 --padded 128x64 --channels 3 --spectrum exact", 0, 1, 1,
+    {"--image 50x30 --psf 9x9 --padded 128x64 --channels 1 --spectrum exact --format rgba32f", 0, 0, 0,
      {{50, 30, 9, 9, 1, 0.5f}, {50, 30, 4, 9}}},
     {"--image 1x1 --psf 1x1 --channels 1 --input buffer --output buffer --spectrum exact", 0, 0, 0, {{1, 1, 1, 1}}},
 };
