@@ -27,15 +27,15 @@ void sg_conv_job_contract(const sg_run *run, const sg_job *job, sg_contract *out
     long subgroup = 0;
     for (int i = 0; i < job->count; i++)
         if (job->shaders[i].gen.contract.subgroup > subgroup) subgroup = job->shaders[i].gen.contract.subgroup;
-    snprintf(out->title, sizeof out->title, "an FFT convolution, images up to %ldx%ld, PSFs up to %ldx%ld",
-             c->image[0], c->image[1], c->psf[0], c->psf[1]);
+    snprintf(out->title, sizeof out->title, "an FFT convolution");
     snprintf(out->doc, sizeof out->doc,
-             "When the PSF changes: spectrum1 (the PSF buffer to the zk buffer), a barrier, "
+             "Images up to %ldx%ld, PSFs up to %ldx%ld. When the PSF changes: spectrum1 (the PSF buffer to the zk buffer), a barrier, "
              "spectrum2 (zk to the kernel spectrum s). Per image: pass1 (the image to z), pass2 "
              "(z and s to y: forward FFT along %c, product, inverse), pass3 (y and the source image "
              "to the output), a barrier between each. Every shader takes the same push constants. "
              "Buffers hold complex values of COMPLEX_BYTES each; the padded image is PADDED_WIDTH x "
-             "PADDED_HEIGHT, pass 1 and pass 3 run along %c.", axis_name(c, 1), axis_name(c, 0));
+             "PADDED_HEIGHT, pass 1 and pass 3 run along %c.", c->image[0], c->image[1], c->psf[0], c->psf[1],
+             axis_name(c, 1), axis_name(c, 0));
     sg_contract_add(out, "IMAGE_WIDTH", c->image[0], "the largest image");
     sg_contract_add(out, "IMAGE_HEIGHT", c->image[1], NULL);
     sg_contract_add(out, "PSF_WIDTH", c->psf[0], "the largest PSF");
