@@ -147,8 +147,9 @@ typedef struct {
 } spdrt_conv_error;
 void spdrt_conv_compare(const float *got, const double *ref, size_t count, spdrt_conv_error *err);
 
-/* The accuracy bars against the direct convolution (docs/conv.md): fp32 spectra, and f16
- * spectra (halves between the passes, measured). */
+/* The accuracy bars against the direct convolution, over the convolved channels
+ * (docs/conv.md, "Error bounds"): fp32 spectra, and f16 spectra (IEEE halves between the
+ * passes). An rgba16f output adds 2^-10 to both (a half store may round toward zero). */
 #define SPDRT_CONV_BOUND_REL_L2 2e-6
 #define SPDRT_CONV_BOUND_MAX_REL 1e-5
 #define SPDRT_CONV_BOUND_F16_REL_L2 2e-3
