@@ -2,7 +2,7 @@
  * push constant) on the local Vulkan device (run.h's generate_with() and run_case()). The
  * other SPD programs run the runtime's default (0: SPDRT_DEFAULT_TILES_PER_WORKGROUP for
  * --tail loop, one for --tail hierarchy); this one names 1, 2, 3 and 64 for the loop tail and
- * 1, 2 and T (the most it allows) for the hierarchy.
+ * 1, 2 and T (the most it allows) for the hierarchy (HLSL: one of them per shader).
  *
  * The shader does not know the grid: a workgroup reduces tiles group.x * K .. + K - 1 of its
  * row, clipped to the image, and adds how many it did to the counter (the hierarchy: to the
@@ -30,7 +30,9 @@ typedef struct {
 typedef struct { uint32_t w, h; } multitile_grid;
 
 /* Every shader at every tiles_per_workgroup its tail allows (the loop: 1, 2, 3 and 64; the
- * hierarchy: 1, 2 and T), each on every grid. */
+ * hierarchy: 1, 2 and T), each on every grid. HLSL, the same plan spelled again, runs each
+ * shader at one of them, rotating with the shader's index (the runtime's side of K does not
+ * depend on the language; GLSL runs them all). */
 static void run_shaders(spdrt_context *ctx, const char *target, const multitile_shader *shaders,
                         size_t shader_count, const multitile_grid *grids, size_t grid_count)
 {
@@ -45,7 +47,9 @@ static void run_shaders(spdrt_context *ctx, const char *target, const multitile_
         size_t per_workgroup_count = t ? 3 : sizeof loop_per_workgroup / sizeof *loop_per_workgroup;
         mips_bound = x->mips_bound, mips_total = x->mips_total;
         tile = t, hierarchy = t != 0, sampler_linear = x->sampler_linear;
-        for (size_t k = 0; k < per_workgroup_count; k++) {
+        size_t first = 0, end = per_workgroup_count;
+        if (strcmp(target, "hlsl") == 0) first = s % per_workgroup_count, end = first + 1;
+        for (size_t k = first; k < end; k++) {
             char label[192];
             tiles_per_workgroup = per_workgroup[k];
             snprintf(label, sizeof label, "%s %s --subgroup %d %s %s%s, %u tiles per workgroup", target,
