@@ -20,6 +20,15 @@
 /* --shared-layout paired from this N, as the power-of-two path. */
 #define PAIRED_FROM_N 1024
 
+/* The largest prime factor of n >= 2. */
+static long largest_prime(long n)
+{
+    long p = 1;
+    for (long d = 2; d * d <= n; d++)
+        while (n % d == 0) n /= d, p = d;
+    return n > 1 ? n : p;
+}
+
 /* What no length but a power of two takes. */
 static int refuse_pow2_only(sg_run *run)
 {
@@ -208,9 +217,11 @@ int sg_fft_check_mixed(sg_run *run)
         n = f->bluestein_m;
         flags = SG_FFT_EXACT;
         if (n > single_max)
-            return usage_error("--fft %ld: a prime factor above 13 needs Bluestein's FFTs of M = %ld points, "
-                               "more than one dispatch holds (16 x --max-wg %ld = %ld); only --fft %ld or less "
-                               "runs this way", f->n, n, f->max_wg, single_max, (single_max + 1) / 2);
+            return usage_error("--fft %ld: its prime factor %ld (above 13) needs Bluestein's chirp-z, whose "
+                               "FFTs of M = %ld points exceed one dispatch (16 x --max-wg %ld = %ld): such N "
+                               "run up to %ld; several dispatches are not yet available. Smooth N = 2^a 3^b "
+                               "5^c 7^d 11^e 13^f run up to 2^20", f->n, largest_prime(f->n), n, f->max_wg,
+                               single_max, (single_max + 1) / 2);
     } else if (f->n > single_max) {
         return mixed_passes(run, single_max);
     }
