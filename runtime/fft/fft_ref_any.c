@@ -5,7 +5,7 @@
  *     twiddles computed once from the integer angle;
  *   larger n: Bluestein's chirp-z in double through the radix-2 double FFT
  *     (spdrt_fft_ref_transform) of the power of two M >= 2n - 1, the chirp exponents
- *     j^2 mod 2n exact in 64-bit integers; tests/runtime/ref_any.t checks it against the
+ *     j^2 mod 2n exact in 64-bit integers; tests/fft/ref_any.t checks it against the
  *     direct sum.
  * And the two tables a Bluestein shader reads (spdrt_fft_bluestein_tables). */
 #include <math.h>
