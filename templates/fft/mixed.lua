@@ -17,6 +17,7 @@ local contract = require("templates.fft.mixed_contract")
 local twiddle_any = require("templates.fft.twiddle_any")
 local twiddle = require("templates.fft.twiddle")
 local X = require("templates.fft.expr")
+local radix = require("templates.fft.radix")
 
 local mixed = {}
 
@@ -78,6 +79,9 @@ local function emit_helpers(c, ctx)
         c:line("return $float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);")
     end)
     c:blank()
+    local radices = {}
+    for _, st in ipairs(ctx.plan.stages) do radices[#radices + 1] = st.radix end
+    radix.emit_routines(c, ctx.dialect, radices, ctx.bluestein and { -1, 1 } or { ctx.sign })
     local needs = false
     for _, st in ipairs(ctx.plan.stages) do needs = needs or st.twiddles ~= "none" end
     if needs then

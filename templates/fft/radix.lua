@@ -51,26 +51,40 @@ function radix.rotate(c, v, k, n, sign)
     end
 end
 
+-- Routines: routines[sign][k] names the routine that runs the k-point kernel in place
+-- (radix.emit_routines declares them); without one, the kernel is written inline.
+local routines = { [-1] = {}, [1] = {} }
+
+local function call(c, r, sign)
+    local name = routines[sign][#r]
+    if not name then return false end
+    c:line("%s(%s);", name, table.concat(r, ", "))
+    return true
+end
+
 local function dft2(c, r)
     c:line("{ $float2 d = %s - %s; %s += %s; %s = d; }", r[1], r[2], r[1], r[2], r[2])
 end
 
+local function dft4_body(c, r, sign)
+    c:line("$float2 s0 = %s + %s, s1 = %s - %s, s2 = %s + %s, s3 = %s - %s;", r[1], r[3], r[1], r[3],
+        r[2], r[4], r[2], r[4])
+    local d = times_i("s3", sign)
+    c:line("%s = s0 + s2; %s = s0 - s2; %s = s1 + %s; %s = s1 - %s;", r[1], r[3], r[2], d, r[4], d)
+end
+
 local function dft4(c, r, sign)
-    c:block("", function()
-        c:line("$float2 s0 = %s + %s, s1 = %s - %s, s2 = %s + %s, s3 = %s - %s;", r[1], r[3], r[1], r[3],
-            r[2], r[4], r[2], r[4])
-        local d = times_i("s3", sign)
-        c:line("%s = s0 + s2; %s = s0 - s2; %s = s1 + %s; %s = s1 - %s;", r[1], r[3], r[2], d, r[4], d)
-    end)
+    if call(c, r, sign) then return end
+    c:block("", function() dft4_body(c, r, sign) end)
 end
 
 -- An odd prime R: X[m] = A_m + sign i B_m and X[R - m] = A_m - sign i B_m, with
 -- A_m = x0 + sum_l cos(2 pi l m / R) (x_l + x_(R-l)) and B_m = sum_l sin(2 pi l m / R)
 -- (x_l - x_(R-l)), l and m = 1..(R - 1) / 2.
-local function dft_odd(c, r, sign)
+local function dft_odd_body(c, r, sign)
     local R = #r
     local h = (R - 1) // 2
-    c:block("", function()
+    do
         for l = 1, h do
             c:line("$float2 s%d = %s + %s, d%d = %s - %s;", l, r[l + 1], r[R - l + 1], l, r[l + 1], r[R - l + 1])
         end
@@ -91,7 +105,12 @@ local function dft_odd(c, r, sign)
             local ib = times_i("b" .. m, sign)
             c:line("%s = a%d + %s; %s = a%d - %s;", r[m + 1], m, ib, r[R - m + 1], m, ib)
         end
-    end)
+    end
+end
+
+local function dft_odd(c, r, sign)
+    if call(c, r, sign) then return end
+    c:block("", function() dft_odd_body(c, r, sign) end)
 end
 
 local function kernel_of(R)
@@ -130,6 +149,49 @@ function radix.dft(c, regs, sign)
         for m2 = 0, r2 - 1 do result[m1 + r1 * m2 + 1] = out[m2 + 1] end
     end
     return result
+end
+
+-- The kernels (4 and the odd primes; 2 stays inline) that the DFTs of `radices` use, ascending.
+function radix.kernels(radices)
+    local seen, list = {}, {}
+    local function walk(R)
+        if R == 1 or R == 2 then return end
+        if R == 4 or R == 3 or R == 5 or R == 7 or R == 11 or R == 13 then
+            if not seen[R] then seen[R], list[#list + 1] = true, R end
+            return
+        end
+        local r1 = kernel_of(R)
+        walk(r1)
+        walk(R // r1)
+    end
+    for _, R in ipairs(radices) do walk(R) end
+    table.sort(list)
+    return list
+end
+
+-- Declares one routine per kernel of `radices` and sign in `signs` (the k-point DFT in place
+-- on its k in-out arguments), named fft_dft<k> (fft_idft<k> for the inverse sign where both
+-- are used); later dft calls use them. dialect.inout spells an in-out parameter.
+function radix.emit_routines(c, dialect, radices, signs)
+    routines = { [-1] = {}, [1] = {} }
+    for _, k in ipairs(radix.kernels(radices)) do
+        for _, sign in ipairs(signs) do
+            local name = (sign > 0 and #signs > 1) and "fft_idft" .. k or "fft_dft" .. k
+            local args, regs = {}, {}
+            for l = 0, k - 1 do
+                regs[#regs + 1] = "x" .. l
+                args[#args + 1] = dialect.inout("$float2", "x" .. l)
+            end
+            c:comment(string.format("The %d-point DFT in place: x[m] <- sum_l x[l] exp(%s2 pi i l m / %d)%s.",
+                k, sign < 0 and "-" or "+", k, k == 4 and " (the products by +-i as swaps)" or
+                ", each cosine and sine multiplying a sum or a difference once per output pair"))
+            c:block(string.format("void %s(%s)", name, table.concat(args, ", ")), function()
+                if k == 4 then dft4_body(c, regs, sign) else dft_odd_body(c, regs, sign) end
+            end)
+            c:blank()
+            routines[sign][k] = name
+        end
+    end
 end
 
 -- How R is written out, for comments: "16 = 4 x 4", "5".
