@@ -203,9 +203,10 @@ static long lane_waste(long threads)
 
 long sg_fft_mixed_rows(long n, long wg, long max_wg, long budget)
 {
-    /* At least two subgroups of 32 where they fit; the exchanges stay whole (one round). */
+    /* At least two subgroups of 32 where they fit; the exchanges stay whole (one round); a
+     * power of two up to 32, as --rows-per-wg takes (so the regenerate command runs). */
     long f = 1;
-    while (f * wg < 64 && f < 64 && (f + 1) * wg <= max_wg && (f + 1) * n <= budget) f++;
+    while (f * wg < 64 && 2 * f <= 32 && 2 * f * wg <= max_wg && 2 * f * n <= budget) f *= 2;
     return f;
 }
 

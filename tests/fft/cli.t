@@ -40,6 +40,21 @@ expect_usage_error "--twiddles lut beside a mixed N" "--twiddles lut" --fft 1000
 expect_usage_error "--real with an odd N" "--real" --fft 15 --real
 expect_usage_error "--stride beside Bluestein" "--stride" --fft 17 --stride
 expect_usage_error "--ept of a power of two that is not one" "--ept 3" --fft 1024 --ept 3
+# A mixed-radix or Bluestein shader's regenerate command (the shape it was given or chose:
+# --ept, --wg, --rows-per-wg or --columns-per-wg) writes the same file again; its opening
+# comment names N's factorization as the product of its stage radices.
+mkdir -p "$WORK/mregen"
+for flags in "--fft 6" "--fft 360" "--fft 1000 --real" "--fft 100 --stride" "--fft 97" \
+    "--fft 1001 --ept 13 --wg 77"; do
+    # shellcheck disable=SC2086
+    "$SPDGEN" $flags -o "$WORK/mregen/a.comp" &&
+        cmd=$(regenerate_command "$WORK/mregen/a.comp" | sed 's/^spdgen //') &&
+        # shellcheck disable=SC2086
+        "$SPDGEN" $cmd -o "$WORK/mregen/b.comp" && cmp -s "$WORK/mregen/a.comp" "$WORK/mregen/b.comp" &&
+        plan=$(sed -n 's|^// Plan: \([0-9]*\) = \([0-9x ]*\),.*|\1 \2|p' "$WORK/mregen/a.comp") &&
+        [ -n "$plan" ] && [ "$(echo "$plan" | awk '{ p = 1; for (i = 2; i <= NF; i += 2) p *= $i; print (p == $1) }')" = 1 ]
+    ok $? "$flags: the regenerate command writes the same shader; the Plan line's radices multiply to its N"
+done
 expect_usage_error "N not a number" "--fft 64k" --fft 64k
 expect_usage_error "N beyond 2^20" "--fft 2097152" --fft 2097152
 expect_usage_error "E x W != N" "--ept 4 --wg 8" --fft 64 --ept 4 --wg 8
