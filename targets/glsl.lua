@@ -104,6 +104,7 @@ function glsl.entry_open(m, arguments) return "void main() {" end
 
 -- ---- statements and expressions ----------------------------------------------------------
 
+function glsl.inout(type, name) return "inout " .. type .. " " .. name end
 function glsl.barrier() return "barrier();" end
 -- memoryBarrierBuffer(): OpMemoryBarrier at device scope on uniform (buffer) memory, with
 -- acquire-release semantics: a release fence before the counter, an acquire fence after.

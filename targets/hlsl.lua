@@ -118,6 +118,7 @@ end
 
 -- ---- statements and expressions ----------------------------------------------------------
 
+function hlsl.inout(type, name) return "inout " .. type .. " " .. name end
 function hlsl.barrier() return "GroupMemoryBarrierWithGroupSync();" end
 -- DeviceMemoryBarrier(): a device-scope fence on UAV memory, without a group sync.
 function hlsl.device_fence() return "DeviceMemoryBarrier();" end

@@ -92,6 +92,7 @@ end
 
 -- ---- statements and expressions ----------------------------------------------------------
 
+function msl.inout(type, name) return "thread " .. type .. " &" .. name end
 function msl.barrier() return "threadgroup_barrier(mem_flags::mem_threadgroup);" end
 function msl.device_fence()
     return "atomic_thread_fence(mem_flags::mem_device, memory_order_seq_cst, thread_scope_device);"

@@ -38,14 +38,14 @@ static int rows(const void *p)
 
 #define F(field) offsetof(sg_fft_params, field)
 static const sg_option options[] = {
-    [FFT_OPT_FFT] = {.name = "--fft", .kind = SG_OPT_POW2, .offset = F(n), .min = 4,
+    [FFT_OPT_FFT] = {.name = "--fft", .kind = SG_OPT_UINT, .offset = F(n), .min = 2,
         .max = SG_FFT_MAX_N, .meta = "N", .why = "complex points per transform"}, /* the summary */
-    [FFT_OPT_EPT] = {.name = "--ept", .kind = SG_OPT_POW2, .offset = F(ept), .min = 2,
+    [FFT_OPT_EPT] = {.name = "--ept", .kind = SG_OPT_UINT, .offset = F(ept), .min = 2,
         .max = SG_FFT_MAX_EPT, .meta = "E", .command = SG_CMD_WHEN, .shown = one_dispatch,
         .why = "elements per invocation, held in registers",
         .default_text = "16 while W >= 32; larger for long complex rows",
         .help = "elements per invocation (N = E x W); given one of E and W the other follows"},
-    [FFT_OPT_WG] = {.name = "--wg", .kind = SG_OPT_POW2, .offset = F(wg), .min = 1, .max = 1024,
+    [FFT_OPT_WG] = {.name = "--wg", .kind = SG_OPT_UINT, .offset = F(wg), .min = 1, .max = 1024,
         .meta = "W", .command = SG_CMD_WHEN, .shown = one_dispatch,
         .why = "invocations per workgroup", .default_text = "N / E, at most 256 for complex rows",
         .help = "invocations per workgroup"},
@@ -127,6 +127,30 @@ static void defaults(void *p)
     f->batch = 4;
 }
 
+/* A length that is not a power of two: the stage radices and each exchange's rounds of the
+ * shader (cfg.radices, cfg.rounds), Bluestein's M (cfg.bluestein_m); templates/fft/mixed.lua
+ * writes it. */
+static void push_stages(lua_State *L, const sg_fft_params *f, int p)
+{
+    const sg_fft_stages *st = f->passes ? &f->pass_stages[p] : &f->stages;
+    lua_createtable(L, st->count, 0);
+    for (int i = 0; i < st->count; i++) {
+        lua_pushinteger(L, st->radix[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "radices");
+    lua_createtable(L, st->count, 0);
+    for (int i = 0; i + 1 < st->count; i++) {
+        lua_pushinteger(L, st->rounds[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "rounds");
+    if (f->bluestein_m) {
+        lua_pushinteger(L, f->bluestein_m);
+        lua_setfield(L, -2, "bluestein_m");
+    }
+}
+
 /* The shader's shape: one dispatch's, or pass p's of a plan (cfg.pass = { index, count,
  * n_total, scratch_tile }). */
 static void push(lua_State *L, const sg_run *run, const sg_job_shader *shader)
@@ -155,6 +179,7 @@ static void push(lua_State *L, const sg_run *run, const sg_job_shader *shader)
         lua_setfield(L, -2, "scratch_tile");
         lua_setfield(L, -2, "pass");
     }
+    if (f->path != SG_FFT_PATH_POW2) push_stages(L, f, p);
 }
 
 const sg_kernel sg_fft_kernel = {
@@ -162,11 +187,13 @@ const sg_kernel sg_fft_kernel = {
     .flag = "--fft",
     .title = "workgroup FFT",
     .summary =
-        "  --fft N               workgroup FFT of N = 4..16384 complex points (a power of two)\n"
-        "                        per workgroup, E per invocation in registers, subgroup shuffles\n"
-        "                        and shared memory (at most 32 KB) between them; longer N up to\n"
-        "                        2^20 as a four-step plan: -o NAME.EXT writes NAME.pass1.EXT,\n"
-        "                        NAME.pass2.EXT and the plan file NAME.fftplan\n",
+        "  --fft N               workgroup FFT of N = 2..16384 complex points per workgroup, E per\n"
+        "                        invocation in registers, subgroup shuffles and shared memory (at\n"
+        "                        most 32 KB) between them: powers of two by radix-2 stages, other\n"
+        "                        N = 2^a 3^b 5^c 7^d 11^e 13^f by mixed-radix stages, any other N up\n"
+        "                        to 8192 by Bluestein's chirp-z; longer N up to 2^20 as a four-step\n"
+        "                        plan: -o NAME.EXT writes NAME.pass1.EXT, NAME.pass2.EXT and the\n"
+        "                        plan file NAME.fftplan\n",
     .examples =
         "  spdgen --fft 2048 --wg 512 --target msl -o fft.metal    # E = 4\n"
         "  spdgen --fft 16384 --subgroup 32 --target spirv -o fft.spv --emit-header fft.h\n"

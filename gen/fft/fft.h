@@ -3,6 +3,7 @@
 #ifndef SPDGEN_FFT_H
 #define SPDGEN_FFT_H
 
+#include "fft_radix.h"
 #include "kernel.h"
 
 /* Largest elements per invocation (--ept, and --ept x --rows-per-wg): 64 complex values. */
@@ -45,6 +46,13 @@ typedef struct {
     int passes;
     long pass_n[2], pass_ept[2], pass_wg[2], pass_lanes[2];
     long scratch_tile;
+
+    /* Lengths that are not powers of two (fft_check_mixed.c): the path (SG_FFT_PATH_*), the
+     * stages of the one shader or of each pass, and Bluestein's convolution length M (the
+     * shader's E x W and stages are those of its M-point FFTs). */
+    int path;
+    sg_fft_stages stages, pass_stages[2];
+    long bluestein_m;
 } sg_fft_params;
 
 /* Positions in the option table (fft.c), for sg_given(). */
@@ -60,6 +68,7 @@ extern const char *const sg_fft_directions[], *const sg_fft_norms[], *const sg_f
     *const sg_fft_column_layouts[];
 
 int sg_fft_check(sg_run *run);
+int sg_fft_check_mixed(sg_run *run);
 int sg_fft_plan(const sg_run *run, struct sg_job *job);
 void sg_fft_job_contract(const sg_run *run, const struct sg_job *job, struct sg_contract *out);
 char *sg_fft_manifest(const sg_run *run, const struct sg_job *job);

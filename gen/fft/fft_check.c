@@ -103,6 +103,13 @@ static int derive_shape(sg_run *run)
     int ept_given = sg_given(run, FFT_OPT_EPT), wg_given = sg_given(run, FFT_OPT_WG);
     char pairs[256];
     if (f->n > single_max) return plan_passes(run, single_max);
+    /* A power of two takes powers of two: E and W are bit counts of its plan. */
+    if ((ept_given && !is_pow2(f->ept)) || (wg_given && !is_pow2(f->wg))) {
+        working_pairs(f, pairs, sizeof pairs);
+        return usage_error("%s %ld: --fft %ld splits into powers of two; use %s",
+                           ept_given && !is_pow2(f->ept) ? "--ept" : "--wg",
+                           ept_given && !is_pow2(f->ept) ? f->ept : f->wg, f->n, pairs);
+    }
     if (ept_given && wg_given) {
         if (f->ept * f->wg != f->n) {
             working_pairs(f, pairs, sizeof pairs);
@@ -287,6 +294,7 @@ static int check_rows(sg_run *run)
 int sg_fft_check(sg_run *run)
 {
     sg_fft_params *f = run->params;
+    if (sg_fft_path(f->n) != SG_FFT_PATH_POW2) return sg_fft_check_mixed(run);
     int rc = derive_shape(run);
     if (rc) return rc;
     if (!sg_given(run, FFT_OPT_SHARED))

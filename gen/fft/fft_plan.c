@@ -72,6 +72,13 @@ void sg_fft_header(sg_text *t, const sg_run *run, const sg_job *job, const char 
         plan_helpers(t, run, job, P);
         return;
     }
+    if (f->path == SG_FFT_PATH_BLUESTEIN) {
+        sg_text_printf(t, "\n/* Bindings 2 and 3 hold Bluestein's tables: libspdrt's spdrt_fft_bluestein_tables(%ld, %ld,\n"
+                          " * %d, chirp, spectrum) computes them in double (docs/fft.md). */\n", f->n, f->bluestein_m,
+                       f->direction == SG_FFT_INVERSE);
+        return;
+    }
+    if (f->path != SG_FFT_PATH_POW2) return; /* natural order only: no native index */
     sg_text_printf(t, "\n/* --order native: frequency f is stored at element %snative_index(f), and element j\n"
                       " * holds frequency %snative_index(j) (bit reversal over log2(N) bits, an involution). */\n"
                       "static inline uint32_t %snative_index(uint32_t k)\n{\n"

@@ -98,8 +98,18 @@ size_t spdrt_fft_output_floats(const spdrt_fft_config *c, const spdrt_fft_params
     return 2 * (size_t)p->count * out;
 }
 
+/* The transform of one row: radix-2 for powers of two, spdrt_fft_ref_any otherwise. */
+static int transform(double *z, uint32_t n, int sign)
+{
+    if (n >= 4 && (n & (n - 1)) == 0) {
+        spdrt_fft_ref_transform(z, n, sign);
+        return 0;
+    }
+    return spdrt_fft_ref_any(z, n, sign);
+}
+
 /* One complex FFT b: gathers its input, transforms, scatters the output. */
-static void complex_fft(const spdrt_fft_config *c, uint32_t b, uint32_t in_stride,
+static int complex_fft(const spdrt_fft_config *c, uint32_t b, uint32_t in_stride,
                         uint32_t out_stride, const float *input, double *expected, double *z)
 {
     uint32_t n = c->n;
@@ -111,17 +121,18 @@ static void complex_fft(const spdrt_fft_config *c, uint32_t b, uint32_t in_strid
         z[2 * j] = stored(c, input[2 * at]);
         z[2 * j + 1] = stored(c, input[2 * at + 1]);
     }
-    spdrt_fft_ref_transform(z, n, c->inverse ? 1 : -1);
+    if (transform(z, n, c->inverse ? 1 : -1) != 0) return -1;
     for (uint32_t f = 0; f < n; f++) {
         uint32_t dst_j = c->native && !c->inverse ? spdrt_fft_native_index(f, n) : f;
         size_t at = c->strided ? (size_t)b + (size_t)dst_j * out_stride : (size_t)b * out_stride + dst_j;
         expected[2 * at] = s * z[2 * f];
         expected[2 * at + 1] = s * z[2 * f + 1];
     }
+    return 0;
 }
 
 /* Two real rows x, y -> their half spectra X, Y (element 0 packs X[0], X[N/2]). */
-static void real_forward(const spdrt_fft_config *c, uint32_t b, uint32_t in_stride,
+static int real_forward(const spdrt_fft_config *c, uint32_t b, uint32_t in_stride,
                          uint32_t out_stride, const float *input, double *expected, double *z)
 {
     uint32_t n = c->n;
@@ -132,7 +143,7 @@ static void real_forward(const spdrt_fft_config *c, uint32_t b, uint32_t in_stri
             z[2 * j] = stored(c, x[j]);
             z[2 * j + 1] = 0.0;
         }
-        spdrt_fft_ref_transform(z, n, -1);
+        if (transform(z, n, -1) != 0) return -1;
         double *out = expected + 2 * (size_t)(2 * b + row) * out_stride;
         for (uint32_t f = 0; f < n / 2; f++) {
             out[2 * f] = s * z[2 * f];
@@ -140,10 +151,11 @@ static void real_forward(const spdrt_fft_config *c, uint32_t b, uint32_t in_stri
         }
         out[1] = s * z[n]; /* the real X[N/2] in element 0's imaginary part */
     }
+    return 0;
 }
 
 /* Two half spectra -> two real rows: the inverse of real_forward, with the norm. */
-static void real_inverse(const spdrt_fft_config *c, uint32_t b, uint32_t in_stride,
+static int real_inverse(const spdrt_fft_config *c, uint32_t b, uint32_t in_stride,
                          uint32_t out_stride, const float *input, double *expected, double *z)
 {
     uint32_t n = c->n;
@@ -162,10 +174,11 @@ static void real_inverse(const spdrt_fft_config *c, uint32_t b, uint32_t in_stri
                 z[2 * (n - f) + 1] = -im;
             }
         }
-        spdrt_fft_ref_transform(z, n, 1);
+        if (transform(z, n, 1) != 0) return -1;
         double *out = expected + (size_t)(2 * b + row) * out_stride;
         for (uint32_t j = 0; j < n; j++) out[j] = s * z[2 * j];
     }
+    return 0;
 }
 
 int spdrt_fft_reference(const spdrt_fft_config *c, const spdrt_fft_params *p, const float *input,
@@ -176,13 +189,14 @@ int spdrt_fft_reference(const spdrt_fft_config *c, const spdrt_fft_params *p, co
     if (!z) return -1;
     spdrt_fft_strides(c, p, &in, &out);
     memset(expected, 0, spdrt_fft_output_floats(c, p) * sizeof *expected);
-    for (uint32_t b = 0; b < p->count; b++) {
-        if (c->real && !c->inverse) real_forward(c, b, in, out, input, expected, z);
-        else if (c->real) real_inverse(c, b, in, out, input, expected, z);
-        else complex_fft(c, b, in, out, input, expected, z);
+    int rc = 0;
+    for (uint32_t b = 0; b < p->count && rc == 0; b++) {
+        if (c->real && !c->inverse) rc = real_forward(c, b, in, out, input, expected, z);
+        else if (c->real) rc = real_inverse(c, b, in, out, input, expected, z);
+        else rc = complex_fft(c, b, in, out, input, expected, z);
     }
     free(z);
-    return 0;
+    return rc;
 }
 
 void spdrt_fft_compare(const float *got, const double *ref, size_t count, int complex_values,

@@ -10,8 +10,31 @@
 
 #include "fft_internal.h"
 
+/* Lengths that are not powers of two (mixed radix, Bluestein): FFTs per workgroup in lanes,
+ * each of W invocations that divide the FFT's length (Bluestein's M). */
+static int check_mixed(const spdrt_fft_config *c, char *err, size_t size)
+{
+    uint32_t cols = c->columns ? c->columns : 1, len = c->bluestein_m ? c->bluestein_m : c->n;
+    if (c->n < 2)
+        snprintf(err, size, "fft: N = %u is less than 2", c->n);
+    else if (c->bluestein_m && (c->bluestein_m < 2 * c->n - 1 || (c->bluestein_m & (c->bluestein_m - 1))))
+        snprintf(err, size, "fft: Bluestein's M = %u is not the power of two >= 2N - 1 for N = %u",
+                 c->bluestein_m, c->n);
+    else if (c->wg == 0 || c->wg % cols != 0 || len % (c->wg / cols) != 0 || c->wg / cols > len / 2)
+        snprintf(err, size, "fft: workgroup size %u is not %u FFTs per workgroup times invocations that "
+                 "divide N = %u into 2 or more values each", c->wg, cols, c->n);
+    else if (c->real && (c->strided || c->n < 8 || c->n % 2 || c->bluestein_m))
+        snprintf(err, size, "fft: --real needs rows and an even N >= 8 (N = %u)", c->n);
+    else if (c->bluestein_m && (c->real || c->strided || c->lut || c->native))
+        snprintf(err, size, "fft: Bluestein (N = %u) runs complex rows in natural order", c->n);
+    else
+        return 0;
+    return -1;
+}
+
 int spdrt__fft_check_config(const spdrt_fft_config *c, char *err, size_t size)
 {
+    if (c->bluestein_m || (c->n >= 2 && (c->n & (c->n - 1))) || c->n == 2) return check_mixed(c, err, size);
     if (c->n < 4 || (c->n & (c->n - 1)))
         snprintf(err, size, "fft: N = %u is not a power of two >= 4", c->n);
     else if (c->columns & (c->columns - 1))
@@ -89,6 +112,36 @@ static spdrt_result create_lut(spdrt_context *ctx, spdrt_fft_pipeline *fp)
     return res;
 }
 
+/* A Bluestein shader's chirp (N) and kernel spectrum (M) tables, bindings 2 and 3. */
+static spdrt_result create_tables(spdrt_context *ctx, spdrt_fft_pipeline *fp)
+{
+    uint32_t n = fp->config.n, m = fp->config.bluestein_m;
+    VkDeviceSize bytes[2] = {(VkDeviceSize)n * 8, (VkDeviceSize)m * 8};
+    spdrt_buffer staging[2], *dst[2] = {&fp->chirp, &fp->spectrum};
+    VkCommandBuffer cb;
+    spdrt_result res = SPDRT_OK;
+    memset(staging, 0, sizeof staging);
+    for (int i = 0; i < 2 && res == SPDRT_OK; i++)
+        res = spdrt__buffer_create(ctx, bytes[i], VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 1, &staging[i]);
+    if (res == SPDRT_OK &&
+        spdrt_fft_bluestein_tables(n, m, fp->config.inverse, staging[0].map, staging[1].map) != 0)
+        res = spdrt__error(ctx, SPDRT_ERROR_OUT_OF_MEMORY, "the Bluestein tables of N = %u, M = %u", n, m);
+    for (int i = 0; i < 2 && res == SPDRT_OK; i++)
+        res = spdrt__buffer_create(ctx, bytes[i], VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                   VK_BUFFER_USAGE_TRANSFER_DST_BIT, 0, dst[i]);
+    if (res == SPDRT_OK) res = spdrt__commands_begin(ctx, &cb);
+    if (res == SPDRT_OK) {
+        for (int i = 0; i < 2; i++) {
+            VkBufferCopy copy = {0, 0, bytes[i]};
+            vkCmdCopyBuffer(cb, staging[i].buffer, dst[i]->buffer, 1, &copy);
+        }
+        res = spdrt__commands_submit(ctx, cb);
+    }
+    if (!ctx->hung)
+        for (int i = 0; i < 2; i++) spdrt__buffer_destroy(ctx, &staging[i]);
+    return res;
+}
+
 spdrt_result spdrt_fft_pipeline_create(spdrt_context *ctx, const uint32_t *spirv, size_t spirv_words,
                                        const spdrt_fft_config *config, spdrt_fft_pipeline **out)
 {
@@ -105,11 +158,12 @@ spdrt_result spdrt_fft_pipeline_create(spdrt_context *ctx, const uint32_t *spirv
     if (!fp) return spdrt__error(ctx, SPDRT_ERROR_OUT_OF_MEMORY, "out of memory");
     fp->config = *config;
     if (!fp->config.columns) fp->config.columns = 1;
-    fp->bindings = config->lut ? 3 : 2;
+    fp->bindings = config->bluestein_m ? 4 : config->lut ? 3 : 2;
     res = subgroup_needs(ctx, config, &required, &full);
     if (res == SPDRT_OK) {
-        /* src, dst and the twiddle table: storage buffers. */
-        const spdrt_binding buffers[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL},
+        /* src, dst and the tables: storage buffers. */
+        const spdrt_binding buffers[4] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL},
+                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL},
                                           {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL},
                                           {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL}};
         spdrt_pipeline_desc desc = {
@@ -119,6 +173,7 @@ spdrt_result spdrt_fft_pipeline_create(spdrt_context *ctx, const uint32_t *spirv
         res = spdrt__pipeline_create(ctx, &desc, &fp->pipe);
     }
     if (res == SPDRT_OK && config->lut) res = create_lut(ctx, fp);
+    if (res == SPDRT_OK && config->bluestein_m) res = create_tables(ctx, fp);
     if (res != SPDRT_OK) {
         spdrt_fft_pipeline_destroy(ctx, fp);
         return res;
@@ -132,6 +187,8 @@ void spdrt_fft_pipeline_destroy(spdrt_context *ctx, spdrt_fft_pipeline *fp)
     if (!ctx || !fp) return;
     if (!ctx->hung) {
         spdrt__buffer_destroy(ctx, &fp->lut);
+        spdrt__buffer_destroy(ctx, &fp->chirp);
+        spdrt__buffer_destroy(ctx, &fp->spectrum);
         spdrt__pipeline_destroy(ctx, &fp->pipe);
     }
     free(fp);
@@ -189,9 +246,9 @@ void spdrt__fft_download(const spdrt__fft_resources *rs, int f16, float *output,
 void spdrt__fft_bind(spdrt_context *ctx, const spdrt_fft_pipeline *fp, const spdrt_buffer *src,
                      const spdrt_buffer *dst)
 {
-    VkDescriptorBufferInfo info[3];
-    VkWriteDescriptorSet w[3];
-    const spdrt_buffer *bufs[3] = {src, dst, &fp->lut};
+    VkDescriptorBufferInfo info[4];
+    VkWriteDescriptorSet w[4];
+    const spdrt_buffer *bufs[4] = {src, dst, fp->config.bluestein_m ? &fp->chirp : &fp->lut, &fp->spectrum};
     memset(w, 0, sizeof w);
     for (uint32_t i = 0; i < fp->bindings; i++) {
         info[i].buffer = bufs[i]->buffer;

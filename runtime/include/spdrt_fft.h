@@ -46,6 +46,9 @@ typedef struct {
     int f16;                /* --storage f16 */
     int lut;                /* --twiddles lut: the runtime fills binding 2 */
     spdrt_fft_norm norm;    /* --norm */
+    uint32_t bluestein_m;   /* a Bluestein shader's FFT_BLUESTEIN_M (N with a prime factor
+                               above 13): the runtime fills bindings 2 and 3
+                               (spdrt_fft_bluestein_tables); 0 otherwise */
 } spdrt_fft_config;
 
 typedef struct {
@@ -117,8 +120,9 @@ void spdrt_fft_plan_destroy(spdrt_context *ctx, spdrt_fft_plan *plan);
 /* ---- the reference (runtime/fft_ref.c) ------------------------------------------------ */
 
 /* The output buffer the shader must produce for `input`, in double: the transforms computed
- * by an iterative radix-2 FFT in double with twiddles from the integer angle, f16 inputs
- * rounded to half first, scaled by the norm, placed as the contract says. Elements of the
+ * by an iterative radix-2 FFT in double with twiddles from the integer angle (other lengths:
+ * spdrt_fft_ref_any), f16 inputs rounded to half first, scaled by the norm, placed as the
+ * contract says. Elements of the
  * output array the shader does not write (stride gaps) are 0. Returns 0, or -1 when out of
  * memory. */
 int spdrt_fft_reference(const spdrt_fft_config *config, const spdrt_fft_params *params,
@@ -126,6 +130,18 @@ int spdrt_fft_reference(const spdrt_fft_config *config, const spdrt_fft_params *
 
 /* In-place FFT of n complex doubles (interleaved), n a power of two; sign -1 forward. */
 void spdrt_fft_ref_transform(double *data, size_t n, int sign);
+/* The same for any n >= 1: powers of two as above, n <= 2048 the direct O(n^2) sum, larger n
+ * Bluestein's chirp-z in double over the radix-2 FFT (runtime/fft/fft_ref_any.c). 0, or -1
+ * when out of memory. spdrt_fft_ref_direct is the direct sum for any n, for checks. */
+int spdrt_fft_ref_any(double *data, size_t n, int sign);
+int spdrt_fft_ref_direct(double *data, size_t n, int sign);
+
+/* A Bluestein shader's tables (bindings 2 and 3), computed in double and rounded to float:
+ * chirp[j] = exp(s pi i (j^2 mod 2n) / n), j < n (2n floats), s = -1 forward, +1 inverse;
+ * spectrum = the m-point forward FFT of b (b[j] = conj chirp[j] for |j| < n, mod m, zero
+ * elsewhere) divided by m (2m floats). m is FFT_BLUESTEIN_M, the power of two >= 2n - 1.
+ * 0, or -1 for other sizes or when out of memory. */
+int spdrt_fft_bluestein_tables(uint32_t n, uint32_t m, int inverse, float *chirp, float *spectrum);
 
 /* bitreverse(k) over log2(n) bits: where --order native puts frequency k (and, the map being
  * an involution, which frequency element k holds). */
@@ -138,6 +154,9 @@ uint32_t spdrt_fft_native_index(uint32_t k, uint32_t n);
 #define SPDRT_FFT_BOUND_MAX_REL 2e-6
 #define SPDRT_FFT_BOUND_F16_REL_L2 1e-3
 #define SPDRT_FFT_BOUND_F16_MAX_REL 2e-3
+/* Bluestein shaders (N with a prime factor above 13): relative L2, against the same
+ * reference (issue 27; VkFFT's measured envelope for that path is about 1.4e-6). */
+#define SPDRT_FFT_BOUND_BLUESTEIN_REL_L2 1.5e-6
 
 typedef struct {
     double rel_l2;          /* sqrt(sum |got - ref|^2 / sum |ref|^2) */

@@ -544,6 +544,8 @@ end
 
 -- Entry point for the host: returns the shader text and the dispatch contract.
 function fft.generate(cfg, dialect)
+    -- Lengths that are not powers of two: mixed radix or Bluestein (templates/fft/mixed.lua).
+    if cfg.radices then return require("templates.fft.mixed").generate(cfg, dialect) end
     local ctx = make_context(cfg, dialect)
     ctx.contract = make_contract(ctx)
     ctx.interface = fft_interface(ctx)

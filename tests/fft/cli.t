@@ -17,11 +17,44 @@ expect_usage_error() { # DESCRIPTION FLAG_IN_MESSAGE ARGS...
     [ $rc -eq 2 ] && [ "$lines" -eq 1 ] || diag "exit $rc, stderr:" "$(cat "$WORK/err")"
 }
 
-expect_usage_error "N not a power of two" "--fft 1000" --fft 1000
-expect_usage_error "--fft 1000 (not a power of two)" "--fft 1000" --fft 1000
-"$SPDGEN" --fft 1000 2>&1 | grep -q "power of two"
-ok $? "--fft 1000 says N must be a power of two"
-expect_usage_error "N < 4" "--fft 2" --fft 2
+expect_usage_error "N < 2" "--fft 1" --fft 1
+# Lengths beyond powers of two (issue 27): smooth N = 2^a 3^b 5^c 7^d 11^e 13^f by mixed
+# radix, others by Bluestein's chirp-z in one dispatch (N <= 8192 at --max-wg 1024); longer
+# non-smooth N is not yet served, and the error says what is.
+expect_usage_error "a prime factor above 13 beyond Bluestein's one dispatch" "--fft 8209" --fft 8209
+"$SPDGEN" --fft 999983 2>&1 | grep "prime factor 999983" | grep "not yet" | grep -q "up to 8192"
+ok $? "--fft 999983 names its prime factor, the Bluestein limit (8192) and that more is not yet available"
+"$SPDGEN" --fft 16402 --max-wg 512 2>&1 | grep "prime factor 139" | grep -q "up to 4096"
+ok $? "--fft 16402 --max-wg 512: the prime factor 139 and the limit 4096 that --max-wg 512 gives"
+expect_usage_error "--ept that no plan of a mixed N takes" "--ept 7" --fft 1000 --ept 7
+# The pairs the error lists: each multiplies to N and generates.
+pairs=$("$SPDGEN" --fft 1000 --ept 7 2>&1 | sed 's/.*; use //' | tr ',' '\n')
+[ "$(echo "$pairs" | grep -c "ept")" -ge 3 ] && echo "$pairs" | while read -r _ e _ w; do
+    [ $((e * w)) -eq 1000 ] && "$SPDGEN" --fft 1000 --ept "$e" --wg "$w" --check || exit 1
+done
+ok $? "--fft 1000 --ept 7: the error lists three or more --ept/--wg pairs, each E x W = 1000 and each generates"
+expect_usage_error "--wg that does not divide a mixed N" "--wg 7" --fft 1000 --wg 7
+expect_usage_error "--ept x --wg != a mixed N" "--ept 10 --wg 10" --fft 1000 --ept 10 --wg 10
+expect_usage_error "--order native beside a mixed N" "--order native" --fft 1000 --order native
+expect_usage_error "--twiddles lut beside a mixed N" "--twiddles lut" --fft 1000 --twiddles lut
+expect_usage_error "--real with an odd N" "--real" --fft 15 --real
+expect_usage_error "--stride beside Bluestein" "--stride" --fft 17 --stride
+expect_usage_error "--ept of a power of two that is not one" "--ept 3" --fft 1024 --ept 3
+# A mixed-radix or Bluestein shader's regenerate command (the shape it was given or chose:
+# --ept, --wg, --rows-per-wg or --columns-per-wg) writes the same file again; its opening
+# comment names N's factorization as the product of its stage radices.
+mkdir -p "$WORK/mregen"
+for flags in "--fft 6" "--fft 360" "--fft 1000 --real" "--fft 100 --stride" "--fft 97" \
+    "--fft 1001 --ept 13 --wg 77"; do
+    # shellcheck disable=SC2086
+    "$SPDGEN" $flags -o "$WORK/mregen/a.comp" &&
+        cmd=$(regenerate_command "$WORK/mregen/a.comp" | sed 's/^spdgen //') &&
+        # shellcheck disable=SC2086
+        "$SPDGEN" $cmd -o "$WORK/mregen/b.comp" && cmp -s "$WORK/mregen/a.comp" "$WORK/mregen/b.comp" &&
+        plan=$(sed -n 's|^// Plan: \([0-9]*\) = \([0-9x ]*\),.*|\1 \2|p' "$WORK/mregen/a.comp") &&
+        [ -n "$plan" ] && [ "$(echo "$plan" | awk '{ p = 1; for (i = 2; i <= NF; i += 2) p *= $i; print (p == $1) }')" = 1 ]
+    ok $? "$flags: the regenerate command writes the same shader; the Plan line's radices multiply to its N"
+done
 expect_usage_error "N not a number" "--fft 64k" --fft 64k
 expect_usage_error "N beyond 2^20" "--fft 2097152" --fft 2097152
 expect_usage_error "E x W != N" "--ept 4 --wg 8" --fft 64 --ept 4 --wg 8
@@ -260,7 +293,7 @@ ok $? "the plan's contract header compiles and its numbers are the plan's"
 # 4 columns, the plan default, 128 invocations; --columns-per-wg 16: 512 in both; 4,16:
 # 128 then 512), in registers with --column-layout registers (16/E: E = 8 then 4), the plan
 # file's wg the local size; the regenerate line names the columns each pass got.
-regenerated_columns() { sed -n 's/^#   spdgen .*\(--columns-per-wg [0-9,]*\|--column-layout [a-z]*\).*/\1/p' "$1"; }
+regenerated_columns() { regenerate_command "$1" | sed -n 's/^spdgen .*\(--columns-per-wg [0-9,]*\|--column-layout [a-z]*\).*/\1/p'; }
 "$SPDGEN" --fft 32768 --target spirv -o "$WORK/plan/l.spv" &&
     grep -q "^pass 1 file l.pass1.spv n 256 wg 128 subgroup 0 columns 4 .* ept 8$" "$WORK/plan/l.fftplan" &&
     grep -q "^pass 2 file l.pass2.spv n 128 wg 128 subgroup 0 columns 4 .* ept 4$" "$WORK/plan/l.fftplan" &&
@@ -393,6 +426,21 @@ if "$SPDGEN_BUILD/tests/fft/list" >/dev/null 2>&1 && vulkaninfo --summary >/dev/
     "$SPDGEN" --fft 65536 --template-dir "$WORK/tdir" --selftest >"$WORK/out" 2>&1
     [ $? -eq 1 ] && grep -q "selftest FAILED" "$WORK/out"
     ok $? "--selftest fails (exit 1) for a plan with twiddles of the wrong sign"
+    # Lengths beyond powers of two: mixed radix in one dispatch and a four-step plan of two
+    # mixed-radix passes pass; twiddles of the wrong sign (templates/fft/twiddle_any.lua) fail.
+    for flags in "--fft 1000 --target hlsl" "--fft 18000 --batch 2"; do
+        # shellcheck disable=SC2086
+        "$SPDGEN" $flags --selftest >"$WORK/out" 2>&1 && grep -q "selftest passed" "$WORK/out"
+        ok $? "--selftest passes for $flags"
+    done
+    mkdir -p "$WORK/mdir/templates/fft"
+    sed 's/c:line(sign < 0 and "return $float2(w.x, -w.y);" or "return w;")/c:line("return w;")/' \
+        "$here/../../templates/fft/twiddle_any.lua" >"$WORK/mdir/templates/fft/twiddle_any.lua"
+    ! cmp -s "$here/../../templates/fft/twiddle_any.lua" "$WORK/mdir/templates/fft/twiddle_any.lua"
+    ok $? "the broken mixed-radix twiddle template differs from the real one"
+    "$SPDGEN" --fft 1000 --template-dir "$WORK/mdir" --selftest >"$WORK/out" 2>&1
+    [ $? -eq 1 ] && grep -q "selftest FAILED" "$WORK/out"
+    ok $? "--selftest fails (exit 1) for --fft 1000 with twiddles of the wrong sign"
     # Columns in lanes: a shared-memory slot with the column and the FFT's invocation swapped
     # ((column << log2 C) | address instead of (address << log2 C) | column) must fail.
     "$SPDGEN" --fft 256 --stride --batch 21 --selftest >"$WORK/out" 2>&1 && grep -q "selftest passed" "$WORK/out"

@@ -26,6 +26,13 @@ perl "$here/../cover.pl" <"$WORK/list" | sort >"$WORK/executed" # as tests/msl/f
     echo "--fft 2048 --ept 8 --wg 256 --subgroup 16 --real"
     echo "--fft 1024 --ept 4 --wg 256 --subgroup 32 --stride --order native"
     echo "--fft 8192 --ept 16 --wg 512 --subgroup 64 --direction inverse --order native --storage f16"
+    # Lengths beyond powers of two (issue 27): every kernel radix, real rows, columns, halves,
+    # Bluestein.
+    echo "--fft 3003"
+    echo "--fft 2310 --direction inverse"
+    echo "--fft 1000 --real --storage f16"
+    echo "--fft 1536 --stride"
+    echo "--fft 97 --norm unitary"
 } | sort -u >"$WORK/configs"
 total=$(wc -l <"$WORK/configs")
 [ "$total" -gt 60 ] && [ -s "$WORK/executed" ]

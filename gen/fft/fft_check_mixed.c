@@ -1,0 +1,250 @@
+/* fft_check_mixed.c: the --fft parameters for lengths that are not powers of two (and N =
+ * 2): mixed radix over 2, 3, 5, 7, 11, 13 in one dispatch or a four-step plan of two, and
+ * Bluestein's chirp-z for lengths with a larger prime factor. Derives E x W and the stage
+ * radices (fft_radix.c), the FFTs per workgroup, and refuses what these paths do not do,
+ * each with a one-line error. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fft.h"
+
+#define usage_error sg_usage_error
+
+/* Shared memory for one exchange round, in complex slots: 32 KB as the power-of-two path. */
+#define BUDGET_SLOTS (32768 / 8)
+/* Columns per workgroup: up to this many in lanes (a 128-byte line per subgroup load); a
+ * plan's passes PLAN_LANES each, as the power-of-two plans. */
+#define LANES_DEFAULT 16
+#define PLAN_LANES 4
+/* --shared-layout paired from this N, as the power-of-two path. */
+#define PAIRED_FROM_N 1024
+
+/* The largest prime factor of n >= 2. */
+static long largest_prime(long n)
+{
+    long p = 1;
+    for (long d = 2; d * d <= n; d++)
+        while (n % d == 0) n /= d, p = d;
+    return n > 1 ? n : p;
+}
+
+/* What no length but a power of two takes. */
+static int refuse_pow2_only(sg_run *run)
+{
+    sg_fft_params *f = run->params;
+    if (f->order == SG_FFT_ORDER_NATIVE)
+        return usage_error("--order native: only for powers of two (bit-reversed order); --fft %ld runs "
+                           "in natural order", f->n);
+    if (sg_given(run, FFT_OPT_TWIDDLES) && f->twiddles != SG_FFT_TWIDDLES_DEVICE)
+        return usage_error("--twiddles %s: only for powers of two; --fft %ld computes its twiddles from "
+                           "integer exponents (device)", sg_fft_twiddle_kinds[f->twiddles], f->n);
+    if (sg_given(run, FFT_OPT_PREFETCH) && f->prefetch_rows > 1)
+        return usage_error("--prefetch-rows %ld: only for powers of two; the rows of --fft %ld sit in "
+                           "lanes (--rows-per-wg)", f->prefetch_rows, f->n);
+    if (sg_given(run, FFT_OPT_COLUMN_LAYOUT) && f->column_layout == SG_FFT_COLUMNS_REGISTERS)
+        return usage_error("--column-layout registers: only for powers of two; the columns of --fft %ld "
+                           "sit in lanes", f->n);
+    if (f->real && f->n % 2 != 0)
+        return usage_error("--real: needs an even --fft (N/2 complex values per half spectrum), not %ld",
+                           f->n);
+    if (f->real && f->n < 8)
+        return usage_error("--real: needs --fft 8 or more (N/2+1 half spectra of two rows packed in one "
+                           "N-point FFT)");
+    if (f->real && f->strided)
+        return usage_error("--real: not with --stride (two real rows are packed into one complex row; "
+                           "transform real columns as the rows of the transposed image)");
+    if (f->real && f->storage == SG_FFT_STORAGE_F16 && f->direction == SG_FFT_INVERSE)
+        return usage_error("--storage f16: not with --real --direction inverse for --fft %ld (two samples "
+                           "share a uint; only powers of two pair them)", f->n);
+    if (sg_given(run, FFT_OPT_ROWS) && (f->strided || f->real))
+        return usage_error("--rows-per-wg %ld: not with %s; it is for complex rows", f->rows_per_wg,
+                           f->strided ? "--stride (its columns per workgroup: --columns-per-wg)" : "--real");
+    if (f->columns_values == 2)
+        return usage_error("--columns-per-wg %ld,%ld: two values are for a four-step plan's passes; "
+                           "--fft %ld runs in one dispatch", f->columns_per_wg[0], f->columns_per_wg[1], f->n);
+    if ((f->columns_values || sg_given(run, FFT_OPT_COLUMN_LAYOUT)) && !f->strided)
+        return usage_error("%s: only for column FFTs (--stride); rows use --rows-per-wg",
+                           f->columns_values ? "--columns-per-wg" : "--column-layout");
+    if (f->path == SG_FFT_PATH_BLUESTEIN && (f->real || f->strided))
+        return usage_error("%s: not for --fft %ld (a prime factor above 13: Bluestein's chirp-z runs "
+                           "complex rows)", f->real ? "--real" : "--stride", f->n);
+    return 0;
+}
+
+/* E x W for a given --ept / --wg, or the default; `lanes`: fixed FFTs per workgroup (0: the
+ * rows' default). */
+static int mixed_shape(sg_run *run, long n, long lanes, int flags)
+{
+    sg_fft_params *f = run->params;
+    int ept_given = sg_given(run, FFT_OPT_EPT), wg_given = sg_given(run, FFT_OPT_WG);
+    char pairs[1024];
+    if (!ept_given && !wg_given) {
+        if (sg_fft_mixed_shape(n, f->max_wg, lanes, BUDGET_SLOTS, flags, &f->ept, &f->wg) != 0)
+            return -1;
+        return 0;
+    }
+    long e = ept_given ? f->ept : n / f->wg, w = wg_given ? f->wg : n / f->ept;
+    int fits = e * w == n && (!ept_given || n % f->ept == 0) && (!wg_given || n % f->wg == 0);
+    sg_fft_stages st;
+    long ffts = lanes ? lanes : sg_fft_mixed_rows(n, w, f->max_wg, BUDGET_SLOTS);
+    if (fits)
+        fits = w <= f->max_wg && ffts * w <= f->max_wg && e <= SG_FFT_MAX_REGISTERS &&
+               sg_fft_stage_plan(n, e, ffts, BUDGET_SLOTS, flags, &st) == 0;
+    if (!fits) {
+        const char *flag = ept_given && wg_given ? "--ept/--wg" : ept_given ? "--ept" : "--wg";
+        long value = ept_given ? f->ept : f->wg;
+        sg_fft_mixed_pairs(n, f->max_wg, lanes, BUDGET_SLOTS, flags, pairs, sizeof pairs);
+        if (ept_given && wg_given)
+            return usage_error("--ept %ld --wg %ld: no plan of --fft %ld%s as %ld x %ld; use %s", f->ept, f->wg,
+                               f->n, f->bluestein_m ? " (Bluestein's FFTs)" : "", f->ept, f->wg,
+                               pairs[0] ? pairs : "the default");
+        return usage_error("%s %ld: no plan of --fft %ld%s with it (E x W = %ld, W <= --max-wg %ld); use %s",
+                           flag, value, f->n, f->bluestein_m ? " (Bluestein's FFTs)" : "", n, f->max_wg,
+                           pairs[0] ? pairs : "the default");
+    }
+    f->ept = e;
+    f->wg = w;
+    return 0;
+}
+
+/* The stages of the shape just chosen, for the one shader. */
+static void take_stages(sg_fft_params *f, long n, long ffts, int flags)
+{
+    sg_fft_stage_plan(n, f->ept, ffts, BUDGET_SLOTS, flags, &f->stages);
+}
+
+/* A four-step plan of two mixed-radix passes: N = N1 x N2, N1 the smallest divisor >= sqrt(N)
+ * with both passes in one dispatch as column FFTs. */
+static int mixed_passes(sg_run *run, long single_max)
+{
+    sg_fft_params *f = run->params;
+    if (sg_given(run, FFT_OPT_EPT) || sg_given(run, FFT_OPT_WG))
+        return usage_error("%s: --fft %ld runs as a four-step plan, so each pass picks E and W; limit "
+                           "them with --max-wg", sg_given(run, FFT_OPT_EPT) ? "--ept" : "--wg", f->n);
+    if (f->real || f->strided)
+        return usage_error("%s: only in one dispatch; the four-step plan of --fft %ld runs complex rows",
+                           f->real ? "--real" : "--stride", f->n);
+    if (sg_given(run, FFT_OPT_ROWS) && f->rows_per_wg > 1)
+        return usage_error("--rows-per-wg %ld: not with a four-step plan (--fft %ld)", f->rows_per_wg, f->n);
+    long root = (long)ceil(sqrt((double)f->n));
+    for (long n1 = root; n1 <= single_max && n1 < f->n; n1++) {
+        if (f->n % n1 != 0 || f->n / n1 > single_max) continue;
+        long ns[2] = {n1, f->n / n1};
+        int ok = 1;
+        for (int p = 0; p < 2 && ok; p++) {
+            long c = f->columns_values ? f->columns_per_wg[p] : PLAN_LANES;
+            ok = 0;
+            for (; c >= 1 && !ok; c = f->columns_values ? 0 : c / 2) {
+                long e, w;
+                if (sg_fft_mixed_shape(ns[p], f->max_wg, c, BUDGET_SLOTS, 0, &e, &w) != 0) continue;
+                f->pass_n[p] = ns[p], f->pass_ept[p] = e, f->pass_wg[p] = w, f->pass_lanes[p] = c;
+                sg_fft_stage_plan(ns[p], e, c, BUDGET_SLOTS, 0, &f->pass_stages[p]);
+                ok = 1;
+            }
+        }
+        if (!ok) continue;
+        f->passes = 2;
+        f->scratch_tile = f->pass_n[0];
+        f->ept = f->pass_ept[0];
+        f->wg = f->pass_wg[0] < f->pass_wg[1] ? f->pass_wg[0] : f->pass_wg[1];
+        f->column_layout = SG_FFT_COLUMNS_LANES;
+        f->columns_per_wg[0] = f->pass_lanes[0];
+        f->columns_per_wg[1] = f->pass_lanes[1];
+        f->columns_values = 2;
+        f->rows_per_wg = 1;
+        f->prefetch_rows = 1;
+        return 0;
+    }
+    return usage_error("--fft %ld: no two passes of at most %ld points (16 x --max-wg %ld) make it; "
+                       "raise --max-wg", f->n, single_max, f->max_wg);
+}
+
+/* Whether a given --ept / --wg makes a plan of n with `lanes` FFTs per workgroup. */
+static int given_shape_fits(const sg_run *run, long n, long lanes, int flags)
+{
+    const sg_fft_params *f = run->params;
+    long e = sg_given(run, FFT_OPT_EPT) ? f->ept : n / f->wg;
+    long w = sg_given(run, FFT_OPT_WG) ? f->wg : n / f->ept;
+    sg_fft_stages st;
+    return e * w == n && lanes * w <= f->max_wg &&
+           sg_fft_stage_plan(n, e, lanes, BUDGET_SLOTS, flags, &st) == 0;
+}
+
+/* Columns of --stride in lanes: --columns-per-wg, else the most up to LANES_DEFAULT that fit.
+ * 0, 2 after an error, -1 when no shape exists (no error printed). */
+static int mixed_columns(sg_run *run, long n, int flags)
+{
+    sg_fft_params *f = run->params;
+    int shaped = sg_given(run, FFT_OPT_EPT) || sg_given(run, FFT_OPT_WG);
+    long c = f->columns_values ? f->columns_per_wg[0] : 0;
+    if (c) {
+        int rc = mixed_shape(run, n, c, flags);
+        if (rc) return rc;
+    } else {
+        for (c = LANES_DEFAULT; c >= 1; c /= 2) {
+            if (shaped ? given_shape_fits(run, n, c, flags)
+                       : sg_fft_mixed_shape(n, f->max_wg, c, BUDGET_SLOTS, flags, &f->ept, &f->wg) == 0)
+                break;
+        }
+        if (c < 1) return shaped ? mixed_shape(run, n, 1, flags) : -1;
+        if (shaped && mixed_shape(run, n, c, flags)) return 2;
+    }
+    f->lanes = c;
+    f->column_layout = SG_FFT_COLUMNS_LANES;
+    f->columns_per_wg[0] = f->columns_per_wg[1] = c;
+    f->columns_values = 1;
+    return 0;
+}
+
+int sg_fft_check_mixed(sg_run *run)
+{
+    sg_fft_params *f = run->params;
+    long single_max = (long)SG_FFT_DEFAULT_EPT * f->max_wg;
+    int rc;
+    f->path = sg_fft_path(f->n);
+    if ((rc = refuse_pow2_only(run))) return rc;
+    if (!run->common.selftest && sg_given(run, FFT_OPT_BATCH))
+        return usage_error("--batch: only meaningful with --selftest");
+    if (!sg_given(run, FFT_OPT_SHARED))
+        f->shared_layout = f->n >= PAIRED_FROM_N ? SG_FFT_SHARED_PAIRED : SG_FFT_SHARED_SPLIT;
+    f->twiddles = SG_FFT_TWIDDLES_DEVICE;
+    f->prefetch_rows = 1;
+    long n = f->n;
+    int flags = f->real ? SG_FFT_EXACT | SG_FFT_EVEN : 0;
+    if (f->path == SG_FFT_PATH_BLUESTEIN) {
+        f->bluestein_m = sg_fft_bluestein_m(f->n);
+        n = f->bluestein_m;
+        flags = SG_FFT_EXACT;
+        if (n > single_max)
+            return usage_error("--fft %ld: its prime factor %ld (above 13) needs Bluestein's chirp-z, whose "
+                               "FFTs of M = %ld points exceed one dispatch (16 x --max-wg %ld = %ld): such N "
+                               "run up to %ld; several dispatches are not yet available. Smooth N = 2^a 3^b "
+                               "5^c 7^d 11^e 13^f run up to 2^20", f->n, largest_prime(f->n), n, f->max_wg,
+                               single_max, (single_max + 1) / 2);
+    } else if (f->n > single_max) {
+        return mixed_passes(run, single_max);
+    }
+    if (f->strided) {
+        rc = mixed_columns(run, n, flags);
+        if (rc == 2) return 2;
+        if (rc != 0) return usage_error("--stride: no plan of --fft %ld as columns (W <= --max-wg %ld)",
+                                        f->n, f->max_wg);
+        take_stages(f, n, f->lanes, flags);
+        f->rows_per_wg = 1;
+        return 0;
+    }
+    long rows = sg_given(run, FFT_OPT_ROWS) ? f->rows_per_wg : 0;
+    rc = mixed_shape(run, n, rows, flags);
+    if (rc == 2) return 2;
+    if (rc != 0) {
+        if (f->path == SG_FFT_PATH_MIXED && !sg_given(run, FFT_OPT_EPT) && !sg_given(run, FFT_OPT_WG) &&
+            !f->real && !rows)
+            return mixed_passes(run, single_max);
+        return usage_error("--fft %ld: no one-dispatch plan%s (E <= %d, W <= --max-wg %ld, 32 KB of shared "
+                           "memory)", f->n, f->real ? " of real rows" : "", SG_FFT_MAX_REGISTERS, f->max_wg);
+    }
+    f->rows_per_wg = rows ? rows : sg_fft_mixed_rows(n, f->wg, f->max_wg, BUDGET_SLOTS);
+    take_stages(f, n, f->rows_per_wg, flags);
+    return 0;
+}

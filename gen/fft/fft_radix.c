@@ -1,0 +1,261 @@
+/* fft_radix.c: the mixed-radix planner (fft_radix.h). A plan is a list of stage radices;
+ * stage s runs n / R_s butterflies of R_s points (a DFT written out in registers), invocation
+ * t taking butterflies t, t + W, ..., and writes its outputs where a Stockham autosort puts
+ * them, so the input and the output are in natural order. The search below picks the radices
+ * and their order by an estimate of the cost: each exchange through shared memory, idle
+ * invocations where a radix does not divide E, twiddles that cannot be shared by an
+ * invocation's butterflies, and extra rounds where the exchange does not fit at once. */
+#include <stdio.h>
+#include <string.h>
+
+#include "fft_radix.h"
+#include "number.h"
+
+static const long primes[] = {2, 3, 5, 7, 11, 13};
+#define PRIMES 6
+
+/* Cost units: one exchange through shared memory (a write and a read of every value and
+ * two barriers) is EXCHANGE; idle invocations cost IDLE per stage's worth of values they
+ * leave unused; a stage whose twiddles need an exponent per butterfly costs GENERAL; each
+ * extra round of an exchange ROUND (two barriers). */
+#define EXCHANGE 100
+#define IDLE 30
+#define GENERAL 40
+#define ROUND 5
+/* Stop the search after this many orderings: plans are short, this is a guard. */
+#define MAX_EVALS 400000
+
+int sg_fft_is_smooth(long n)
+{
+    if (n < 1) return 0;
+    for (int i = 0; i < PRIMES; i++)
+        while (n % primes[i] == 0) n /= primes[i];
+    return n == 1;
+}
+
+int sg_fft_path(long n)
+{
+    if (n >= 4 && sg_is_pow2(n)) return SG_FFT_PATH_POW2;
+    return sg_fft_is_smooth(n) ? SG_FFT_PATH_MIXED : SG_FFT_PATH_BLUESTEIN;
+}
+
+long sg_fft_bluestein_m(long n)
+{
+    long m = 1;
+    while (m < 2 * n - 1) m *= 2;
+    return m;
+}
+
+static long gcd(long a, long b)
+{
+    while (b) {
+        long r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+typedef struct {
+    long n, e, w, ffts, budget;
+    int rounds_needed;          /* all of an FFT's values do not fit the budget at once */
+    int exact;                  /* every radix must divide E */
+    long cand[64];              /* radices to try: divisors of n, 2..SG_FFT_MAX_RADIX, descending */
+    int ncand;
+    long seq[SG_FFT_MAX_STAGES];
+    int depth;
+    sg_fft_stages best;
+    int found, max_depth;
+    long evals;
+} search;
+
+/* The cost of the radices in seq[0..depth) in that order, filling *out; -1: infeasible. */
+static long evaluate(search *s, sg_fft_stages *out)
+{
+    long p = 1, cost = 0, regs = 0, slots = 0;
+    memset(out, 0, sizeof *out);
+    out->count = s->depth;
+    for (int i = 0; i < s->depth; i++) {
+        long r = s->seq[i], b = (s->e + r - 1) / r, flies = s->n / r;
+        if (b * r > regs) regs = b * r;
+        if (regs > SG_FFT_MAX_REGISTERS) return -1;
+        /* Idle butterfly slots, weighted by the values they would hold. */
+        cost += IDLE * (b * s->w - flies) * r / s->n;
+        if (p > 1 && s->w % p != 0 && p % s->w != 0) cost += GENERAL;
+        out->radix[i] = r;
+        if (i + 1 < s->depth) {
+            long q = 1;
+            if (s->rounds_needed) {
+                /* A round writes the outputs of a range of an invocation's butterflies and
+                 * the next stage reads a range of its registers: both need every radix to
+                 * divide E, and the rounds to divide the butterflies and what is left. */
+                long g = gcd(b, s->n / (p * r));
+                q = 0;
+                if (s->e % r == 0)
+                    for (long d = 1; d <= g; d++)
+                        if (g % d == 0 && s->ffts * (s->n / d) <= s->budget) {
+                            q = d;
+                            break;
+                        }
+                if (!q) return -1;
+            }
+            out->rounds[i] = q;
+            cost += EXCHANGE + ROUND * (q - 1);
+            if (s->ffts * (s->n / q) > slots) slots = s->ffts * (s->n / q);
+        }
+        p *= r;
+    }
+    if (s->rounds_needed || s->exact)
+        for (int i = 0; i < s->depth; i++)
+            if (s->e % s->seq[i] != 0) return -1;
+    out->registers = regs;
+    out->slots = slots;
+    out->cost = cost;
+    return cost;
+}
+
+/* Every distinct ordering of seq[from..depth): the multiset is fixed, the order decides the
+ * twiddles, the idle invocations and the rounds. */
+static void permute(search *s, int from)
+{
+    if (s->evals >= MAX_EVALS) return;
+    if (from == s->depth) {
+        sg_fft_stages st;
+        s->evals++;
+        long c = evaluate(s, &st);
+        if (c >= 0 && (!s->found || c < s->best.cost)) {
+            s->best = st;
+            s->found = 1;
+        }
+        return;
+    }
+    for (int i = from; i < s->depth; i++) {
+        int seen = 0;
+        for (int k = from; k < i; k++) seen |= s->seq[k] == s->seq[i];
+        if (seen) continue;
+        long t = s->seq[from];
+        s->seq[from] = s->seq[i];
+        s->seq[i] = t;
+        permute(s, from + 1);
+        s->seq[i] = s->seq[from];
+        s->seq[from] = t;
+    }
+}
+
+/* Multisets of radices (non-increasing) whose product is m, each then ordered. */
+static void multisets(search *s, long m, int first)
+{
+    if (m == 1) {
+        long keep[SG_FFT_MAX_STAGES];
+        memcpy(keep, s->seq, sizeof keep);
+        permute(s, 0);
+        memcpy(s->seq, keep, sizeof keep);
+        return;
+    }
+    if (s->depth >= s->max_depth) return;
+    for (int i = first; i < s->ncand; i++) {
+        long r = s->cand[i];
+        if (m % r != 0) continue;
+        s->seq[s->depth++] = r;
+        multisets(s, m / r, i);
+        s->depth--;
+    }
+}
+
+int sg_fft_stage_plan(long n, long e, long ffts, long budget, int flags, sg_fft_stages *out)
+{
+    search s;
+    if (n < 2 || e < 2 || n % e != 0 || !sg_fft_is_smooth(n)) return -1;
+    if ((flags & SG_FFT_EVEN) && e % 2 != 0) return -1;
+    memset(&s, 0, sizeof s);
+    s.n = n, s.e = e, s.w = n / e, s.ffts = ffts, s.budget = budget;
+    s.rounds_needed = ffts * n > budget;
+    s.exact = (flags & SG_FFT_EXACT) != 0;
+    for (long r = SG_FFT_MAX_RADIX; r >= 2; r--)
+        if (n % r == 0) s.cand[s.ncand++] = r;
+    /* The fewest stages first; a plan of more stages is only looked for where it might cost
+     * less (fewer idle invocations), up to two more than the fewest. */
+    long rest = n;
+    int least = 0;
+    while (rest > 1) {
+        long r = 0;
+        for (int i = 0; i < s.ncand && !r; i++)
+            if (rest % s.cand[i] == 0) r = s.cand[i];
+        rest /= r;
+        least++;
+    }
+    for (int d = least; d <= least + 2 && d <= SG_FFT_MAX_STAGES; d++) {
+        s.max_depth = d;
+        s.depth = 0;
+        multisets(&s, n, 0);
+    }
+    if (!s.found) return -1;
+    *out = s.best;
+    return 0;
+}
+
+/* The share of a subgroup of 32 that `threads` invocations leave unused, in percent. */
+static long lane_waste(long threads)
+{
+    long used = (threads + 31) / 32 * 32;
+    return (used - threads) * 100 / used;
+}
+
+long sg_fft_mixed_rows(long n, long wg, long max_wg, long budget)
+{
+    /* At least two subgroups of 32 where they fit; the exchanges stay whole (one round); a
+     * power of two up to 32, as --rows-per-wg takes (so the regenerate command runs). */
+    long f = 1;
+    while (f * wg < 64 && 2 * f <= 32 && 2 * f * wg <= max_wg && 2 * f * n <= budget) f *= 2;
+    return f;
+}
+
+/* The estimate of a shape: its plan, the lanes its workgroup leaves idle, registers past 32
+ * (fewer invocations in flight) and fewer than 32 invocations per FFT in a workgroup that
+ * holds several. */
+static int shape_cost(long n, long e, long max_wg, long lanes, long budget, int flags, long *cost)
+{
+    sg_fft_stages st;
+    long w = n / e;
+    if (e > SG_FFT_MAX_REGISTERS || w > max_wg) return -1;
+    long ffts = lanes ? lanes : sg_fft_mixed_rows(n, w, max_wg, budget);
+    if (ffts * w > max_wg) return -1;
+    if (sg_fft_stage_plan(n, e, ffts, budget, flags, &st) != 0) return -1;
+    *cost = st.cost + lane_waste(ffts * w) / 2 + (st.registers > 32 ? st.registers - 32 : 0);
+    return 0;
+}
+
+int sg_fft_mixed_shape(long n, long max_wg, long lanes, long budget, int flags, long *ept, long *wg)
+{
+    long best = -1, best_e = 0;
+    for (long e = 2; e <= SG_FFT_MAX_REGISTERS && e <= n; e++) {
+        long c;
+        if (n % e != 0 || shape_cost(n, e, max_wg, lanes, budget, flags, &c) != 0) continue;
+        /* Ties: E nearest 16, the power-of-two path's default. */
+        long d = e > 16 ? e - 16 : 16 - e, bd = best_e > 16 ? best_e - 16 : 16 - best_e;
+        if (best < 0 || c < best || (c == best && d < bd)) best = c, best_e = e;
+    }
+    if (best < 0) return -1;
+    *ept = best_e;
+    *wg = n / best_e;
+    return 0;
+}
+
+void sg_fft_mixed_pairs(long n, long max_wg, long lanes, long budget, int flags, char *buf,
+                        unsigned long size)
+{
+    buf[0] = '\0';
+    for (long e = 2; e <= SG_FFT_MAX_REGISTERS && e <= n; e++) {
+        long c;
+        if (n % e != 0 || shape_cost(n, e, max_wg, lanes, budget, flags, &c) != 0) continue;
+        snprintf(buf + strlen(buf), size - strlen(buf), "%s--ept %ld --wg %ld", buf[0] ? ", " : "",
+                 e, n / e);
+    }
+}
+
+void sg_fft_stages_text(const sg_fft_stages *s, char *buf, unsigned long size)
+{
+    buf[0] = '\0';
+    for (int i = 0; i < s->count; i++)
+        snprintf(buf + strlen(buf), size - strlen(buf), "%s%ld", i ? " x " : "", s->radix[i]);
+}

@@ -1,0 +1,62 @@
+/* fft_radix.h: lengths beyond powers of two. Which path a length takes (the power-of-two
+ * plan, mixed radix over 2, 3, 5, 7, 11, 13, or Bluestein's chirp-z for the rest), and the
+ * mixed-radix shape: E x W and the stage radices, each stage's butterflies in registers, the
+ * exchanges between stages through shared memory in rounds that fit its budget. */
+#ifndef SPDGEN_FFT_RADIX_H
+#define SPDGEN_FFT_RADIX_H
+
+/* The most stages a plan has (2^20 = 2^14 x 64 is at most 14 stages of radix 2). */
+#define SG_FFT_MAX_STAGES 24
+/* The largest stage radix: one stage's DFT is written out in registers. */
+#define SG_FFT_MAX_RADIX 64
+/* Registers per invocation a stage may hold (the power-of-two path's largest E). */
+#define SG_FFT_MAX_REGISTERS 64
+
+enum { SG_FFT_PATH_POW2, SG_FFT_PATH_MIXED, SG_FFT_PATH_BLUESTEIN };
+
+/* A mixed-radix plan of one FFT of n points with W = n / E invocations: stage s runs n /
+ * radix[s] butterflies of radix[s] points, ceil(E / radix[s]) per invocation (the last ones
+ * idle where radix[s] does not divide E), and the exchange after it runs in rounds[s] rounds
+ * (rounds > 1 only where every radix divides E). registers: the most values an invocation
+ * holds; slots: the largest round in complex values, for all `ffts` FFTs of a workgroup. */
+typedef struct {
+    int count;
+    long radix[SG_FFT_MAX_STAGES];
+    long rounds[SG_FFT_MAX_STAGES];
+    long registers;
+    long slots;
+    long cost; /* the search's estimate, for comparing shapes */
+} sg_fft_stages;
+
+/* n = 2^a 3^b 5^c 7^d 11^e 13^f. */
+int sg_fft_is_smooth(long n);
+/* Which path n takes: POW2 (a power of two >= 4), MIXED (smooth) or BLUESTEIN. */
+int sg_fft_path(long n);
+/* Bluestein's convolution length: the power of two >= 2n - 1. */
+long sg_fft_bluestein_m(long n);
+
+/* What a shape must allow: EXACT, every radix divides E (every invocation busy in every
+ * stage, so register k holds element t + W k between stages: real rows' unpack and
+ * Bluestein's product need it); EVEN, an even E (real rows: N/2 = W E/2). */
+enum { SG_FFT_EXACT = 1, SG_FFT_EVEN = 2 };
+
+/* The cheapest stage plan of an n-point FFT as E x W (E = n / W), `ffts` FFTs per
+ * workgroup sharing `budget` complex slots of shared memory: 0, or -1 when none fits. */
+int sg_fft_stage_plan(long n, long e, long ffts, long budget, int flags, sg_fft_stages *out);
+
+/* FFTs per workgroup for rows of n = E x W: enough invocations to fill subgroups of 32
+ * where the shared memory allows, at most max_wg invocations. */
+long sg_fft_mixed_rows(long n, long wg, long max_wg, long budget);
+
+/* The default shape of n: the E x W (W <= max_wg, E <= SG_FFT_MAX_REGISTERS) whose plan is
+ * cheapest, with `lanes` FFTs per workgroup (0: the rows' own choice). 0, or -1 when none. */
+int sg_fft_mixed_shape(long n, long max_wg, long lanes, long budget, int flags, long *ept, long *wg);
+
+/* "E1xW1, E2xW2, ..." for the --ept/--wg pairs that make n with a plan, into buf. */
+void sg_fft_mixed_pairs(long n, long max_wg, long lanes, long budget, int flags, char *buf,
+                        unsigned long size);
+
+/* "2 x 3 x 5" into buf: the stage radices of a plan. */
+void sg_fft_stages_text(const sg_fft_stages *s, char *buf, unsigned long size);
+
+#endif

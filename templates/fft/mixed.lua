@@ -1,0 +1,280 @@
+-- mixed.lua: the FFT of any length that is not a power of two (--fft N, N = 2^a 3^b 5^c
+-- 7^d 11^e 13^f; Bluestein for the rest), written once for every target. The power-of-two
+-- path (kernel.lua, plan.lua) is untouched; this one is beside it.
+--
+-- One workgroup runs `ffts` FFTs (rows in blocks of W invocations, or columns interleaved
+-- in lanes), each as the Stockham stages stockham.lua plans from the radices
+-- gen/fft/fft_radix.c chose: butterflies in registers (radix.lua), exchanges through shared
+-- memory (mixed_steps.lua), loads and stores as the layout says (mixed_io.lua). Bluestein
+-- (cfg.bluestein_m): the chirp product on the load, a forward FFT of M points, the product
+-- with the table `spectrum`, an inverse FFT of M points and the chirp on the store, all in
+-- one workgroup.
+local emit = require("templates.lib.emit")
+local stockham = require("templates.fft.stockham")
+local steps = require("templates.fft.mixed_steps")
+local io = require("templates.fft.mixed_io")
+local contract = require("templates.fft.mixed_contract")
+local twiddle_any = require("templates.fft.twiddle_any")
+local twiddle = require("templates.fft.twiddle")
+local X = require("templates.fft.expr")
+local radix = require("templates.fft.radix")
+
+local mixed = {}
+
+local u = io.u
+local SHARED_BUDGET_SLOTS = 32768 // 8
+
+local function scale_of(f)
+    if f.pass and f.pass.index < f.pass.count then return 1 end
+    local n = f.pass and f.pass.n_total or f.n
+    if f.norm == "unitary" then return 1 / math.sqrt(n) end
+    if f.norm == "inverse" and f.direction == "inverse" then return 1 / n end
+    return 1
+end
+
+-- The real unpack's rounds: the fewest that divide E with every round within the budget.
+local function real_rounds(ctx)
+    for q = 1, ctx.f.ept do
+        if ctx.f.ept % q == 0 and ctx.ffts * ctx.plan.n // q <= SHARED_BUDGET_SLOTS then return q end
+    end
+    error("mixed: the real unpack does not fit the shared memory")
+end
+
+local function make_context(cfg, dialect)
+    local f = cfg
+    local n = f.bluestein_m or f.n
+    local ctx = {
+        cfg = cfg, f = f, dialect = dialect, forward = f.direction == "forward",
+        ffts = math.max(1, f.lanes and f.lanes > 0 and f.lanes or f.rows_per_wg or 1),
+        interleaved = (f.lanes or 0) > 0, bluestein = f.bluestein_m ~= nil, m = f.bluestein_m,
+        paired = f.paired_shared, shared_used = false, n = f.n,
+    }
+    ctx.sign = ctx.forward and -1 or 1
+    ctx.scale = scale_of(f)
+    ctx.plan = stockham.build(n, f.ept, n // f.ept, f.radices, f.rounds)
+    ctx.plan_now = ctx.plan
+    ctx.invocations = ctx.ffts * ctx.plan.w
+    ctx.slots = ctx.plan.slots * ctx.ffts
+    if f.real and ctx.forward then
+        assert(ctx.plan.exact and f.ept % 2 == 0, "mixed: --real needs an even E and every radix dividing E")
+        ctx.real_rounds = real_rounds(ctx)
+        ctx.slots = math.max(ctx.slots, ctx.ffts * ctx.plan.n // ctx.real_rounds)
+    end
+    if ctx.bluestein then assert(ctx.plan.exact, "mixed: Bluestein's FFTs need every radix dividing E") end
+    ctx.src_storage, ctx.dst_storage = f.storage, f.storage
+    if f.pass then
+        if f.pass.index > 1 then ctx.src_storage = "f32" end
+        if f.pass.index < f.pass.count then ctx.dst_storage = "f32" end
+    end
+    local function element(storage, real) return storage == "f16" and "uint" or real and "float" or "float2" end
+    ctx.elements = { src = element(ctx.src_storage, f.real and ctx.forward),
+                     dst = element(ctx.dst_storage, f.real and not ctx.forward) }
+    return ctx
+end
+
+local function emit_helpers(c, ctx)
+    local f = ctx.f
+    c:comment("Complex product.")
+    c:block("$float2 fft_mul($float2 a, $float2 b)", function()
+        c:line("return $float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);")
+    end)
+    c:blank()
+    local radices = {}
+    for _, st in ipairs(ctx.plan.stages) do radices[#radices + 1] = st.radix end
+    radix.emit_routines(c, ctx.dialect, radices, ctx.bluestein and { -1, 1 } or { ctx.sign })
+    local needs = false
+    for _, st in ipairs(ctx.plan.stages) do needs = needs or st.twiddles ~= "none" end
+    if needs then
+        if ctx.bluestein then
+            twiddle_any.emit_device_function(c, ctx.plan.n, -1, "fft_twiddle")
+            c:blank()
+            twiddle_any.emit_device_function(c, ctx.plan.n, 1, "fft_twiddle_inverse")
+        else
+            twiddle_any.emit_device_function(c, ctx.plan.n, ctx.sign, "fft_twiddle")
+        end
+        c:blank()
+    end
+    if f.pass and f.pass.index == 1 then
+        twiddle_any.emit_device_function(c, f.pass.n_total, ctx.sign, "fft_twiddle_total")
+        c:blank()
+    end
+end
+
+-- The first stage's loads: butterfly q's input m is element it + W q + m N / R.
+local function emit_load(c, ctx)
+    local plan, st = ctx.plan, ctx.plan.stages[1]
+    local phys = {}
+    c:comment(string.format("Load: butterfly q of stage 1 reads elements it + %d q + %d m into registers " ..
+        "q + %d m%s.", plan.w, plan.n // st.radix, st.b, st.exact and
+        string.format(" (register k holds element it + %d k: consecutive invocations read consecutive " ..
+            "elements)", plan.w) or ""))
+    for q = 0, st.b - 1 do
+        local bound = stockham.guard(plan, st, q)
+        local function body()
+            for m = 0, st.radix - 1 do
+                local k = q + m * st.b
+                phys[k] = steps.reg_name(k)
+                local x = steps.input_element(ctx, q, m)
+                if ctx.bluestein then
+                    local below = x + plan.w <= ctx.n
+                    if x >= ctx.n then
+                        c:line("%s = $float2(0.0f, 0.0f);", phys[k])
+                    else
+                        if not below then c:line("%s = $float2(0.0f, 0.0f);", phys[k]) end
+                        io.load(c, ctx, phys[k], io.plus("it", x), below)
+                    end
+                else
+                    io.load(c, ctx, phys[k], io.plus("it", x))
+                end
+            end
+        end
+        if bound then c:block(string.format("if (it < %s)", u(bound)), body) else body() end
+    end
+    return phys
+end
+
+-- The last stage's outputs, element by element: fn(reg, x_expr, q, m).
+local function each_output(ctx, out, fn)
+    local plan = ctx.plan_now
+    local st = plan.stages[#plan.stages]
+    for q = 0, st.b - 1 do
+        local bound = stockham.guard(plan, st, q)
+        for m = 0, st.radix - 1 do
+            local thread, const = steps.output_element(ctx, q, m)
+            fn(out[q][m + 1], io.plus(thread or "it", const), q, m, bound)
+        end
+    end
+end
+
+local function emit_store(c, ctx, out)
+    c:blank()
+    c:comment(string.format("Store: the last stage's output m of butterfly i is frequency i + %d m, in " ..
+        "natural order%s.", ctx.plan.n // ctx.plan.stages[#ctx.plan.stages].radix,
+        ctx.scale ~= 1 and ", times the norm's scale" or ""))
+    each_output(ctx, out, function(reg, x, q, m, bound)
+        local function store() io.store(c, ctx, reg, x) end
+        local cond = {}
+        if bound then cond[#cond + 1] = string.format("it < %s", u(bound)) end
+        if ctx.live then cond[#cond + 1] = ctx.live end
+        if #cond > 0 then c:block(string.format("if (%s)", table.concat(cond, " && ")), store) else store() end
+    end)
+end
+
+-- Real rows: Z[f] and Z[N - f] meet; X[f] = (Z[f] + conj Z[N-f]) / 2, Y[f] = (Z[f] - conj Z[N-f])
+-- / 2i for f < N/2, element 0 packing the real X[0], X[N/2] (and Y's). Register k holds
+-- f = it + W k (every radix divides E); Z[N - f] is register E - 1 - k of invocation W - it,
+-- or for it = 0 this invocation's register (E - k) mod E.
+local function emit_real_unpack(c, ctx, out)
+    local D, plan, E, W, N = ctx.dialect, ctx.plan, ctx.f.ept, ctx.plan.w, ctx.plan.n
+    local byk = {}
+    each_output(ctx, out, function(reg, x, q, m)
+        local st = plan.stages[#plan.stages]
+        byk[q + m * st.b] = reg
+    end)
+    local Q = ctx.real_rounds
+    local size = N // Q
+    c:blank()
+    c:comment(string.format("Unpack two real rows: Z[N - f] of register k (f = it + %d k) is register %d - k " ..
+        "of invocation %d - it (for it = 0 this invocation's register (%d - k) mod %d); through shared " ..
+        "memory in %d round%s of %d slots, each storing the half spectra it completes.", W, E - 1, W, E, E,
+        Q, Q == 1 and "" or "s", size * ctx.ffts))
+    local half = ctx.scale * 0.5
+    c:block("", function()
+        c:line("uint wa = %s;", steps.slot_thread(ctx, "it", size))
+        c:line("uint ra = %s;", steps.slot_thread(ctx, string.format("(%s - it) %% %s", u(W), u(W)), size))
+        for a = 0, Q - 1 do
+            if ctx.shared_used then c:line(D.barrier()) end
+            for k = a * E // Q, (a + 1) * E // Q - 1 do
+                local at = W * k - a * size
+                c:line(X.shared_store(ctx, at == 0 and "wa" or "wa + " .. u(steps.slot_const(ctx, at)), byk[k]))
+            end
+            c:line(D.barrier())
+            ctx.shared_used = true
+            for k = 0, E // 2 - 1 do
+                local pk = E - 1 - k
+                if pk >= a * E // Q and pk < (a + 1) * E // Q then
+                    local at = W * pk - a * size
+                    c:block("", function()
+                        c:line("$float2 z = %s;", byk[k])
+                        c:line("$float2 p = it == 0u ? %s : %s;", byk[(E - k) % E],
+                            X.shared_load(ctx, at == 0 and "ra" or "ra + " .. u(steps.slot_const(ctx, at))))
+                        c:line("$float2 zc = $float2(p.x, -p.y);")
+                        c:line("$float2 x = (z + zc) * %s;", twiddle.literal(half))
+                        c:line("$float2 y = $float2(z.y - zc.y, zc.x - z.x) * %s;", twiddle.literal(half))
+                        if k == 0 then
+                            c:comment("f = 0 (it = 0): X[0], Y[0] real; X[N/2], Y[N/2] (also real) packed in y.")
+                            c:line("x = it == 0u ? $float2(z.x, %s.x) * %s : x;", byk[E // 2], twiddle.literal(ctx.scale))
+                            c:line("y = it == 0u ? $float2(z.y, %s.y) * %s : y;", byk[E // 2], twiddle.literal(ctx.scale))
+                        end
+                        local f = io.plus("it", W * k)
+                        local store = function()
+                            c:line(io.store_complex(ctx, "x_out + " .. f, "x"))
+                            c:line(io.store_complex(ctx, "y_out + " .. f, "y"))
+                        end
+                        if ctx.live then c:block("if (live)", store) else store() end
+                    end)
+                end
+            end
+        end
+    end)
+end
+
+local function emit_main(c, ctx)
+    local f = ctx.f
+    ctx.interface:emit_entry_open(c)
+    io.setup(c, ctx)
+    local regs = {}
+    for k = 0, ctx.plan.registers - 1 do regs[#regs + 1] = steps.reg_name(k) end
+    c:line("$float2 %s;", table.concat(regs, ", "))
+    c:blank()
+    local phys = emit_load(c, ctx)
+    if ctx.bluestein then
+        local out = steps.run(c, ctx, phys, -1, "Forward FFT of M points. ")
+        c:blank()
+        c:comment(string.format("The product with the convolution kernel's spectrum (divided by M = %d), " ..
+            "frequency f = it + %d k in register k.", ctx.m, ctx.plan.w))
+        local st = ctx.plan.stages[#ctx.plan.stages]
+        local nxt = {}
+        each_output(ctx, out, function(reg, x, q, m)
+            c:line("%s = fft_mul(%s, spectrum[%s]);", reg, reg, x)
+            nxt[q + m * st.b] = reg
+        end)
+        ctx.twiddle_fn, ctx.run_prefix = "fft_twiddle_inverse", "i"
+        out = steps.run(c, ctx, nxt, 1, "Inverse FFT of M points. ")
+        c:blank()
+        c:comment(string.format("Store X[f] = c[f] times the convolution for f < N = %d.", ctx.n))
+        each_output(ctx, out, function(reg, x, q, m)
+            local thread, const = steps.output_element(ctx, q, m)
+            if const >= ctx.n then return end
+            local cond = {}
+            if const + ctx.plan.w > ctx.n then cond[#cond + 1] = string.format("%s < %s", X.factor(x), u(ctx.n)) end
+            if ctx.live then cond[#cond + 1] = ctx.live end
+            local store = function() io.store(c, ctx, reg, x) end
+            if #cond > 0 then c:block(string.format("if (%s)", table.concat(cond, " && ")), store) else store() end
+        end)
+    else
+        local out = steps.run(c, ctx, phys, ctx.sign)
+        if f.real and ctx.forward then emit_real_unpack(c, ctx, out) else emit_store(c, ctx, out) end
+    end
+    c.depth = c.depth - 1
+    c:line("}")
+end
+
+function mixed.generate(cfg, dialect)
+    local ctx = make_context(cfg, dialect)
+    ctx.contract = contract.make(ctx)
+    ctx.interface = contract.interface(ctx)
+    local names = {}
+    for k, v in pairs(dialect.types) do names[k] = v end
+    local c = emit.new(names)
+    contract.header_comment(c, ctx)
+    ctx.interface:emit_preamble(c)
+    c:blank()
+    ctx.interface:emit_declarations(c)
+    c:blank()
+    emit_helpers(c, ctx)
+    emit_main(c, ctx)
+    return c:text(), ctx.contract
+end
+
+return mixed

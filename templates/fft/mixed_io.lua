@@ -1,0 +1,165 @@
+-- mixed_io.lua: how a mixed-radix or Bluestein FFT finds its FFT and reads and writes its
+-- buffers: rows, columns (--stride), a four-step pass's matrix and scratch, real rows,
+-- halves (--storage f16), and the norm's scale. Element x of the FFT is an index
+-- expression; the stages (mixed_steps.lua) name which elements they load and store.
+local twiddle = require("templates.fft.twiddle")
+
+local io = {}
+
+local function u(n) return string.format("%du", n) end
+io.u = u
+
+-- expr + constant, the expression grouped when it is not a name.
+function io.plus(expr, constant)
+    if expr == nil then return u(constant) end
+    local grouped = expr:match("^[%w_]+$") and expr or "(" .. expr .. ")"
+    if constant == 0 then return grouped end
+    return string.format("%s + %s", grouped, u(constant))
+end
+
+local function factor(e) return e:match("^[%w_]+$") and e or "(" .. e .. ")" end
+
+-- Declares which FFT this invocation runs and its invocation index `it` within it, and the
+-- bases of its buffers; sets ctx.src_at(x) / ctx.dst_at(x) (an element's index in src / dst)
+-- and ctx.live (nil: every invocation's FFT exists; else the name of a bool).
+function io.setup(c, ctx)
+    local f, F, W = ctx.f, ctx.ffts, ctx.plan.w
+    if F == 1 then
+        c:line("uint fft = group.x;")
+        c:line("if (fft >= params.count) return;")
+        c:line("uint it = t;")
+    else
+        c:line("uint col0 = group.x * %s;", u(F))
+        c:line("if (col0 >= params.count) return;")
+        if ctx.interleaved then
+            c:note(string.format("uint it = t / %s;", u(F)), "the invocation's index in its FFT")
+            c:note(string.format("uint row = t %% %s;", u(F)), "which of the workgroup's FFTs")
+        else
+            c:note(string.format("uint it = t %% %s;", u(W)), "the invocation's index in its FFT")
+            c:note(string.format("uint row = t / %s;", u(W)), "which of the workgroup's FFTs")
+        end
+        c:line("uint fft = col0 + row;")
+        c:comment("FFTs past count read the last one's input (so every value stays finite) and store " ..
+            "nothing; their invocations still meet every barrier.")
+        c:line("bool live = fft < params.count;")
+        c:line("uint fin = min(fft, params.count - 1u);")
+        ctx.live = "live"
+    end
+    local fin = F == 1 and "fft" or "fin"
+    if f.real then
+        c:line("uint x_in = 2u * %s * params.in_stride;", fin)
+        c:line("uint y_in = x_in + params.in_stride;")
+        c:line("uint x_out = 2u * fft * params.out_stride;")
+        c:line("uint y_out = x_out + params.out_stride;")
+        return
+    end
+    if f.pass then
+        local cols = f.pass.n_total // f.n
+        if f.pass.index == 1 then
+            c:note(string.format("uint in_base = (%s / %s) * params.in_stride + %s %% %s;", fin, u(cols), fin,
+                u(cols)),
+                string.format("transform fft / %d, column fft mod %d", cols, cols))
+            ctx.src_at = function(x) return string.format("in_base + %s * %s", factor(x), u(cols)) end
+            ctx.dst_at = function(x) return string.format("fft * %s + %s", u(f.n), factor(x)) end
+        else
+            c:note(string.format("uint in_base = (%s / %s) * %s + %s %% %s;", fin, u(cols), u(f.pass.n_total),
+                fin, u(cols)), string.format("transform fft / %d, pass 1's frequency fft mod %d", cols, cols))
+            c:line("uint out_base = (fft / %s) * params.out_stride + fft %% %s;", u(cols), u(cols))
+            ctx.src_at = function(x) return string.format("in_base + %s * %s", factor(x), u(cols)) end
+            ctx.dst_at = function(x) return string.format("out_base + %s * %s", factor(x), u(cols)) end
+        end
+        return
+    end
+    if f.strided then
+        ctx.src_at = function(x) return string.format("%s + %s * params.in_stride", fin, factor(x)) end
+        ctx.dst_at = function(x) return string.format("fft + %s * params.out_stride", factor(x)) end
+        return
+    end
+    c:line("uint in_base = %s * params.in_stride;", fin)
+    c:line("uint out_base = fft * params.out_stride;")
+    ctx.src_at = function(x) return "in_base + " .. factor(x) end
+    ctx.dst_at = function(x) return "out_base + " .. factor(x) end
+end
+
+local function load_complex(ctx, index)
+    if ctx.src_storage == "f16" then return ctx.dialect.unpack_half2("src[" .. index .. "]") end
+    return "src[" .. index .. "]"
+end
+
+local function store_complex(ctx, index, v)
+    if ctx.dst_storage == "f16" then return string.format("dst[%s] = %s;", index, ctx.dialect.pack_half2(v)) end
+    return string.format("dst[%s] = %s;", index, v)
+end
+io.store_complex = store_complex
+
+-- A real sample j of the row at `base` (f16: half j & 1 of word j >> 1).
+local function load_real(ctx, base, j)
+    if ctx.f.storage == "f16" then
+        return string.format("%s[(%s + %s) & 1u]", ctx.dialect.unpack_half2(
+            string.format("src[(%s + %s) >> 1u]", base, j)), base, factor(j))
+    end
+    return string.format("src[%s + %s]", base, factor(j))
+end
+
+function io.scaled(ctx, v)
+    if ctx.scale == 1 then return v end
+    return string.format("%s * %s", v, twiddle.literal(ctx.scale))
+end
+
+-- Loads element x (an index expression) of this FFT's input into register reg; the caller
+-- guards it (an idle butterfly, an FFT past count) and zeroes reg otherwise. below: x < N
+-- is known (Bluestein's padding: elements N..M-1 are zero).
+function io.load(c, ctx, reg, x, below)
+    local f = ctx.f
+    if ctx.bluestein then
+        local n = ctx.n
+        local value = string.format("fft_mul(%s, chirp[%s])", load_complex(ctx, ctx.src_at(x)), x)
+        if below then c:line("%s = %s;", reg, value)
+        else c:line("if (%s < %s) %s = %s;", factor(x), u(n), reg, value) end
+        return
+    end
+    if f.real and ctx.forward then
+        c:line("%s = $float2(%s, %s);", reg, load_real(ctx, "x_in", x), load_real(ctx, "y_in", x))
+        return
+    end
+    if f.real then
+        -- Z[x] = X[x] + i Y[x] from the half spectra: X[x] below N/2, conj X[N - x] above;
+        -- X[0] and X[N/2] are the real parts packed in element 0.
+        local n, half = f.n, f.n // 2
+        c:block("", function()
+            c:line("uint m = %s < %s ? %s : (%s - %s) %% %s;", factor(x), u(half), x, u(n), factor(x), u(half))
+            c:line("$float2 xs = %s;", load_complex(ctx, "x_in + m"))
+            c:line("$float2 ys = %s;", load_complex(ctx, "y_in + m"))
+            c:comment("Element 0 holds (X[0], X[N/2]); above N/2 the conjugate.")
+            c:line("bool low = %s < %s;", factor(x), u(half))
+            c:line("xs = m == 0u ? $float2(low ? xs.x : xs.y, 0.0f) : (low ? xs : $float2(xs.x, -xs.y));")
+            c:line("ys = m == 0u ? $float2(low ? ys.x : ys.y, 0.0f) : (low ? ys : $float2(ys.x, -ys.y));")
+            c:line("%s = $float2(xs.x - ys.y, xs.y + ys.x);", reg)
+        end)
+        return
+    end
+    c:line("%s = %s;", reg, load_complex(ctx, ctx.src_at(x)))
+end
+
+-- Stores the value in register reg as element (frequency) x of the output, scaled.
+function io.store(c, ctx, reg, x)
+    local f = ctx.f
+    if ctx.bluestein then -- the caller keeps x < N
+        c:line(store_complex(ctx, ctx.dst_at(x), io.scaled(ctx, string.format("fft_mul(%s, chirp[%s])", reg, x))))
+        return
+    end
+    if f.real then -- the inverse: two real rows
+        c:line("dst[x_out + %s] = %s;", factor(x), io.scaled(ctx, reg .. ".x"))
+        c:line("dst[y_out + %s] = %s;", factor(x), io.scaled(ctx, reg .. ".y"))
+        return
+    end
+    local v = io.scaled(ctx, reg)
+    if f.pass and f.pass.index == 1 then
+        c:line("%s = fft_mul(%s, fft_twiddle_total((fft %% %s) * %s));", reg, reg,
+            u(f.pass.n_total // f.n), factor(x))
+        v = reg
+    end
+    c:line(store_complex(ctx, ctx.dst_at(x), v))
+end
+
+return io

@@ -1,0 +1,18 @@
+#!/bin/sh
+# FFT lengths beyond powers of two in one dispatch on the local Vulkan device (issue 27;
+# tests/fft/mixed.c), against a direct DFT in double:
+# - GLSL, forward: every smooth N = 2^a 3^b 5^c 7^d 11^e 13^f from 2 to 64 that is not a
+#   power of two;
+# - GLSL, forward, inverse and round trip: the issue's sample of every radix and mixed pairs
+#   up to 16384, and primes through Bluestein;
+# - HLSL: a subset, forward, inverse and round trip;
+# - GLSL: the options beside complex rows (norms, shapes given, --real, --stride,
+#   --storage f16, the paired shared-memory layout), against spdrt_fft_reference.
+# The sample is chosen to stay within the suite's time: each shader costs an spdgen run and
+# a lavapipe pipeline.
+exec "${SPDGEN_BUILD:-$(dirname "$0")/../../build}/tests/fft/mixed" glsl \
+    forward 2 3 5 6 7 9 10 11 12 13 14 18 20 22 24 25 26 27 28 30 33 36 39 40 42 44 45 48 49 50 \
+    52 54 55 56 60 63 \
+    all 15 21 35 77 143 169 1000 1536 2310 3000 4860 6561 10000 15625 17 97 \
+    options \
+    hlsl all 35 1000 97
