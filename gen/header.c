@@ -7,6 +7,7 @@
 #include "header.h"
 #include "job.h"
 #include "kernel.h"
+#include "wgsl.h"
 
 #define WIDTH 100
 
@@ -117,10 +118,24 @@ static void render_shape(sg_text *t, const char *prefix, const sg_contract *c)
                      "the device can set one)");
 }
 
-static void render_bindings(sg_text *t, const char *prefix, const sg_contract *c)
+static void render_bindings(sg_text *t, const sg_run *run, const char *prefix, const char *type,
+                            const sg_contract *c)
 {
     char name[64], value[16], doc[480];
-    sg_text_printf(t, "\n/* Bindings (descriptor set 0). */\n");
+    if (run->common.target == SG_TARGET_WGSL) {
+        snprintf(doc, sizeof doc, "Bindings (WebGPU: bind group 0 at these numbers; an array of several "
+                 "storage textures binds element i at group %d, binding i; the parameter block, "
+                 "struct %s, is a uniform buffer at group 0, binding %sWGSL_PARAMS_BINDING).",
+                 SG_WGSL_ARRAY_GROUP, type, prefix);
+        sg_text_printf(t, "\n");
+        sg_header_comment(t, doc);
+        snprintf(value, sizeof value, "%d", SG_WGSL_PARAMS_BINDING);
+        sg_header_define(t, prefix, "WGSL_PARAMS_BINDING", value, NULL);
+        snprintf(value, sizeof value, "%d", SG_WGSL_ARRAY_GROUP);
+        sg_header_define(t, prefix, "WGSL_ARRAY_GROUP", value, NULL);
+    } else {
+        sg_text_printf(t, "\n/* Bindings (descriptor set 0). */\n");
+    }
     for (int i = 0; i < c->binding_count; i++) {
         const sg_contract_binding *b = &c->bindings[i];
         snprintf(name, sizeof name, "BINDING_%s", b->macro);
@@ -222,7 +237,7 @@ char *sg_header_render(const sg_run *run, const sg_job *job)
             render_shader(&t, run, s, sub);
         }
     }
-    render_bindings(&t, prefix, &job->shaders[0].gen.contract);
+    render_bindings(&t, run, prefix, type, &job->shaders[0].gen.contract);
     render_push(&t, type, &job->shaders[0].gen.contract);
     for (int i = 1; i < job->count; i++)
         if (!same_push(&job->shaders[0].gen.contract, &job->shaders[i].gen.contract)) {

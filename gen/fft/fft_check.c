@@ -287,7 +287,8 @@ static int check_rows(sg_run *run)
 int sg_fft_check(sg_run *run)
 {
     sg_fft_params *f = run->params;
-    int rc = derive_shape(run);
+    int rc = sg_fft_wgsl_check(run);
+    if (!rc) rc = derive_shape(run);
     if (rc) return rc;
     if (!sg_given(run, FFT_OPT_SHARED))
         f->shared_layout = f->n >= PAIRED_FROM_N ? SG_FFT_SHARED_PAIRED : SG_FFT_SHARED_SPLIT;
