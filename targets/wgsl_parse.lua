@@ -290,13 +290,53 @@ function P:statement()
         self:next()
         self:expect(";")
         return { k = t.v, line = line }
-    elseif t.v == "switch" or t.v == "goto" or t.v == "case" then
+    elseif t.v == "switch" then
+        return self:switch()
+    elseif t.v == "goto" or t.v == "case" or t.v == "default" then
         self:error(t, "'" .. t.v .. "' is outside the subset targets/wgsl_parse.lua reads")
     elseif self:at_declaration() then
         return self:declaration(line)
     end
     local s = self:simple()
     self:expect(";")
+    return s
+end
+
+-- switch (e) { case A: case B: ... break; default: ... }: clauses of labels (nil: default)
+-- and statements, each ending in break (dropped), return or continue; WGSL has no
+-- fallthrough.
+function P:switch()
+    local line = self:next().line
+    self:expect("(")
+    local s = { k = "switch", e = self:expr(), clauses = {}, line = line }
+    self:expect(")")
+    self:expect("{")
+    local clause
+    while not self:at("}") do
+        local t = self:peek()
+        if t.v == "case" or t.v == "default" then
+            self:next()
+            if not clause or #clause.stmts > 0 then
+                if clause and not clause.closed then self:error(t, "a case that falls through") end
+                clause = { labels = {}, stmts = {}, line = t.line }
+                s.clauses[#s.clauses + 1] = clause
+            end
+            if t.v == "case" then clause.labels[#clause.labels + 1] = self:expr()
+            else clause.default = true end
+            self:expect(":")
+        elseif not clause then
+            self:error(t, "a statement before the first case")
+        elseif t.v == "break" then
+            self:next()
+            self:expect(";")
+            clause.closed = true
+        else
+            local st = self:statement()
+            clause.stmts[#clause.stmts + 1] = st
+            clause.closed = st.k == "return" or st.k == "continue"
+        end
+    end
+    s.close = self:next().line
     return s
 end
 

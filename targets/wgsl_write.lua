@@ -15,6 +15,9 @@ local T = require("targets.wgsl_types")
 
 local write = {}
 
+-- The longest line (templates/lib/emit.lua's WIDTH, which wraps code but not a note after it).
+local WIDTH = 100
+
 -- WGSL's reserved words (the WGSL specification's list) and keywords a template might use
 -- as a name.
 local RESERVED = {}
@@ -440,6 +443,25 @@ function W:statement(s)
         local last = self:body(s.body)
         self:put(last, "}")
         return last
+    elseif k == "switch" then
+        self:put(line, "switch (" .. (self:expr(s.e)) .. ") {")
+        local default = false
+        for _, clause in ipairs(s.clauses) do
+            local labels = {}
+            for i, l in ipairs(clause.labels) do labels[i] = (self:expr(l)) end
+            if clause.default then labels[#labels + 1] = "default"; default = true end
+            local head = clause.default and #labels == 1 and "default" or ("case " .. table.concat(labels, ", "))
+            self:put(clause.line, head .. ": {")
+            self:push()
+            local last = clause.line
+            for _, st in ipairs(clause.stmts) do last = self:statement(st) end
+            self:pop()
+            self:put(last, "}")
+        end
+        -- WGSL requires a default clause.
+        if not default then self:put(s.close, "default: {}", 1) end
+        self:put(s.close, "}", 0)
+        return s.close
     elseif k == "do" then
         -- do { body } while (c): a loop whose continuing block leaves once c is false; with
         -- c = false and no continue, a break at the end of the body.
@@ -526,7 +548,7 @@ function write.lines(lines, tree, globals)
         if verbatim[n] then
             out[#out + 1] = text
         elseif pieces then
-            local current
+            local first, current = #out + 1, nil
             for _, p in ipairs(pieces) do
                 if current == nil or p.indent then
                     current = #out + 1
@@ -535,7 +557,14 @@ function write.lines(lines, tree, globals)
                     out[current] = out[current] .. " " .. p.text
                 end
             end
-            if tree.comments[n] then out[current] = out[current] .. " " .. tree.comments[n] end
+            -- A note after the code where it fits in a line (emit.WIDTH), else above it: the
+            -- WGSL is longer than the line the note was placed on.
+            local note = tree.comments[n]
+            if note and #out[current] + 1 + #note <= WIDTH then
+                out[current] = out[current] .. " " .. note
+            elseif note then
+                table.insert(out, first, indent .. note)
+            end
         elseif tree.comments[n] then
             out[#out + 1] = indent .. tree.comments[n]
         elseif not tree.code[n] then
