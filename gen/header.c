@@ -52,6 +52,32 @@ static void wrapped(sg_text *t, const char *first, const char *lead, const char 
     }
 }
 
+void sg_text_command(sg_text *t, const char *head, const char *pad, const char *command)
+{
+    size_t col = strlen(head);
+    sg_text_printf(t, "%s", head);
+    for (const char *p = command; *p;) {
+        while (*p == ' ') p++;
+        /* A group: an option with its value ("--op max"), or a lone word. */
+        const char *end = p + strcspn(p, " ");
+        if (*end == ' ' && strncmp(p, "--", 2) == 0 && strncmp(end + 1, "--", 2) != 0 && end[1])
+            end = end + 1 + strcspn(end + 1, " ");
+        size_t len = (size_t)(end - p);
+        if (!len) break;
+        if (col > strlen(head) && col + 1 + len + 2 > WIDTH) {
+            sg_text_printf(t, " \\\n%s", pad);
+            col = strlen(pad);
+        } else if (col > strlen(head)) {
+            sg_text_printf(t, " ");
+            col++;
+        }
+        sg_text_printf(t, "%.*s", (int)len, p);
+        col += len;
+        p = end;
+    }
+    sg_text_printf(t, "\n");
+}
+
 void sg_header_comment(sg_text *t, const char *text)
 {
     wrapped(t, "/* ", " * ", text);
@@ -213,7 +239,8 @@ char *sg_header_render(const sg_run *run, const sg_job *job)
     sg_text t = {0};
     sg_text_printf(&t, "/* spdgen %s (%s): dispatch contract of %s.\n", SPDGEN_VERSION,
                    sg_revision, whole->title);
-    sg_text_printf(&t, " * Generated; regenerate with:\n *   %s\n", run->command);
+    sg_text_printf(&t, " * Generated; regenerate with:\n");
+    sg_text_command(&t, " *   ", " *       ", run->command);
     if (run->overrides[0]) {
         wrapped(&t, " * Made with template overrides: ", " *   ", run->overrides);
         sg_text_printf(&t, "\n");

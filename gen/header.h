@@ -22,6 +22,11 @@ char *sg_header_render(const struct sg_run *run, const struct sg_job *job);
  * else above it, wrapped. For kernels' helper sections too. */
 void sg_header_define(sg_text *t, const char *prefix, const char *name, const char *value,
                       const char *doc);
+/* The regenerate command after `head` (" *   ", "#   "): one line where it fits in 100
+ * columns, else broken before an option with shell continuations (" \\"), the later lines
+ * after `pad`, so the lines pasted without their comment marks run it. */
+void sg_text_command(sg_text *t, const char *head, const char *pad, const char *command);
+
 /* A C comment of free text, wrapped at 100 columns. */
 void sg_header_comment(sg_text *t, const char *text);
 

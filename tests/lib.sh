@@ -14,11 +14,13 @@ ok() { # ok CONDITION_EXIT_CODE DESCRIPTION
 }
 diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
 done_testing() { echo "1..$TAP_N"; [ "$TAP_FAILED" -eq 0 ]; }
-# regenerate_command [FILE]: the command an emitted shader's header names (its "//   spdgen"
-# line and the lines its " \" continues), as one line.
+# regenerate_command FILE: the command a generated file names (its "//   spdgen", " *   spdgen"
+# or "#   spdgen" line and the lines its " \" continues), as one line.
 regenerate_command() {
-    awk '/^\/\/   spdgen /{on=1} on{line=$0; sub(/^\/\/ +/, "", line); more=sub(/ \\$/, "", line);
-        printf "%s%s", sep, line; sep=" "; if (!more) { print ""; exit }}' "$@"
+    mark='//'
+    case "$1" in *.h) mark=' \\*' ;; *.fftplan) mark='#' ;; esac
+    awk -v m="$mark" '$0 ~ "^" m "   spdgen " {on=1} on {line=$0; sub("^" m " +", "", line);
+        more=sub(/ \\$/, "", line); printf "%s%s", sep, line; sep=" "; if (!more) { print ""; exit }}' "$1"
 }
 # long_lines FILE...: every line longer than 100 columns, as FILE:LINE: text (none: silent).
 long_lines() { awk 'length > 100 { print FILENAME ":" FNR ": " $0 }' "$@"; }

@@ -102,9 +102,10 @@ char *sg_fft_manifest(const sg_run *run, const sg_job *job)
 {
     const sg_fft_params *f = run->params;
     sg_text t = {0};
-    sg_text_printf(&t, "# spdgen %s (%s): a four-step FFT plan of N = %ld = %ld x %ld, run by "
-                       "libspdrt's\n# spdrt_fft_plan_load. Generated; regenerate with:\n#   %s\n",
-                   SPDGEN_VERSION, sg_revision, f->n, f->pass_n[0], f->pass_n[1], run->command);
+    sg_text_printf(&t, "# spdgen %s (%s): a four-step FFT plan of N = %ld = %ld x %ld, run by\n"
+                       "# libspdrt's spdrt_fft_plan_load. Generated; regenerate with:\n",
+                   SPDGEN_VERSION, sg_revision, f->n, f->pass_n[0], f->pass_n[1]);
+    sg_text_command(&t, "#   ", "#       ", run->command);
     sg_text_printf(&t, "spdgen-fft-plan 1\nn %ld\ndirection %s\nnorm %s\nstorage %s\npasses %d\n", f->n,
                    sg_fft_directions[f->direction], sg_fft_norms[f->norm], sg_fft_storages[f->storage],
                    job->count);

@@ -72,7 +72,7 @@ LIST
 [ $same -eq $total ]
 ok $? "the regenerate command reproduces the same bytes: $same of $total"
 # A four-step plan: the plan file's command regenerates every file of the plan.
-cmd=$(sed -n '3s|^#   \(spdgen .*\)|\1|p' "$WORK/p.fftplan")
+cmd=$(regenerate_command "$WORK/p.fftplan")
 mkdir "$WORK/again"
 # shellcheck disable=SC2086
 set -- $cmd

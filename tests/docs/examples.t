@@ -278,7 +278,7 @@ for block in "$WORK"/c/*.md.*.c; do
             rc=$?
             ok $rc "docs/runtime.md, C block ${name#runtime.md.}: builds against libspdrt and runs the Hi-Z shader"
         else
-            { printf '#include "spdrt_fft.h"\n#include "spdrt_vk.h"\n'; cat "$block"; } >"$block.tu.c"
+            { printf '#include "spdrt_fft.h"\n#include "spdrt_vk.h"\n#include "spdrt_dmap.h"\n'; cat "$block"; } >"$block.tu.c"
             ${CC:-cc} -std=c11 -Wall -Wextra -Werror -fsyntax-only $RT_INCLUDES "$block.tu.c" 2>"$WORK/cc.log"
             rc=$?
             ok $rc "docs/runtime.md, C block ${name#runtime.md.}: compiles against the public headers"
