@@ -18,7 +18,7 @@ int sg_dmap_wgsl_check(sg_run *run)
     else
         rc = sg_wgsl_storage_format(run, modes[d->mode], map_formats[d->mode]);
     if (!rc && d->subgroup) {
-        char what[32];
+        char what[64];
         snprintf(what, sizeof what, "--subgroup %ld", d->subgroup);
         rc = sg_wgsl_need(run, SG_WGSL_SUBGROUPS, what);
     }

@@ -22,7 +22,7 @@ int sg_fft_wgsl_check(sg_run *run)
                               "default is %d)", f->max_wg, limit, SG_WGSL_DEFAULT_INVOCATIONS);
     }
     if (f->subgroup) {
-        char what[32];
+        char what[64];
         snprintf(what, sizeof what, "--subgroup %ld", f->subgroup);
         return sg_wgsl_need(run, SG_WGSL_SUBGROUPS, what);
     }

@@ -88,7 +88,7 @@ int sg_spd_wgsl_interleaved_fits(const sg_run *run)
 int sg_spd_wgsl_check(sg_run *run)
 {
     const sg_spd_params *s = run->params;
-    char what[32];
+    char what[64];
     int rc = sg_wgsl_storage_format(run, "--format", sg_spd_formats[s->format]);
     if (!rc && s->half) rc = sg_wgsl_need(run, SG_WGSL_SHADER_F16, "--half");
     if (!rc && s->subgroup) {

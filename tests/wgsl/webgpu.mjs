@@ -21,8 +21,12 @@ if (existsSync(join(packageDir, 'package.json'))) {
 
 // A device with `features` (the adapter's where it lacks some: the caller checks) and
 // `limits` raised to what the test needs. backend: 'null' (Tint only) or 'vulkan'.
+// The GPU objects made: Dawn processes their events from a timer, so one collected while
+// its device lives is used after it is freed (a crash in CallbackTaskManager::Flush).
+const instances = [];
 export async function device(backend, features = [], limits = {}) {
   const gpu = webgpu.create(backend === 'null' ? ['backend=null'] : ['backend=vulkan']);
+  instances.push(gpu);
   const adapter = await gpu.requestAdapter();
   if (!adapter) throw new Error(`no WebGPU adapter (${backend})`);
   const requiredFeatures = features.filter((f) => adapter.features.has(f));
