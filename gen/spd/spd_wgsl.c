@@ -61,6 +61,13 @@ int sg_spd_wgsl_passes(sg_run *run)
                            "workgroup-scoped); use --max-mips-per-pass %ld or less, or accept the risk "
                            "with --unfenced-handoff (docs/wgsl.md)", s->mips_per_pass, per_tile,
                            s->tile, per_tile);
+    /* check_mips refused this for a --max-mips-per-pass given; here the passes are WebGPU's. */
+    if (s->op == SG_SPD_OP_MINMAX && s->mips_per_pass < s->mips)
+        return usage_error("--op minmax: WGSL passes hold %ld levels (at most log2 --tile %ld, and "
+                           "one storage texture per level: maxStorageTexturesPerShaderStage %ld), "
+                           "and a later pass would read the stored (min, max) pairs as depth; use "
+                           "--mips %ld or less", s->mips_per_pass, s->tile, textures,
+                           s->mips_per_pass);
     if (s->unfenced && s->mips_per_pass <= per_tile)
         return usage_error("--unfenced-handoff: passes of %ld levels stay within the %ldx%ld tile and "
                            "hand nothing off; it needs --max-mips-per-pass above %ld (and "
