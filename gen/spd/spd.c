@@ -99,6 +99,7 @@ static const sg_option options[] = {
         .help = "fp16 math for r16f | rg16f | rgba16f (registers, exchanges, shared memory, "
         "the hand-off); needs shaderFloat16 and 16-bit storage"},
     [SPD_OPT_UNFENCED] = {.name = "--unfenced-handoff", .kind = SG_OPT_FLAG, .offset = F(unfenced),
+        .lua = "unfenced",
         .help = "--target wgsl: allow passes of more than log2(--tile) levels, whose last "
         "workgroup reads what the others wrote in the same dispatch; WGSL has no device-scope "
         "fence to order that, so it works only where the implementation makes those writes "

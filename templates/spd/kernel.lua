@@ -737,6 +737,12 @@ local function emit_header_comment(c, ctx)
         c:line("// shader-read barrier between passes. 32-bit formats give the single-pass result")
         c:line("// exactly; 8/16-bit ones re-read stored (rounded) levels.")
     end
+    if cfg.unfenced then
+        c:comment("Unfenced hand-off (--unfenced-handoff): WGSL has no device-scope fence, so " ..
+            "nothing in the language orders the other workgroups' writes of this dispatch " ..
+            "before the last workgroup's reads; it works only where the implementation makes " ..
+            "them visible in time (docs/wgsl.md). Without it no pass goes past one tile.")
+    end
     c:line("// Contract:")
     for _, b in ipairs(k.bindings) do
         c:hanging(string.format("//   %-18s %s%s: ", ctx.interface:binding_label(b.binding),
