@@ -10,7 +10,8 @@
 // with the uniform params (group 0, binding 8); passes of --max-mips-per-pass levels follow
 // each other in one compute pass (WebGPU orders a dispatch's storage writes before the next
 // dispatch's reads). FFT: src, dst and params in group 0, (count + R - 1) / R workgroups for
-// R rows per workgroup. The backend: BACKEND=vulkan (default) or null.
+// R rows per workgroup. With --unfenced-handoff (--tail loop) SPD binds its counter and
+// level-6 buffers too (group 0, bindings 2 and 3). The backend: BACKEND=vulkan (default) or null.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { device, missing } from './webgpu.mjs';
 
@@ -149,10 +150,16 @@ async function spd(dev, code, width, height, mips, source) {
     // unused.
     const params = dev.createBuffer({ size: 32, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     dev.queue.writeBuffer(params, 0, new Uint32Array([w, h, count, 0, 0, 0, 1, 0]));
-    pass.setBindGroup(0, dev.createBindGroup({
-      layout: pipeline.getBindGroupLayout(0),
-      entries: [{ binding: 0, resource: view(base) }, { binding: 8, resource: { buffer: params } }],
-    }));
+    const entries = [{ binding: 0, resource: view(base) }, { binding: 8, resource: { buffer: params } }];
+    // --unfenced-handoff --tail loop: a counter per slice (zero at creation; the shader resets
+    // it) and the level-6 hand-off, 16 bytes per 64x64 tile at most.
+    if (/var<storage, read_write> counters:/.test(code)) {
+      const usage = GPUBufferUsage.STORAGE;
+      const tiles = Math.ceil(w / 64) * Math.ceil(h / 64);
+      entries.push({ binding: 2, resource: { buffer: dev.createBuffer({ size: 16, usage }) } });
+      entries.push({ binding: 3, resource: { buffer: dev.createBuffer({ size: 16 * tiles, usage }) } });
+    }
+    pass.setBindGroup(0, dev.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries }));
     const dst = [];
     for (let i = 0; i < perPass; i++) {
       dst.push({ binding: i, resource: i < count ? view(base + 1 + i) : spare[i].createView() });

@@ -3,7 +3,9 @@
 # Dawn (run.mjs, the WebGPU host binding each shader's contract) on a Mesa 25 lavapipe, and
 # compared with libspdrt's CPU references exactly as the Vulkan tests compare them
 # (check.c: SPD every texel of every level within spd_ref_bound_level, no sentinel left;
-# FFT within SPDRT_FFT_BOUND_REL_L2 and SPDRT_FFT_BOUND_MAX_REL).
+# FFT within SPDRT_FFT_BOUND_REL_L2 and SPDRT_FFT_BOUND_MAX_REL). The --unfenced-handoff
+# case shows the single pass working on this implementation, which WGSL does not guarantee
+# (docs/wgsl.md).
 . "$(dirname "$0")/../lib.sh"
 . "$SPDGEN_ROOT/tests/wgsl/env.sh"
 CHECK="$SPDGEN_BUILD/tests/wgsl/check"
@@ -79,6 +81,7 @@ spd srgb-mean rgba8 128 96 --max-size 128x128
 spd mean rgba16f 150 150 --max-size 256x256
 spd minmax rg32f 130 70 --max-size 256x256 --tile 16 --mips 4
 spd mean rgba32f 96 80 --max-size 128x128 --subgroup 4 --features subgroups
+spd max r32f 256 180 --max-size 256x256 --unfenced-handoff --max-mips-per-pass 8 --storage-textures 8
 fft 64 32
 fft 1024 8
 fft 256 16 --ept 8
