@@ -37,6 +37,8 @@ fetch_lavapipe() {
     set -- -o "Dir::Etc::SourceList=$apt/sources.list" -o "Dir::Etc::SourceParts=/dev/null" \
         -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache" -o "APT::Architecture=$arch" \
         -o "Debug::NoLocking=1"
+    # As root apt drops to its _apt user, who cannot write into the checkout.
+    [ "$(id -u)" -ne 0 ] || set -- "$@" -o "APT::Sandbox::User=root"
     echo "spdgen: fetching mesa-vulkan-drivers from $MESA_SUITE into $deps/mesa"
     apt-get "$@" -qq update || return 1
     (cd "$apt" && apt-get "$@" -qq download "mesa-vulkan-drivers/$MESA_SUITE") || return 1
