@@ -24,6 +24,8 @@ local wgsl = {
     -- WGSL has no such qualifier; an implementation may reassociate and fuse (the WGSL
     -- specification, "Reassociation and Fusion"), so exactness is within the tests' bounds.
     precise = "",
+    -- WebGPU cannot require a subgroup size (nor full subgroups): the host checks the adapter.
+    subgroup_requirement = "WebGPU: use it only where adapter.info.subgroupMinSize >= %d",
 }
 for _, kind in ipairs({ "float", "half", "uint", "int", "bool" }) do
     wgsl.types[kind] = kind

@@ -396,8 +396,10 @@ local function emit_header_comment(c, ctx)
                 "after another", ctx.rows_in_turn) or "one FFT per workgroup"))
     end
     c:hanging("//   ", string.format("shared memory %d bytes; %s", k.shared_bytes, ctx.subgroup >= 8 and
-        string.format("needs full subgroups of %d invocations (Vulkan: requiredSubgroupSize = %d and " ..
-            "full subgroups; larger subgroups also work)", ctx.subgroup, ctx.subgroup)
+        string.format("needs full subgroups of %d invocations (%s; larger subgroups also work)",
+            ctx.subgroup, ctx.dialect.subgroup_requirement
+                and string.format(ctx.dialect.subgroup_requirement, ctx.subgroup)
+                or string.format("Vulkan: requiredSubgroupSize = %d and full subgroups", ctx.subgroup))
         or ctx.subgroup == 4 and "needs quad operations in compute (subgroups of at least 4, full)"
         or "no subgroup operations"))
     if ctx.subgroup >= 4 then

@@ -776,6 +776,9 @@ local function emit_header_comment(c, ctx)
         c:line("//   assumes each subgroup is consecutive invocations of the workgroup (lane = t % size),")
         c:line("//   as 1D workgroups are laid out by every known Vulkan, D3D and Metal implementation")
     end
+    if cfg.subgroup >= 8 and ctx.dialect.subgroup_requirement then
+        c:line("//   %s", string.format(ctx.dialect.subgroup_requirement, math.min(cfg.subgroup, shape.wg)))
+    end
     if ctx.handoff then
         c:line("//   sources up to %s (all %d levels in this one dispatch)", cfg.max_size, cfg.mips)
     end

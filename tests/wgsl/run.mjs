@@ -10,7 +10,8 @@
 // with the uniform params (group 0, binding 8); passes of --max-mips-per-pass levels follow
 // each other in one compute pass (WebGPU orders a dispatch's storage writes before the next
 // dispatch's reads). FFT: src, dst and params in group 0, (count + R - 1) / R workgroups for
-// R rows per workgroup. With --unfenced-handoff (--tail loop) SPD binds its counter and
+// R rows per workgroup. Exit 3: the adapter cannot run the shader (a feature, the subgroup
+// size). With --unfenced-handoff (--tail loop) SPD binds its counter and
 // level-6 buffers too (group 0, bindings 2 and 3). The backend: BACKEND=vulkan (default) or null.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { device, missing } from './webgpu.mjs';
@@ -222,10 +223,17 @@ const features = !options['--features'] || options['--features'] === 'none' ? []
 const limits = {};
 if (options['--storage-textures'] !== '4') limits.maxStorageTexturesPerShaderStage = Number(options['--storage-textures']);
 if (options['--wg-storage'] !== '16384') limits.maxComputeWorkgroupStorageSize = Number(options['--wg-storage']);
-const { device: dev, features: got } = await device(process.env.BACKEND || 'vulkan', features, limits);
+const { adapter, device: dev, features: got } = await device(process.env.BACKEND || 'vulkan', features, limits);
 const lacking = features.filter((x) => !got.has(x));
 if (lacking.length) {
   console.error(`run.mjs: the adapter lacks ${lacking.join(' ')}`);
+  process.exit(3);
+}
+// Shuffles over --subgroup S lanes: WebGPU cannot ask for a subgroup size, so check it (the
+// header's requirement).
+const subgroup = Number(options['--subgroup'] ?? 0);
+if (subgroup >= 8 && !(adapter.info.subgroupMinSize >= subgroup)) {
+  console.error(`run.mjs: subgroups of ${adapter.info.subgroupMinSize} here, the shader needs ${subgroup}`);
   process.exit(3);
 }
 dev.pushErrorScope('validation');
