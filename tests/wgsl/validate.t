@@ -14,6 +14,10 @@ if [ -n "$missing" ]; then
 fi
 
 grep -v '^#' "$WGSL_DIR/sample" | grep . | sed 's/ *#.*//' >"$WORK/sample"
+# A line ending in "# TODO: why" is a known failure of the WebGPU implementation: its Tint
+# verdict is reported as a TAP TODO (a failure that does not fail the suite, and shows if it
+# starts passing).
+grep -v '^#' "$WGSL_DIR/sample" | grep . | sed -n 's/.*# TODO: *//p; t; s/.*//p' >"$WORK/todo"
 # Made two at a time: line I of the sample into $WORK/cI.wgsl, its exit status into cI.rc.
 awk '{ print NR, $0 }' "$WORK/sample" | W="$WORK" xargs -P2 -L1 sh -c \
     'n=$1; shift; "$0" "$@" --target wgsl -o "$W/c$n.wgsl" 2>"$W/c$n.err"; echo $? >"$W/c$n.rc"' \
@@ -40,7 +44,20 @@ ok $? "$(wc -l <"$WORK/files") WGSL files, every line within 100 columns"
 # One node process for all (40 s at most): a file without a verdict is a crash.
 cut -d' ' -f1 "$WORK/files" | W="$WORK" xargs sh -c 'timeout 40 node "$0" "$@" 2>"$W/node.err"' \
     "$WGSL_DIR/validate.mjs" >"$WORK/verdicts"
+# todo ARGS: the TODO reason of a sample line (empty: none).
+todo() { awk -v a="$*" 'NR == FNR { r[FNR] = $0; next } $0 == a { print r[FNR]; exit }' \
+    "$WORK/todo" "$WORK/sample"; }
 while read -r f args; do
+    why=$(todo "$args")
+    if [ -n "$why" ]; then
+        TAP_N=$((TAP_N + 1))
+        line=$(grep -E "^(PASS|FAIL|NOVERDICT) $f:" "$WORK/verdicts")
+        case "$line" in
+        PASS*) echo "ok $TAP_N - Tint: spdgen $args: ${line#*: } # TODO $why" ;;
+        *) echo "not ok $TAP_N - Tint: spdgen $args: ${line#*: } # TODO $why" ;;
+        esac
+        continue
+    fi
     line=$(grep -E "^(PASS|FAIL|NOVERDICT) $f:" "$WORK/verdicts")
     case "$line" in
     PASS*) ok 0 "Tint: spdgen $args: ${line#*: }" ;;
