@@ -260,7 +260,11 @@ ok $? "the plan's contract header compiles and its numbers are the plan's"
 # 4 columns, the plan default, 128 invocations; --columns-per-wg 16: 512 in both; 4,16:
 # 128 then 512), in registers with --column-layout registers (16/E: E = 8 then 4), the plan
 # file's wg the local size; the regenerate line names the columns each pass got.
-regenerated_columns() { sed -n 's/^#   spdgen .*\(--columns-per-wg [0-9,]*\|--column-layout [a-z]*\).*/\1/p' "$1"; }
+regenerated_columns() {
+    awk '/^#   spdgen /{on=1} on{l=$0; sub(/^# +/, "", l); more=sub(/ \\$/, "", l); printf "%s ", l;
+        if (!more) { print ""; exit }}' "$1" |
+        sed -n 's/^spdgen .*\(--columns-per-wg [0-9,]*\|--column-layout [a-z]*\).*/\1/p'
+}
 "$SPDGEN" --fft 32768 --target spirv -o "$WORK/plan/l.spv" &&
     grep -q "^pass 1 file l.pass1.spv n 256 wg 128 subgroup 0 columns 4 .* ept 8$" "$WORK/plan/l.fftplan" &&
     grep -q "^pass 2 file l.pass2.spv n 128 wg 128 subgroup 0 columns 4 .* ept 4$" "$WORK/plan/l.fftplan" &&
