@@ -4,6 +4,7 @@
 #   build/bench/spd_bench       the SPD benchmark; runs spdgen (build/spdgen) for its shaders
 #   build/bench/fft_bench       the FFT benchmark (bench/fft_*.c); the same harness and floor
 #   build/bench/dmap_bench      the density-map benchmark (bench/dmap/); the same harness and floor
+#   build/bench/conv_bench      the FFT convolution benchmark (bench/conv/): libspdrt's spdrt_conv_*
 #   build/bench/copy.spv        the floor: a vec4 copy kernel (also the SPD-shaped floor)
 #   build/bench/scrub.spv       the harness's cache scrub and GPU heat (bench/gpu.h)
 #   build/bench/level_*.spv     the per-level baseline, one per (op, format)
@@ -33,8 +34,12 @@ BENCH_DMAP_OBJ := $(BENCH_DIR)/dmap/dmap_bench.o \
                   $(addprefix $(BENCH_DIR)/,gpu.o kernels.o workload.o source.o tools.o \
                     timing_options.o args.o run_info.o report_cells.o)
 
+# conv_bench: spdgen --conv through libspdrt's public API (bench/conv/).
+BENCH_CONV_OBJ := $(BENCH_DIR)/conv/conv_bench.o
+
 .PHONY: bench
-bench: $(SPDGEN) $(BENCH_DIR)/spd_bench $(BENCH_DIR)/fft_bench $(BENCH_DIR)/dmap_bench $(BENCH_SPV)
+bench: $(SPDGEN) $(BENCH_DIR)/spd_bench $(BENCH_DIR)/fft_bench $(BENCH_DIR)/dmap_bench $(BENCH_DIR)/conv_bench \
+       $(BENCH_SPV)
 
 $(BENCH_DIR)/%.o: bench/%.c | $(BENCH_DIR)
 	@mkdir -p $(@D)
@@ -45,6 +50,8 @@ $(BENCH_DIR)/fft_bench: $(BENCH_FFT_OBJ) $(LIBSPDRT)
 	$(CC) $(CFLAGS) -o $@ $(BENCH_FFT_OBJ) $(LIBSPDRT) $(BENCH_LIBS)
 $(BENCH_DIR)/dmap_bench: $(BENCH_DMAP_OBJ) $(LIBSPDRT)
 	$(CC) $(CFLAGS) -o $@ $(BENCH_DMAP_OBJ) $(LIBSPDRT) $(BENCH_LIBS)
+$(BENCH_DIR)/conv_bench: $(BENCH_CONV_OBJ) $(LIBSPDRT)
+	$(CC) $(CFLAGS) -o $@ $(BENCH_CONV_OBJ) $(LIBSPDRT) $(BENCH_LIBS)
 
 $(BENCH_DIR)/copy.spv: bench/shaders/copy.comp | $(BENCH_DIR)
 	$(BENCH_GLSL) -o $@ $<

@@ -205,149 +205,179 @@ static uint32_t log2u(uint32_t v) {
  * default 4,4. */
 static const char *const plan_columns[] = {"4,8", "4,16", "8,8", "2,4"};
 
-static void plan_variants(const fft_sweep *s, fft_group *g) {
-    const uint32_t limit = s->ctx->limits.maxComputeWorkGroupInvocations;
+/* A 2D transform: its row and column passes (c) per subgroup, and the column layouts. */
+static void variants_2d(const fft_sweep *s, fft_group *g) {
     fft_request r, c;
-    uint32_t i, added = 0;
+    uint32_t i;
     memset(&r, 0, sizeof r);
     memset(&c, 0, sizeof c);
-    if (g->kind != FFT_GROUP_1D) {
-        r.n = g->n, r.real = g->kind == FFT_GROUP_2D_REAL;
-        c.n = g->rows, c.strided = 1;
-        for (i = 0; i < s->subgroup_count; i++) {
-            r.subgroup = c.subgroup = s->subgroups[i];
-            add_variant(g, &r, &c, s->subgroups[i] == 0);
-        }
-        /* The columns in registers (16/E side by side per invocation), the layout before
-         * the lanes default: the column pass's old shape. */
-        r.subgroup = c.subgroup = 0, c.column_layout = "registers";
-        add_variant(g, &r, &c, 0);
-        /* 4 columns in lanes (32-byte rows per load) rather than 16: the exchanges then
-         * bring 4 bits each instead of 2 (fewer barriers), the price of the wider rows. */
-        c.column_layout = NULL, c.columns_per_wg = "4";
-        add_variant(g, &r, &c, 0);
-        return;
+    r.n = g->n, r.real = g->kind == FFT_GROUP_2D_REAL;
+    c.n = g->rows, c.strided = 1;
+    for (i = 0; i < s->subgroup_count; i++) {
+        r.subgroup = c.subgroup = s->subgroups[i];
+        add_variant(g, &r, &c, s->subgroups[i] == 0);
     }
+    /* The columns in registers (16/E side by side per invocation), the layout before
+     * the lanes default: the column pass's old shape. */
+    r.subgroup = c.subgroup = 0, c.column_layout = "registers";
+    add_variant(g, &r, &c, 0);
+    /* 4 columns in lanes (32-byte rows per load) rather than 16: the exchanges then
+     * bring 4 bits each instead of 2 (fewer barriers), the price of the wider rows. */
+    c.column_layout = NULL, c.columns_per_wg = "4";
+    add_variant(g, &r, &c, 0);
+}
+
+/* The spellings of spdgen's default shape (E_default x W_default) besides the subgroups. */
+static void variants_single_spellings(const fft_sweep *s, fft_group *g, uint32_t wg_default,
+                                      uint32_t e_default) {
+    fft_request r;
+    uint32_t i;
+    memset(&r, 0, sizeof r);
     r.n = g->n;
-    if (g->n <= FFT_BENCH_SINGLE_MAX) {
-        /* spdgen's default shape (docs/fft.md, "E and W"; gen/fft/fft_check.c default_shape): E = 16
-         * while W = N/16 >= 32, else W = 32 (N/2 below N = 64), and W = 256 with a larger E
-         * where N/16 > 256; the sweep skips it. */
-        uint32_t warp = g->n / 2 < 32 ? g->n / 2 : 32;
-        uint32_t wg_default = g->n / 16 > warp ? g->n / 16 : warp, e, e_default;
-        if (wg_default > 256)
-            wg_default = g->n / 64 > 256 ? g->n / 64 : 256;
-        e_default = g->n / wg_default;
-        for (i = 0; i < s->subgroup_count; i++)
-            if (s->subgroups[i] <= wg_default) {
-                r.subgroup = s->subgroups[i];
-                add_variant(g, &r, NULL, s->subgroups[i] == 0);
-            }
-        /* Twiddles from a table (L1-cached loads) instead of the polynomial: from N = 1024
-         * the default shape evaluates 12+ polynomials per invocation. And the other of the
-         * computed spellings: spdgen squares every other stage's twiddle by default at
-         * N = 2048 and 4096 (gen/fft_cli.c default_twiddles), so time the polynomial for
-         * every stage there and the squares elsewhere. */
-        if (g->n >= 1024) {
-            r.lut = 1, r.subgroup = 0;
-            add_variant(g, &r, NULL, 0);
-            r.lut = 0;
-            r.twiddles = g->n == 2048 || g->n == 4096 ? "device" : "squared";
-            add_variant(g, &r, NULL, 0);
-            r.twiddles = NULL;
-        }
-        /* One float2 array for the exchanges: 64-bit shared accesses, half the instructions. */
-        if (g->n >= 256) {
-            r.paired = 1, r.subgroup = 0;
-            add_variant(g, &r, NULL, 0);
-            r.paired = 0;
-        }
-        /* Rows per workgroup in registers (--rows-per-wg; docs/fft.md, "E and W"): spdgen gives
-         * E <= 4 (N <= 128) 8/E rows, E = 16 at W = 256 (N = 4096) four and E = 32 (8192)
-         * two; time the neighbours: one row and 16/E rows (S = 0 and the device's subgroup)
-         * at E <= 4, two and four at E = 8, two at 4096 (its default before four, with the
-         * polynomial twiddles that go with two there) and at W = 64, 128 (N = 1024, 2048). */
-        if (e_default <= 4) {
-            r.subgroup = 0, r.rows_per_wg = 1;
-            add_variant(g, &r, NULL, 0);
-            r.rows_per_wg = 16 / e_default;
-            add_variant(g, &r, NULL, 0);
-            r.subgroup = alternative_subgroup(s, wg_default);
-            if (r.subgroup >= 8)
-                add_variant(g, &r, NULL, 0);
-        } else if (e_default == 8 || (e_default == 16 && wg_default >= 64 && wg_default <= 256)) {
-            r.subgroup = 0, r.rows_per_wg = 2;
-            add_variant(g, &r, NULL, 0);
-            if (e_default == 8) {
-                r.rows_per_wg = 4;
-                add_variant(g, &r, NULL, 0);
-            }
-        }
-        r.rows_per_wg = 0;
-        /* Rows in turn, the next row's loads in flight (--prefetch-rows; given, it leaves one
-         * row in registers): spdgen gives E = 16 x W = 64, 128 (N = 1024, 2048) two; time one
-         * row at a time there and at N = 4096, 8192, and two and four rows in turn at 4096
-         * (its default before rows in registers), two at 256 and 512. */
-        if (e_default >= 16 && e_default <= 32 && wg_default >= 64 && wg_default <= 256) {
-            r.subgroup = 0, r.prefetch_rows = 1;
-            add_variant(g, &r, NULL, 0);
-            if (g->n == 4096) {
-                r.prefetch_rows = 2;
-                add_variant(g, &r, NULL, 0);
-                r.prefetch_rows = 4;
-                add_variant(g, &r, NULL, 0);
-            }
-            r.prefetch_rows = 0;
-        } else if (g->n >= 256 && g->n <= 512) {
-            r.subgroup = 0, r.prefetch_rows = 2;
-            add_variant(g, &r, NULL, 0);
-            r.prefetch_rows = 0;
-        }
-        for (e = 2; e <= 64 && added < s->opt->sweep; e *= 2) {
-            uint32_t wg = g->n / e;
-            if (wg == wg_default || wg > 1024 || wg > limit || wg == 0)
-                continue;
-            r.ept = e, r.wg = wg, r.subgroup = alternative_subgroup(s, wg);
-            add_variant(g, &r, NULL, 0);
-            /* The same shape with shared memory only: shuffles cost two instructions per
-             * complex value per stage, a shared-memory round one store and one load. */
-            if (r.subgroup != 0) {
-                r.subgroup = 0;
-                add_variant(g, &r, NULL, 0);
-            }
-            added++;
-        }
-    } else {
-        /* A four-step plan: E and W per pass follow from --max-wg, which must still hold
-         * the longer pass, N1 = 2^ceil(log2 N / 2), in one dispatch (16 x W). */
-        uint32_t n1 = 1u << ((log2u(g->n) + 1) / 2), mw;
-        for (i = 0; i < s->subgroup_count; i++) {
+    for (i = 0; i < s->subgroup_count; i++)
+        if (s->subgroups[i] <= wg_default) {
             r.subgroup = s->subgroups[i];
             add_variant(g, &r, NULL, s->subgroups[i] == 0);
         }
-        r.subgroup = 0, r.paired = 1;
+    /* Twiddles from a table (L1-cached loads) instead of the polynomial: from N = 1024
+     * the default shape evaluates 12+ polynomials per invocation. And the other of the
+     * computed spellings: spdgen squares every other stage's twiddle by default at
+     * N = 2048 and 4096 (gen/fft/fft_check.c default_twiddles), so time the polynomial for
+     * every stage there and the squares elsewhere. */
+    if (g->n >= 1024) {
+        r.lut = 1, r.subgroup = 0;
+        add_variant(g, &r, NULL, 0);
+        r.lut = 0;
+        r.twiddles = g->n == 2048 || g->n == 4096 ? "device" : "squared";
+        add_variant(g, &r, NULL, 0);
+        r.twiddles = NULL;
+    }
+    /* One float2 array for the exchanges: 64-bit shared accesses, half the instructions. */
+    if (g->n >= 256) {
+        r.paired = 1, r.subgroup = 0;
         add_variant(g, &r, NULL, 0);
         r.paired = 0;
-        /* Both passes' columns in registers, the layout before the lanes default. */
-        r.subgroup = 0, r.column_layout = "registers";
+    }
+    /* Rows per workgroup in registers (--rows-per-wg; docs/fft.md, "E and W"): spdgen gives
+     * E <= 4 (N <= 128) 8/E rows, E = 16 at W = 256 (N = 4096) four and E = 32 (8192)
+     * two; time the neighbours: one row and 16/E rows (S = 0 and the device's subgroup)
+     * at E <= 4, two and four at E = 8, two at 4096 (its default before four, with the
+     * polynomial twiddles that go with two there) and at W = 64, 128 (N = 1024, 2048). */
+    if (e_default <= 4) {
+        r.subgroup = 0, r.rows_per_wg = 1;
         add_variant(g, &r, NULL, 0);
-        /* Other columns in lanes per pass (C1,C2) than the default: wider segments, but
-         * larger workgroups and more exchange rounds; the scratch is tiled by C2 where
-         * C1 x C2 >= 16 (gen/fft_cli.c plan_scratch_tile), so 2,4 keeps it in rows. */
-        r.column_layout = NULL;
-        for (i = 0; i < sizeof plan_columns / sizeof plan_columns[0]; i++) {
-            r.columns_per_wg = plan_columns[i];
+        r.rows_per_wg = 16 / e_default;
+        add_variant(g, &r, NULL, 0);
+        r.subgroup = alternative_subgroup(s, wg_default);
+        if (r.subgroup >= 8)
             add_variant(g, &r, NULL, 0);
-        }
-        r.columns_per_wg = NULL;
-        for (mw = 64; mw >= 16 && added < s->opt->sweep; mw /= 2) {
-            if (16 * mw < n1)
-                continue;
-            r.max_wg = mw, r.subgroup = alternative_subgroup(s, mw);
+    } else if (e_default == 8 || (e_default == 16 && wg_default >= 64 && wg_default <= 256)) {
+        r.subgroup = 0, r.rows_per_wg = 2;
+        add_variant(g, &r, NULL, 0);
+        if (e_default == 8) {
+            r.rows_per_wg = 4;
             add_variant(g, &r, NULL, 0);
-            added++;
         }
     }
+    r.rows_per_wg = 0;
+    /* Rows in turn, the next row's loads in flight (--prefetch-rows; given, it leaves one
+     * row in registers): spdgen gives E = 16 x W = 64, 128 (N = 1024, 2048) two; time one
+     * row at a time there and at N = 4096, 8192, and two and four rows in turn at 4096
+     * (its default before rows in registers), two at 256 and 512. */
+    if (e_default >= 16 && e_default <= 32 && wg_default >= 64 && wg_default <= 256) {
+        r.subgroup = 0, r.prefetch_rows = 1;
+        add_variant(g, &r, NULL, 0);
+        if (g->n == 4096) {
+            r.prefetch_rows = 2;
+            add_variant(g, &r, NULL, 0);
+            r.prefetch_rows = 4;
+            add_variant(g, &r, NULL, 0);
+        }
+        r.prefetch_rows = 0;
+    } else if (g->n >= 256 && g->n <= 512) {
+        r.subgroup = 0, r.prefetch_rows = 2;
+        add_variant(g, &r, NULL, 0);
+        r.prefetch_rows = 0;
+    }
+}
+
+/* One dispatch: the default shape's spellings, then other shapes E x W (up to --sweep). */
+static void variants_single(const fft_sweep *s, fft_group *g) {
+    const uint32_t limit = s->ctx->limits.maxComputeWorkGroupInvocations;
+    fft_request r;
+    uint32_t added = 0;
+    memset(&r, 0, sizeof r);
+    r.n = g->n;
+    /* spdgen's default shape (docs/fft.md, "E and W"; gen/fft/fft_check.c default_shape):
+     * E = 16 while W = N/16 >= 32, else W = 32 (N/2 below N = 64), and W = 256 with a larger
+     * E where N/16 > 256; the sweep skips it. */
+    uint32_t warp = g->n / 2 < 32 ? g->n / 2 : 32;
+    uint32_t wg_default = g->n / 16 > warp ? g->n / 16 : warp, e, e_default;
+    if (wg_default > 256)
+        wg_default = g->n / 64 > 256 ? g->n / 64 : 256;
+    e_default = g->n / wg_default;
+    variants_single_spellings(s, g, wg_default, e_default);
+    for (e = 2; e <= 64 && added < s->opt->sweep; e *= 2) {
+        uint32_t wg = g->n / e;
+        if (wg == wg_default || wg > 1024 || wg > limit || wg == 0)
+            continue;
+        r.ept = e, r.wg = wg, r.subgroup = alternative_subgroup(s, wg);
+        add_variant(g, &r, NULL, 0);
+        /* The same shape with shared memory only: shuffles cost two instructions per
+         * complex value per stage, a shared-memory round one store and one load. */
+        if (r.subgroup != 0) {
+            r.subgroup = 0;
+            add_variant(g, &r, NULL, 0);
+        }
+        added++;
+    }
+}
+
+/* A four-step plan: per subgroup, the layouts and columns per pass, and smaller --max-wg. */
+static void variants_plan(const fft_sweep *s, fft_group *g) {
+    fft_request r;
+    uint32_t i, added = 0;
+    memset(&r, 0, sizeof r);
+    r.n = g->n;
+    /* E and W per pass follow from --max-wg, which must still hold the longer pass,
+     * N1 = 2^ceil(log2 N / 2), in one dispatch (16 x W). */
+    uint32_t n1 = 1u << ((log2u(g->n) + 1) / 2), mw;
+    for (i = 0; i < s->subgroup_count; i++) {
+        r.subgroup = s->subgroups[i];
+        add_variant(g, &r, NULL, s->subgroups[i] == 0);
+    }
+    r.subgroup = 0, r.paired = 1;
+    add_variant(g, &r, NULL, 0);
+    r.paired = 0;
+    /* Both passes' columns in registers, the layout before the lanes default. */
+    r.subgroup = 0, r.column_layout = "registers";
+    add_variant(g, &r, NULL, 0);
+    /* Other columns in lanes per pass (C1,C2) than the default: wider segments, but
+     * larger workgroups and more exchange rounds; the scratch is tiled by C2 where
+     * C1 x C2 >= 16 (gen/fft/fft_check.c plan_scratch_tile), so 2,4 keeps
+     * it in rows. */
+    r.column_layout = NULL;
+    for (i = 0; i < sizeof plan_columns / sizeof plan_columns[0]; i++) {
+        r.columns_per_wg = plan_columns[i];
+        add_variant(g, &r, NULL, 0);
+    }
+    r.columns_per_wg = NULL;
+    for (mw = 64; mw >= 16 && added < s->opt->sweep; mw /= 2) {
+        if (16 * mw < n1)
+            continue;
+        r.max_wg = mw, r.subgroup = alternative_subgroup(s, mw);
+        add_variant(g, &r, NULL, 0);
+        added++;
+    }
+}
+
+static void plan_variants(const fft_sweep *s, fft_group *g) {
+    if (g->kind != FFT_GROUP_1D)
+        variants_2d(s, g);
+    else if (g->n <= FFT_BENCH_SINGLE_MAX)
+        variants_single(s, g);
+    else
+        variants_plan(s, g);
 }
 
 static void make_groups(const fft_sweep *s, fft_report *rep) {

@@ -88,7 +88,7 @@ void sg_header_define(sg_text *t, const char *prefix, const char *name, const ch
                       const char *doc)
 {
     int len = snprintf(NULL, 0, "#define %s%s %s", prefix, name, value);
-    if (doc && *doc && len + 6 + (int)strlen(doc) <= WIDTH)
+    if (doc && *doc && len + 7 + (int)strlen(doc) <= WIDTH)
         sg_text_printf(t, "#define %s%s %s /* %s */\n", prefix, name, value, doc);
     else {
         if (doc && *doc) sg_header_comment(t, doc);
@@ -144,8 +144,10 @@ static void render_shape(sg_text *t, const char *prefix, const sg_contract *c)
                      "the device can set one)");
 }
 
+/* The bindings of a job's shaders, each macro once (the shaders of a job that share a
+ * resource name it alike; those of different resources name them apart). */
 static void render_bindings(sg_text *t, const sg_run *run, const char *prefix, const char *type,
-                            const sg_contract *c)
+                            const sg_job *job)
 {
     char name[64], value[16], doc[480];
     if (run->common.target == SG_TARGET_WGSL) {
@@ -162,12 +164,20 @@ static void render_bindings(sg_text *t, const sg_run *run, const char *prefix, c
     } else {
         sg_text_printf(t, "\n/* Bindings (descriptor set 0). */\n");
     }
-    for (int i = 0; i < c->binding_count; i++) {
-        const sg_contract_binding *b = &c->bindings[i];
-        snprintf(name, sizeof name, "BINDING_%s", b->macro);
-        snprintf(value, sizeof value, "%ld", b->binding);
-        snprintf(doc, sizeof doc, "%s%s: %s", b->kind, b->count > 1 ? " array" : "", b->doc);
-        sg_header_define(t, prefix, name, value, doc);
+    for (int s = 0; s < job->count; s++) {
+        const sg_contract *c = &job->shaders[s].gen.contract;
+        for (int i = 0; i < c->binding_count; i++) {
+            const sg_contract_binding *b = &c->bindings[i];
+            int seen = 0;
+            for (int e = 0; e < s && !seen; e++)
+                for (int j = 0; j < job->shaders[e].gen.contract.binding_count; j++)
+                    if (!strcmp(job->shaders[e].gen.contract.bindings[j].macro, b->macro)) seen = 1;
+            if (seen) continue;
+            snprintf(name, sizeof name, "BINDING_%s", b->macro);
+            snprintf(value, sizeof value, "%ld", b->binding);
+            snprintf(doc, sizeof doc, "%s%s: %s", b->kind, b->count > 1 ? " array" : "", b->doc);
+            sg_header_define(t, prefix, name, value, doc);
+        }
     }
 }
 
@@ -264,7 +274,7 @@ char *sg_header_render(const sg_run *run, const sg_job *job)
             render_shader(&t, run, s, sub);
         }
     }
-    render_bindings(&t, run, prefix, type, &job->shaders[0].gen.contract);
+    render_bindings(&t, run, prefix, type, job);
     render_push(&t, type, &job->shaders[0].gen.contract);
     for (int i = 1; i < job->count; i++)
         if (!same_push(&job->shaders[0].gen.contract, &job->shaders[i].gen.contract)) {

@@ -6,7 +6,8 @@
 #define KERNELS(X) \
     X(spd)         \
     X(fft)         \
-    X(dmap)
+    X(dmap)        \
+    X(conv)
 
 #define DECLARE(name) extern const sg_kernel sg_##name##_kernel;
 #define ENTRY(name) &sg_##name##_kernel,

@@ -18,7 +18,7 @@ done_testing() { echo "1..$TAP_N"; [ "$TAP_FAILED" -eq 0 ]; }
 # or "#   spdgen" line and the lines its " \" continues), as one line.
 regenerate_command() {
     mark='//'
-    case "$1" in *.h) mark=' \\*' ;; *.fftplan) mark='#' ;; esac
+    case "$1" in *.h) mark=' \\*' ;; *.fftplan | *.convplan) mark='#' ;; esac
     awk -v m="$mark" '$0 ~ "^" m "   spdgen " {on=1} on {line=$0; sub("^" m " +", "", line);
         more=sub(/ \\$/, "", line); printf "%s%s", sep, line; sep=" "; if (!more) { print ""; exit }}' "$1"
 }

@@ -316,6 +316,63 @@ static int has_device_ext(VkPhysicalDevice pd, const char *name, int *found) {
     return 0;
 }
 
+/* What the device said, kept in the context (for pipelines) and in its public info. */
+static void keep_properties(spdrt_context *ctx, const VkPhysicalDeviceProperties *props,
+                            const VkPhysicalDeviceSubgroupProperties *sg,
+                            const VkPhysicalDeviceSubgroupSizeControlProperties *ssc,
+                            const VkPhysicalDeviceDriverProperties *drv,
+                            const VkPhysicalDeviceSubgroupSizeControlFeatures *sscf) {
+    spdrt_device_info *info = &ctx->info;
+    ctx->limits = props->limits;
+    ctx->subgroup_ops = sg->supportedOperations;
+    ctx->subgroup_stages = sg->supportedStages;
+    ctx->size_control = ssc && sscf->subgroupSizeControl && sscf->computeFullSubgroups &&
+                        (ssc->requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
+    ctx->full_subgroups = ssc && sscf->computeFullSubgroups;
+    ctx->max_workgroup_subgroups = ssc ? ssc->maxComputeWorkgroupSubgroups : 0;
+    vkGetPhysicalDeviceMemoryProperties(ctx->physical, &ctx->memory);
+
+    snprintf(info->name, sizeof info->name, "%s", props->deviceName);
+    if (drv)
+        snprintf(info->driver, sizeof info->driver, "%.127s %.127s", drv->driverName,
+                 drv->driverInfo);
+    else
+        snprintf(info->driver, sizeof info->driver, "driver version 0x%x", props->driverVersion);
+    info->vendor_id = props->vendorID;
+    info->device_id = props->deviceID;
+    info->api_version = props->apiVersion;
+    info->subgroup_size = sg->subgroupSize;
+    info->subgroup_size_control = ctx->size_control;
+    info->min_subgroup_size = ctx->size_control ? ssc->minSubgroupSize : sg->subgroupSize;
+    info->max_subgroup_size = ctx->size_control ? ssc->maxSubgroupSize : sg->subgroupSize;
+    info->max_shared_memory = ctx->limits.maxComputeSharedMemorySize;
+}
+
+/* The first family that computes; on every device we know it also does transfers
+ * (compute families must, per the spec, accept transfer commands). */
+static spdrt_result choose_queue_family(spdrt_context *ctx) {
+    VkQueueFamilyProperties *fams;
+    uint32_t nfam = 0, i;
+    vkGetPhysicalDeviceQueueFamilyProperties(ctx->physical, &nfam, NULL);
+    fams = calloc(nfam ? nfam : 1, sizeof *fams);
+    if (!fams)
+        return spdrt__error(ctx, SPDRT_ERROR_OUT_OF_MEMORY, "out of memory");
+    vkGetPhysicalDeviceQueueFamilyProperties(ctx->physical, &nfam, fams);
+    for (i = 0; i < nfam; i++)
+        if (fams[i].queueFlags & VK_QUEUE_COMPUTE_BIT)
+            break;
+    if (i == nfam) {
+        free(fams);
+        return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED, "device \"%s\" has no compute queue",
+                            ctx->info.name);
+    }
+    ctx->queue_family = i;
+    ctx->timestamp_valid_bits = fams[i].timestampValidBits;
+    free(fams);
+    ctx->info.timestamp_period_ns = ctx->timestamp_valid_bits ? ctx->limits.timestampPeriod : 0.0;
+    return SPDRT_OK;
+}
+
 static spdrt_result create_device(spdrt_context *ctx, int capture_statistics) {
     VkPhysicalDeviceProperties2 p2;
     VkPhysicalDeviceSubgroupProperties sg;
@@ -323,8 +380,6 @@ static spdrt_result create_device(spdrt_context *ctx, int capture_statistics) {
     VkPhysicalDeviceDriverProperties drv;
     VkPhysicalDeviceFeatures2 f2;
     VkPhysicalDeviceSubgroupSizeControlFeatures sscf;
-    VkQueueFamilyProperties *fams;
-    uint32_t nfam = 0, i;
     int ssc_ext = 0, drv_ext = 0, f16_ext = 0, sub_ext = 0, stats_ext = 0, has_ssc, has_drv;
     spdrt__fp16_features fp16;
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR stats;
@@ -335,7 +390,7 @@ static spdrt_result create_device(spdrt_context *ctx, int capture_statistics) {
     float priority = 1.0f;
     VkDeviceQueueCreateInfo qci;
     VkDeviceCreateInfo dci;
-    spdrt_device_info *info = &ctx->info;
+    spdrt_result result;
 
     if (has_device_ext(ctx->physical, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME, &ssc_ext) ||
         has_device_ext(ctx->physical, VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME, &drv_ext) ||
@@ -374,50 +429,11 @@ static spdrt_result create_device(spdrt_context *ctx, int capture_statistics) {
     f2.pNext = query_next;
     vkGetPhysicalDeviceFeatures2(ctx->physical, &f2);
 
-    ctx->limits = p2.properties.limits;
-    ctx->subgroup_ops = sg.supportedOperations;
-    ctx->subgroup_stages = sg.supportedStages;
-    ctx->size_control = has_ssc && sscf.subgroupSizeControl && sscf.computeFullSubgroups &&
-                        (ssc.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
-    ctx->full_subgroups = has_ssc && sscf.computeFullSubgroups;
-    ctx->max_workgroup_subgroups = ssc.maxComputeWorkgroupSubgroups;
-    vkGetPhysicalDeviceMemoryProperties(ctx->physical, &ctx->memory);
-
-    snprintf(info->name, sizeof info->name, "%s", p2.properties.deviceName);
-    if (has_drv)
-        snprintf(info->driver, sizeof info->driver, "%.127s %.127s", drv.driverName,
-                 drv.driverInfo);
-    else
-        snprintf(info->driver, sizeof info->driver, "driver version 0x%x",
-                 p2.properties.driverVersion);
-    info->vendor_id = p2.properties.vendorID;
-    info->device_id = p2.properties.deviceID;
-    info->api_version = p2.properties.apiVersion;
-    info->subgroup_size = sg.subgroupSize;
-    info->subgroup_size_control = ctx->size_control;
-    info->min_subgroup_size = ctx->size_control ? ssc.minSubgroupSize : sg.subgroupSize;
-    info->max_subgroup_size = ctx->size_control ? ssc.maxSubgroupSize : sg.subgroupSize;
-    info->max_shared_memory = ctx->limits.maxComputeSharedMemorySize;
-
-    /* The first family that computes; on every device we know it also does transfers
-     * (compute families must, per the spec, accept transfer commands). */
-    vkGetPhysicalDeviceQueueFamilyProperties(ctx->physical, &nfam, NULL);
-    fams = calloc(nfam ? nfam : 1, sizeof *fams);
-    if (!fams)
-        return spdrt__error(ctx, SPDRT_ERROR_OUT_OF_MEMORY, "out of memory");
-    vkGetPhysicalDeviceQueueFamilyProperties(ctx->physical, &nfam, fams);
-    for (i = 0; i < nfam; i++)
-        if (fams[i].queueFlags & VK_QUEUE_COMPUTE_BIT)
-            break;
-    if (i == nfam) {
-        free(fams);
-        return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED, "device \"%s\" has no compute queue",
-                            info->name);
-    }
-    ctx->queue_family = i;
-    ctx->timestamp_valid_bits = fams[i].timestampValidBits;
-    free(fams);
-    info->timestamp_period_ns = ctx->timestamp_valid_bits ? ctx->limits.timestampPeriod : 0.0;
+    keep_properties(ctx, &p2.properties, &sg, has_ssc ? &ssc : NULL, has_drv ? &drv : NULL,
+                    has_ssc ? &sscf : NULL);
+    result = choose_queue_family(ctx);
+    if (result != SPDRT_OK)
+        return result;
 
     memset(&qci, 0, sizeof qci);
     qci.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;

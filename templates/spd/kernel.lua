@@ -340,42 +340,48 @@ end
 -- the pass with `return`, or, inside the tail's region loop (pass.guard_stores), are
 -- computed but not stored: a return there would skip the remaining regions (the routine
 -- returns from itself only).
-local function emit_pass(c, ctx, pass)
-    local D, cfg = ctx.dialect, ctx.cfg
-    local base = pass.base
-    local last = math.min(base + ctx.shape.levels, cfg.mips)
-
+-- What one pass's routines share: its levels, where an invocation's texel of a level lies,
+-- and how a texel is stored and the next level entered.
+local function pass_state(c, ctx, pass)
+    local cfg = ctx.cfg
+    local ps = { base = pass.base, conservative = cfg.edge == "conservative" }
+    ps.last = math.min(ps.base + ctx.shape.levels, cfg.mips)
+    ps.interleaved = ctx.shape.block == 4 and ctx.level1_interleaved
     -- Declares texel<level> = coord and stores value there when inside the level (and, with
     -- a holder condition, only from the invocations that hold a value).
-    local conservative = cfg.edge == "conservative"
-    local function store(level, coord, value, holder)
+    function ps.store(level, coord, value, holder)
         local guard = pass.guard_stores and string.format("mip_count >= %s", u(level)) or nil
-        store_texel(c, ctx, level, base, coord, value, holder, guard,
+        store_texel(c, ctx, level, ps.base, coord, value, holder, guard,
             store_mip(ctx, level, "texel" .. level, stored_value(ctx, value)))
     end
-    local function next_level(level)
+    function ps.next_level(level)
         c:blank()
         if not pass.guard_stores then c:line("if (mip_count < %s) %s;", u(level), pass.stop or "return") end
         c:line("size_in = size_out;")
         c:line("size_out = max($uint2(1u, 1u), src_size >> %s);", u(level))
     end
+    -- Where this invocation's texel of a level with n texels per region side lies: the
+    -- region's corner plus p (times scale). A one-invocation workgroup owns the whole tile.
+    function ps.at(n, scale)
+        if ctx.shape.wg == 1 then return (pass.origin(n):gsub(" %+ $", "")) end
+        return pass.origin(n) .. "p" .. (scale and (" * " .. u(scale)) or "")
+    end
+    return ps
+end
 
+-- The pass's sizes and the corner of the block of the pass's base level this invocation
+-- reduces into level base + 1 (with the clamped coordinates of its texel loads).
+local function emit_level1_setup(c, ctx, pass, ps)
+    local base, last = ps.base, ps.last
     -- size_in: the texel loads clamp to it, the normalized sampler scales by it and the levels
     -- after the first reduce by it; a 2D sampler's single level needs none (MSL's -Werror).
     if not pass.sample or ctx.cfg.sampler_normalized or last > base + 1 then c:line("$uint2 size_in = %s;", pass.size) end
     c:line("$uint2 size_out = max($uint2(1u, 1u), src_size >> %s);", u(base + 1))
-    if conservative then edge.emit_prepare(c, ctx, pass, last - base) end
+    if ps.conservative then edge.emit_prepare(c, ctx, pass, last - base) end
     c:blank()
     local T, B = ctx.shape.tile, ctx.shape.block
-    -- Where this invocation's texel of a level with n texels per region side lies: the
-    -- region's corner plus p (times scale). A one-invocation workgroup owns the whole tile.
-    local function at(n, scale)
-        if ctx.shape.wg == 1 then return (pass.origin(n):gsub(" %+ $", "")) end
-        return pass.origin(n) .. "p" .. (scale and (" * " .. u(scale)) or "")
-    end
-    local interleaved = B == 4 and ctx.level1_interleaved
     local clamp_note = pass.sample and "" or ", clamping coordinates to the level's edge so nothing outside it is read"
-    if interleaved then
+    if ps.interleaved then
         c:comment(string.format("Level %d: this invocation reads four 2x2 blocks of level %d, %d texels " ..
             "apart (--level1 interleaved), so the invocations of a subgroup read neighbouring blocks and " ..
             "each fetch instruction touches few cache lines%s.", base + 1, base, T // 2, clamp_note))
@@ -383,134 +389,157 @@ local function emit_pass(c, ctx, pass)
         c:comment(string.format("Level %d: this invocation reads the %dx%d block of level %d under its " ..
             "level-%d texel%s.", base + 1, B, B, base, base + ctx.shape.register_levels, clamp_note))
     end
-    c:line("$uint2 corner = %s;", at(T, interleaved and 2 or B))
-    local function offset(i) return level1_offset(ctx, i) end
+    c:line("$uint2 corner = %s;", ps.at(T, ps.interleaved and 2 or B))
     if not pass.sample then
         c:line("$uint2 edge = size_in - $uint2(1u, 1u);")
-        local function plus(i) return offset(i) == 0 and "" or (" + " .. u(offset(i))) end
+        local function plus(i) return level1_offset(ctx, i) == 0 and "" or (" + " .. u(level1_offset(ctx, i))) end
         for i = 0, B - 1 do c:line("uint x%d = min(corner.x%s, edge.x);", i, plus(i)) end
         for i = 0, B - 1 do c:line("uint y%d = min(corner.y%s, edge.y);", i, plus(i)) end
     end
-    local L = pass.load
-    -- --sampler linear: q00..q11 (v for 2x2 blocks) are this tile's bilinear fetches, made
-    -- here or, with pass.ahead, while the tile before was reduced; then the next tile's go out.
-    local fetch_next = function() end -- set by fetch_level1 when pass.ahead
-    local function fetch_level1()
-        -- One bilinear fetch at the shared corner of each 2x2 block: the filter's weights are
-        -- exactly 1/4 there, so it returns the block's mean.
-        c:comment(string.format("--sampler linear: each 2x2 block of level %d is one bilinear fetch " ..
-            "at its centre, where the filter weighs the four texels 1/4 each: %s.", base,
-            ctx.cfg.sampler_normalized and "normalized coordinates, exact for power-of-two sides"
-                or "texel coordinates (2x + 1, 2y + 1), exact floats at any size"))
-        if ctx.cfg.sampler_normalized then c:line("$float2 inv_size = $float2(1.0f, 1.0f) / $float2(size_in);") end
-        -- The level-1 value of fetch f: v for a 2x2 block, q00..q11 for a 4x4 one.
-        local function target(f) return B == 2 and "v" or ("$value q" .. f.suffix) end
-        local function ahead(f) return "ahead" .. f.suffix end
-        -- The fetches at corner, split into those issued one tile ahead and the rest.
-        local function fetches(corner)
-            local early, now = {}, {}
-            for i, f in ipairs(level1_fetches(ctx, corner)) do
-                table.insert(pass.ahead and i <= pass.ahead.count and early or now, f)
-            end
-            return early, now
+end
+
+-- --sampler linear: q00..q11 (v for 2x2 blocks) are this tile's bilinear fetches, made here
+-- or, with pass.ahead, while the tile before was reduced. Returns what emits the next tile's
+-- fetches (nothing without pass.ahead).
+local function emit_level1_fetches(c, ctx, pass)
+    local B = ctx.shape.block
+    -- One bilinear fetch at the shared corner of each 2x2 block: the filter's weights are
+    -- exactly 1/4 there, so it returns the block's mean.
+    c:comment(string.format("--sampler linear: each 2x2 block of level %d is one bilinear fetch " ..
+        "at its centre, where the filter weighs the four texels 1/4 each: %s.", pass.base,
+        ctx.cfg.sampler_normalized and "normalized coordinates, exact for power-of-two sides"
+            or "texel coordinates (2x + 1, 2y + 1), exact floats at any size"))
+    if ctx.cfg.sampler_normalized then c:line("$float2 inv_size = $float2(1.0f, 1.0f) / $float2(size_in);") end
+    -- The level-1 value of fetch f: v for a 2x2 block, q00..q11 for a 4x4 one.
+    local function target(f) return B == 2 and "v" or ("$value q" .. f.suffix) end
+    local function ahead(f) return "ahead" .. f.suffix end
+    -- The fetches at corner, split into those issued one tile ahead and the rest.
+    local function fetches(corner)
+        local early, now = {}, {}
+        for i, f in ipairs(level1_fetches(ctx, corner)) do
+            table.insert(pass.ahead and i <= pass.ahead.count and early or now, f)
         end
-        local function fetch_into(name, list)
-            for _, f in ipairs(list) do c:line("%s = %s;", name(f), pass.sample(f.uv)) end
-        end
-        local early, now = fetches("corner")
-        if #early > 0 then
-            local a = pass.ahead
-            c:comment(string.format("--fetch-ahead %d: the workgroup's first tile fetches its own; " ..
-                "every later tile's first %s went out while the tile before it was reduced, so the " ..
-                "workgroup's loads stay in flight through levels 2..6 and their barriers.", a.count,
-                a.count == 1 and "fetch" or (a.count .. " fetches")))
-            c:block(string.format("if (%s)", a.first), function() fetch_into(ahead, early) end)
-            for _, f in ipairs(early) do c:line("%s = %s;", target(f), ahead(f)) end
-            -- The next tile's, emitted once this tile's level-1 values are used up (its stores
-            -- issued and, for 4x4 blocks, its level-2 texel made), so that the registers they
-            -- land in are not needed twice.
-            fetch_next = function()
-                c:block(string.format("if (%s)", a.next), function()
-                    c:line("$uint2 next_corner = corner + %s;", a.step)
-                    fetch_into(ahead, (fetches("next_corner")))
-                end)
-            end
-        end
-        fetch_into(target, now)
+        return early, now
     end
-    if B == 2 then
+    local function fetch_into(name, list)
+        for _, f in ipairs(list) do c:line("%s = %s;", name(f), pass.sample(f.uv)) end
+    end
+    local fetch_next = function() end
+    local early, now = fetches("corner")
+    if #early > 0 then
+        local a = pass.ahead
+        c:comment(string.format("--fetch-ahead %d: the workgroup's first tile fetches its own; " ..
+            "every later tile's first %s went out while the tile before it was reduced, so the " ..
+            "workgroup's loads stay in flight through levels 2..6 and their barriers.", a.count,
+            a.count == 1 and "fetch" or (a.count .. " fetches")))
+        c:block(string.format("if (%s)", a.first), function() fetch_into(ahead, early) end)
+        for _, f in ipairs(early) do c:line("%s = %s;", target(f), ahead(f)) end
+        -- The next tile's, emitted once this tile's level-1 values are used up (its stores
+        -- issued and, for 4x4 blocks, its level-2 texel made), so that the registers they
+        -- land in are not needed twice.
+        fetch_next = function()
+            c:block(string.format("if (%s)", a.next), function()
+                c:line("$uint2 next_corner = corner + %s;", a.step)
+                fetch_into(ahead, (fetches("next_corner")))
+            end)
+        end
+    end
+    fetch_into(target, now)
+    return fetch_next
+end
+
+-- Stores q00..q11, the level-1 texels at corner + (q.x, q.y) * step.
+local function emit_store_level1(c, ctx, ps, corner, step)
+    local level = ps.base + 1
+    c:line("$uint2 level%d_corner = %s;", level, corner)
+    for _, q in ipairs({ { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
+        local coord = string.format("level%d_corner + $uint2(%s, %s)", level, u(q[1] * step), u(q[2] * step))
+        local value = string.format("q%d%d", q[1], q[2])
+        if ps.conservative then
+            local name = string.format("texel%d_%d%d", level, q[1], q[2])
+            c:line("$uint2 %s = %s;", name, coord)
+            edge.emit_fix(c, ctx, 1, name, value)
+            coord = name
+        end
+        c:line("if (spd_inside(%s, size_out)) %s", coord, store_mip(ctx, level, coord, stored_value(ctx, value)))
+    end
+end
+
+-- A 4x4 block per invocation: levels base + 1 and base + 2 in registers. Returns true when
+-- the pass ends here (a chain of two levels, or the per-level routine takes over).
+local function emit_block4(c, ctx, pass, ps)
+    local base, last, T = ps.base, ps.last, ctx.shape.tile
+    local fetch_next = pass.sample and emit_level1_fetches(c, ctx, pass) or function() end
+    local L = pass.load
+    -- The 2x2 rule for the four level-1 texels; prefix declares them (or not, when
+    -- --edge weighted declared them before choosing between this and its 3-tap weights).
+    local function quads(prefix)
+        for _, q in ipairs({ { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
+            local x, y = 2 * q[1], 2 * q[2]
+            call_lines(c, string.format("%sq%d%d = spd_reduce(", prefix, q[1], q[2]),
+                { L("x" .. x, "y" .. y), L("x" .. (x + 1), "y" .. y), L("x" .. x, "y" .. (y + 1)),
+                  L("x" .. (x + 1), "y" .. (y + 1)) }, ");")
+        end
+    end
+    if pass.sample then
+        -- q00..q11 are the bilinear fetches above.
+    elseif ctx.cfg.edge == "weighted" then
+        edge.emit_first_level(c, ctx, L, quads)
+    else
+        quads(ctx.value_type .. " ")
+    end
+    emit_store_level1(c, ctx, ps, ps.at(T // 2, not ps.interleaved and 2 or nil), ps.interleaved and T // 4 or 1)
+    -- With fetches ahead, level 2 of a 4x4 block is made before the next tile's fetches.
+    local level2_first = pass.ahead and not ps.interleaved and last >= base + 2
+    if level2_first then
+        c:comment(string.format("Level %d: the four level-%d texels just made are this invocation's " ..
+            "2x2 block.", base + 2, base + 1))
+        c:line("$value level%d = spd_reduce_level(q00, q10, q01, q11, size_out);", base + 2)
+    end
+    fetch_next()
+    if last < base + 2 then return true end
+    if ctx.routine and ps.interleaved then
+        call_routine(c, ctx, pass, base, last)
+        return true
+    end
+    ps.next_level(base + 2)
+    if level2_first then
+        c:line("v = level%d;", base + 2)
+    else
+        if ps.interleaved then emit_level1_exchange(c, ctx, base + 2, base + 1) else
+            c:comment(string.format("Level %d: the four level-%d texels just made are this invocation's 2x2 block.",
+                base + 2, base + 1))
+        end
+        c:line("v = spd_reduce_level(q00, q10, q01, q11, size_in);")
+    end
+    ps.store(base + 2, ps.at(T // 4), "v")
+    return false
+end
+
+-- One pass: level base + 1 from the base level, the register levels, then the exchanges.
+local function emit_pass(c, ctx, pass)
+    local ps = pass_state(c, ctx, pass)
+    local base, last, T = ps.base, ps.last, ctx.shape.tile
+    emit_level1_setup(c, ctx, pass, ps)
+    if ctx.shape.block == 2 then
+        local L = pass.load
+        local fetch_next = function() end
         if pass.sample then
-            fetch_level1()
+            fetch_next = emit_level1_fetches(c, ctx, pass)
         else
             call_lines(c, "v = spd_reduce(", { L("x0", "y0"), L("x1", "y0"), L("x0", "y1"), L("x1", "y1") }, ");")
         end
-        store(base + 1, at(T // 2), "v")
+        ps.store(base + 1, ps.at(T // 2), "v")
         fetch_next()
-    end
-    if B == 4 then
-        if pass.sample then fetch_level1() end
-        -- The 2x2 rule for the four level-1 texels; prefix declares them (or not, when
-        -- --edge weighted declared them before choosing between this and its 3-tap weights).
-        local function quads(prefix)
-            for _, q in ipairs({ { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
-                local x, y = 2 * q[1], 2 * q[2]
-                call_lines(c, string.format("%sq%d%d = spd_reduce(", prefix, q[1], q[2]),
-                    { L("x" .. x, "y" .. y), L("x" .. (x + 1), "y" .. y), L("x" .. x, "y" .. (y + 1)),
-                      L("x" .. (x + 1), "y" .. (y + 1)) }, ");")
-            end
-        end
-        if pass.sample then
-            -- q00..q11 are the bilinear fetches above.
-        elseif cfg.edge == "weighted" then
-            edge.emit_first_level(c, ctx, L, quads)
-        else
-            quads(ctx.value_type .. " ")
-        end
-        -- Stores q00..q11, the level-1 texels at corner + (q.x, q.y) * step.
-        local function store_level1(corner, step)
-            c:line("$uint2 level%d_corner = %s;", base + 1, corner)
-            for _, q in ipairs({ { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } }) do
-                local coord = string.format("level%d_corner + $uint2(%s, %s)", base + 1, u(q[1] * step), u(q[2] * step))
-                local value = string.format("q%d%d", q[1], q[2])
-                if conservative then
-                    local name = string.format("texel%d_%d%d", base + 1, q[1], q[2])
-                    c:line("$uint2 %s = %s;", name, coord)
-                    edge.emit_fix(c, ctx, 1, name, value)
-                    coord = name
-                end
-                c:line("if (spd_inside(%s, size_out)) %s", coord,
-                    store_mip(ctx, base + 1, coord, stored_value(ctx, value)))
-            end
-        end
-        store_level1(at(T // 2, not interleaved and 2 or nil), interleaved and T // 4 or 1)
-        -- With fetches ahead, level 2 of a 4x4 block is made before the next tile's fetches.
-        local level2_first = pass.ahead and not interleaved and last >= base + 2
-        if level2_first then
-            c:comment(string.format("Level %d: the four level-%d texels just made are this invocation's " ..
-                "2x2 block.", base + 2, base + 1))
-            c:line("$value level%d = spd_reduce_level(q00, q10, q01, q11, size_out);", base + 2)
-        end
-        fetch_next()
-        if last < base + 2 then return end
-        if ctx.routine and interleaved then return call_routine(c, ctx, pass, base, last) end
-        next_level(base + 2)
-        if level2_first then
-            c:line("v = level%d;", base + 2)
-        else
-            if interleaved then emit_level1_exchange(c, ctx, base + 2, base + 1) else
-                c:comment(string.format("Level %d: the four level-%d texels just made are this invocation's 2x2 block.",
-                    base + 2, base + 1))
-            end
-            c:line("v = spd_reduce_level(q00, q10, q01, q11, size_in);")
-        end
-        store(base + 2, at(T // 4), "v")
+    elseif emit_block4(c, ctx, pass, ps) then
+        return
     end
 
     if not has_exchange_levels(ctx, base, last) then return end
     if ctx.routine then return call_routine(c, ctx, pass, base, last) end
     emit_exchange_levels(c, ctx, {
-        last = last - base, origin = pass.origin, store = function(j, ...) store(base + j, ...) end,
-        next_level = function(j) next_level(base + j) end,
+        last = last - base, origin = pass.origin, store = function(j, ...) ps.store(base + j, ...) end,
+        next_level = function(j) ps.next_level(base + j) end,
         name = function(j) return tostring(base + j) end,
         number = function(j) return base + j end,
     })

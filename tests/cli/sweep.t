@@ -4,7 +4,7 @@
 # spdgen may refuse a combination (exit 2, a usage error) or generate and validate it (exit 0);
 # accepting it and then failing inside the generator or validator (exit 1) is a defect.
 . "$(dirname "$0")/../lib.sh"
-count=${SPDGEN_SWEEP:-200}
+count=${SPDGEN_SWEEP:-100}
 
 # sample SEED N CHOICE-LISTS...: N argument lists, one value from each list. A list starting
 # with '?' is an option left at its default 85% of the time, so a sample changes two or three

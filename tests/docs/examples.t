@@ -115,8 +115,10 @@ while IFS="$(printf '\t')" read -r where kind args; do
         rc=$?
         written=0
         for f in $(printf ' %s ' $args | perl -ne 'print "$1\n" while / (?:-o|--emit-header)\s+(\S+)/g'); do
-            # a four-step FFT plan writes NAME.pass1.EXT, NAME.pass2.EXT and NAME.fftplan
-            [ "$f" = - ] || [ -s "$WORK/run/$f" ] || [ -s "$WORK/run/${f%.*}.fftplan" ] || written=1
+            # a four-step FFT plan writes NAME.pass1.EXT, NAME.pass2.EXT and NAME.fftplan; a
+            # --conv job NAME.<role>.EXT and NAME.convplan
+            [ "$f" = - ] || [ -s "$WORK/run/$f" ] || [ -s "$WORK/run/${f%.*}.fftplan" ] ||
+                [ -s "$WORK/run/${f%.*}.convplan" ] || written=1
         done
         [ $rc -eq 0 ] && [ $written -eq 0 ]
         ok $? "$where: spdgen $args"

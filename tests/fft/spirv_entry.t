@@ -1,8 +1,9 @@
 #!/bin/sh
-# Every FFT configuration of the device matrix (tests/fft/list) plus the larger subgroup
-# sizes, compiled from GLSL and from HLSL: the module has a GLCompute entry point "main"
-# with LocalSize (--wg, times C with C columns in lanes) 1 1 and passes spirv-val, checked
-# with SPIRV-Tools' own tools (independent of spdgen's internal check).
+# A cover of the FFT device matrix (tests/fft/list through tests/cover.pl: every flag value,
+# every E with every subgroup, both directions; the device tests build all of it from both
+# languages) plus the larger subgroup sizes, compiled from GLSL and from HLSL: the module has
+# a GLCompute entry point "main" with LocalSize (--wg, times C with C columns in lanes) 1 1
+# and passes spirv-val, checked with SPIRV-Tools' own tools (independent of spdgen's check).
 . "$(dirname "$0")/../lib.sh"
 
 # local_size FLAGS: docs/fft.md's local size: --wg W, or C x W with --stride in lanes
@@ -25,7 +26,7 @@ local_size() {
 }
 
 {
-    "$SPDGEN_BUILD/tests/fft/list"
+    "$SPDGEN_BUILD/tests/fft/list" | perl "$(dirname "$0")/../cover.pl"
     echo "--fft 4096 --ept 4 --wg 1024 --subgroup 32"
     echo "--fft 16384 --ept 16 --wg 1024 --subgroup 64"
     echo "--fft 2048 --ept 8 --wg 256 --subgroup 16 --real"

@@ -1,0 +1,182 @@
+/* conv_check.c: the --conv parameters once every flag is known: the padded sizes, the axis
+ * order, the kernel spectrum's size and each shader's FFT shape, and every combination the
+ * shaders cannot honour, each a one-line error naming the flag. */
+#include <stdio.h>
+
+#include "conv.h"
+
+#define usage_error sg_usage_error
+
+/* Line passes hold E values of every channel: E x channels registers by default. */
+#define LINE_REGISTERS 32
+/* The default E (the FFT's default shape), and columns per workgroup in lanes at most. */
+#define DEFAULT_EPT 16
+#define LANES_DEFAULT 16
+
+static long next_pow2(long v)
+{
+    long p = 1;
+    while (p < v) p *= 2;
+    return p;
+}
+
+static long max_long(long a, long b) { return a > b ? a : b; }
+static long min_long(long a, long b) { return a < b ? a : b; }
+
+static int is_pow2(long v) { return v > 0 && (v & (v - 1)) == 0; }
+
+/* The padded image along x and y: --padded, or the powers of two holding image + PSF - 1. */
+static int padded_sizes(sg_run *run)
+{
+    sg_conv_params *c = run->params;
+    static const char side[2] = {'x', 'y'};
+    int given = sg_given(run, CONV_OPT_PADDED);
+    long one_dispatch = 16 * c->max_wg;
+    for (int i = 0; i < 2; i++) {
+        long need = c->image[i] + c->psf[i] - 1;
+        if (!given) c->padded[i] = max_long(SG_CONV_MIN_FFT, next_pow2(need));
+        else if (!is_pow2(c->padded[i]) || c->padded[i] < SG_CONV_MIN_FFT)
+            return usage_error("--padded %ldx%ld: must be powers of two of at least %d", c->padded[0],
+                               c->padded[1], SG_CONV_MIN_FFT);
+        else if (c->psf[i] > c->padded[i])
+            return usage_error("--psf %ldx%ld: larger than the padded image %ldx%ld (--padded)",
+                               c->psf[0], c->psf[1], c->padded[0], c->padded[1]);
+        else if (need > c->padded[i])
+            return usage_error("--padded %ldx%ld: the image + the PSF - 1 is %ld along %c, so the "
+                               "convolution would wrap around", c->padded[0], c->padded[1], need,
+                               side[i]);
+        if (c->padded[i] > one_dispatch)
+            return usage_error("--image %ldx%ld with --psf %ldx%ld: the padded %s %ld is past one "
+                               "dispatch (at most %ld = 16 x --max-wg %ld)", c->image[0], c->image[1],
+                               c->psf[0], c->psf[1], i ? "height" : "width", c->padded[i], one_dispatch,
+                               c->max_wg);
+    }
+    return 0;
+}
+
+/* The axis of pass 1 and pass 3: the order whose spectra between the passes are smaller
+ * (x first: a half spectrum of every row, about height x padded width values; y first,
+ * width x padded height), x on a tie. */
+static void choose_axis(sg_conv_params *c)
+{
+    if (c->first_axis == SG_CONV_AXIS_AUTO)
+        c->first_axis = c->image[1] * c->padded[0] <= c->image[0] * c->padded[1] ? SG_CONV_AXIS_X
+                                                                                 : SG_CONV_AXIS_Y;
+    int a = c->first_axis == SG_CONV_AXIS_X ? 0 : 1;
+    c->e1 = c->image[a], c->e2 = c->image[1 - a];
+    c->k1 = c->psf[a], c->k2 = c->psf[1 - a];
+    c->p1 = c->padded[a], c->p2 = c->padded[1 - a];
+    if (c->spectrum == SG_CONV_SPECTRUM_EXACT) {
+        c->q1 = c->p1, c->q2 = c->p2;
+    } else {
+        c->q1 = max_long(SG_CONV_MIN_FFT, next_pow2(c->k1));
+        c->q2 = max_long(SG_CONV_MIN_FFT, next_pow2(c->k2));
+    }
+    c->channel_bits = c->channels > 2 ? 2 : c->channels - 1;
+}
+
+/* --ept E for an FFT of n points with `registers` values per element: W = n / E. */
+static int given_ept(sg_run *run, long n, long per_element, sg_conv_shape *s)
+{
+    const sg_conv_params *c = run->params;
+    if (c->ept > n / 2)
+        return usage_error("--ept %ld: this job's FFTs of %ld points take at most --ept %ld", c->ept,
+                           n, n / 2);
+    if (c->ept * per_element > SG_CONV_MAX_REGISTERS)
+        return usage_error("--ept %ld: the line passes hold %ld channels, so at most --ept %ld "
+                           "(%d values per invocation)", c->ept, per_element,
+                           SG_CONV_MAX_REGISTERS / per_element, SG_CONV_MAX_REGISTERS);
+    if (n / c->ept > c->max_wg)
+        return usage_error("--ept %ld: an FFT of %ld points would need %ld invocations, past "
+                           "--max-wg %ld", c->ept, n, n / c->ept, c->max_wg);
+    s->ept = c->ept;
+    s->wg = n / c->ept;
+    return 0;
+}
+
+/* A line pass (along A1, every channel in registers): E x channels <= LINE_REGISTERS. */
+static int line_shape(sg_run *run, long n, sg_conv_shape *s)
+{
+    const sg_conv_params *c = run->params;
+    long per_element = 1L << c->channel_bits;
+    s->n = n;
+    s->lanes = 0;
+    s->groups_per_channel = 0;
+    if (c->ept) return given_ept(run, n, per_element, s);
+    s->ept = min_long(min_long(DEFAULT_EPT, LINE_REGISTERS / per_element), n / 2);
+    s->wg = n / s->ept;
+    if (s->wg > c->max_wg) s->wg = c->max_wg, s->ept = n / s->wg;
+    return 0;
+}
+
+/* A column pass (along A2, `columns` columns, C in lanes): the FFT's default shape of columns
+ * (W = n / 16, at least 32 or n / 2, at most --max-wg). */
+static int column_shape(sg_run *run, long n, long columns, sg_conv_shape *s)
+{
+    const sg_conv_params *c = run->params;
+    s->n = n;
+    if (c->ept) {
+        int rc = given_ept(run, n, 1, s);
+        if (rc) return rc;
+    } else {
+        long w = max_long(n / DEFAULT_EPT, min_long(n / 2, 32));
+        s->wg = min_long(w, c->max_wg);
+        s->ept = n / s->wg;
+    }
+    if (c->columns) {
+        if (c->columns * s->wg > c->max_wg)
+            return usage_error("--columns-per-wg %ld: %ld columns x %ld invocations is past --max-wg %ld",
+                               c->columns, c->columns, s->wg, c->max_wg);
+        s->lanes = c->columns;
+    } else {
+        s->lanes = 1;
+        while (s->lanes * 2 <= LANES_DEFAULT && s->lanes * 2 * s->wg <= c->max_wg) s->lanes *= 2;
+    }
+    s->groups_per_channel = (columns + s->lanes - 1) / s->lanes;
+    return 0;
+}
+
+static int check_flags(sg_run *run)
+{
+    sg_conv_params *c = run->params;
+    if (!sg_given(run, CONV_OPT_IMAGE)) return usage_error("--conv needs --image WxH (the largest image)");
+    if (!sg_given(run, CONV_OPT_PSF)) return usage_error("--conv needs --psf WxH (the largest PSF)");
+    if (sg_given(run, CONV_OPT_FORMAT) && c->output != SG_CONV_IO_IMAGE)
+        return usage_error("--format %s: only with --output image", sg_conv_formats[c->format]);
+    if (!run->common.selftest) {
+        if (sg_given(run, CONV_OPT_SIZE)) return usage_error("--size: only meaningful with --selftest");
+        return 0;
+    }
+    if (!sg_given(run, CONV_OPT_SIZE)) {
+        c->size[0] = c->image[0];
+        c->size[1] = c->image[1];
+    } else if (c->size[0] > c->image[0] || c->size[1] > c->image[1]) {
+        return usage_error("--size %ldx%ld: larger than --image %ldx%ld", c->size[0], c->size[1],
+                           c->image[0], c->image[1]);
+    }
+    return 0;
+}
+
+int sg_conv_check(sg_run *run)
+{
+    sg_conv_params *c = run->params;
+    int rc = check_flags(run);
+    if (!rc) rc = padded_sizes(run);
+    if (rc) return rc;
+    choose_axis(c);
+    rc = line_shape(run, c->q1, &c->shapes[SG_CONV_SPECTRUM1]);
+    if (!rc) rc = column_shape(run, c->q2, c->q1 / 2 + 1, &c->shapes[SG_CONV_SPECTRUM2]);
+    if (!rc) rc = line_shape(run, c->p1, &c->shapes[SG_CONV_PASS1]);
+    if (!rc) rc = column_shape(run, c->p2, c->p1 / 2 + 1, &c->shapes[SG_CONV_PASS2]);
+    if (!rc) rc = line_shape(run, c->p1, &c->shapes[SG_CONV_PASS3]);
+    return rc;
+}
+
+long sg_conv_z_values(const sg_conv_params *c) { return c->channels * ((c->e2 + 1) / 2) * c->p1; }
+long sg_conv_y_values(const sg_conv_params *c) { return c->channels * c->e2 * (c->p1 / 2 + 1); }
+long sg_conv_zk_values(const sg_conv_params *c) { return c->channels * ((c->k2 + 1) / 2) * c->q1; }
+long sg_conv_s_values(const sg_conv_params *c)
+{
+    if (c->spectrum == SG_CONV_SPECTRUM_EXACT) return c->channels * c->p2 * (c->p1 / 2 + 1);
+    return c->channels * c->q2 * c->q1;
+}

@@ -1,0 +1,65 @@
+/* conv_internal.h: what the --conv runtime's files (conv_load.c, conv_run.c) and the
+ * benchmark share; not installed. */
+#ifndef SPDRT_CONV_INTERNAL_H
+#define SPDRT_CONV_INTERNAL_H
+
+#include "core/internal.h"
+#include "spdrt_conv.h"
+
+#define CONV_PUSH_BYTES 32u
+enum { CONV_SPECTRUM1, CONV_SPECTRUM2, CONV_PASS1, CONV_PASS2, CONV_PASS3, CONV_SHADERS };
+
+/* One shader of the plan. */
+typedef struct {
+    uint32_t wg, subgroup, shared, n, columns, groups_per_channel;
+    spdrt_pipeline pipe;
+} conv_shader;
+
+/* The push constants every shader takes, in the contract's order. */
+typedef struct {
+    uint32_t width, height, psf_width, psf_height;
+    float intensity;
+    uint32_t composite;
+    float sharpen, psf_scale;
+} conv_push;
+
+struct spdrt_conv {
+    spdrt_conv_info info;
+    uint32_t e1_max, e2_max, k2_max, p1, q1;   /* along the passes' axes */
+    uint64_t values[4];                        /* complex values of z, y, s, zk */
+    conv_shader shaders[CONV_SHADERS];
+    spdrt_buffer z, y, s, zk;                  /* device-local */
+    spdrt_buffer psf;                          /* host-visible, the plan's largest PSF */
+    uint32_t psf_width, psf_height;            /* of the PSF set last (0: none yet) */
+};
+
+/* The images or buffers of one run: the input and output, their host copies. */
+typedef struct {
+    spdrt_image in_image, out_image;
+    VkImageView in_view, out_view;
+    spdrt_buffer in_buffer, out_buffer;        /* --input / --output buffer */
+    spdrt_buffer upload, readback;
+    VkQueryPool timestamps;                    /* 4 queries: around each pass */
+} conv_run_resources;
+
+/* Records the three passes (push constants `push`) with the barriers between them; the
+ * input must be visible to compute shaders, and the output's writes are made available to
+ * `after_stage` / `after_access`. Timestamps where `pool` is given. */
+void conv_record_passes(VkCommandBuffer cb, const spdrt_conv *conv, const conv_push *push,
+                        VkQueryPool pool);
+/* Points the passes' descriptor sets at the run's images or buffers. */
+void conv_bind_run(spdrt_context *ctx, spdrt_conv *conv, const conv_run_resources *rs);
+/* The run's images or buffers for a width x height image (the input staging filled from
+ * `input` when given). */
+spdrt_result conv_run_create(spdrt_context *ctx, const spdrt_conv *conv, uint32_t width, uint32_t height,
+                             const float *input, conv_run_resources *rs);
+void conv_run_release(spdrt_context *ctx, conv_run_resources *rs);
+/* Workgroups of a line pass for `lines` lines, and of a column pass. */
+uint32_t conv_line_groups(uint32_t lines);
+uint32_t conv_column_groups(const spdrt_conv *conv, int shader);
+/* The lines along the second axis of an image (or PSF) of width x height. */
+uint32_t conv_lines(const spdrt_conv *conv, uint32_t width, uint32_t height);
+/* Bytes of one complex value of the buffers. */
+uint32_t conv_complex_bytes(const spdrt_conv *conv);
+
+#endif

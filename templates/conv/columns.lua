@@ -1,0 +1,273 @@
+-- columns.lua: the passes along the second axis A2 (spectrum2, pass2). A workgroup runs C
+-- neighbouring columns k1 (frequencies along A1, 0..L1/2) of one channel in lanes
+-- (invocation t runs column col0 + t mod C), so each load and store of a subgroup covers C
+-- neighbouring values. Element a2 of column k1 is line a2's spectrum at k1, unpacked from
+-- its pair's z = line0 + i line1: X0[k] = (Z[k] + conj Z[-k]) / 2, X1[k] = (Z[k] - conj
+-- Z[-k]) / 2i, so the line passes never unpack and this pass reads each value of z once.
+--   spectrum2: forward FFT, sign (-1)^(k1 + k2) (the PSF's centre sat at L/2: the FFTShift),
+--              to the kernel spectrum (exact: in bit-reversed order along A2, as pass 2 holds
+--              it; resampled: natural order, the whole L1 x L2 spectrum)
+--   pass2:     forward FFT (DIF, bit-reversed output), product with the kernel spectrum
+--              (read, or sampled bilinearly), the inverse as conj(FFT(conj(.))) by a DIT from
+--              where the forward left each value (inverse.lua): no reorder anywhere
+local fftctx = require("templates.conv.fftctx")
+local inverse = require("templates.conv.inverse")
+local padding = require("templates.conv.padding")
+
+local columns = {}
+
+local u, plus, reg, literal = fftctx.u, fftctx.plus, fftctx.reg_name, fftctx.literal
+
+function columns.prepare(ctx)
+    local cfg = ctx.cfg
+    local natural = ctx.role == "spectrum2" and cfg.spectrum == "resampled"
+    local fwd = fftctx.plan.build(ctx.g, { dif = true, natural = natural })
+    ctx.forward_plan = fwd
+    fftctx.account(ctx, fwd.steps)
+    ctx.segments = { { text = "load two lines' spectra and unpack the column", steps = fwd.steps } }
+    if ctx.role == "pass2" then
+        local inv = inverse.plan(ctx.g, fwd.final, inverse.group(ctx.g))
+        ctx.inverse_plan = inv
+        fftctx.account(ctx, inv.steps)
+        ctx.segments[#ctx.segments + 1] = { text = "product with the kernel spectrum", steps = {} }
+        ctx.segments[#ctx.segments + 1] = { text = "inverse, as a DIT from the forward's layout", steps = inv.steps }
+    end
+    ctx.segments[#ctx.segments + 1] = { text = "store" }
+end
+
+function columns.emit_helpers(c, ctx)
+    if ctx.cfg.padding == "mirror" and ctx.role == "pass2" then padding.emit_helper(c) end
+end
+
+local function load_complex(ctx, buffer, index)
+    local v = string.format("%s[%s]", buffer, index)
+    return ctx.cfg.storage == "f16" and ctx.dialect.unpack_half2(v) or v
+end
+local function store_complex(ctx, buffer, index, v)
+    if ctx.cfg.storage == "f16" then v = ctx.dialect.pack_half2(v) end
+    return string.format("%s[%s] = %s;", buffer, index, v)
+end
+
+-- The lengths along A1 and A2 of this shader's data (the image's, or the PSF's spectrum).
+local function lengths(ctx)
+    local s = ctx.sizes
+    if ctx.role == "spectrum2" then return s.q1, s.q2 end
+    return s.p1, s.p2
+end
+
+local function emit_column(c, ctx)
+    local cfg = ctx.cfg
+    local l1 = lengths(ctx)
+    local gpc = cfg.shape.groups_per_channel
+    c:line("uint ch = group.x / %s;", u(gpc))
+    c:line("if (ch >= %s) return;", u(cfg.channels))
+    c:line("uint col0 = (group.x - ch * %s) * %s;", u(gpc), u(ctx.columns))
+    if ctx.columns > 1 then
+        c:note(string.format("uint col = col0 + (t & %s);", u(ctx.columns - 1)), "k1: every layout keeps " ..
+            "the column in t's low bits")
+    else
+        c:line("uint col = col0;")
+    end
+    c:note(string.format("bool live = col <= %s;", u(l1 // 2)), "columns past L1/2 read safely, store nothing")
+    c:line("uint colr = live ? col : 0u;")
+    c:note(string.format("uint colm = (%s - colr) & %s;", u(l1), u(l1 - 1)), "-k1: where Z[-k1] is")
+end
+
+-- The load: element a2 of column k1, unpacked from its pair's z.
+local function emit_load(c, ctx, L)
+    local cfg, s = ctx.cfg, ctx.sizes
+    local psf = ctx.role == "spectrum2"
+    local l1, l2 = lengths(ctx)
+    local pairs = psf and ctx.strides.zk_pairs or ctx.strides.z_pairs
+    local buffer = psf and "zk" or "z"
+    c:comment(string.format("Load: register k holds element a2 = k * %d + t / %d of column k1 = col: " ..
+        "line a2's spectrum at k1, from pair a2 / 2's z (channel c, pair p at (c * %d + p) * %d). %s",
+        cfg.shape.wg, ctx.columns, pairs, l1, psf and string.format("The PSF's lines sit with their centre " ..
+        "(psf lines / 2) at %d: a2 reads PSF line a2 + centre - %d, zero outside.", l2 // 2, l2 // 2)
+        or (cfg.padding == "zero" and "Past the image the padding is zero." or
+        "Past the image the padding reads the image's lines mirrored (conv_mirror).")))
+    c:line("uint zch = ch * %s;", u(pairs))
+    local pt = fftctx.position(ctx, L, 0)
+    for k = 0, ctx.registers - 1 do
+        local _, pr = fftctx.position(ctx, L, k)
+        c:block("", function()
+            c:line("uint a2 = %s;", plus(pt, pr))
+            local valid
+            if psf then
+                c:line("uint shifted = a2 + (extent2 >> 1u);")
+                c:line("bool r_in = shifted >= %s && shifted - %s < extent2;", u(l2 // 2), u(l2 // 2))
+                c:line("uint r = r_in ? shifted - %s : 0u;", u(l2 // 2))
+                valid = "r_in"
+            else
+                valid = padding.source(c, cfg, "a2", "extent2", l2, "r")
+            end
+            c:line("uint row = (zch + (r >> 1u)) * %s;", u(l1))
+            c:line("$float2 za = %s;", load_complex(ctx, buffer, "row + colr"))
+            c:line("$float2 zb = %s;", load_complex(ctx, buffer, "row + colm"))
+            c:note("$float2 m = $float2(zb.x, -zb.y);", "conj Z[-k1]")
+            c:note("$float2 d = (r & 1u) == 0u ? za + m : $float2(za.y - m.y, m.x - za.x);",
+                "2 X0, or 2 X1 = (Z - conj Z[-k]) / i")
+            c:line("%s = %s ? d * 0.5f : $float2(0.0f, 0.0f);", reg(k), valid and ("live && " .. valid) or "live")
+        end)
+    end
+end
+
+-- spectrum2's store: H(k1, k2) with the FFTShift sign.
+local function emit_spectrum_store(c, ctx, L)
+    local cfg = ctx.cfg
+    local l1, l2 = lengths(ctx)
+    local exact = cfg.spectrum == "exact"
+    local ft = fftctx.frequency(ctx, L, 0)
+    local pt = fftctx.position(ctx, L, 0)
+    c:comment(string.format("Store: H(k1, k2) = (-1)^(k1 + k2) times the transform (the PSF's centre " ..
+        "sat at (%d, %d)), %s.", l1 // 2, l2 // 2, exact and string.format("at (c * %d + j2) * %d + k1, j2 the " ..
+        "bit-reversed position of k2 (where pass 2 holds frequency k2)", l2, ctx.strides.half1) or
+        string.format("at (c * %d + k2) * %d + k1, and its Hermitian twin conj H at (-k1, -k2) for 0 < k1 < %d",
+        l2, l1, l1 // 2)))
+    c:line("uint sch = ch * %s;", u(l2))
+    for k = 0, ctx.registers - 1 do
+        local _, fr = fftctx.frequency(ctx, L, k)
+        local _, pr = fftctx.position(ctx, L, k)
+        c:block("if (live)", function()
+            c:line("uint k2 = %s;", plus(ft, fr))
+            c:line("$float2 h = ((col + k2) & 1u) != 0u ? -%s : %s;", reg(k), reg(k))
+            if exact then
+                c:line(store_complex(ctx, "spectrum", string.format("(sch + %s) * %s + col", plus(pt, pr),
+                    u(ctx.strides.half1)), "h"))
+            else
+                c:line(store_complex(ctx, "spectrum", string.format("(sch + k2) * %s + col", u(l1)), "h"))
+                c:block(string.format("if (col > 0u && col < %s)", u(l1 // 2)), function()
+                    c:line(store_complex(ctx, "spectrum", string.format("(sch + ((%s - k2) & %s)) * %s + %s - col",
+                        u(l2), u(l2 - 1), u(l1), u(l1)), "$float2(h.x, -h.y)"))
+                end)
+            end
+        end)
+    end
+end
+
+-- pass2's product: the kernel spectrum at (k1, k2), the lerp toward a delta, the norm of the
+-- inverse along A2 (1/P2, a power of two), then conj for the inverse as a forward DIT.
+local function emit_product(c, ctx, L)
+    local cfg, s = ctx.cfg, ctx.sizes
+    local exact = cfg.spectrum == "exact"
+    local scale = literal(1 / s.p2)
+    if exact then
+        c:comment(string.format("Product: H from the exact kernel spectrum at (c * %d + j2) * %d + k1, j2 " ..
+            "this register's position (spectrum2 stored it in the same bit-reversed order).", s.p2,
+            ctx.strides.half1))
+        c:line("uint sch = ch * %s;", u(s.p2))
+    else
+        c:comment(string.format("Product: H sampled bilinearly from the %dx%d kernel spectrum (along A1, A2) at " ..
+            "u = kappa * Q / P * psf_scale, kappa the signed frequency (k2 - %d above %d), indices wrapping " ..
+            "mod Q: the spectrum stays at the PSF's padded size (Nabla's spectral resampling; it rings). " ..
+            "A Nyquist frequency (k = P / 2) is both +P/2 and -P/2: its samples at +u and -u are " ..
+            "averaged, so the product stays Hermitian and the inverse real at any psf_scale.",
+            s.q1, s.q2, s.p2, s.p2 // 2 - 1))
+        c:line("uint sch = ch * %s;", u(s.q2))
+        c:line("float ratio1 = %s * params.psf_scale;", literal(s.q1 / s.p1))
+        c:line("float ratio2 = %s * params.psf_scale;", literal(s.q2 / s.p2))
+        c:line("float u1 = float(colr) * ratio1;")
+        c:note(string.format("uint n1 = colr == %s ? 2u : 1u;", u(s.p1 // 2)), "signs of k1 sampled")
+    end    local pt = fftctx.position(ctx, L, 0)
+    local ft = fftctx.frequency(ctx, L, 0)
+    for k = 0, ctx.registers - 1 do
+        local _, pr = fftctx.position(ctx, L, k)
+        local _, fr = fftctx.frequency(ctx, L, k)
+        c:block("", function()
+            if exact then
+                c:line("$float2 h = %s;", load_complex(ctx, "spectrum", string.format("(sch + %s) * %s + colr",
+                    plus(pt, pr), u(ctx.strides.half1))))
+            else
+                c:line("uint k2 = %s;", plus(ft, fr))
+                c:line("float u2 = float(k2 < %s ? int(k2) : int(k2) - %d) * ratio2;", u(s.p2 // 2), s.p2)
+                c:note(string.format("uint n = n1 * (k2 == %s ? 2u : 1u);", u(s.p2 // 2)),
+                    "1, 2 or 4 samples")
+                c:line("$float2 h = $float2(0.0f, 0.0f);")
+                c:block("for (uint v = 0u; v < n; v++)", function()
+                    c:line("float v1 = v % n1 != 0u ? -u1 : u1;")
+                    c:line("float v2 = v / n1 != 0u ? -u2 : u2;")
+                    c:line("float floor1 = floor(v1);")
+                    c:line("float floor2 = floor(v2);")
+                    c:line("float t1 = v1 - floor1;")
+                    c:line("float t2 = v2 - floor2;")
+                    c:line("uint i1 = uint(int(floor1)) & %s;", u(s.q1 - 1))
+                    c:line("uint i1b = (i1 + 1u) & %s;", u(s.q1 - 1))
+                    c:line("uint i2 = uint(int(floor2)) & %s;", u(s.q2 - 1))
+                    c:line("uint r0 = (sch + i2) * %s;", u(s.q1))
+                    c:line("uint r1 = (sch + ((i2 + 1u) & %s)) * %s;", u(s.q2 - 1), u(s.q1))
+                    c:line("$float2 h00 = %s;", load_complex(ctx, "spectrum", "r0 + i1"))
+                    c:line("$float2 h01 = %s;", load_complex(ctx, "spectrum", "r0 + i1b"))
+                    c:line("$float2 h10 = %s;", load_complex(ctx, "spectrum", "r1 + i1"))
+                    c:line("$float2 h11 = %s;", load_complex(ctx, "spectrum", "r1 + i1b"))
+                    c:line("$float2 h0 = h00 + (h01 - h00) * t1;")
+                    c:line("$float2 h1 = h10 + (h11 - h10) * t1;")
+                    c:line("h += h0 + (h1 - h0) * t2;")
+                end)
+                c:line("h = h / float(n);")
+            end
+            c:line("h = h + params.sharpen * ($float2(1.0f, 0.0f) - h);")
+            c:line("$float2 p = fft_mul(%s, h) * %s;", reg(k), scale)
+            c:line("%s = $float2(p.x, -p.y);", reg(k))
+        end)
+    end
+end
+
+-- pass2's store: conj of the DIT's output (the inverse), line a2's half spectrum at k1.
+local function emit_half_store(c, ctx, L)
+    local half1, e2 = ctx.strides.half1, ctx.sizes.e2
+    c:comment(string.format("Store: conj of the transform (the inverse), line a2 of the image at (c * %d + " ..
+        "a2) * %d + k1; lines past the image are not written.", e2, half1))
+    c:line("uint ych = ch * %s;", u(e2))
+    local pt = fftctx.position(ctx, L, 0)
+    for k = 0, ctx.registers - 1 do
+        local _, pr = fftctx.position(ctx, L, k)
+        c:block("", function()
+            c:line("uint a2 = %s;", plus(pt, pr))
+            c:line("if (live && a2 < extent2) %s", store_complex(ctx, "y", string.format("(ych + a2) * %s + col",
+                u(half1)), string.format("$float2(%s.x, -%s.y)", reg(k), reg(k))))
+        end)
+    end
+end
+
+function columns.emit_body(c, ctx)
+    local cfg = ctx.cfg
+    local psf = ctx.role == "spectrum2"
+    local w, h = psf and "params.psf_width" or "params.width", psf and "params.psf_height" or "params.height"
+    c:line("uint extent2 = %s;", cfg.first_axis == "x" and h or w)
+    emit_column(c, ctx)
+    local names = {}
+    for k = 0, ctx.registers - 1 do names[#names + 1] = reg(k) end
+    c:line("$float2 %s;", table.concat(names, ", "))
+    -- The forward and the inverse each in a scope of their own: their stages name their
+    -- twiddle exponents after the bit (e3, w3), and both run every bit.
+    local last
+    c:comment("The forward FFT.")
+    c:block("", function()
+        for _, step in ipairs(ctx.forward_plan.steps) do
+            if step.kind == "load" then
+                c:blank()
+                emit_load(c, ctx, step.layout)
+            elseif step.kind == "store" then
+                last = step.layout
+            else
+                fftctx.step(c, ctx, step)
+            end
+        end
+    end)
+    c:blank()
+    if psf then
+        emit_spectrum_store(c, ctx, last)
+        return
+    end
+    emit_product(c, ctx, last)
+    c:blank()
+    c:comment("The inverse: a DIT (twiddles exp(-...)) of the conjugate, conjugated again at the store.")
+    ctx.dif = false
+    c:block("", function()
+        for _, step in ipairs(ctx.inverse_plan.steps) do fftctx.step(c, ctx, step) end
+    end)
+    c:blank()
+    emit_half_store(c, ctx, ctx.inverse_plan.final)
+end
+
+return columns

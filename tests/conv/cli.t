@@ -1,0 +1,122 @@
+#!/bin/sh
+# spdgen --conv on the command line: every bad input refused with one line naming the flag
+# and the value (exit 2, nothing written); every target generated and deterministic, each
+# shader's lines within 100 columns; the plan's regenerate command makes the same files; the
+# contract header compiles; MSL compiles against the Metal shim (tests/msl/check-msl.sh);
+# a small --selftest runs on the local device.
+d=$(cd "$(dirname "$0")" && pwd)
+SPDGEN_BUILD=${SPDGEN_BUILD:-$(cd "$d/../.." && pwd)/build}
+. "$d/../lib.sh"
+
+# refuse ERROR-PATTERN FLAGS...: exit 2, one line on stderr matching the pattern, nothing in
+# the output folder.
+refuse() {
+    pattern=$1
+    shift
+    rm -rf "$WORK/out" && mkdir "$WORK/out"
+    "$SPDGEN" --conv "$@" -o "$WORK/out/job.spv" --emit-header "$WORK/out/job.h" 2>"$WORK/err" >/dev/null
+    rc=$?
+    lines=$(wc -l <"$WORK/err")
+    [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && grep -q -- "$pattern" "$WORK/err" && [ -z "$(ls "$WORK/out")" ]
+    ok $? "refused ($rc, $lines line): --conv $*"
+    [ $rc -eq 2 ] && [ "$lines" -eq 1 ] || diag "$(cat "$WORK/err")"
+}
+
+refuse "^spdgen: error: --image 0x5: must be WxH" --image 0x5 --psf 3x3
+refuse "^spdgen: error: --image 7x0: must be WxH" --image 7x0 --psf 3x3
+refuse "^spdgen: error: --psf 0x3: must be WxH" --image 5x5 --psf 0x3
+refuse "^spdgen: error: --psf 100x100: larger than the padded image 64x64" --image 64x64 --psf 100x100 --padded 64x64
+refuse "^spdgen: error: --padded 64x64: the image + the PSF - 1 is 66 along x" --image 64x64 --psf 3x3 --padded 64x64
+refuse "^spdgen: error: --padded 48x64: must be powers of two" --image 40x40 --psf 3x3 --padded 48x64
+refuse "^spdgen: error: --channels 5: must be 1..4" --image 64x64 --psf 3x3 --channels 5
+refuse "^spdgen: error: --channels 0: must be 1..4" --image 64x64 --psf 3x3 --channels 0
+refuse "^spdgen: error: --image 16384x16 with --psf 2x2: the padded width 32768 is past one dispatch" \
+    --image 16384x16 --psf 2x2
+refuse "^spdgen: error: --image 16x1000 with --psf 3x3: the padded height 1024 is past one dispatch (at most 512" \
+    --image 16x1000 --psf 3x3 --max-wg 32
+refuse "^spdgen: error: --conv needs --psf" --image 64x64
+refuse "^spdgen: error: --conv needs --image" --psf 3x3
+refuse "^spdgen: error: --format rgba32f: only with --output image" --image 8x8 --psf 3x3 --output buffer --format rgba32f
+refuse "^spdgen: error: --padding bogus: must be zero | mirror" --image 8x8 --psf 3x3 --padding bogus
+refuse "^spdgen: error: --spectrum bogus" --image 8x8 --psf 3x3 --spectrum bogus
+refuse "^spdgen: error: --storage f64: must be f32 | f16" --image 8x8 --psf 3x3 --storage f64
+refuse "^spdgen: error: --ept 128: must be" --image 64x64 --psf 3x3 --ept 128
+refuse "^spdgen: error: --ept 32: the line passes hold 4 channels, so at most --ept 16" --image 500x500 --psf 3x3 \
+    --channels 4 --ept 32 --spectrum exact
+refuse "^spdgen: error: --ept 8: this job's FFTs of 8 points take at most --ept 4" --image 64x64 --psf 3x3 --ept 8
+refuse "^spdgen: error: --columns-per-wg 64: 64 columns" --image 64x64 --psf 3x3 --columns-per-wg 64
+refuse "^spdgen: error: --size: only meaningful with --selftest" --image 64x64 --psf 3x3 --size 8x8
+refuse "^spdgen: error: --size 65x8: larger than --image 64x64" --image 64x64 --psf 3x3 --selftest --size 65x8
+
+# Every target of the first configuration, two of the others (each spdgen run of HLSL or SPIR-V
+# compiles five shaders): the five shaders and the plan, lines within 100 columns; the first
+# of each target made twice, the same bytes.
+n=0 bad=0 long=0
+for job in "glsl hlsl msl spirv:--image 320x180 --psf 63x63" \
+    "glsl msl:--image 64x48 --psf 16x9 --channels 1 --padding mirror --spectrum exact" \
+    "hlsl msl:--image 100x60 --psf 31x20 --channels 4 --storage f16 --subgroup 8 --input buffer --output buffer --ept 4"; do
+    flags=${job#*:}
+    for t in ${job%%:*}; do
+        n=$((n + 1))
+        case $t in glsl) ext=comp ;; hlsl) ext=hlsl ;; msl) ext=metal ;; spirv) ext=spv ;; esac
+        mkdir -p "$WORK/a.$n" "$WORK/b.$n"
+        # shellcheck disable=SC2086
+        "$SPDGEN" --conv $flags --target $t -o "$WORK/a.$n/job.$ext" || { bad=$((bad + 1)); diag "$flags --target $t"; }
+        if [ $n -le 4 ]; then
+            # shellcheck disable=SC2086
+            "$SPDGEN" --conv $flags --target $t -o "$WORK/b.$n/job.$ext" &&
+                diff -r "$WORK/a.$n" "$WORK/b.$n" >/dev/null || { bad=$((bad + 1)); diag "$flags --target $t: not the same twice"; }
+        fi
+        [ "$(ls "$WORK/a.$n" | wc -l)" -eq 6 ] || { bad=$((bad + 1)); diag "$flags --target $t: not 5 shaders and a plan"; }
+        if [ $t != spirv ]; then
+            l=$(long_lines "$WORK/a.$n"/* | wc -l)
+            [ "$l" -eq 0 ] || { long=$((long + l)); diag "$flags --target $t: $l long lines" "$(long_lines "$WORK/a.$n"/* | head -3)"; }
+        fi
+    done
+done
+ok $bad "$n jobs of 3 configurations, every target: five shaders and a plan each; one per target made twice, byte for byte the same"
+ok $long "every emitted line (shaders and plans) is within 100 columns"
+
+# The plan's regenerate command, run again, writes the same files.
+cmd=$(regenerate_command "$WORK/a.5/job.convplan")
+mkdir -p "$WORK/re" && (cd "$WORK/re" && eval "\"\$SPDGEN\" ${cmd#spdgen }" -o job.comp) &&
+    diff -r "$WORK/a.5" "$WORK/re" >/dev/null
+ok $? "the plan's regenerate command ($(echo "$cmd" | cut -c1-60)...) makes the same files"
+
+# The contract header compiles and names the job's sizes.
+"$SPDGEN" --conv --image 160x90 --psf 25x25 --channels 3 --name bloom --target spirv -o "$WORK/h.spv" \
+    --emit-header "$WORK/bloom.h" &&
+    printf '#include "bloom.h"\n#include <stdio.h>\nint main(void) { printf("%%d %%d %%d %%d\\n", BLOOM_IMAGE_WIDTH, BLOOM_PSF_HEIGHT, BLOOM_PADDED_WIDTH, BLOOM_PADDED_HEIGHT); return 0; }\n' >"$WORK/h.c" &&
+    cc -std=c11 -Wall -Werror -I"$WORK" -o "$WORK/h" "$WORK/h.c" && [ "$("$WORK/h")" = "160 25 256 128" ]
+ok $? "--emit-header compiles and names the image, the PSF and the padded sizes (160 + 25 - 1 -> 256, 90 + 25 - 1 -> 128)"
+for b in SPECTRUM1_PSF SPECTRUM1_ZK SPECTRUM2_ZK SPECTRUM2_SPECTRUM PASS1_SRC PASS1_Z PASS2_Z PASS2_Y PASS2_SPECTRUM \
+    PASS3_Y PASS3_SRC PASS3_DST; do grep -q "^#define BLOOM_BINDING_$b [0-9]" "$WORK/bloom.h" || echo "$b"; done >"$WORK/missing"
+[ ! -s "$WORK/missing" ] && [ -z "$(long_lines "$WORK/bloom.h")" ]
+ok $? "the header names every shader's bindings, within 100 columns"
+[ -s "$WORK/missing" ] && diag "missing: $(cat "$WORK/missing")" "$(long_lines "$WORK/bloom.h")"
+
+# MSL: syntax and types against the shim (no open Metal compiler exists).
+if command -v "${CLANGXX:-clang++}" >/dev/null 2>&1; then
+    # The passes that hold the most constructs (each file is a clang++ run): the image passes
+    # with mirror padding; the buffer passes with halves and shuffles.
+    "$d/../msl/check-msl.sh" "$WORK"/a.6/job.pass1.metal "$WORK"/a.6/job.pass3.metal "$WORK"/a.8/job.pass1.metal \
+        "$WORK"/a.8/job.pass2.metal 2>"$WORK/err"
+    ok $? "MSL compiles against the Metal shim: the image passes of --padding mirror, pass 1 and 2 of --storage f16 --subgroup 8"
+    [ -s "$WORK/err" ] && diag "$(head -20 "$WORK/err")"
+else
+    echo "ok $((TAP_N + 1)) # SKIP clang++ not installed"
+    TAP_N=$((TAP_N + 1))
+fi
+
+# --selftest: a small job on the local device against the references.
+"$SPDGEN" --conv --image 24x20 --psf 7x5 --channels 2 --padding mirror --spectrum exact --selftest >"$WORK/st" 2>&1
+rc=$?
+if grep -q "no Vulkan device" "$WORK/st"; then
+    echo "ok $((TAP_N + 1)) # SKIP no Vulkan device"
+    TAP_N=$((TAP_N + 1))
+else
+    [ $rc -eq 0 ] && grep -q "^selftest passed" "$WORK/st"
+    ok $? "--selftest of a small job passes"
+    [ $rc -eq 0 ] || diag "$(tail -5 "$WORK/st")"
+fi
+done_testing
