@@ -15,8 +15,9 @@
 #include "cli.h"
 #include "kernel.h"
 #include "lua_host.h"
+#include "wgsl.h"
 
-static const char *const target_names[] = {"glsl", "hlsl", "msl", "spirv", NULL};
+static const char *const target_names[] = {"glsl", "hlsl", "msl", "spirv", "wgsl", NULL};
 static const char *const env_names[] = {"vulkan1.1", "vulkan1.2", "vulkan1.3", NULL};
 static const char *const lang_names[] = {"glsl", "hlsl", NULL};
 
@@ -24,11 +25,12 @@ static int spirv_from_shown(const void *p) { return ((const sg_common *)p)->targ
 static int template_dir_shown(const void *p) { return ((const sg_common *)p)->template_dir != NULL; }
 static int name_shown(const void *p) { return ((const sg_common *)p)->name != NULL; }
 static int embed_shown(const void *p) { return ((const sg_common *)p)->embed_spirv; }
+static int wgsl_shown(const void *p) { return ((const sg_common *)p)->target == SG_TARGET_WGSL; }
 
 #define COMMON(field) offsetof(sg_common, field)
 static const sg_option common_options[] = {
     {.name = "--target", .kind = SG_OPT_CHOICE, .offset = COMMON(target), .choices = target_names,
-     .meta = "T", .help = "the output: GLSL, HLSL or MSL source, or validated SPIR-V",
+     .meta = "T", .help = "the output: GLSL, HLSL, MSL or WGSL source, or validated SPIR-V",
      .default_text = "glsl", .lua = NULL},
     {.name = "--spirv-from", .kind = SG_OPT_CHOICE, .offset = COMMON(spirv_from),
      .choices = lang_names, .meta = "L", .help = "front end for --target spirv",
@@ -36,6 +38,24 @@ static const sg_option common_options[] = {
     {.name = "--target-env", .kind = SG_OPT_CHOICE, .offset = COMMON(env), .choices = env_names,
      .meta = "E", .help = "the Vulkan environment validated against (HLSL: vulkan1.1 only, a "
      "glslang 12 limit)", .default_text = "vulkan1.1"},
+    {.name = "--wg-invocations", .kind = SG_OPT_UINT, .offset = COMMON(wg_invocations), .min = 1,
+     .max = 1024, .meta = "N", .help = "--target wgsl: the device's maxComputeInvocationsPerWorkgroup "
+     "(and maxComputeWorkgroupSizeX); default shapes fit it, larger ones are refused",
+     .default_text = "256, WebGPU's default limit", .command = SG_CMD_WHEN, .shown = wgsl_shown},
+    {.name = "--wg-storage", .kind = SG_OPT_UINT, .offset = COMMON(wg_storage), .min = 1024,
+     .max = 65536, .meta = "BYTES", .help = "--target wgsl: the device's "
+     "maxComputeWorkgroupStorageSize; default shapes fit it, larger ones are refused",
+     .default_text = "16384, WebGPU's default limit", .command = SG_CMD_WHEN, .shown = wgsl_shown},
+    {.name = "--storage-textures", .kind = SG_OPT_UINT, .offset = COMMON(storage_textures),
+     .min = 1, .max = 64, .meta = "N", .help = "--target wgsl: the device's "
+     "maxStorageTexturesPerShaderStage (an SPD pass writes one level per storage texture)",
+     .default_text = "4, WebGPU's default limit", .command = SG_CMD_WHEN, .shown = wgsl_shown},
+    {.name = "--features", .kind = SG_OPT_SET, .offset = COMMON(features), .choices = sg_wgsl_features,
+     .meta = "F[,F]", .help = "--target wgsl: the optional WebGPU features the device enables, "
+     "none or some of subgroups (--subgroup 4 and up), shader-f16 (--half), "
+     "texture-formats-tier1 (storage formats r16f, rg16f, rg8, r8ui), float32-filterable "
+     "(--sampler linear on 32-bit floats)", .default_text = "none: core WebGPU",
+     .command = SG_CMD_WHEN, .shown = wgsl_shown},
     {.name = "-o", .kind = SG_OPT_PATH, .offset = COMMON(output), .meta = "FILE",
      .help = "output file, - for stdout", .default_text = "-", .command = SG_CMD_NEVER},
     {.name = "-MD", .kind = SG_OPT_FLAG, .offset = COMMON(depfile),
@@ -61,7 +81,7 @@ static const sg_option common_options[] = {
      .help = "generate and validate, write nothing", .command = SG_CMD_NEVER},
     {.name = "--selftest", .kind = SG_OPT_FLAG, .offset = COMMON(selftest),
      .help = "run the shader on the local Vulkan device on random data and compare it with "
-     "the CPU reference (exit 1 on a mismatch; MSL runs its GLSL twin); writes nothing",
+     "the CPU reference (exit 1 on a mismatch; MSL and WGSL run their GLSL twin); writes nothing",
      .command = SG_CMD_NEVER},
     {.name = "--seed", .kind = SG_OPT_UINT, .offset = COMMON(seed), .min = 0, .max = 4294967295L,
      .meta = "N", .help = "--selftest data seed", .default_text = "1", .command = SG_CMD_NEVER},
@@ -76,7 +96,8 @@ static const sg_option common_options[] = {
      .help = "spdgen's version and source revision", .command = SG_CMD_NEVER},
     {0},
 };
-enum { OPT_TARGET, OPT_SPIRV_FROM, OPT_ENV, OPT_OUTPUT, OPT_MD, OPT_MF, OPT_MT, OPT_HEADER,
+enum { OPT_TARGET, OPT_SPIRV_FROM, OPT_ENV, OPT_WG_INVOCATIONS, OPT_WG_STORAGE,
+       OPT_STORAGE_TEXTURES, OPT_FEATURES, OPT_OUTPUT, OPT_MD, OPT_MF, OPT_MT, OPT_HEADER,
        OPT_NAME, OPT_EMBED_SPIRV, OPT_CHECK, OPT_SELFTEST, OPT_SEED, OPT_TEMPLATE_DIR };
 
 int sg_usage_error(const char *fmt, ...)
@@ -103,7 +124,15 @@ sv_lang sg_run_lang(const sg_run *run)
 const char *sg_run_dialect(const sg_run *run)
 {
     if (run->common.target == SG_TARGET_MSL) return "msl";
+    if (run->common.target == SG_TARGET_WGSL) return "wgsl";
     return sg_run_lang(run) == SV_LANG_HLSL ? "hlsl" : "glsl";
+}
+
+const char *sg_run_twin_of(const sg_run *run)
+{
+    if (run->common.target == SG_TARGET_MSL) return "MSL";
+    if (run->common.target == SG_TARGET_WGSL) return "WGSL";
+    return NULL;
 }
 
 static void print_help(void)
@@ -114,7 +143,7 @@ static void print_help(void)
         printf("%s%s%s%s", i ? "|" : " ", sg_kernels[i]->flag, flag->meta ? " " : "",
                flag->meta ? flag->meta : "");
     }
-    printf(" [options] [--target glsl|hlsl|msl|spirv] [-o FILE]\n\n"
+    printf(" [options] [--target glsl|hlsl|msl|spirv|wgsl] [-o FILE]\n\n"
            "Emits compute shaders specialized to their parameters, validates them and writes "
            "them.\n\nKernels (exactly one):\n");
     for (int i = 0; sg_kernels[i]; i++) printf("%s", sg_kernels[i]->summary);
@@ -261,9 +290,18 @@ static int check_common(sg_run *run)
         return sg_usage_error("-MD with output to stdout needs -MT TARGET to name the target");
     if (c->depfile && !c->depfile_path && strcmp(c->output, "-") == 0)
         return sg_usage_error("-MD with output to stdout needs -MF FILE for the depfile");
-    if (c->embed_spirv && c->target == SG_TARGET_MSL)
-        return sg_usage_error("--embed-spirv: not with --target msl (Metal compiles the MSL itself; "
-                              "use --target spirv, glsl or hlsl)");
+    if (c->embed_spirv && (c->target == SG_TARGET_MSL || c->target == SG_TARGET_WGSL))
+        return sg_usage_error("--embed-spirv: not with --target %s (%s compiles the %s itself; "
+                              "use --target spirv, glsl or hlsl)", target_names[c->target],
+                              c->target == SG_TARGET_MSL ? "Metal" : "WebGPU",
+                              c->target == SG_TARGET_MSL ? "MSL" : "WGSL");
+    static const int webgpu_options[] = {OPT_WG_INVOCATIONS, OPT_WG_STORAGE, OPT_STORAGE_TEXTURES,
+                                         OPT_FEATURES};
+    for (size_t i = 0; i < sizeof webgpu_options / sizeof *webgpu_options; i++)
+        if (run->common_given[webgpu_options[i]] && c->target != SG_TARGET_WGSL)
+            return sg_usage_error("%s: only meaningful with --target wgsl (a WebGPU device's limits "
+                                  "and features; target is %s)",
+                                  common_options[webgpu_options[i]].name, target_names[c->target]);
     if (run->common_given[OPT_SEED] && !c->selftest)
         return sg_usage_error("--seed: only meaningful with --selftest");
     return check_template_dir(run);
@@ -294,6 +332,7 @@ int sg_cli_parse(int argc, char **argv, sg_run *run)
     memset(run, 0, sizeof *run);
     run->common.output = "-";
     run->common.seed = 1;
+    sg_wgsl_defaults(&run->common);
     const char *env_dir = getenv("SPDGEN_TEMPLATE_DIR");
     run->common.template_dir = env_dir && *env_dir ? env_dir : NULL;
 

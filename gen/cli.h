@@ -16,7 +16,16 @@ extern const char sg_revision[];
 /* Exit codes. */
 enum { SG_EXIT_OK = 0, SG_EXIT_FAILURE = 1, SG_EXIT_USAGE = 2 };
 
-typedef enum { SG_TARGET_GLSL, SG_TARGET_HLSL, SG_TARGET_MSL, SG_TARGET_SPIRV } sg_target;
+typedef enum { SG_TARGET_GLSL, SG_TARGET_HLSL, SG_TARGET_MSL, SG_TARGET_SPIRV, SG_TARGET_WGSL } sg_target;
+
+/* The WebGPU features --features names (bits of sg_common.features), in sg_wgsl_features'
+ * order (wgsl.c). */
+enum {
+    SG_WGSL_SUBGROUPS = 1 << 0,          /* "subgroups": enable subgroups; */
+    SG_WGSL_SHADER_F16 = 1 << 1,         /* "shader-f16": enable f16; */
+    SG_WGSL_FORMATS_TIER1 = 1 << 2,      /* "texture-formats-tier1": more storage formats */
+    SG_WGSL_FLOAT32_FILTERABLE = 1 << 3, /* "float32-filterable": filtering of 32-bit floats */
+};
 
 /* The options every kernel takes (cli.c's table). */
 typedef struct {
@@ -34,6 +43,11 @@ typedef struct {
     int selftest;             /* --selftest */
     long seed;                /* --seed: the selftest's data */
     const char *template_dir; /* --template-dir, or env SPDGEN_TEMPLATE_DIR; NULL = embedded */
+    /* --target wgsl: the WebGPU device's limits and features the shader may rely on. */
+    long wg_invocations;      /* --wg-invocations: maxComputeInvocationsPerWorkgroup */
+    long wg_storage;          /* --wg-storage: maxComputeWorkgroupStorageSize, bytes */
+    long storage_textures;    /* --storage-textures: maxStorageTexturesPerShaderStage */
+    int features;             /* --features: SG_WGSL_* bits */
     int help, version;
 } sg_common;
 
@@ -65,9 +79,12 @@ static inline int sg_given(const sg_run *run, int index) { return run->given[ind
 
 const char *sg_target_name(int target);
 const char *sg_env_name(int env);
-/* The front end that compiles this run's shaders (GLSL for MSL's twin) and the dialect
- * (targets/<name>.lua) that spells the output. */
+/* The front end that compiles this run's shaders (GLSL for the twin of MSL and WGSL) and
+ * the dialect (targets/<name>.lua) that spells the output. */
 sv_lang sg_run_lang(const sg_run *run);
 const char *sg_run_dialect(const sg_run *run);
+/* MSL and WGSL are validated, and --selftest runs, through their GLSL twin: the same
+ * algorithm and plan spelled for Vulkan. The language's name for messages, or NULL. */
+const char *sg_run_twin_of(const sg_run *run);
 
 #endif

@@ -7,6 +7,7 @@
 #include "header.h"
 #include "job.h"
 #include "kernel.h"
+#include "wgsl.h"
 
 #define WIDTH 100
 
@@ -145,10 +146,24 @@ static void render_shape(sg_text *t, const char *prefix, const sg_contract *c)
 
 /* The bindings of a job's shaders, each macro once (the shaders of a job that share a
  * resource name it alike; those of different resources name them apart). */
-static void render_bindings(sg_text *t, const char *prefix, const sg_job *job)
+static void render_bindings(sg_text *t, const sg_run *run, const char *prefix, const char *type,
+                            const sg_job *job)
 {
     char name[64], value[16], doc[480];
-    sg_text_printf(t, "\n/* Bindings (descriptor set 0). */\n");
+    if (run->common.target == SG_TARGET_WGSL) {
+        snprintf(doc, sizeof doc, "Bindings (WebGPU: bind group 0 at these numbers; an array of several "
+                 "storage textures binds element i at group %d, binding i; the parameter block, "
+                 "struct %s, is a uniform buffer at group 0, binding %sWGSL_PARAMS_BINDING).",
+                 SG_WGSL_ARRAY_GROUP, type, prefix);
+        sg_text_printf(t, "\n");
+        sg_header_comment(t, doc);
+        snprintf(value, sizeof value, "%d", SG_WGSL_PARAMS_BINDING);
+        sg_header_define(t, prefix, "WGSL_PARAMS_BINDING", value, NULL);
+        snprintf(value, sizeof value, "%d", SG_WGSL_ARRAY_GROUP);
+        sg_header_define(t, prefix, "WGSL_ARRAY_GROUP", value, NULL);
+    } else {
+        sg_text_printf(t, "\n/* Bindings (descriptor set 0). */\n");
+    }
     for (int s = 0; s < job->count; s++) {
         const sg_contract *c = &job->shaders[s].gen.contract;
         for (int i = 0; i < c->binding_count; i++) {
@@ -259,7 +274,7 @@ char *sg_header_render(const sg_run *run, const sg_job *job)
             render_shader(&t, run, s, sub);
         }
     }
-    render_bindings(&t, prefix, job);
+    render_bindings(&t, run, prefix, type, job);
     render_push(&t, type, &job->shaders[0].gen.contract);
     for (int i = 1; i < job->count; i++)
         if (!same_push(&job->shaders[0].gen.contract, &job->shaders[i].gen.contract)) {

@@ -1,6 +1,6 @@
 /* job.c: the one loop every run goes through. The kernel names the job's shaders; each is
- * generated in the target language (with its GLSL twin for MSL, which no open compiler
- * reads), compiled and validated, and checked against its own contract. Then the job runs
+ * generated in the target language (with its GLSL twin for MSL and WGSL, which glslang does
+ * not read), compiled and validated, and checked against its own contract. Then the job runs
  * on the local device (--selftest), or nothing is written (--check), or every output is
  * staged beside its destination and committed together (output.c). */
 #define _POSIX_C_SOURCE 200809L
@@ -14,6 +14,7 @@
 #include "kernel.h"
 #include "output.h"
 #include "text.h"
+#include "wgsl.h"
 
 sg_job_shader *sg_job_add_shader(sg_job *job, const char *role, int index)
 {
@@ -109,15 +110,18 @@ static int generate_all(const sg_run *run, sg_job *job)
         sg_job_shader *s = &job->shaders[i];
         if (sg_generate(run, s, sg_run_dialect(run), &s->gen) || mark_overrides(run, &s->gen))
             return SG_EXIT_FAILURE;
-        /* No open-source Metal compiler exists: validate the GLSL twin of the same config
-         * (the same algorithm and plan, spelled for Vulkan); the test suite compiles the MSL
-         * with clang++ against a Metal shim. */
-        if (run->common.target == SG_TARGET_MSL) {
+        /* No open-source Metal compiler exists, and no WGSL compiler is linked in: validate
+         * the GLSL twin of the same config (the same algorithm and plan, spelled for Vulkan);
+         * the test suite compiles the MSL with clang++ against a Metal shim and the WGSL with
+         * Tint. */
+        if (sg_run_twin_of(run)) {
             if (sg_generate(run, s, "glsl", &s->twin) || validate(run, s, &s->twin, SV_LANG_GLSL))
                 return SG_EXIT_FAILURE;
         } else if (validate(run, s, &s->gen, lang)) {
             return SG_EXIT_FAILURE;
         }
+        int rc = sg_wgsl_check_contract(run, &s->gen.contract);
+        if (rc) return rc;
     }
     return 0;
 }

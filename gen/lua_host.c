@@ -227,6 +227,12 @@ static void push_config(lua_State *L, const sg_run *run, const sg_job_shader *sh
     lua_setfield(L, -2, "command");
     lua_pushstring(L, shader->role);
     lua_setfield(L, -2, "role");
+    /* The workgroup storage a plan may use where the target sets one (WebGPU's limit);
+     * the GLSL twin of a WGSL run plans within it too. */
+    if (run->common.target == SG_TARGET_WGSL) {
+        lua_pushinteger(L, run->common.wg_storage);
+        lua_setfield(L, -2, "wg_storage");
+    }
     for (const sg_option *o = k->options; o->name; o++) {
         if (!o->lua) continue;
         const void *base = run->params;

@@ -83,6 +83,10 @@ static int value_error(const sg_option *o, const char *value)
     case SG_OPT_SIZE3:
         return sg_usage_error("%s %s: must be WxH or WxHxLAYERS, sides %ld..%ld, layers 1..%ld",
                               o->name, value, o->min, o->max, o->max_layers);
+    case SG_OPT_SET:
+        choice_list(o, what, sizeof what);
+        return sg_usage_error("%s %s: must be none or a comma-separated list of %s%s%s%s", o->name,
+                              value, what, *why ? " (" : "", why, *why ? ")" : "");
     case SG_OPT_IDENT:
         return sg_usage_error("%s %s: must be a C name of lowercase letters, digits and '_' that "
                               "starts with a letter, at most %ld characters%s%s%s", o->name, value,
@@ -116,6 +120,28 @@ static int parse_list2(const sg_option *o, const char *value, void *base)
     field[0] = a;
     field[1] = b;
     *(int *)((char *)base + o->offset2) = comma ? 2 : 1;
+    return 0;
+}
+
+/* "none", or names of `choices` separated by commas, each at most once: their bits. */
+static int parse_set(const sg_option *o, const char *value, void *base)
+{
+    int bits = 0;
+    if (strcmp(value, "none") == 0) {
+        SG_FIELD(base, o, int) = 0;
+        return 0;
+    }
+    for (const char *p = value;;) {
+        size_t len = strcspn(p, ",");
+        int n, found = -1;
+        for (n = 0; o->choices[n]; n++)
+            if (strlen(o->choices[n]) == len && strncmp(o->choices[n], p, len) == 0) found = n;
+        if (found < 0 || (bits & (1 << found))) return value_error(o, value);
+        bits |= 1 << found;
+        if (!p[len]) break;
+        p += len + 1;
+    }
+    SG_FIELD(base, o, int) = bits;
     return 0;
 }
 
@@ -164,6 +190,8 @@ int sg_option_parse(const sg_option *o, const char *value, void *base)
         return 0;
     case SG_OPT_LIST2:
         return parse_list2(o, value, base);
+    case SG_OPT_SET:
+        return parse_set(o, value, base);
     case SG_OPT_PATH:
         if (!*value) return sg_usage_error("%s: empty path", o->name);
         SG_FIELD(base, o, const char *) = value;
@@ -228,6 +256,18 @@ int sg_option_render(const sg_option *o, const void *base, char *buf, size_t siz
         return append_path(buf, size, o->name, SG_FIELD(base, o, const char *));
     case SG_OPT_IDENT:
         return append(buf, size, " %s %s", o->name, SG_FIELD(base, o, const char *));
+    case SG_OPT_SET: {
+        int bits = SG_FIELD(base, o, int);
+        const char *sep = " ";
+        if (append(buf, size, " %s", o->name)) return -1;
+        if (!bits) return append(buf, size, " none");
+        for (int n = 0; o->choices[n]; n++) {
+            if (!(bits & (1 << n))) continue;
+            if (append(buf, size, "%s%s", sep, o->choices[n])) return -1;
+            sep = ",";
+        }
+        return 0;
+    }
     }
     return -1;
 }
@@ -261,7 +301,7 @@ void sg_option_help(FILE *out, const sg_option *table)
         if (!o->help) continue;
         snprintf(head, sizeof head, "  %s%s%s", o->name, o->meta ? " " : "", o->meta ? o->meta : "");
         snprintf(text, sizeof text, "%s", o->help);
-        if (o->kind == SG_OPT_CHOICE && !strstr(o->help, "|")) {
+        if ((o->kind == SG_OPT_CHOICE || o->kind == SG_OPT_SET) && !strstr(o->help, "|")) {
             char list[256];
             choice_list(o, list, sizeof list);
             snprintf(text + strlen(text), sizeof text - strlen(text), ": %s", list);

@@ -18,8 +18,10 @@ typedef enum {
     SG_OPT_SIZE3,  /* WxH or WxHxL (L 1..max_layers; 0 when absent); long[3] field */
     SG_OPT_LIST2,  /* V or V1,V2, powers of two min..max; long[2] field, count at offset2 */
     SG_OPT_PATH,   /* a non-empty path; const char * field */
-    SG_OPT_IDENT   /* a C identifier: a lowercase letter, then lowercase letters, digits and
+    SG_OPT_IDENT,  /* a C identifier: a lowercase letter, then lowercase letters, digits and
                       '_', at most max characters; const char * field */
+    SG_OPT_SET     /* "none" or some of `choices`, comma-separated; int field: bit i set for
+                      choice i */
 } sg_option_kind;
 
 /* In the regenerate command: always, never (selftest and output options), or when the
@@ -31,7 +33,7 @@ typedef struct sg_option {
     sg_option_kind kind;
     size_t offset;               /* of the field in the table's struct */
     long min, max;               /* UINT, POW2, SIZE, SIZE3 (sides), LIST2; IDENT: max length */
-    const char *const *choices;  /* CHOICE: NULL-terminated */
+    const char *const *choices;  /* CHOICE, SET: NULL-terminated */
     int hidden_choices;          /* CHOICE: the last this many are accepted but not listed */
     const long *numbers;         /* ONE_OF: ends with -1 */
     const char *meta;            /* the value's name in --help: "OP", "N", "WxH" */

@@ -102,10 +102,14 @@ function glsl.builtin(b, m) return { body = BUILTINS[b] } end
 
 function glsl.entry_open(m, arguments) return "void main() {" end
 
+-- The emitted lines as GLSL writes them: the templates' subset is GLSL's own.
+function glsl.finish(lines, m) return lines end
+
 -- ---- statements and expressions ----------------------------------------------------------
 
 function glsl.inout(type, name) return "inout " .. type .. " " .. name end
 function glsl.barrier() return "barrier();" end
+function glsl.uniform_read(name) return name end
 -- memoryBarrierBuffer(): OpMemoryBarrier at device scope on uniform (buffer) memory, with
 -- acquire-release semantics: a release fence before the counter, an acquire fence after.
 function glsl.device_fence() return "memoryBarrierBuffer();" end

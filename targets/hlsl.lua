@@ -116,10 +116,14 @@ function hlsl.entry_open(m, arguments)
         m.local_size[3], table.concat(arguments, ", "))
 end
 
+-- The emitted lines as HLSL writes them: the templates' subset is HLSL's own.
+function hlsl.finish(lines, m) return lines end
+
 -- ---- statements and expressions ----------------------------------------------------------
 
 function hlsl.inout(type, name) return "inout " .. type .. " " .. name end
 function hlsl.barrier() return "GroupMemoryBarrierWithGroupSync();" end
+function hlsl.uniform_read(name) return name end
 -- DeviceMemoryBarrier(): a device-scope fence on UAV memory, without a group sync.
 function hlsl.device_fence() return "DeviceMemoryBarrier();" end
 function hlsl.atomic_add(result, target, value)

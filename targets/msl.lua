@@ -90,10 +90,14 @@ function msl.entry_open(m, arguments)
         table.concat(arguments, ",\n    ") .. ")\n{"
 end
 
+-- The emitted lines as MSL writes them: the templates' subset is MSL's own.
+function msl.finish(lines, m) return lines end
+
 -- ---- statements and expressions ----------------------------------------------------------
 
 function msl.inout(type, name) return "thread " .. type .. " &" .. name end
 function msl.barrier() return "threadgroup_barrier(mem_flags::mem_threadgroup);" end
+function msl.uniform_read(name) return name end
 function msl.device_fence()
     return "atomic_thread_fence(mem_flags::mem_device, memory_order_seq_cst, thread_scope_device);"
 end

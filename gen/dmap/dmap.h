@@ -37,6 +37,8 @@ extern const char *const sg_dmap_modes[], *const sg_dmap_foveations[], *const sg
     *const sg_dmap_formats[], *const sg_dmap_filters[];
 
 int sg_dmap_check(sg_run *run);
+/* The WebGPU rules of --target wgsl (dmap_wgsl.c). */
+int sg_dmap_wgsl_check(sg_run *run);
 int sg_dmap_selftest(const sg_run *run, const struct sg_job *job);
 
 #endif

@@ -86,6 +86,7 @@ int sg_dmap_check(sg_run *run)
         rc = check_texel(run);
         if (!rc) rc = check_rates(run);
     }
+    if (!rc) rc = sg_dmap_wgsl_check(run);
     if (!rc) rc = check_selftest(run);
     return rc;
 }

@@ -69,8 +69,8 @@ int sg_dmap_selftest(const sg_run *run, const sg_job *job)
     }
     const spdrt_device_info *dev = spdrt_device(ctx);
     printf("spdgen selftest: %s\n", run->command);
-    if (run->common.target == SG_TARGET_MSL)
-        printf("  MSL cannot run here: running its GLSL twin (the same rules)\n");
+    if (sg_run_twin_of(run))
+        printf("  %s cannot run here: running its GLSL twin (the same rules)\n", sg_run_twin_of(run));
     printf("  render %ux%u x %u view(s), seed %ld, on %s (%s)\n", w, h, c.views, run->common.seed, dev->name,
            dev->driver);
     spdrt_dmap_extent e = spdrt_dmap_gen_extent(&c, w, h);

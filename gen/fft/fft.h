@@ -69,6 +69,9 @@ extern const char *const sg_fft_directions[], *const sg_fft_norms[], *const sg_f
 
 int sg_fft_check(sg_run *run);
 int sg_fft_check_mixed(sg_run *run);
+/* The WebGPU rules of --target wgsl (fft_wgsl.c): --max-wg within the device's invocations,
+ * shuffles' feature. */
+int sg_fft_wgsl_check(sg_run *run);
 int sg_fft_plan(const sg_run *run, struct sg_job *job);
 void sg_fft_job_contract(const sg_run *run, const struct sg_job *job, struct sg_contract *out);
 char *sg_fft_manifest(const sg_run *run, const struct sg_job *job);

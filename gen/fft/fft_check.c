@@ -294,8 +294,10 @@ static int check_rows(sg_run *run)
 int sg_fft_check(sg_run *run)
 {
     sg_fft_params *f = run->params;
+    int rc = sg_fft_wgsl_check(run);
+    if (rc) return rc;
     if (sg_fft_path(f->n) != SG_FFT_PATH_POW2) return sg_fft_check_mixed(run);
-    int rc = derive_shape(run);
+    rc = derive_shape(run);
     if (rc) return rc;
     if (!sg_given(run, FFT_OPT_SHARED))
         f->shared_layout = f->n >= PAIRED_FROM_N ? SG_FFT_SHARED_PAIRED : SG_FFT_SHARED_SPLIT;

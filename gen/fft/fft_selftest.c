@@ -102,8 +102,8 @@ static spdrt_context *open_device(const sg_run *run)
         return NULL;
     }
     printf("spdgen selftest: %s\n", run->command);
-    if (run->common.target == SG_TARGET_MSL)
-        printf("  MSL cannot run here: running its GLSL twin (the same algorithm and plan)\n");
+    if (sg_run_twin_of(run))
+        printf("  %s cannot run here: running its GLSL twin (the same algorithm and plan)\n", sg_run_twin_of(run));
     return ctx;
 }
 

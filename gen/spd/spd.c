@@ -98,6 +98,12 @@ static const sg_option options[] = {
     [SPD_OPT_HALF] = {.name = "--half", .kind = SG_OPT_FLAG, .offset = F(half), .lua = "half",
         .help = "fp16 math for r16f | rg16f | rgba16f (registers, exchanges, shared memory, "
         "the hand-off); needs shaderFloat16 and 16-bit storage"},
+    [SPD_OPT_UNFENCED] = {.name = "--unfenced-handoff", .kind = SG_OPT_FLAG, .offset = F(unfenced),
+        .lua = "unfenced",
+        .help = "--target wgsl: allow passes of more than log2(--tile) levels, whose last "
+        "workgroup reads what the others wrote in the same dispatch; WGSL has no device-scope "
+        "fence to order that, so it works only where the implementation makes those writes "
+        "visible in time (docs/wgsl.md)"},
     [SPD_OPT_SIZE] = {.name = "--size", .kind = SG_OPT_SIZE3, .offset = F(size), .min = 1,
         .max = 16384, .max_layers = 2048, .meta = "WxH[xL]", .command = SG_CMD_NEVER,
         .default_text = "1920x1080 within --max-size; 6 layers with --array",
@@ -153,7 +159,8 @@ const sg_kernel sg_spd_kernel = {
         "  spdgen --spd --target spirv -o spd.spv -MD               # + spd.spv.d\n"
         "  spdgen --spd --op max --format r32f --selftest --size 2560x1440\n"
         "  spdgen --spd --edge weighted --format rgba16f -o bloom.comp  # mean kept at odd sizes\n"
-        "  spdgen --spd --max-size 16384x16384 --tail hierarchy -o spd16k.comp\n",
+        "  spdgen --spd --max-size 16384x16384 --tail hierarchy -o spd16k.comp\n"
+        "  spdgen --spd --target wgsl -o spd.wgsl --emit-header spd.h  # WebGPU: passes of 4\n",
     .options = options,
     .params_size = sizeof(sg_spd_params),
     .defaults = defaults,

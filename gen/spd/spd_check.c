@@ -4,12 +4,13 @@
 #include <string.h>
 
 #include "spd.h"
+#include "wgsl.h"
 
 #define usage_error sg_usage_error
 
 /* The workgroup sizes a tile admits, largest first: each invocation reads a B x B block of
  * the tile, B = 2 or 4 (B <= T), so N = (T/B)^2, at most 256 invocations. */
-static int tile_workgroups(long tile, long out[2])
+int sg_spd_tile_workgroups(long tile, long out[2])
 {
     int n = 0;
     for (long b = 2; b <= 4; b *= 2)
@@ -21,8 +22,10 @@ static int check_tile_wg(sg_run *run)
 {
     sg_spd_params *s = run->params;
     long sizes[2] = {0, 0};
-    int n = tile_workgroups(s->tile, sizes);
-    if (!sg_given(run, SPD_OPT_WG)) s->wg = sizes[0];
+    int n = sg_spd_tile_workgroups(s->tile, sizes);
+    /* The largest, or the largest within a WebGPU device's invocations. */
+    int pick = sg_is_wgsl(run) && n == 2 && sizes[0] > run->common.wg_invocations;
+    if (!sg_given(run, SPD_OPT_WG)) s->wg = sizes[pick];
     for (int i = 0; i < n; i++)
         if (s->wg == sizes[i]) return 0;
     if (n == 1)
@@ -133,8 +136,8 @@ static int check_level1_and_sampler(sg_run *run)
 {
     sg_spd_params *s = run->params;
     if (!sg_given(run, SPD_OPT_LEVEL1))
-        s->level1 = s->edge != SG_SPD_EDGE_DROP || s->format == SG_SPD_RGBA8 ? SG_SPD_LEVEL1_BLOCKS
-                                                                        : SG_SPD_LEVEL1_INTERLEAVED;
+        s->level1 = s->edge != SG_SPD_EDGE_DROP || s->format == SG_SPD_RGBA8 ||
+                    !sg_spd_wgsl_interleaved_fits(run) ? SG_SPD_LEVEL1_BLOCKS : SG_SPD_LEVEL1_INTERLEAVED;
     if (s->level1 == SG_SPD_LEVEL1_INTERLEAVED && s->edge != SG_SPD_EDGE_DROP)
         return usage_error("--level1 interleaved: not with --edge %s (its 5x5 reads and strips "
                            "are written for 4x4 blocks); use --level1 blocks", sg_spd_edges[s->edge]);
@@ -145,8 +148,12 @@ static int check_level1_and_sampler(sg_run *run)
     if (coords_given && !s->sampler_normalized && s->array)
         return usage_error("--sampler-coords texel: not with --array (Vulkan and Metal sample at "
                            "unnormalized coordinates only single-layer views); use normalized");
-    /* Vulkan and Metal sample unnormalized coordinates only on single-layer views. */
-    if (s->sampler_linear && s->array) s->sampler_normalized = 1;
+    if (coords_given && !s->sampler_normalized && sg_is_wgsl(run))
+        return usage_error("--sampler-coords texel: WebGPU samplers take normalized coordinates "
+                           "only (GPUSamplerDescriptor has no unnormalized mode); use normalized");
+    /* Vulkan and Metal sample unnormalized coordinates only on single-layer views, WebGPU
+     * never. */
+    if (s->sampler_linear && (s->array || sg_is_wgsl(run))) s->sampler_normalized = 1;
     if (!sg_given(run, SPD_OPT_FETCH_AHEAD))
         s->fetch_ahead = s->sampler_linear && s->tile == 64 && s->tail == SG_SPD_TAIL_HIERARCHY ? 2 : 0;
     if (s->fetch_ahead && !s->sampler_linear)
@@ -193,11 +200,14 @@ static int check_selftest(sg_run *run)
 
 int sg_spd_check(sg_run *run)
 {
+    sg_spd_wgsl_shape(run);
     int rc = check_tile_wg(run);
     if (!rc) rc = check_tail(run);
     if (!rc) rc = check_mips(run);
+    if (!rc) rc = sg_spd_wgsl_passes(run);
     if (!rc) rc = check_level1_and_sampler(run);
     if (!rc) rc = check_op_format(run->params);
+    if (!rc) rc = sg_spd_wgsl_check(run);
     if (!rc) rc = check_selftest(run);
     return rc;
 }

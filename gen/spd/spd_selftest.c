@@ -89,8 +89,8 @@ int sg_spd_selftest(const sg_run *run, const sg_job *job)
     unsigned seed = (unsigned)run->common.seed;
 
     printf("spdgen selftest: %s\n", run->command);
-    if (run->common.target == SG_TARGET_MSL)
-        printf("  MSL cannot run here: running its GLSL twin (the same algorithm and plan)\n");
+    if (sg_run_twin_of(run))
+        printf("  %s cannot run here: running its GLSL twin (the same algorithm and plan)\n", sg_run_twin_of(run));
     printf("  source %ux%u x %u layer(s), seed %u, on %s (%s), subgroup size %u\n", w, h, layers,
            seed, dev->name, dev->driver, dev->subgroup_size);
 

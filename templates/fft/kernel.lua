@@ -21,8 +21,9 @@ local interface = require("templates.lib.interface")
 local fft = {}
 
 -- Shared memory the plan may use: 32 KB, what Metal guarantees and the least the Vulkan
--- devices in use offer, so one plan runs everywhere. One slot is one complex value,
--- stored as two floats in separate arrays (fft_re, fft_im) or one float2 (fft_c).
+-- devices in use offer, so one plan runs everywhere; less where the target sets a limit
+-- (cfg.wg_storage: WebGPU's 16 KB by default). One slot is one complex value, stored as
+-- two floats in separate arrays (fft_re, fft_im) or one float2 (fft_c).
 local SHARED_BUDGET_BYTES = 32768
 local SLOT_BYTES = 8
 
@@ -58,7 +59,7 @@ local function make_context(cfg, dialect)
     local g = {
         n = log2(f.n), e = log2(f.ept), w = log2(f.wg),
         cb = lanes and 0 or log2(C), tc = lanes and log2(C) or 0,
-        budget = SHARED_BUDGET_BYTES // SLOT_BYTES,
+        budget = math.min(cfg.wg_storage or SHARED_BUDGET_BYTES, SHARED_BUDGET_BYTES) // SLOT_BYTES,
     }
     -- Butterflies by shuffles: on j's bits held by the lanes of one subgroup above the
     -- column lanes (lanes layout: S / C lanes per column; none when C >= S).
@@ -395,8 +396,10 @@ local function emit_header_comment(c, ctx)
                 "after another", ctx.rows_in_turn) or "one FFT per workgroup"))
     end
     c:hanging("//   ", string.format("shared memory %d bytes; %s", k.shared_bytes, ctx.subgroup >= 8 and
-        string.format("needs full subgroups of %d invocations (Vulkan: requiredSubgroupSize = %d and " ..
-            "full subgroups; larger subgroups also work)", ctx.subgroup, ctx.subgroup)
+        string.format("needs full subgroups of %d invocations (%s; larger subgroups also work)",
+            ctx.subgroup, ctx.dialect.subgroup_requirement
+                and string.format(ctx.dialect.subgroup_requirement, ctx.subgroup)
+                or string.format("Vulkan: requiredSubgroupSize = %d and full subgroups", ctx.subgroup))
         or ctx.subgroup == 4 and "needs quad operations in compute (subgroups of at least 4, full)"
         or "no subgroup operations"))
     if ctx.subgroup >= 4 then

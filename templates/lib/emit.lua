@@ -217,10 +217,12 @@ function emit.wrap(line)
 end
 
 -- The finished text. Blocks opened with an empty header (a bare scope) leave " {" on
--- their line; write them as "{".
+-- their line; write them as "{". The target's `finish` (set by interface:emit_preamble)
+-- sees the lines first, before they are wrapped.
 function emit:text()
     local lines = {}
-    for _, line in ipairs(self.lines) do
+    local source = self.finish and self.finish(self.lines) or self.lines
+    for _, line in ipairs(source) do
         for _, piece in ipairs(emit.wrap(line)) do lines[#lines + 1] = piece end
     end
     return (table.concat(lines, "\n") .. "\n"):gsub("\n(%s*) {\n", "\n%1{\n")

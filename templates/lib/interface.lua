@@ -56,8 +56,12 @@ end
 function interface:params_label() return self.D.params_label(self) end
 
 -- Version, extensions or includes, and the local size where the target states it there.
+-- The writer also gets the target's `finish`, which its text() applies to every line (WGSL
+-- rewrites the templates' C-like statements; the other targets keep them).
 function interface:emit_preamble(c)
-    c:line(self.D.preamble(self))
+    local preamble = self.D.preamble(self)
+    if preamble ~= "" then c:line(preamble) end
+    c.finish = function(lines) return self.D.finish(lines, self) end
 end
 
 -- The file-scope declarations: resources and the parameter block, then workgroup memory.

@@ -73,7 +73,7 @@ function hierarchy.elect(c, ctx, e)
         end
     end)
     c:line(D.barrier())
-    c:line("if (lds_is_last == 0u) return;")
+    c:line("if (%s == 0u) return;", D.uniform_read("lds_is_last"))
     c:comment(e.acquire)
     c:line(D.device_fence())
     c:comment(e.reset)

@@ -766,6 +766,12 @@ local function emit_header_comment(c, ctx)
         c:line("// shader-read barrier between passes. 32-bit formats give the single-pass result")
         c:line("// exactly; 8/16-bit ones re-read stored (rounded) levels.")
     end
+    if cfg.unfenced then
+        c:comment("Unfenced hand-off (--unfenced-handoff): WGSL has no device-scope fence, so " ..
+            "nothing in the language orders the other workgroups' writes of this dispatch " ..
+            "before the last workgroup's reads; it works only where the implementation makes " ..
+            "them visible in time (docs/wgsl.md). Without it no pass goes past one tile.")
+    end
     c:line("// Contract:")
     for _, b in ipairs(k.bindings) do
         c:hanging(string.format("//   %-18s %s%s: ", ctx.interface:binding_label(b.binding),
@@ -798,6 +804,9 @@ local function emit_header_comment(c, ctx)
     if cfg.subgroup >= 4 then
         c:line("//   assumes each subgroup is consecutive invocations of the workgroup (lane = t % size),")
         c:line("//   as 1D workgroups are laid out by every known Vulkan, D3D and Metal implementation")
+    end
+    if cfg.subgroup >= 8 and ctx.dialect.subgroup_requirement then
+        c:line("//   %s", string.format(ctx.dialect.subgroup_requirement, math.min(cfg.subgroup, shape.wg)))
     end
     if ctx.handoff then
         c:line("//   sources up to %s (all %d levels in this one dispatch)", cfg.max_size, cfg.mips)

@@ -21,7 +21,7 @@ expect_usage_error() {
 expect_usage_error "no kernel" "--spd" --op max
 expect_usage_error "two kernels" "--fft" --spd --fft 64
 expect_usage_error "unknown flag" "--frobnicate" --spd --frobnicate
-expect_usage_error "--target wgsl" "--target wgsl" --spd --target wgsl
+expect_usage_error "--target cuda" "--target cuda" --spd --target cuda
 expect_usage_error "missing value" "--mips" --spd --mips
 expect_usage_error "HLSL with vulkan1.2" "--target-env vulkan1.2" --spd --target hlsl --target-env vulkan1.2
 expect_usage_error "--spirv-from without spirv" "--spirv-from" --spd --spirv-from hlsl

@@ -1,0 +1,144 @@
+/* tests/wgsl/check.c: the CPU side of tests/wgsl/run.t. The WebGPU side (run.mjs) runs the
+ * WGSL shaders through Dawn; this program makes their inputs and judges their outputs with
+ * libspdrt's references and bounds, exactly as the Vulkan tests do:
+ *   SPD (tests/spd/run.h): source data from spd_test_source, every texel of every level
+ *     against spd_ref_run_edge (the passes re-reading their stored source level) within
+ *     spd_ref_bound_level, no sentinel left;
+ *   FFT (tests/fft/matrix.c): random data in [-1, 1] from fft_random, the output against
+ *     spdrt_fft_reference within SPDRT_FFT_BOUND_REL_L2 and SPDRT_FFT_BOUND_MAX_REL.
+ * Files are raw little-endian float32.
+ *   check spd-source OP FORMAT W H SEED FILE      writes W x H RGBA floats
+ *   check spd OP FORMAT W H SEED MIPS PER_PASS OUT  OUT: levels 1..MIPS, RGBA floats each
+ *   check fft-source N COUNT SEED FILE            writes COUNT x N complex values
+ *   check fft N COUNT SEED OUT                      forward, inverse norm, natural order
+ * Prints one line (what was compared, and the error); exit 0 within the bounds, 1 not, 2
+ * for bad arguments. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spdrt.h"
+#include "spdrt_fft.h"
+#include "spdrt_spd.h"
+#include "spd/common.h"
+
+#define SENTINEL (-1234.5f)
+
+static int write_floats(const char *path, const float *data, size_t count)
+{
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(data, sizeof *data, count, f) == count;
+    if (f && fclose(f) != 0) ok = 0;
+    return ok ? 0 : 1;
+}
+
+static float *read_floats(const char *path, size_t count)
+{
+    FILE *f = fopen(path, "rb");
+    float *data = malloc(count * sizeof *data);
+    if (!f || !data || fread(data, sizeof *data, count, f) != count) {
+        free(data);
+        data = NULL;
+    }
+    if (f) fclose(f);
+    return data;
+}
+
+static int spd(int argc, char **argv)
+{
+    spd_op op;
+    spdrt_format format;
+    int source_only = strcmp(argv[1], "spd-source") == 0;
+    if (argc != (source_only ? 8 : 10) || spd_ref_op_by_name(argv[2], &op) != 0 ||
+        spdrt_format_by_name(argv[3], &format) != 0)
+        return 2;
+    uint32_t w = (uint32_t)atoi(argv[4]), h = (uint32_t)atoi(argv[5]);
+    uint32_t seed = (uint32_t)atoi(argv[6]);
+    float *source = spd_test_source((size_t)w * h * 4, seed, format == SPDRT_R32UI);
+    if (!source) return 2;
+    if (source_only) {
+        int rc = write_floats(argv[7], source, (size_t)w * h * 4);
+        free(source);
+        return rc;
+    }
+    uint32_t mips = (uint32_t)atoi(argv[7]), per_pass = (uint32_t)atoi(argv[8]);
+    spdrt_spd_levels ref = {0};
+    if (spd_ref_run_edge(op, SPDRT_EDGE_DROP, format, w, h, 1, mips, per_pass, source, &ref) != 0)
+        return 2;
+    size_t total = 0;
+    for (uint32_t k = 1; k <= mips; k++) total += (size_t)ref.width[k] * ref.height[k] * 4;
+    float *all = read_floats(argv[9], total);
+    if (!all) {
+        printf("no output to compare (%s)\n", argv[9]);
+        return 1;
+    }
+    spdrt_spd_levels gpu = ref;
+    size_t at = 0;
+    for (uint32_t k = 1; k <= mips; k++) {
+        gpu.level[k] = all + at;
+        at += (size_t)ref.width[k] * ref.height[k] * 4;
+    }
+    spd_ref_comparison c = {0};
+    double bound = 0;
+    for (uint32_t k = 1; k <= mips; k++) {
+        bound = spd_ref_bound_level(op, format, 0, 0, k);
+        spd_ref_compare_level(&gpu, &ref, k, spdrt_format_channels(format), bound, NULL, SENTINEL,
+                              &c);
+    }
+    char within[64];
+    snprintf(within, sizeof within, bound == 0 ? "bit-exact" : "within %.3g", bound);
+    printf("%u levels %s, max error %.3g, %zu mismatches, %zu sentinels%s%s\n", mips, within,
+           c.max_error, c.mismatches, c.sentinels, c.mismatches ? "; first: " : "",
+           c.mismatches ? c.first : "");
+    free(all);
+    free(source);
+    spdrt_spd_levels_free(&ref);
+    return c.mismatches == 0 && c.sentinels == 0 ? 0 : 1;
+}
+
+static int fft(int argc, char **argv)
+{
+    int source_only = strcmp(argv[1], "fft-source") == 0;
+    if (argc != 6) return 2;
+    spdrt_fft_config config = {.n = (uint32_t)atoi(argv[2]), .norm = SPDRT_FFT_NORM_INVERSE};
+    spdrt_fft_params params = {.count = (uint32_t)atoi(argv[3])};
+    uint32_t seed = (uint32_t)atoi(argv[4]);
+    size_t floats = (size_t)config.n * params.count * 2;
+    float *in = malloc(floats * sizeof *in);
+    double *ref = malloc(floats * sizeof *ref);
+    if (!in || !ref || config.n < 4) return 2;
+    spdrt_random_floats(in, floats, seed, -1.0f, 1.0f);
+    if (source_only) {
+        int rc = write_floats(argv[5], in, floats);
+        free(in);
+        free(ref);
+        return rc;
+    }
+    float *out = read_floats(argv[5], floats);
+    if (!out) {
+        printf("no output to compare (%s)\n", argv[5]);
+        return 1;
+    }
+    if (spdrt_fft_reference(&config, &params, in, ref) != 0) return 2;
+    spdrt_fft_error e = {0};
+    spdrt_fft_compare(out, ref, floats, 1, &e);
+    int passed = e.non_finite == 0 && e.rel_l2 <= SPDRT_FFT_BOUND_REL_L2 &&
+                 e.max_rel <= SPDRT_FFT_BOUND_MAX_REL;
+    printf("%u FFTs of %u points: rel L2 %.3g (bound %.3g), max rel %.3g (bound %.3g), %zu "
+           "non-finite\n", params.count, config.n, e.rel_l2, SPDRT_FFT_BOUND_REL_L2, e.max_rel,
+           SPDRT_FFT_BOUND_MAX_REL, e.non_finite);
+    free(in);
+    free(ref);
+    free(out);
+    return passed ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+    int rc = 2;
+    if (argc > 1 && strncmp(argv[1], "spd", 3) == 0) rc = spd(argc, argv);
+    if (argc > 1 && strncmp(argv[1], "fft", 3) == 0) rc = fft(argc, argv);
+    if (rc == 2) fprintf(stderr, "usage: check spd-source|spd|fft-source|fft ... (tests/wgsl/check.c)\n");
+    return rc;
+}

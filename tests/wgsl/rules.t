@@ -1,0 +1,67 @@
+#!/bin/sh
+# WebGPU's rules in spdgen --target wgsl (no WebGPU needed): what a WGSL shader cannot honour
+# is refused with one line naming the rule and exit 2 (formats without their feature,
+# subgroups and f16 without theirs, workgroups and workgroup storage over the limits given,
+# passes past the storage-texture limit or past one tile without --unfenced-handoff); the
+# defaults shape the shader to the limits given; SPD's default for WGSL hands nothing off
+# between workgroups, and the single pass is an opt-in whose header states the risk.
+. "$(dirname "$0")/../lib.sh"
+
+# refused "SPDGEN ARGS" PHRASE: exit 2, exactly one line on stderr, holding PHRASE.
+refused() {
+    # shellcheck disable=SC2086
+    "$SPDGEN" $1 -o "$WORK/x" 2>"$WORK/err"
+    rc=$?
+    lines=$(wc -l <"$WORK/err")
+    [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && grep -qF -- "$2" "$WORK/err"
+    ok $? "spdgen $1: exit $rc, $lines line naming '$2'"
+    diag "$(cat "$WORK/err")"
+}
+
+W="--target wgsl"
+refused "--spd --format r16f $W" "r16float as a storage texture only with the feature 'texture-formats-tier1'"
+refused "--spd --format rg16f --op minmax --mips 4 $W" "rg16float as a storage texture only with the feature 'texture-formats-tier1'"
+refused "--dmap fdm $W" "rg8unorm as a storage texture only with the feature 'texture-formats-tier1'"
+refused "--spd --subgroup 32 $W" "WGSL needs the WebGPU feature 'subgroups'"
+refused "--spd --subgroup 4 $W" "WGSL needs the WebGPU feature 'subgroups'"
+refused "--fft 1024 --subgroup 32 $W" "WGSL needs the WebGPU feature 'subgroups'"
+refused "--spd --format rgba16f --half $W" "WGSL needs the WebGPU feature 'shader-f16'"
+refused "--spd --sampler linear $W" "WGSL needs the WebGPU feature 'float32-filterable'"
+refused "--spd --tile 64 --wg 256 --wg-invocations 128 $W" "exceeds the WebGPU limit maxComputeInvocationsPerWorkgroup of 128"
+refused "--fft 1024 --max-wg 512 $W" "more than the WebGPU limit maxComputeInvocationsPerWorkgroup of 256"
+refused "--spd --wg-storage 1024 $W" "more than the WebGPU limit maxComputeWorkgroupStorageSize of 1024"
+refused "--spd --max-mips-per-pass 5 $W" "more than the WebGPU limit maxStorageTexturesPerShaderStage of 4"
+refused "--spd --max-mips-per-pass 8 --storage-textures 8 $W" "WGSL has no device-scope fence"
+refused "--spd --unfenced-handoff $W" "it needs --max-mips-per-pass above 6"
+refused "--spd --unfenced-handoff --target glsl" "only for --target wgsl"
+refused "--spd --op minmax --format rg32f $W" "a later pass would read the stored (min, max) pairs"
+refused "--fft 1000 $W" "WGSL takes powers of two only for now"
+refused "--fft 97 $W" "WGSL takes powers of two only for now"
+
+# The features named make them legal, and the shader enables them.
+"$SPDGEN" --spd --subgroup 4 --features subgroups $W -o "$WORK/sg.wgsl" &&
+    grep -q '^enable subgroups;' "$WORK/sg.wgsl"
+ok $? "--subgroup 4 --features subgroups: the shader opens with 'enable subgroups;'"
+"$SPDGEN" --spd --subgroup 0 $W -o "$WORK/s0.wgsl" && ! grep -q '^enable' "$WORK/s0.wgsl"
+ok $? "--subgroup 0: no enable directive"
+
+# The defaults shape the shader to the limits given.
+"$SPDGEN" --spd --wg-invocations 64 $W -o "$WORK/w64.wgsl" &&
+    grep -q '^@compute @workgroup_size(64, 1, 1)' "$WORK/w64.wgsl"
+ok $? "--spd --wg-invocations 64: a workgroup of 64 invocations"
+"$SPDGEN" --fft 4096 --wg-storage 8192 $W -o "$WORK/f8.wgsl" &&
+    grep -q '^//   shared memory 8192 bytes' "$WORK/f8.wgsl"
+ok $? "--fft 4096 --wg-storage 8192: a plan within 8192 bytes of workgroup storage"
+
+# SPD's default for WGSL: dispatches of at most log2(tile) levels, no counters, no hand-off.
+"$SPDGEN" --spd $W -o "$WORK/d.wgsl"
+cmd=$(regenerate_command "$WORK/d.wgsl")
+k=$(echo "$cmd" | sed -n 's/.*--max-mips-per-pass \([0-9]*\).*/\1/p')
+[ "$k" -le 6 ] && ! grep -q 'var<storage' "$WORK/d.wgsl" && ! grep -q 'atomic' "$WORK/d.wgsl"
+ok $? "--spd --target wgsl: passes of $k levels, no storage buffers, no atomics (no hand-off)"
+"$SPDGEN" --spd --unfenced-handoff --max-mips-per-pass 12 --storage-textures 12 $W -o "$WORK/u.wgsl" &&
+    grep -q '^// Unfenced hand-off (--unfenced-handoff): WGSL has no device-scope fence' "$WORK/u.wgsl" &&
+    grep -q 'atomicAdd' "$WORK/u.wgsl"
+ok $? "--unfenced-handoff --max-mips-per-pass 12: one pass with the hand-off, its header states the risk"
+
+done_testing

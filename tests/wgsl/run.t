@@ -1,0 +1,98 @@
+#!/bin/sh
+# A sample of --spd and --fft configurations made by spdgen --target wgsl and run through
+# Dawn (run.mjs, the WebGPU host binding each shader's contract) on a Mesa 25 lavapipe, and
+# compared with libspdrt's CPU references exactly as the Vulkan tests compare them
+# (check.c: SPD every texel of every level within spd_ref_bound_level, no sentinel left;
+# FFT within SPDRT_FFT_BOUND_REL_L2 and SPDRT_FFT_BOUND_MAX_REL). The --unfenced-handoff
+# case shows the single pass working on this implementation, which WGSL does not guarantee
+# (docs/wgsl.md).
+. "$(dirname "$0")/../lib.sh"
+. "$SPDGEN_ROOT/tests/wgsl/env.sh"
+CHECK="$SPDGEN_BUILD/tests/wgsl/check"
+
+missing=$(wgsl_missing)
+[ -n "$missing" ] || missing=$(wgsl_lavapipe_missing)
+if [ -n "$missing" ]; then
+    echo "1..0 # SKIP $missing"
+    exit 0
+fi
+wgsl_lavapipe_missing >/dev/null
+
+skip() { TAP_N=$((TAP_N + 1)); echo "ok $TAP_N # SKIP $1"; }
+
+# log2 of the larger side: the levels a whole chain has.
+levels() { awk -v w="$1" -v h="$2" 'BEGIN { m = w > h ? w : h; n = 0; while (m > 1) { m = int(m / 2); n++ } print n }'; }
+
+# spd OP FORMAT W H OPTIONS...: one SPD configuration on one W x H source.
+spd() {
+    op=$1 format=$2 w=$3 h=$4
+    shift 4
+    label="spd --op $op --format $format $* on ${w}x$h"
+    # shellcheck disable=SC2068
+    if ! "$SPDGEN" --spd --op "$op" --format "$format" $@ --target wgsl -o "$WORK/s.wgsl" 2>"$WORK/err"; then
+        ok 1 "$label: spdgen failed"
+        diag "$(cat "$WORK/err")"
+        return
+    fi
+    mips=$(levels "$w" "$h")
+    bound=$(sed -n 's/.*--mips \([0-9]*\).*/\1/p' "$WORK/s.wgsl" | head -1)
+    [ "$mips" -le "$bound" ] || mips=$bound
+    per_pass=$(sed -n 's/.*--max-mips-per-pass \([0-9]*\).*/\1/p' "$WORK/s.wgsl" | head -1)
+    seed=$((w * 7919 + h))
+    rm -f "$WORK/out.bin"
+    "$CHECK" spd-source "$op" "$format" "$w" "$h" "$seed" "$WORK/src.bin" &&
+        wgsl_node 60 run.mjs spd "$WORK/s.wgsl" "$w" "$h" "$mips" "$WORK/src.bin" "$WORK/out.bin"
+    rc=$?
+    if [ $rc -eq 3 ]; then
+        skip "$label: $(cat "$WORK/node.err")"
+        return
+    elif [ $rc -ne 0 ]; then
+        ok 1 "$label: run.mjs failed (exit $rc)"
+        diag "$(cat "$WORK/node.err")"
+        return
+    fi
+    result=$("$CHECK" spd "$op" "$format" "$w" "$h" "$seed" "$mips" "$per_pass" "$WORK/out.bin")
+    ok $? "WebGPU $label: $result"
+}
+
+# fft N COUNT OPTIONS...: COUNT rows of one --fft N configuration.
+fft() {
+    n=$1 count=$2
+    shift 2
+    label="fft $n${1:+ $*}, $count rows"
+    # shellcheck disable=SC2068
+    if ! "$SPDGEN" --fft "$n" $@ --target wgsl -o "$WORK/f.wgsl" 2>"$WORK/err"; then
+        ok 1 "$label: spdgen failed"
+        diag "$(cat "$WORK/err")"
+        return
+    fi
+    rm -f "$WORK/out.bin"
+    "$CHECK" fft-source "$n" "$count" "$((n + count))" "$WORK/src.bin" &&
+        wgsl_node 60 run.mjs fft "$WORK/f.wgsl" "$n" "$count" "$WORK/src.bin" "$WORK/out.bin"
+    rc=$?
+    if [ $rc -eq 3 ]; then
+        skip "$label: $(cat "$WORK/node.err")"
+        return
+    elif [ $rc -ne 0 ]; then
+        ok 1 "$label: run.mjs failed (exit $rc)"
+        diag "$(cat "$WORK/node.err")"
+        return
+    fi
+    result=$("$CHECK" fft "$n" "$count" "$((n + count))" "$WORK/out.bin")
+    ok $? "WebGPU $label: $result"
+}
+
+spd mean rgba32f 300 200 --max-size 512x512
+spd max r32f 257 129 --max-size 1024x1024
+spd min r32ui 200 150 --max-size 256x256
+spd srgb-mean rgba8 128 96 --max-size 128x128
+spd mean rgba16f 150 150 --max-size 256x256
+spd minmax rg32f 130 70 --max-size 256x256 --tile 16 --mips 4
+spd mean rgba32f 96 80 --max-size 128x128 --subgroup 4 --features subgroups
+spd mean rgba32f 200 130 --max-size 256x256 --subgroup 8 --features subgroups
+spd max r32f 256 180 --max-size 256x256 --unfenced-handoff --max-mips-per-pass 8 --storage-textures 8
+fft 64 32
+fft 1024 8
+fft 256 16 --ept 8
+fft 1024 8 --subgroup 8 --features subgroups
+done_testing
