@@ -57,7 +57,9 @@ more_configs="minmax_8_rg32f_2d minmax_0_rg32f_array minmax_4_rg32f_2d max_8_rg3
 edge_configs="max_8_r32f_2d_conservative min_0_r32f_array_conservative minmax_4_rg32f_2d_conservative"
 
 targets=""
-for c in $configs $order_configs $more_configs $edge_configs; do
+# 4096x4096 once (13 levels, the hand-off at scale).
+big_config=max_8_r32f_2d
+for c in $configs $order_configs $more_configs $edge_configs $big_config; do
     targets="$targets $MSL_BUILD/spd/$c/spd_msl"
     case $c in
     min_* | max_*) targets="$targets $MSL_BUILD/spd/$c/glsl.spv $MSL_BUILD/spd/$c/hlsl.spv" ;;
@@ -110,7 +112,7 @@ done
 for c in $edge_configs; do
     run "$c" 3x3 65x65 127x33 129x191 5x300 260x3 1000x999
 done
-run max_8_r32f_2d 4096x4096
+run $big_config 4096x4096
 
 # Mutants: the matrix must catch a missing barrier in the real kernel. Two barriers are
 # removed, one at a time, from test-order --subgroup 8 (the line is kept as a comment, so
