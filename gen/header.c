@@ -247,8 +247,11 @@ char *sg_header_render(const sg_run *run, const sg_job *job)
     snprintf(type, sizeof type, "%c%sPushConstants", toupper((unsigned char)name[0]), name + 1);
 
     sg_text t = {0};
-    sg_text_printf(&t, "/* spdgen %s (%s): dispatch contract of %s.\n", SPDGEN_VERSION,
-                   sg_revision, whole->title);
+    char title[512];
+    snprintf(title, sizeof title, "spdgen %s (%s): dispatch contract of %s.", SPDGEN_VERSION,
+             sg_revision, whole->title);
+    wrapped(&t, "/* ", " * ", title);
+    sg_text_printf(&t, "\n");
     sg_text_printf(&t, " * Generated; regenerate with:\n");
     sg_text_command(&t, " *   ", " *       ", run->command);
     if (run->overrides[0]) {

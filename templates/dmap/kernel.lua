@@ -151,7 +151,7 @@ local function emit_header_comment(c, ctx)
     c:line("// spdgen %s: %s,", cfg.version, k.title)
     c:line("// %s.", ctx.dialect.language)
     c:line("// Generated; regenerate with:")
-    c:line("//   %s", cfg.command)
+    c:command(cfg.command)
     c:line("//")
     local sources = {}
     if cfg.foveation ~= "off" then

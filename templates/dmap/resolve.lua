@@ -73,7 +73,7 @@ local function emit_header_comment(c, cfg, D, k, m)
     c:line("// spdgen %s: %s,", cfg.version, k.title)
     c:line("// %s.", D.language)
     c:line("// Generated; regenerate with:")
-    c:line("//   %s", cfg.command)
+    c:command(cfg.command)
     c:line("//")
     c:comment(string.format("Each output pixel reads its bin's fragment%s. Contract:",
         cfg.filter == "linear" and "s around it, interpolated bilinearly" or ""))
