@@ -49,6 +49,7 @@ local function coefficients()
     end
     return sin_c, cos_c
 end
+twiddle.coefficients = coefficients
 
 -- The device function `name`(k) = w^k: for 0 <= k < N/2, or with full_circle for
 -- 0 <= k < N (the four-step twiddle between passes), emitted into writer c.

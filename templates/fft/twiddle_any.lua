@@ -11,22 +11,8 @@ local any = {}
 
 local L = twiddle.literal
 
--- Taylor coefficients of cos(2 pi x) and sin(2 pi x), as twiddle.lua's.
-local function coefficients()
-    local tau = 2 * math.pi
-    local sin_c, cos_c = {}, {}
-    local fact = 1
-    for p = 1, 10 do
-        fact = fact * p
-        local term = tau ^ p / fact
-        if p % 2 == 1 then
-            sin_c[#sin_c + 1] = ((p // 2) % 2 == 0 and 1 or -1) * term
-        else
-            cos_c[#cos_c + 1] = ((p // 2) % 2 == 0 and 1 or -1) * term
-        end
-    end
-    return sin_c, cos_c
-end
+-- Taylor coefficients of cos(2 pi x) and sin(2 pi x), twiddle.lua's.
+local coefficients = twiddle.coefficients
 
 -- `name`(k) = exp(sign 2 pi i k / n) for 0 <= k < n (8 n < 2^32), into writer c.
 function any.emit_device_function(c, n, sign, name)
