@@ -109,6 +109,7 @@ static spdrt_conv *generate(conv_bench *b, conv_job_result *r)
         return NULL;
     }
     spdrt_conv *conv = NULL;
+    spdrt_take_statistics(b->ctx, NULL, 0); /* drops earlier pipelines' (the floor's copies) */
     if (spdrt_conv_load(b->ctx, plan, &conv) != SPDRT_OK)
         snprintf(r->error, sizeof r->error, "spdrt_conv_load: %s", spdrt_last_error(b->ctx));
     static const char *const roles[] = {"spectrum1", "spectrum2", "pass1", "pass2", "pass3"};

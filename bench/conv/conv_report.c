@@ -63,7 +63,8 @@ void conv_report_markdown(const void *report, FILE *out)
             bench_cell_us(out, f, "");
             bench_cell_percent(out, bench_median_us(f), bench_median_us(t));
             if (row != CONV_ROW_PIPELINE) fprintf(out, " |\n");
-            else if (j->check.status == BENCH_OK) fprintf(out, " %.2g (bar %.2g) |\n", j->check.max_rel, j->check.bound);
+            else if (j->check.status == BENCH_OK)
+                fprintf(out, " %.2g (bar %.2g) |\n", j->check.max_rel, j->check.bound);
             else fprintf(out, " **FAILED** %.2g (bar %.2g), %llu not finite |\n", j->check.max_rel, j->check.bound,
                          (unsigned long long)j->check.non_finite);
         }
