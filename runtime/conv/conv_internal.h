@@ -47,6 +47,24 @@ typedef struct {
  * `after_stage` / `after_access`. Timestamps where `pool` is given. */
 void conv_record_passes(VkCommandBuffer cb, const spdrt_conv *conv, const conv_push *push,
                         VkQueryPool pool);
+/* One pass's dispatch alone (shader: CONV_PASS1..CONV_PASS3), no barrier. */
+void conv_record_pass(VkCommandBuffer cb, const spdrt_conv *conv, const conv_push *push, int shader);
+/* The input uploaded, the output and the spectra between the passes filled with NaN, all
+ * visible to the passes (the input image in SHADER_READ_ONLY_OPTIMAL, the output in
+ * GENERAL). */
+void conv_record_setup(VkCommandBuffer cb, const spdrt_conv *conv, const conv_run_resources *rs,
+                       uint32_t width, uint32_t height);
+/* The passes' output copied to rs->readback, visible to the host (an output image is left in
+ * TRANSFER_SRC_OPTIMAL). */
+void conv_record_readback(VkCommandBuffer cb, const spdrt_conv *conv, const conv_run_resources *rs,
+                          uint32_t width, uint32_t height);
+/* rs->readback as host floats (spdrt_conv_output_floats a pixel). */
+void conv_unpack_output(const spdrt_conv *conv, const conv_run_resources *rs, size_t pixels,
+                        float *output);
+/* spdrt_conv_run's checks of its arguments, and its push constants. */
+spdrt_result conv_check_run(spdrt_context *ctx, const spdrt_conv *conv, const spdrt_conv_params *p,
+                            const float *input, const float *output);
+conv_push conv_push_of(const spdrt_conv *conv, const spdrt_conv_params *p);
 /* Points the passes' descriptor sets at the run's images or buffers. */
 void conv_bind_run(spdrt_context *ctx, spdrt_conv *conv, const conv_run_resources *rs);
 /* The run's images or buffers for a width x height image (the input staging filled from
@@ -54,6 +72,30 @@ void conv_bind_run(spdrt_context *ctx, spdrt_conv *conv, const conv_run_resource
 spdrt_result conv_run_create(spdrt_context *ctx, const spdrt_conv *conv, uint32_t width, uint32_t height,
                              const float *input, conv_run_resources *rs);
 void conv_run_release(spdrt_context *ctx, conv_run_resources *rs);
+/* A run kept on the device, so that a benchmark can record it many times into one command
+ * buffer (bench/gpu.h's harness): the input uploaded once, the output and the spectra
+ * between the passes NaN-filled once, the passes' descriptor sets pointed at them. Only one
+ * job of a conv at a time (the sets are the conv's). conv_job.c. */
+typedef struct {
+    spdrt_context *ctx;
+    spdrt_conv *conv;
+    conv_run_resources rs;
+    conv_push push;
+    uint32_t width, height;
+    int alone;                                 /* 0: the three passes with their barriers;
+                                                  CONV_PASS1..CONV_PASS3: that pass alone */
+} conv_job;
+
+spdrt_result conv_job_prepare(spdrt_context *ctx, spdrt_conv *conv, const spdrt_conv_params *p,
+                              const float *input, conv_job *job);
+/* What one repetition runs: a bench_record_fn (user = the job). Each pass alone reads what
+ * the pass before it left, so it must follow one whole record. */
+void conv_job_record(VkCommandBuffer cb, void *user);
+/* The output the last record left, read back (the output image back in GENERAL after, so
+ * records may follow). */
+spdrt_result conv_job_read(conv_job *job, float *output);
+void conv_job_release(conv_job *job);
+
 /* Workgroups of a line pass for `lines` lines, and of a column pass. */
 uint32_t conv_line_groups(uint32_t lines);
 uint32_t conv_column_groups(const spdrt_conv *conv, int shader);

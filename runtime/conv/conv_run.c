@@ -45,17 +45,23 @@ static void nan_fill(VkCommandBuffer cb, const spdrt_buffer *b)
     vkCmdFillBuffer(cb, b->buffer, 0, VK_WHOLE_SIZE, 0xffffffffu); /* NaN as floats and as halves */
 }
 
+void conv_record_pass(VkCommandBuffer cb, const spdrt_conv *conv, const conv_push *push, int shader)
+{
+    uint32_t groups = shader == CONV_PASS2 ? conv_column_groups(conv, CONV_PASS2)
+                                           : conv_line_groups(conv_lines(conv, push->width, push->height));
+    dispatch(cb, &conv->shaders[shader], push, groups);
+}
+
 void conv_record_passes(VkCommandBuffer cb, const spdrt_conv *conv, const conv_push *push, VkQueryPool pool)
 {
-    uint32_t lines = conv_lines(conv, push->width, push->height);
     if (pool) vkCmdWriteTimestamp(cb, COMPUTE, pool, 0);
-    dispatch(cb, &conv->shaders[CONV_PASS1], push, conv_line_groups(lines));
+    conv_record_pass(cb, conv, push, CONV_PASS1);
     if (pool) vkCmdWriteTimestamp(cb, COMPUTE, pool, 1);
     between_passes(cb);
-    dispatch(cb, &conv->shaders[CONV_PASS2], push, conv_column_groups(conv, CONV_PASS2));
+    conv_record_pass(cb, conv, push, CONV_PASS2);
     if (pool) vkCmdWriteTimestamp(cb, COMPUTE, pool, 2);
     between_passes(cb);
-    dispatch(cb, &conv->shaders[CONV_PASS3], push, conv_line_groups(lines));
+    conv_record_pass(cb, conv, push, CONV_PASS3);
     if (pool) vkCmdWriteTimestamp(cb, COMPUTE, pool, 3);
 }
 
@@ -280,10 +286,8 @@ static VkBufferImageCopy whole_image(uint32_t width, uint32_t height)
     return copy;
 }
 
-/* The input uploaded, the output and the spectra between the passes filled with NaN, all
- * visible to the passes. */
-static void record_setup(VkCommandBuffer cb, const spdrt_conv *conv, const conv_run_resources *rs, uint32_t w,
-                         uint32_t h)
+void conv_record_setup(VkCommandBuffer cb, const spdrt_conv *conv, const conv_run_resources *rs, uint32_t w,
+                       uint32_t h)
 {
     VkBufferImageCopy copy = whole_image(w, h);
     if (conv->info.input_buffer) {
@@ -317,8 +321,8 @@ static void record_setup(VkCommandBuffer cb, const spdrt_conv *conv, const conv_
                           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
 }
 
-static void record_readback(VkCommandBuffer cb, const spdrt_conv *conv, const conv_run_resources *rs, uint32_t w,
-                            uint32_t h)
+void conv_record_readback(VkCommandBuffer cb, const spdrt_conv *conv, const conv_run_resources *rs, uint32_t w,
+                          uint32_t h)
 {
     if (conv->info.output_buffer) {
         spdrt__memory_barrier(cb, COMPUTE, VK_ACCESS_SHADER_WRITE_BIT, TRANSFER, VK_ACCESS_TRANSFER_READ_BIT);
@@ -348,8 +352,18 @@ static void read_times(spdrt_context *ctx, VkQueryPool pool, spdrt_conv_times *t
     times->total_ms = (double)((t[3] - t[0]) & mask) * ns / 1e6;
 }
 
-static spdrt_result check_run(spdrt_context *ctx, const spdrt_conv *conv, const spdrt_conv_params *p,
-                              const float *input, const float *output)
+void conv_unpack_output(const spdrt_conv *conv, const conv_run_resources *rs, size_t pixels, float *output)
+{
+    spdrt_format format = image_format(conv);
+    uint32_t texel = spdrt__format_texel_size(format), f = spdrt_conv_output_floats(conv);
+    for (size_t k = 0; k < pixels; k++) {
+        if (conv->info.output_buffer) memcpy(output + k * f, (const float *)rs->readback.map + k * f, f * sizeof(float));
+        else spdrt__texel_unpack(format, (const char *)rs->readback.map + k * texel, output + k * 4);
+    }
+}
+
+spdrt_result conv_check_run(spdrt_context *ctx, const spdrt_conv *conv, const spdrt_conv_params *p,
+                            const float *input, const float *output)
 {
     if (!conv || !p || !input || !output)
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_conv_run: conv, params, input and output are required");
@@ -361,8 +375,7 @@ static spdrt_result check_run(spdrt_context *ctx, const spdrt_conv *conv, const 
     return SPDRT_OK;
 }
 
-/* The push constants of a run. */
-static conv_push push_of(const spdrt_conv *conv, const spdrt_conv_params *p)
+conv_push conv_push_of(const spdrt_conv *conv, const spdrt_conv_params *p)
 {
     conv_push push = {p->width, p->height, conv->psf_width, conv->psf_height, p->intensity,
                       p->composite ? 1u : 0u, p->sharpen, p->psf_scale > 0 ? p->psf_scale : 1.0f};
@@ -375,27 +388,21 @@ spdrt_result spdrt_conv_run(spdrt_context *ctx, spdrt_conv *conv, const spdrt_co
     conv_run_resources rs;
     VkCommandBuffer cb;
     if (!ctx) return SPDRT_ERROR_ARGUMENT;
-    spdrt_result res = check_run(ctx, conv, p, input, output);
+    spdrt_result res = conv_check_run(ctx, conv, p, input, output);
     if (res != SPDRT_OK) return res;
     res = conv_run_create(ctx, conv, p->width, p->height, input, &rs);
     if (res == SPDRT_OK) res = spdrt__commands_begin(ctx, &cb);
     if (res == SPDRT_OK) {
-        conv_push push = push_of(conv, p);
+        conv_push push = conv_push_of(conv, p);
         conv_bind_run(ctx, conv, &rs);
         if (rs.timestamps) vkCmdResetQueryPool(cb, rs.timestamps, 0, 4);
-        record_setup(cb, conv, &rs, p->width, p->height);
+        conv_record_setup(cb, conv, &rs, p->width, p->height);
         conv_record_passes(cb, conv, &push, rs.timestamps);
-        record_readback(cb, conv, &rs, p->width, p->height);
+        conv_record_readback(cb, conv, &rs, p->width, p->height);
         res = spdrt__commands_submit(ctx, cb);
     }
     if (res == SPDRT_OK) {
-        size_t pixels = (size_t)p->width * p->height;
-        spdrt_format format = image_format(conv);
-        uint32_t texel = spdrt__format_texel_size(format), f = spdrt_conv_output_floats(conv);
-        for (size_t k = 0; k < pixels; k++) {
-            if (conv->info.output_buffer) memcpy(output + k * f, (const float *)rs.readback.map + k * f, f * sizeof(float));
-            else spdrt__texel_unpack(format, (const char *)rs.readback.map + k * texel, output + k * 4);
-        }
+        conv_unpack_output(conv, &rs, (size_t)p->width * p->height, output);
         if (times) read_times(ctx, rs.timestamps, times);
     }
     conv_run_release(ctx, &rs);

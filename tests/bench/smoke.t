@@ -51,4 +51,30 @@ alone=$(sed -n '/^## Each dispatch alone/,/^## /p' "$WORK/fft.txt" |
     awk -F'|' '/^\| 1024x2048/ && $4 + 0 > 0 && $6 + 0 > 0' | wc -l)
 [ "$variants" -gt 0 ] && [ "$alone" -eq "$variants" ]
 ok $? "fft_bench: each of the $variants 2D variants has both dispatches timed alone ($alone rows)"
+
+# conv_bench: one job kept on the device, its pipeline and each pass timed beside the floor
+# of the same bytes, the output checked (exit 1 on a mismatch or a value never written).
+"$SPDGEN_BUILD/bench/conv_bench" --quick --storage f16 --json "$WORK/conv.json" \
+    --markdown "$WORK/conv.md" >"$WORK/conv.txt" 2>"$WORK/conv.err"
+rc=$?
+[ $rc -eq 0 ]
+ok $? "conv_bench --quick --storage f16: runs, the output within the bars"
+[ $rc -eq 0 ] || diag "$(tail -5 "$WORK/conv.txt" "$WORK/conv.err")"
+cmp -s "$WORK/conv.md" "$WORK/conv.txt"
+ok $? "conv_bench --markdown: the file holds the report printed on stdout"
+perl -MJSON::PP -e 'local $/; my $j = decode_json(<STDIN>);
+    my @jobs = @{$j->{jobs}};
+    my $rows = grep { my $r = $_;
+        !grep { $r->{$_}{status} ne "ok" || !($r->{$_}{median_us} > 0) ||
+                $r->{"${_}_floor"}{status} ne "ok" || !($r->{"${_}_bytes"} > 0) }
+            qw(pass1 pass2 pass3 pipeline) } @jobs;
+    exit !($j->{failures} == 0 && @jobs == 1 && $rows == 1 && $jobs[0]{storage} eq "f16" &&
+           $jobs[0]{check}{status} eq "ok" && $jobs[0]{check}{samples} > 0 &&
+           $jobs[0]{pipeline_bytes} == $jobs[0]{pass1_bytes} + $jobs[0]{pass2_bytes} +
+                                       $jobs[0]{pass3_bytes})' <"$WORK/conv.json"
+ok $? "conv_bench --json: one f16 job, the pipeline and the three passes timed with their floors, checked"
+"$SPDGEN_BUILD/bench/conv_bench" --cases 64x64 >"$WORK/usage.txt" 2>"$WORK/usage.err"
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$WORK/usage.err")" -eq 1 ] && grep -q -- "--cases 64x64" "$WORK/usage.err"
+ok $? "conv_bench --cases 64x64 (no PSF): exit 2 (got $rc), one line naming the flag and value"
 done_testing
