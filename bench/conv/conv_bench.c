@@ -25,6 +25,9 @@ static void help(void)
            "                    device's size) (default 0,device)\n"
            "  --reps N, --warmup N, --b2b N, --scrub-mib N, --scrub-mode M, --heat-ms N\n"
            "                    as spd_bench (bench/README.md)\n"
+           "  --variants LIST   extra spdgen flags per variant, `;`-separated, e.g.\n"
+           "                    \"--columns-per-wg 2;--columns-per-wg 4\" (`-` for the\n"
+           "                    defaults), at most 8 (default: the defaults only)\n"
            "  --quick           smoke run: 160x90:31, resampled, 3 reps, 1 warm-up, 8 MiB\n"
            "                    scrub, 10 ms heat\n"
            BENCH_HELP_COMMON);
@@ -72,6 +75,16 @@ static int add_subgroup(const char *token, void *user)
     return 0;
 }
 
+/* A variant: words of spdgen flags (each starting with --, or numbers), or - for none. */
+static int add_variant(const char *token, void *user)
+{
+    conv_options *o = user;
+    if (o->variant_count == 8 || strlen(token) >= sizeof o->variants[0]) return -1;
+    if (strcmp(token, "-") && strncmp(token, "--", 2)) return -1;
+    snprintf(o->variants[o->variant_count++], sizeof o->variants[0], "%s", strcmp(token, "-") ? token : "");
+    return 0;
+}
+
 /* 0: run; 1: --help was printed; 2: usage error, printed. */
 static int parse(int argc, char **argv, conv_options *o)
 {
@@ -91,6 +104,17 @@ static int parse(int argc, char **argv, conv_options *o)
             if (common != BENCH_ARG_TAKEN) return common;
             continue;
         }
+        if (!strcmp(argv[i], "--variants") && i + 1 < argc) {
+            char list[8 * 160], *save = NULL;
+            snprintf(list, sizeof list, "%s", argv[++i]);
+            for (char *t = strtok_r(list, ";", &save); t; t = strtok_r(NULL, ";", &save))
+                if (add_variant(t, o))
+                    return bench_usage("conv_bench", "--variants", argv[i],
+                                       "spdgen flags per variant (--...), or -, `;`-separated, at most 8");
+            if (!o->variant_count)
+                return bench_usage("conv_bench", "--variants", argv[i], "at least one variant");
+            continue;
+        }
         for (size_t l = 0; l < sizeof lists / sizeof *lists && !own; l++) {
             if (strcmp(argv[i], lists[l].flag) || i + 1 >= argc) continue;
             own = 1;
@@ -108,13 +132,14 @@ static int parse(int argc, char **argv, conv_options *o)
     if (!o->spectrum_count) o->spectra[0] = 0, o->spectra[1] = 1, o->spectrum_count = quick ? 1 : 2;
     if (!o->storage_count) o->storages[0] = 0, o->storages[1] = 1, o->storage_count = 2;
     if (!o->subgroup_count) o->subgroups[0] = 0, o->subgroups[1] = UINT32_MAX, o->subgroup_count = quick ? 1 : 2;
+    if (!o->variant_count) o->variant_count = 1; /* variants[0] = "": the defaults */
     bench_timing_options q = {1, 3, 2, 10, 8ull << 20, 0, 0}, full = {3, 21, 10, 200, 256ull << 20, 0, 0};
     bench_timing_defaults(&o->common.timing, quick ? q : full);
     return 0;
 }
 
 /* The jobs in the order they run: per case, spectrum, storage, subgroup (the device's size
- * once, where it is also listed as a number or is not 4..64). */
+ * once, where it is also listed as a number or is not 4..64), variant. */
 static void plan(const conv_options *o, uint32_t device_subgroup, conv_report *r)
 {
     for (uint32_t c = 0; c < o->case_count; c++)
@@ -126,9 +151,12 @@ static void plan(const conv_options *o, uint32_t device_subgroup, conv_report *r
                     if (o->subgroups[s] == UINT32_MAX && (sg < 4 || sg > 64)) continue;
                     for (uint32_t t = 0; t < s; t++)
                         seen |= (o->subgroups[t] == UINT32_MAX ? device_subgroup : o->subgroups[t]) == sg;
-                    if (seen || r->job_count == CONV_BENCH_MAX_JOBS) continue;
-                    conv_job_result *j = &r->jobs[r->job_count++];
-                    j->c = o->cases[c], j->exact = o->spectra[sp], j->f16 = o->storages[st], j->subgroup = sg;
+                    for (uint32_t v = 0; v < o->variant_count && !seen; v++) {
+                        if (r->job_count == CONV_BENCH_MAX_JOBS) break;
+                        conv_job_result *j = &r->jobs[r->job_count++];
+                        j->c = o->cases[c], j->exact = o->spectra[sp], j->f16 = o->storages[st];
+                        j->subgroup = sg, j->variant = o->variants[v];
+                    }
                 }
 }
 

@@ -46,7 +46,8 @@ typedef struct {
     int exact;                       /* --spectrum exact, else resampled */
     int f16;                         /* --storage f16 */
     uint32_t subgroup;               /* --subgroup */
-    char command[256];               /* the spdgen arguments */
+    const char *variant;             /* extra spdgen flags (--variants), "" for none */
+    char command[416];               /* the spdgen arguments */
     uint32_t padded_width, padded_height, first_axis_y;
     uint64_t bytes[CONV_ROWS];       /* what each row must move at least (the pipeline: the sum) */
     bench_timing time[CONV_ROWS];
@@ -62,6 +63,8 @@ typedef struct {
     int spectra[2], spectrum_count;  /* 0 resampled, 1 exact */
     int storages[2], storage_count;  /* 0 f32, 1 f16 */
     uint32_t subgroups[4], subgroup_count; /* UINT32_MAX: the device's */
+    char variants[8][160];           /* extra spdgen flags per variant ("" the defaults) */
+    uint32_t variant_count;
 } conv_options;
 
 typedef struct {

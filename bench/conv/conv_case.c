@@ -94,14 +94,18 @@ static spdrt_conv *generate(conv_bench *b, conv_job_result *r)
     snprintf(image, sizeof image, "%ux%u", r->c.width, r->c.height);
     snprintf(psf, sizeof psf, "%ux%u", r->c.psf, r->c.psf);
     snprintf(subgroup, sizeof subgroup, "%u", r->subgroup);
-    char *argv[] = {b->spdgen.path, "--conv", "--image", image, "--psf", psf, "--channels", "3",
-                    "--spectrum", r->exact ? "exact" : "resampled", "--storage", r->f16 ? "f16" : "f32",
-                    "--subgroup", subgroup, "--format", "rgba16f", "--target", "spirv", "-o", out, NULL};
-    int n = (int)(sizeof argv / sizeof *argv) - 5; /* the arguments the report shows: up to --format's */
-    r->command[0] = '\0';
+    char words[160], *save = NULL;
+    char *argv[48] = {b->spdgen.path, "--conv", "--image", image, "--psf", psf, "--channels", "3",
+                      "--spectrum", r->exact ? "exact" : "resampled", "--storage", r->f16 ? "f16" : "f32",
+                      "--subgroup", subgroup, "--format", "rgba16f"};
+    int n = 16;
+    snprintf(words, sizeof words, "%s", r->variant ? r->variant : "");
+    for (char *w = strtok_r(words, " ", &save); w && n < 40; w = strtok_r(NULL, " ", &save)) argv[n++] = w;
+    r->command[0] = '\0'; /* the arguments the report shows: all but the output's */
     for (int i = 1; i < n; i++)
         snprintf(r->command + strlen(r->command), sizeof r->command - strlen(r->command), "%s%s", i > 1 ? " " : "",
                  argv[i]);
+    argv[n++] = "--target", argv[n++] = "spirv", argv[n++] = "-o", argv[n++] = out, argv[n] = NULL;
     snprintf(out, sizeof out, "%s/job.spv", b->spdgen.tmpdir);
     snprintf(plan, sizeof plan, "%s/job.convplan", b->spdgen.tmpdir);
     if (bench_run_program(argv, NULL, err, sizeof err) != 0) {

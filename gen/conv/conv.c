@@ -86,7 +86,7 @@ static const sg_option options[] = {
     [CONV_OPT_COLUMNS] = {.name = "--columns-per-wg", .kind = SG_OPT_POW2, .offset = F(columns),
         .min = 1, .max = 1024, .meta = "C", .command = SG_CMD_WHEN, .shown = columns_given,
         .why = "columns per workgroup of the column passes, C x W <= --max-wg",
-        .default_text = "the largest up to 16 that fits",
+        .default_text = "the largest up to 4 that fits",
         .help = "columns per workgroup of the column passes (in lanes)"},
     [CONV_OPT_SIZE] = {.name = "--size", .kind = SG_OPT_SIZE, .offset = F(size), .min = 1,
         .max = 16384, .meta = "WxH", .command = SG_CMD_NEVER, .default_text = "--image",

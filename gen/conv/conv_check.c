@@ -9,9 +9,12 @@
 
 /* Line passes hold E values of every channel: E x channels registers by default. */
 #define LINE_REGISTERS 32
-/* The default E (the FFT's default shape), and columns per workgroup in lanes at most. */
+/* The default E (the FFT's default shape), and columns per workgroup in lanes at most: 4
+ * measured fastest for pass 2 (1.44x over 8 at a 2048x1024 padding, level at 4096x2048;
+ * bench/results/h200-2026-11-26-conv-variants): fewer registers and more resident
+ * workgroups than 8 or 16 columns, and fewer workgroups than 1 or 2. */
 #define DEFAULT_EPT 16
-#define LANES_DEFAULT 16
+#define LANES_DEFAULT 4
 
 static long next_pow2(long v)
 {

@@ -140,7 +140,7 @@ local function emit_header_comment(c, ctx)
     c:hanging("//   ", string.format("%s, ConvParams params (%d bytes): %s", ctx.interface:params_label(),
         k.push_constant_bytes, table.concat(names, ", ")))
     c:hanging("//   ", string.format("workgroup %dx1x1; %s; shared memory %d bytes; %s", ctx.invocations,
-        k.grid_doc, k.shared_bytes, ctx.subgroup >= 8 and string.format("needs full subgroups of %d " ..
+        (k.grid_doc:gsub("%.$", "")), k.shared_bytes, ctx.subgroup >= 8 and string.format("needs full subgroups of %d " ..
         "invocations", ctx.subgroup) or ctx.subgroup == 4 and "needs quad operations" or "no subgroup operations"))
     c:line("//")
     c:comment(string.format("FFT: %d points, %d elements per invocation x %d invocations%s.", cfg.shape.n,

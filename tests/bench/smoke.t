@@ -54,8 +54,8 @@ ok $? "fft_bench: each of the $variants 2D variants has both dispatches timed al
 
 # conv_bench: one job kept on the device, its pipeline and each pass timed beside the floor
 # of the same bytes, the output checked (exit 1 on a mismatch or a value never written).
-"$SPDGEN_BUILD/bench/conv_bench" --quick --storage f16 --json "$WORK/conv.json" \
-    --markdown "$WORK/conv.md" >"$WORK/conv.txt" 2>"$WORK/conv.err"
+"$SPDGEN_BUILD/bench/conv_bench" --quick --storage f16 --variants "--columns-per-wg 2" \
+    --json "$WORK/conv.json" --markdown "$WORK/conv.md" >"$WORK/conv.txt" 2>"$WORK/conv.err"
 rc=$?
 [ $rc -eq 0 ]
 ok $? "conv_bench --quick --storage f16: runs, the output within the bars"
@@ -70,11 +70,16 @@ perl -MJSON::PP -e 'local $/; my $j = decode_json(<STDIN>);
             qw(pass1 pass2 pass3 pipeline) } @jobs;
     exit !($j->{failures} == 0 && @jobs == 1 && $rows == 1 && $jobs[0]{storage} eq "f16" &&
            $jobs[0]{check}{status} eq "ok" && $jobs[0]{check}{samples} > 0 &&
+           $jobs[0]{command} =~ / --columns-per-wg 2$/ &&
            $jobs[0]{pipeline_bytes} == $jobs[0]{pass1_bytes} + $jobs[0]{pass2_bytes} +
                                        $jobs[0]{pass3_bytes})' <"$WORK/conv.json"
-ok $? "conv_bench --json: one f16 job, the pipeline and the three passes timed with their floors, checked"
+ok $? "conv_bench --json: one f16 job of the variant's flags, the pipeline and the three passes timed with their floors, checked"
 "$SPDGEN_BUILD/bench/conv_bench" --cases 64x64 >"$WORK/usage.txt" 2>"$WORK/usage.err"
 rc=$?
 [ $rc -eq 2 ] && [ "$(wc -l <"$WORK/usage.err")" -eq 1 ] && grep -q -- "--cases 64x64" "$WORK/usage.err"
 ok $? "conv_bench --cases 64x64 (no PSF): exit 2 (got $rc), one line naming the flag and value"
+"$SPDGEN_BUILD/bench/conv_bench" --variants "columns-per-wg 2" >"$WORK/usage.txt" 2>"$WORK/usage.err"
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$WORK/usage.err")" -eq 1 ] && grep -q -- "--variants columns-per-wg 2" "$WORK/usage.err"
+ok $? "conv_bench --variants without --: exit 2 (got $rc), one line naming the flag and value"
 done_testing
