@@ -5,6 +5,7 @@
 
 #include "core/internal.h"
 #include "spdrt_conv.h"
+#include "spdrt_vk.h"
 
 #define CONV_PUSH_BYTES 32u
 enum { CONV_SPECTRUM1, CONV_SPECTRUM2, CONV_PASS1, CONV_PASS2, CONV_PASS3, CONV_SHADERS };
@@ -31,6 +32,7 @@ struct spdrt_conv {
     spdrt_buffer z, y, s, zk;                  /* device-local */
     spdrt_buffer psf;                          /* host-visible, the plan's largest PSF */
     uint32_t psf_width, psf_height;            /* of the PSF set last (0: none yet) */
+    int bound;                                 /* an input and output are bound */
 };
 
 /* The images or buffers of one run: the input and output, their host copies. */
@@ -42,13 +44,19 @@ typedef struct {
     VkQueryPool timestamps;                    /* 4 queries: around each pass */
 } conv_run_resources;
 
-/* Records the three passes (push constants `push`) with the barriers between them; the
- * input must be visible to compute shaders, and the output's writes are made available to
- * `after_stage` / `after_access`. Timestamps where `pool` is given. */
+/* Records the three passes (push constants `push`) with the barriers between them
+ * (conv_record.c): first a barrier from the compute shaders and `before` (the input's last
+ * write, the output's last use) to the passes, last one from pass 3's writes to `after`
+ * (none when after->stage is 0). Timestamps 0..3 around the passes where `pool` is given. */
 void conv_record_passes(VkCommandBuffer cb, const spdrt_conv *conv, const conv_push *push,
-                        VkQueryPool pool);
-/* Points the passes' descriptor sets at the run's images or buffers. */
-void conv_bind_run(spdrt_context *ctx, spdrt_conv *conv, const conv_run_resources *rs);
+                        const spdrt_vk_use *before, const spdrt_vk_use *after, VkQueryPool pool);
+void conv_dispatch(VkCommandBuffer cb, const conv_shader *s, const conv_push *push, uint32_t groups);
+conv_push conv_push_of(const spdrt_conv *conv, const spdrt_conv_params *p);
+/* A run's parameters against the plan, and a PSF set; `what` names the caller. */
+spdrt_result conv_check_params(spdrt_context *ctx, const spdrt_conv *conv, const spdrt_conv_params *p,
+                               const char *what);
+/* The bindings of a run's own images or buffers (spdrt_conv_bind's targets). */
+void conv_run_targets(const spdrt_conv *conv, const conv_run_resources *rs, spdrt_conv_targets *t);
 /* The run's images or buffers for a width x height image (the input staging filled from
  * `input` when given). */
 spdrt_result conv_run_create(spdrt_context *ctx, const spdrt_conv *conv, uint32_t width, uint32_t height,
