@@ -4,7 +4,7 @@
 #   build/bench/spd_bench       the SPD benchmark; runs spdgen (build/spdgen) for its shaders
 #   build/bench/fft_bench       the FFT benchmark (bench/fft_*.c); the same harness and floor
 #   build/bench/dmap_bench      the density-map benchmark (bench/dmap/); the same harness and floor
-#   build/bench/conv_bench      the FFT convolution benchmark (bench/conv/): libspdrt's spdrt_conv_*
+#   build/bench/conv_bench      the FFT convolution benchmark (bench/conv/): the same harness and floor
 #   build/bench/copy.spv        the floor: a vec4 copy kernel (also the SPD-shaped floor)
 #   build/bench/scrub.spv       the harness's cache scrub and GPU heat (bench/gpu.h)
 #   build/bench/level_*.spv     the per-level baseline, one per (op, format)
@@ -34,8 +34,11 @@ BENCH_DMAP_OBJ := $(BENCH_DIR)/dmap/dmap_bench.o \
                   $(addprefix $(BENCH_DIR)/,gpu.o kernels.o workload.o source.o tools.o \
                     timing_options.o args.o run_info.o report_cells.o)
 
-# conv_bench: spdgen --conv through libspdrt's public API (bench/conv/).
-BENCH_CONV_OBJ := $(BENCH_DIR)/conv/conv_bench.o
+# conv_bench: spdgen --conv recorded through libspdrt's spdrt_vk.h (bench/conv/), on the same
+# harness and floor kernel as the SPD benchmark.
+BENCH_CONV_OBJ := $(BENCH_DIR)/conv/conv_bench.o $(BENCH_DIR)/conv/conv_report.o \
+                  $(addprefix $(BENCH_DIR)/,gpu.o kernels.o workload.o source.o tools.o \
+                    timing_options.o args.o run_info.o report_cells.o)
 
 .PHONY: bench
 bench: $(SPDGEN) $(BENCH_DIR)/spd_bench $(BENCH_DIR)/fft_bench $(BENCH_DIR)/dmap_bench $(BENCH_DIR)/conv_bench \
