@@ -44,6 +44,7 @@ typedef struct {
     uint32_t case_count;
     int spectra;  /* bit 0 resampled, bit 1 exact */
     int storages; /* bit 0 f32, bit 1 f16 */
+    char extra[256];          /* --spdgen-args: more spdgen --conv arguments for every job */
 } options;
 
 static void help(void)
@@ -57,6 +58,8 @@ static void help(void)
            "                    (default 1280x720:256,1920x1080:512)\n"
            "  --spectrum S      resampled, exact or both (default both)\n"
            "  --storage S       f32, f16 or both: the spectra between the passes (default both)\n"
+           "  --spdgen-args A   more spdgen --conv arguments for every job, space-separated\n"
+           "                    (a variant: e.g. \"--columns-per-wg 2 --subgroup 32\")\n"
            "  --reps N, --warmup N, --b2b N, --scrub-mib N, --scrub-mode M, --heat-ms N\n"
            "                    as spd_bench (bench/README.md)\n"
            "  --quick           smoke run: 160x90:31, 3 reps, 1 warm-up, 2 b2b, 8 MiB scrub,\n"
@@ -97,6 +100,10 @@ static int parse(int argc, char **argv, options *o)
         } else if (!strcmp(argv[i], "--spectrum") && i + 1 < argc) {
             if (!(o->spectra = both(argv[++i], "resampled", "exact")))
                 return bench_usage("conv_bench", "--spectrum", argv[i], "resampled, exact or both");
+        } else if (!strcmp(argv[i], "--spdgen-args") && i + 1 < argc) {
+            if (strlen(argv[++i]) >= sizeof o->extra)
+                return bench_usage("conv_bench", "--spdgen-args", argv[i], "at most 255 characters");
+            snprintf(o->extra, sizeof o->extra, "%s", argv[i]);
         } else if (!strcmp(argv[i], "--storage") && i + 1 < argc) {
             if (!(o->storages = both(argv[++i], "f32", "f16")))
                 return bench_usage("conv_bench", "--storage", argv[i], "f32, f16 or both");
@@ -122,6 +129,7 @@ typedef struct {
     bench_spdgen spdgen;
     uint32_t *copy_spv;
     size_t copy_words;
+    const char *extra;        /* --spdgen-args */
 } bench;
 
 /* A job on the benchmark's own images: what the record callbacks need. */
@@ -256,9 +264,13 @@ static spdrt_conv *generate(bench *b, const bench_case *c, int exact, int f16, c
     char image[32], psf[32], out[BENCH_PATH_MAX + 16], plan[BENCH_PATH_MAX + 16], err[512];
     snprintf(image, sizeof image, "%ux%u", c->w, c->h);
     snprintf(psf, sizeof psf, "%ux%u", c->k, c->k);
-    char *argv[] = {b->spdgen.path, "--conv", "--image", image, "--psf", psf, "--channels", "3", "--spectrum",
-                    exact ? "exact" : "resampled", "--storage", f16 ? "f16" : "f32", "--format", "rgba16f",
-                    "--target", "spirv", "-o", out, NULL};
+    char extra[256], *save = NULL;
+    char *argv[48] = {b->spdgen.path, "--conv", "--image", image, "--psf", psf, "--channels", "3", "--spectrum",
+                      exact ? "exact" : "resampled", "--storage", f16 ? "f16" : "f32", "--format", "rgba16f"};
+    int n = 14;
+    snprintf(extra, sizeof extra, "%s", b->extra ? b->extra : "");
+    for (char *a = strtok_r(extra, " ", &save); a && n < 42; a = strtok_r(NULL, " ", &save)) argv[n++] = a;
+    argv[n++] = "--target", argv[n++] = "spirv", argv[n++] = "-o", argv[n++] = out, argv[n] = NULL;
     row->command[0] = '\0';
     for (int i = 1; argv[i] && strcmp(argv[i], "--target"); i++)
         snprintf(row->command + strlen(row->command), sizeof row->command - strlen(row->command), "%s%s",
@@ -443,6 +455,8 @@ int main(int argc, char **argv)
             snprintf(r.error, sizeof r.error, "%.500s", spdrt_last_error(b.ctx));
         } else {
             bench_run_info_heat(&r.run, &b.gpu, "conv_bench");
+            b.extra = o.extra;
+            snprintf(r.extra, sizeof r.extra, "%s", o.extra);
             for (uint32_t c = 0; c < o.case_count && !b.ctx->hung; c++)
                 for (int e = 0; e < 2; e++)
                     for (int h = 0; h < 2; h++)

@@ -30,6 +30,7 @@ typedef struct {
     bench_run_info run;
     conv_row rows[CONV_MAX_ROWS];
     uint32_t row_count;
+    char extra[256];              /* --spdgen-args, given to every job */
     char error[512];
 } conv_report;
 

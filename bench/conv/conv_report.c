@@ -21,6 +21,7 @@ void conv_report_markdown(const void *report, FILE *out)
     const bench_run_info *ri = &rep->run;
     fprintf(out, "# spdgen --conv on %s (%s), %s\n\n", ri->device, ri->driver, ri->spdgen_version);
     if (ri->cpu_device) fprintf(out, "**A CPU implementation: a smoke run; its times say nothing about a GPU.**\n\n");
+    if (rep->extra[0]) fprintf(out, "**A variant:** every job generated with `%s` added.\n\n", rep->extra);
     fprintf(out, "3 channels, rgba16f image in and out, the composite src + 0.3 (conv - src); the kernel "
                  "spectrum set once, not timed. Method: ");
     bench_run_info_method(ri, out);
@@ -82,7 +83,9 @@ void conv_report_json(const void *report, FILE *out)
     const conv_report *rep = report;
     static const char *const PASSES[3] = {"pass1", "pass2", "pass3"};
     bench_run_info_json(&rep->run, "conv_bench", NULL, out);
-    fprintf(out, "  \"error\": ");
+    fprintf(out, "  \"spdgen_args\": ");
+    bench_json_string(out, rep->extra);
+    fprintf(out, ",\n  \"error\": ");
     bench_json_string(out, rep->error);
     fprintf(out, ",\n  \"jobs\": [");
     for (uint32_t k = 0; k < rep->row_count; k++) {

@@ -5,9 +5,10 @@ conv_torch.py's, one table per case against issue 24's speed targets:
   or the same pipeline replayed from a CUDA graph, cold medians both);
 - 1280x720 with a 256x256 PSF under 40 us;
 - every pass >= 70% of its copy floor.
-Each "met" is computed here from the two JSON files; nothing is typed in.
+Each "met" is computed here from the JSON files; nothing is typed in. Then the variants
+(conv_bench --spdgen-args runs) beside the default jobs they vary.
 
-usage: python3 bench/conv/summary.py CONV_JSON [TORCH_JSON] > summary.md
+usage: python3 bench/conv/summary.py CONV_JSON [TORCH_JSON|-] [VARIANT_JSON...] > summary.md
 """
 import json
 import sys
@@ -19,7 +20,8 @@ def median(t):
 
 def main():
     conv = json.load(open(sys.argv[1]))
-    torch_rows = json.load(open(sys.argv[2])) if len(sys.argv) > 2 else []
+    torch_rows = json.load(open(sys.argv[2])) if len(sys.argv) > 2 and sys.argv[2] != "-" else []
+    variants = [json.load(open(f)) for f in sys.argv[3:]]
     cufft = {}
     for r in torch_rows:
         times = [r[k] for k in ("pipeline_us", "pipeline_graph_us") if k in r]
@@ -43,12 +45,31 @@ def main():
         pipe = median(j["pipeline"])
         base = cufft.get(key)
         speed = base[0] / pipe if base and pipe else None
-        under40 = ("yes" if pipe < 40 else "no") if key == (1280, 720, 256) and pipe else ""
+        under40 = ("yes" if pipe < 40 else "no") if key == (1280, 720, 256) and pipe is not None else ""
         floors = "yes" if all(f is not None and f >= 0.7 for f in shares) else "no"
         print(f"| {key[0]}x{key[1]}, PSF {key[2]}, {j['spectrum']}, {j['storage']} | " + " | ".join(cells) +
-              f" | {pipe:.1f} | " + (f"{base[0]:.1f} | {speed:.2f}x | {'yes' if speed >= 2 else 'no'}"
-                                     if speed else "— | — | —") +
+              (f" | {pipe:.1f} | " if pipe is not None else " | — | ") +
+              (f"{base[0]:.1f} | {speed:.2f}x | {'yes' if speed >= 2 else 'no'}" if speed else "— | — | —") +
               f" | {under40} | {floors} | {'ok' if j['check']['ok'] else 'MISMATCH'} |")
+    if variants:
+        print("\nVariants (cold medians, us; the default first):\n")
+        print("| job | spdgen flags added | pass 1 | pass 2 | pass 3 | pipeline | check |")
+        print("|---|---|---|---|---|---|---|")
+        for j in conv["jobs"]:
+            key = (j["image"][0], j["image"][1], j["psf"], j["spectrum"], j["storage"])
+            rows = [("(default)", j)]
+            for v in variants:
+                rows += [(v["spdgen_args"], w) for w in v["jobs"]
+                         if (w["image"][0], w["image"][1], w["psf"], w["spectrum"], w["storage"]) == key]
+            if len(rows) == 1:
+                continue
+            for flags, w in rows:
+                cells = [f"{median(w[f'pass{p}']):.1f}" if median(w[f"pass{p}"]) is not None else "—"
+                         for p in (1, 2, 3)]
+                pipe = median(w["pipeline"])
+                print(f"| {key[0]}x{key[1]}, PSF {key[2]}, {key[3]}, {key[4]} | `{flags}` | " +
+                      " | ".join(cells) + f" | {pipe:.1f} | {'ok' if w['check']['ok'] else 'MISMATCH'} |"
+                      if pipe is not None else f"| {key[0]}x{key[1]} | `{flags}` | failed: {w['note']} |||||")
     bad = [r for r in torch_rows if r.get("check") != "ok"]
     if bad:
         print("\ncuFFT's own check failed for: " + ", ".join(f"{r['image'][0]}x{r['image'][1]}" for r in bad))
