@@ -261,8 +261,10 @@ typedef struct {
 /* Records pass 1, 2 and 3 for `params` with a barrier before (from sync's "before" uses and
  * any earlier record of the job on the queue), between the passes, and to output_after.
  * sync may be NULL (all zeroed). Changes the command buffer's compute pipeline, descriptor
- * set 0 and push constants. SPDRT_ERROR_ARGUMENT for bad params, no PSF set or nothing
- * bound. */
+ * set 0 and push constants, which hold the size of the PSF set last: a command buffer
+ * recorded before spdrt_conv_set_kernel of another size must be recorded again (the
+ * spectrum's values themselves are read when it runs). SPDRT_ERROR_ARGUMENT for bad params,
+ * no PSF set or nothing bound. */
 spdrt_result spdrt_conv_record(spdrt_context *ctx, const spdrt_conv *conv, VkCommandBuffer cmd,
                                const spdrt_conv_params *params, const spdrt_conv_sync *sync);
 /* One pass alone (0, 1, 2: pass 1, 2, 3), no barrier at all: the caller orders it after
