@@ -278,10 +278,15 @@ static spdrt_conv *generate(bench *b, const bench_case *c, int exact, int f16, c
     snprintf(out, sizeof out, "%s/job.spv", b->spdgen.tmpdir);
     snprintf(plan, sizeof plan, "%s/job.convplan", b->spdgen.tmpdir);
     spdrt_conv *conv = NULL;
+    spdrt_take_statistics(b->ctx, row->statistics, sizeof row->statistics); /* the floor's: not this job's */
+    row->statistics[0] = '\0';
     if (bench_run_program(argv, NULL, err, sizeof err) != 0)
         snprintf(row->note, sizeof row->note, "spdgen failed %.200s", err);
     else if (spdrt_conv_load(b->ctx, plan, &conv) != SPDRT_OK)
         snprintf(row->note, sizeof row->note, "load: %.240s", spdrt_last_error(b->ctx)), conv = NULL;
+    /* The registers (and spills) of each pass, where the driver says them. */
+    spdrt_take_statistics(b->ctx, row->statistics, sizeof row->statistics);
+    if (row->statistics[0]) fprintf(stderr, "  %s: %s\n", row->command, row->statistics);
     return conv;
 }
 
@@ -457,7 +462,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "conv_bench: cannot tell where this program lives\n");
         return 1;
     }
-    spdrt_options ro = {.validation = o.common.validation, .device = o.common.device};
+    spdrt_options ro = {.validation = o.common.validation, .device = o.common.device, .capture_statistics = 1};
     if (spdrt_create(&ro, &b.ctx, err, sizeof err) != SPDRT_OK) {
         fprintf(stderr, "conv_bench: %s\n", err);
         return 1;

@@ -24,6 +24,8 @@ typedef struct {
     double max_err, max_ref, bound; /* bound: of max_err / max_ref */
     int checked;                  /* 1 ok, 0 mismatch or not run */
     char note[256];               /* why a row failed */
+    char statistics[1024];        /* the driver's statistics of the job's five pipelines
+                                     (spectrum1, spectrum2, pass1, pass2, pass3), or empty */
 } conv_row;
 
 typedef struct {

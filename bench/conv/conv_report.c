@@ -66,6 +66,14 @@ void conv_report_markdown(const void *report, FILE *out)
         }
         fprintf(out, "\n");
     }
+    int stats = 0;
+    for (uint32_t k = 0; k < rep->row_count; k++)
+        if (rep->rows[k].statistics[0]) {
+            if (!stats++) fprintf(out, "\nThe driver's statistics of spectrum1 | spectrum2 | pass1 | pass2 | pass3:\n\n");
+            fprintf(out, "- ");
+            row_name(out, &rep->rows[k]);
+            fprintf(out, ": %s\n", rep->rows[k].statistics);
+        }
     int notes = 0;
     for (uint32_t k = 0; k < rep->row_count; k++)
         if (rep->rows[k].note[0]) {
@@ -111,6 +119,8 @@ void conv_report_json(const void *report, FILE *out)
                      "\"bound\": %.6g}, \"note\": ",
                 r->checked ? "true" : "false", r->samples, check_ratio(r), r->bound);
         bench_json_string(out, r->note);
+        fprintf(out, ",\n     \"driver_statistics\": ");
+        bench_json_string(out, r->statistics);
         fprintf(out, "}");
     }
     fprintf(out, "\n  ]\n}\n");
