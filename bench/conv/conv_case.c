@@ -186,7 +186,7 @@ static int time_job(conv_bench *b, conv_job_result *r, spdrt_conv *conv, const f
     bench_work w = {NULL, conv_job_record, NULL, &job};
     for (int n = 0; n < CONV_ROWS; n++) {
         int row = order[n];
-        job.alone = row == CONV_ROW_PIPELINE ? 0 : CONV_PASS1 + row;
+        job.alone = row == CONV_ROW_PIPELINE ? 0 : row + 1;
         if (bench_time(&b->gpu, &w, &r->time[row], NULL) != SPDRT_OK) continue;
         if (row != CONV_ROW_PIPELINE) continue;
         if (conv_job_read(&job, out) != SPDRT_OK) {

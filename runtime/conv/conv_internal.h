@@ -5,6 +5,7 @@
 
 #include "core/internal.h"
 #include "spdrt_conv.h"
+#include "spdrt_vk.h"
 
 #define CONV_PUSH_BYTES 32u
 enum { CONV_SPECTRUM1, CONV_SPECTRUM2, CONV_PASS1, CONV_PASS2, CONV_PASS3, CONV_SHADERS };
@@ -31,6 +32,7 @@ struct spdrt_conv {
     spdrt_buffer z, y, s, zk;                  /* device-local */
     spdrt_buffer psf;                          /* host-visible, the plan's largest PSF */
     uint32_t psf_width, psf_height;            /* of the PSF set last (0: none yet) */
+    int bound;                                 /* an input and output are bound */
 };
 
 /* The images or buffers of one run: the input and output, their host copies. */
@@ -42,13 +44,24 @@ typedef struct {
     VkQueryPool timestamps;                    /* 4 queries: around each pass */
 } conv_run_resources;
 
-/* Records the three passes (push constants `push`) with the barriers between them; the
- * input must be visible to compute shaders, and the output's writes are made available to
- * `after_stage` / `after_access`. Timestamps where `pool` is given. */
+/* Records the three passes (push constants `push`) with the barriers between them
+ * (conv_record.c): first a barrier from the compute shaders and `before` (the input's last
+ * write, the output's last use) to the passes, last one from pass 3's writes to `after`
+ * (none when after->stage is 0). Timestamps 0..3 around the passes where `pool` is given. */
 void conv_record_passes(VkCommandBuffer cb, const spdrt_conv *conv, const conv_push *push,
-                        VkQueryPool pool);
-/* One pass's dispatch alone (shader: CONV_PASS1..CONV_PASS3), no barrier. */
-void conv_record_pass(VkCommandBuffer cb, const spdrt_conv *conv, const conv_push *push, int shader);
+                        const spdrt_vk_use *before, const spdrt_vk_use *after, VkQueryPool pool);
+void conv_dispatch(VkCommandBuffer cb, const conv_shader *s, const conv_push *push, uint32_t groups);
+conv_push conv_push_of(const spdrt_conv *conv, const spdrt_conv_params *p);
+/* A run's parameters against the plan, and a PSF set; `what` names the caller. */
+spdrt_result conv_check_params(spdrt_context *ctx, const spdrt_conv *conv, const spdrt_conv_params *p,
+                               const char *what);
+/* The bindings of a run's own images or buffers (spdrt_conv_bind's targets). */
+void conv_run_targets(const spdrt_conv *conv, const conv_run_resources *rs, spdrt_conv_targets *t);
+/* The run's images or buffers for a width x height image (the input staging filled from
+ * `input` when given). */
+spdrt_result conv_run_create(spdrt_context *ctx, const spdrt_conv *conv, uint32_t width, uint32_t height,
+                             const float *input, conv_run_resources *rs);
+void conv_run_release(spdrt_context *ctx, conv_run_resources *rs);
 /* The input uploaded, the output and the spectra between the passes filled with NaN, all
  * visible to the passes (the input image in SHADER_READ_ONLY_OPTIMAL, the output in
  * GENERAL). */
@@ -61,29 +74,18 @@ void conv_record_readback(VkCommandBuffer cb, const spdrt_conv *conv, const conv
 /* rs->readback as host floats (spdrt_conv_output_floats a pixel). */
 void conv_unpack_output(const spdrt_conv *conv, const conv_run_resources *rs, size_t pixels,
                         float *output);
-/* spdrt_conv_run's checks of its arguments, and its push constants. */
-spdrt_result conv_check_run(spdrt_context *ctx, const spdrt_conv *conv, const spdrt_conv_params *p,
-                            const float *input, const float *output);
-conv_push conv_push_of(const spdrt_conv *conv, const spdrt_conv_params *p);
-/* Points the passes' descriptor sets at the run's images or buffers. */
-void conv_bind_run(spdrt_context *ctx, spdrt_conv *conv, const conv_run_resources *rs);
-/* The run's images or buffers for a width x height image (the input staging filled from
- * `input` when given). */
-spdrt_result conv_run_create(spdrt_context *ctx, const spdrt_conv *conv, uint32_t width, uint32_t height,
-                             const float *input, conv_run_resources *rs);
-void conv_run_release(spdrt_context *ctx, conv_run_resources *rs);
+
 /* A run kept on the device, so that a benchmark can record it many times into one command
- * buffer (bench/gpu.h's harness): the input uploaded once, the output and the spectra
- * between the passes NaN-filled once, the passes' descriptor sets pointed at them. Only one
- * job of a conv at a time (the sets are the conv's). conv_job.c. */
+ * buffer (bench/gpu.h's harness) through spdrt_conv_record / spdrt_conv_record_pass: the
+ * input uploaded once, the output and the spectra between the passes NaN-filled once, the
+ * run's images bound. One job of a conv at a time (the bindings are the conv's). conv_job.c. */
 typedef struct {
     spdrt_context *ctx;
     spdrt_conv *conv;
     conv_run_resources rs;
-    conv_push push;
-    uint32_t width, height;
+    spdrt_conv_params params;
     int alone;                                 /* 0: the three passes with their barriers;
-                                                  CONV_PASS1..CONV_PASS3: that pass alone */
+                                                  1..3: that pass alone */
 } conv_job;
 
 spdrt_result conv_job_prepare(spdrt_context *ctx, spdrt_conv *conv, const spdrt_conv_params *p,
@@ -95,7 +97,6 @@ void conv_job_record(VkCommandBuffer cb, void *user);
  * records may follow). */
 spdrt_result conv_job_read(conv_job *job, float *output);
 void conv_job_release(conv_job *job);
-
 /* Workgroups of a line pass for `lines` lines, and of a column pass. */
 uint32_t conv_line_groups(uint32_t lines);
 uint32_t conv_column_groups(const spdrt_conv *conv, int shader);

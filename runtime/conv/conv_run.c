@@ -1,6 +1,6 @@
 /* conv_run.c: the --conv job's runs: the kernel spectrum (spdrt_conv_set_kernel) and the
- * three passes over an image (spdrt_conv_run), each one command buffer with a barrier
- * between dispatches, checked by synchronization validation. */
+ * three passes over an image (spdrt_conv_run: its own images, uploaded and read back around
+ * conv_record.c's passes), each one command buffer, checked by synchronization validation. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,14 +25,6 @@ uint32_t conv_lines(const spdrt_conv *conv, uint32_t width, uint32_t height)
 uint32_t spdrt_conv_input_floats(const spdrt_conv *conv) { return conv->info.input_buffer ? conv->info.channels : 4; }
 uint32_t spdrt_conv_output_floats(const spdrt_conv *conv) { return conv->info.output_buffer ? conv->info.channels : 4; }
 
-static void dispatch(VkCommandBuffer cb, const conv_shader *s, const conv_push *push, uint32_t groups)
-{
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, s->pipe.pipeline);
-    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, s->pipe.layout, 0, 1, &s->pipe.sets[0], 0, NULL);
-    vkCmdPushConstants(cb, s->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, CONV_PUSH_BYTES, push);
-    vkCmdDispatch(cb, groups, 1, 1);
-}
-
 /* A pass's writes before the next pass's reads (and its reads before the next writes). */
 static void between_passes(VkCommandBuffer cb)
 {
@@ -43,26 +35,6 @@ static void between_passes(VkCommandBuffer cb)
 static void nan_fill(VkCommandBuffer cb, const spdrt_buffer *b)
 {
     vkCmdFillBuffer(cb, b->buffer, 0, VK_WHOLE_SIZE, 0xffffffffu); /* NaN as floats and as halves */
-}
-
-void conv_record_pass(VkCommandBuffer cb, const spdrt_conv *conv, const conv_push *push, int shader)
-{
-    uint32_t groups = shader == CONV_PASS2 ? conv_column_groups(conv, CONV_PASS2)
-                                           : conv_line_groups(conv_lines(conv, push->width, push->height));
-    dispatch(cb, &conv->shaders[shader], push, groups);
-}
-
-void conv_record_passes(VkCommandBuffer cb, const spdrt_conv *conv, const conv_push *push, VkQueryPool pool)
-{
-    if (pool) vkCmdWriteTimestamp(cb, COMPUTE, pool, 0);
-    conv_record_pass(cb, conv, push, CONV_PASS1);
-    if (pool) vkCmdWriteTimestamp(cb, COMPUTE, pool, 1);
-    between_passes(cb);
-    conv_record_pass(cb, conv, push, CONV_PASS2);
-    if (pool) vkCmdWriteTimestamp(cb, COMPUTE, pool, 2);
-    between_passes(cb);
-    conv_record_pass(cb, conv, push, CONV_PASS3);
-    if (pool) vkCmdWriteTimestamp(cb, COMPUTE, pool, 3);
 }
 
 /* ---- the kernel spectrum ------------------------------------------------------------------ */
@@ -104,9 +76,9 @@ spdrt_result spdrt_conv_set_kernel(spdrt_context *ctx, spdrt_conv *conv, const f
     nan_fill(cb, &conv->s);
     spdrt__memory_barrier(cb, TRANSFER | COMPUTE, VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT, COMPUTE,
                           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-    dispatch(cb, &conv->shaders[CONV_SPECTRUM1], &push, conv_line_groups(conv_lines(conv, width, height)));
+    conv_dispatch(cb, &conv->shaders[CONV_SPECTRUM1], &push, conv_line_groups(conv_lines(conv, width, height)));
     between_passes(cb);
-    dispatch(cb, &conv->shaders[CONV_SPECTRUM2], &push, conv_column_groups(conv, CONV_SPECTRUM2));
+    conv_dispatch(cb, &conv->shaders[CONV_SPECTRUM2], &push, conv_column_groups(conv, CONV_SPECTRUM2));
     /* The spectrum for every later run's pass 2, and for a read-back. */
     spdrt__memory_barrier(cb, COMPUTE, VK_ACCESS_SHADER_WRITE_BIT, COMPUTE | TRANSFER,
                           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT);
@@ -231,47 +203,13 @@ void conv_run_release(spdrt_context *ctx, conv_run_resources *rs)
     spdrt__buffer_destroy(ctx, &rs->readback);
 }
 
-static void write_image(spdrt_context *ctx, VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
-                        VkImageView view, VkImageLayout layout)
+void conv_run_targets(const spdrt_conv *conv, const conv_run_resources *rs, spdrt_conv_targets *t)
 {
-    VkDescriptorImageInfo info = {VK_NULL_HANDLE, view, layout};
-    VkWriteDescriptorSet w;
-    memset(&w, 0, sizeof w);
-    w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-    w.dstSet = set;
-    w.dstBinding = binding;
-    w.descriptorCount = 1;
-    w.descriptorType = type;
-    w.pImageInfo = &info;
-    vkUpdateDescriptorSets(ctx->device, 1, &w, 0, NULL);
-}
-
-static void write_buffer(spdrt_context *ctx, VkDescriptorSet set, uint32_t binding, VkBuffer buffer)
-{
-    VkDescriptorBufferInfo info = {buffer, 0, VK_WHOLE_SIZE};
-    VkWriteDescriptorSet w;
-    memset(&w, 0, sizeof w);
-    w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-    w.dstSet = set;
-    w.dstBinding = binding;
-    w.descriptorCount = 1;
-    w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    w.pBufferInfo = &info;
-    vkUpdateDescriptorSets(ctx->device, 1, &w, 0, NULL);
-}
-
-void conv_bind_run(spdrt_context *ctx, spdrt_conv *conv, const conv_run_resources *rs)
-{
-    VkDescriptorSet pass1 = conv->shaders[CONV_PASS1].pipe.sets[0], pass3 = conv->shaders[CONV_PASS3].pipe.sets[0];
-    for (int k = 0; k < 2; k++) {
-        VkDescriptorSet set = k ? pass3 : pass1;
-        uint32_t binding = k ? 1 : 0;
-        if (conv->info.input_buffer) write_buffer(ctx, set, binding, rs->in_buffer.buffer);
-        else write_image(ctx, set, binding, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, rs->in_view,
-                         VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-    }
-    if (conv->info.output_buffer) write_buffer(ctx, pass3, 2, rs->out_buffer.buffer);
-    else write_image(ctx, pass3, 2, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, rs->out_view, VK_IMAGE_LAYOUT_GENERAL);
+    memset(t, 0, sizeof *t);
+    if (conv->info.input_buffer) t->input_buffer = rs->in_buffer.buffer;
+    else t->input_view = rs->in_view;
+    if (conv->info.output_buffer) t->output_buffer = rs->out_buffer.buffer;
+    else t->output_view = rs->out_view;
 }
 
 static VkBufferImageCopy whole_image(uint32_t width, uint32_t height)
@@ -339,6 +277,16 @@ void conv_record_readback(VkCommandBuffer cb, const spdrt_conv *conv, const conv
                           VK_ACCESS_HOST_READ_BIT);
 }
 
+void conv_unpack_output(const spdrt_conv *conv, const conv_run_resources *rs, size_t pixels, float *output)
+{
+    spdrt_format format = image_format(conv);
+    uint32_t texel = spdrt__format_texel_size(format), f = spdrt_conv_output_floats(conv);
+    for (size_t k = 0; k < pixels; k++) {
+        if (conv->info.output_buffer) memcpy(output + k * f, (const float *)rs->readback.map + k * f, f * sizeof(float));
+        else spdrt__texel_unpack(format, (const char *)rs->readback.map + k * texel, output + k * 4);
+    }
+}
+
 static void read_times(spdrt_context *ctx, VkQueryPool pool, spdrt_conv_times *times)
 {
     uint64_t t[4];
@@ -352,55 +300,36 @@ static void read_times(spdrt_context *ctx, VkQueryPool pool, spdrt_conv_times *t
     times->total_ms = (double)((t[3] - t[0]) & mask) * ns / 1e6;
 }
 
-void conv_unpack_output(const spdrt_conv *conv, const conv_run_resources *rs, size_t pixels, float *output)
-{
-    spdrt_format format = image_format(conv);
-    uint32_t texel = spdrt__format_texel_size(format), f = spdrt_conv_output_floats(conv);
-    for (size_t k = 0; k < pixels; k++) {
-        if (conv->info.output_buffer) memcpy(output + k * f, (const float *)rs->readback.map + k * f, f * sizeof(float));
-        else spdrt__texel_unpack(format, (const char *)rs->readback.map + k * texel, output + k * 4);
-    }
-}
-
-spdrt_result conv_check_run(spdrt_context *ctx, const spdrt_conv *conv, const spdrt_conv_params *p,
-                            const float *input, const float *output)
-{
-    if (!conv || !p || !input || !output)
-        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_conv_run: conv, params, input and output are required");
-    if (ctx->hung) return spdrt__error(ctx, SPDRT_ERROR_VULKAN, "an earlier submission never finished");
-    if (!p->width || !p->height || p->width > conv->info.image_width || p->height > conv->info.image_height)
-        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_conv_run: a %ux%u image; the plan takes 1x1 to %ux%u",
-                            p->width, p->height, conv->info.image_width, conv->info.image_height);
-    if (!conv->psf_width) return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_conv_run: no PSF set (spdrt_conv_set_kernel)");
-    return SPDRT_OK;
-}
-
-conv_push conv_push_of(const spdrt_conv *conv, const spdrt_conv_params *p)
-{
-    conv_push push = {p->width, p->height, conv->psf_width, conv->psf_height, p->intensity,
-                      p->composite ? 1u : 0u, p->sharpen, p->psf_scale > 0 ? p->psf_scale : 1.0f};
-    return push;
-}
-
 spdrt_result spdrt_conv_run(spdrt_context *ctx, spdrt_conv *conv, const spdrt_conv_params *p, const float *input,
                             float *output, spdrt_conv_times *times)
 {
     conv_run_resources rs;
+    spdrt_conv_targets targets;
     VkCommandBuffer cb;
     if (!ctx) return SPDRT_ERROR_ARGUMENT;
-    spdrt_result res = conv_check_run(ctx, conv, p, input, output);
+    spdrt_result res = conv_check_params(ctx, conv, p, "spdrt_conv_run");
+    if (res == SPDRT_OK && (!input || !output))
+        res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_conv_run: input and output are required");
     if (res != SPDRT_OK) return res;
     res = conv_run_create(ctx, conv, p->width, p->height, input, &rs);
+    if (res == SPDRT_OK) {
+        conv_run_targets(conv, &rs, &targets);
+        res = spdrt_conv_bind(ctx, conv, &targets);
+    }
     if (res == SPDRT_OK) res = spdrt__commands_begin(ctx, &cb);
     if (res == SPDRT_OK) {
         conv_push push = conv_push_of(conv, p);
-        conv_bind_run(ctx, conv, &rs);
+        /* conv_record_setup leaves the input and output visible to the passes;
+         * conv_record_readback has its own barriers (the output image's layout changes). */
+        spdrt_vk_use none = {0, 0, VK_IMAGE_LAYOUT_UNDEFINED};
         if (rs.timestamps) vkCmdResetQueryPool(cb, rs.timestamps, 0, 4);
         conv_record_setup(cb, conv, &rs, p->width, p->height);
-        conv_record_passes(cb, conv, &push, rs.timestamps);
+        conv_record_passes(cb, conv, &push, &none, &none, rs.timestamps);
         conv_record_readback(cb, conv, &rs, p->width, p->height);
         res = spdrt__commands_submit(ctx, cb);
     }
+    /* Its images go now: nothing is bound until the next spdrt_conv_bind or run. */
+    conv->bound = 0;
     if (res == SPDRT_OK) {
         conv_unpack_output(conv, &rs, (size_t)p->width * p->height, output);
         if (times) read_times(ctx, rs.timestamps, times);

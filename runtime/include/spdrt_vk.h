@@ -5,12 +5,15 @@
  * them, and the requirements functions say what they must be. Unlike spdrt.h this header
  * includes <vulkan/vulkan.h> (only its types are used, so VK_NO_PROTOTYPES builds work).
  *
- * The self-contained API (spdrt_create, spdrt_spd_run) stays for tests and tools. */
+ * The self-contained API (spdrt_create, spdrt_spd_run) stays for tests and tools. The FFT
+ * convolution (last section) is the exception: its job lives on a context, and is recorded
+ * into the application's command buffers on that context's device. */
 #ifndef SPDRT_VK_H
 #define SPDRT_VK_H
 
 #include <vulkan/vulkan.h>
 
+#include "spdrt_conv.h"
 #include "spdrt_fft.h"
 #include "spdrt_spd.h"
 
@@ -210,6 +213,65 @@ void spdrt_fft_binding_destroy(spdrt_fft_binding *binding);
  * The same rules as spdrt_spd_record. */
 spdrt_result spdrt_fft_record(const spdrt_fft_binding *binding, VkCommandBuffer cmd,
                               const spdrt_fft_sync *sync);
+
+/* ---- the FFT convolution (spdrt_conv.h) --------------------------------------------------
+ * A --conv job lives on a context (spdrt_conv_load); its three passes are recorded into the
+ * application's command buffer on that context's device (spdrt_context_vk gives the
+ * handles), on images or buffers the application owns. libspdrt keeps the spectra between
+ * the passes and the kernel spectrum (spdrt_conv_set_kernel, which submits on its own). */
+
+/* The context's Vulkan objects, for command buffers of the application's own on its device
+ * and queue family (the context keeps owning them). */
+typedef struct {
+    VkInstance instance;
+    VkPhysicalDevice physical_device;
+    VkDevice device;
+    VkQueue queue;
+    uint32_t queue_family;
+} spdrt_vk_handles;
+void spdrt_context_vk(const spdrt_context *ctx, spdrt_vk_handles *out);
+
+/* The job's input and output: views for --input image (sampled, any float format) and
+ * --output image (storage, the plan's format, VK_IMAGE_LAYOUT_GENERAL), buffers (offsets
+ * storage-buffer aligned) for --input / --output buffer. At least the run's image size. */
+typedef struct {
+    VkImageView input_view;
+    VkImageLayout input_layout;    /* while the passes read it; 0 = SHADER_READ_ONLY_OPTIMAL */
+    VkBuffer input_buffer;
+    VkDeviceSize input_offset;
+    VkImageView output_view;
+    VkBuffer output_buffer;
+    VkDeviceSize output_offset;
+} spdrt_conv_targets;
+
+/* Points the passes' descriptor sets at the targets (they must outlive every record that
+ * uses them). Not while a command buffer that recorded the job is pending: the sets are the
+ * job's own, updated in place. spdrt_conv_run binds its own images, so bind again after it. */
+spdrt_result spdrt_conv_bind(spdrt_context *ctx, spdrt_conv *conv, const spdrt_conv_targets *targets);
+
+/* The uses around a record (layouts are not read: the images stay in theirs): the input's
+ * last write, the output's last use before, its next use after. A zeroed use: none (the
+ * input already visible to compute shaders; no barrier after the output's writes). */
+typedef struct {
+    spdrt_vk_use input_before;
+    spdrt_vk_use output_before;
+    spdrt_vk_use output_after;
+} spdrt_conv_sync;
+
+/* Records pass 1, 2 and 3 for `params` with a barrier before (from sync's "before" uses and
+ * any earlier record of the job on the queue), between the passes, and to output_after.
+ * sync may be NULL (all zeroed). Changes the command buffer's compute pipeline, descriptor
+ * set 0 and push constants, which hold the size of the PSF set last: a command buffer
+ * recorded before spdrt_conv_set_kernel of another size must be recorded again (the
+ * spectrum's values themselves are read when it runs). SPDRT_ERROR_ARGUMENT for bad params,
+ * no PSF set or nothing bound. */
+spdrt_result spdrt_conv_record(spdrt_context *ctx, const spdrt_conv *conv, VkCommandBuffer cmd,
+                               const spdrt_conv_params *params, const spdrt_conv_sync *sync);
+/* One pass alone (0, 1, 2: pass 1, 2, 3), no barrier at all: the caller orders it after
+ * what it reads (pass 1 the input, pass 2 pass 1's spectra, pass 3 pass 2's and the input)
+ * with compute-to-compute barriers. For timing the passes apart. */
+spdrt_result spdrt_conv_record_pass(spdrt_context *ctx, const spdrt_conv *conv, VkCommandBuffer cmd,
+                                    const spdrt_conv_params *params, uint32_t pass);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,175 @@
+/* conv_record.c: the --conv job's three passes recorded into a command buffer, the one code
+ * path of spdrt_conv_run (its own command buffer) and of spdrt_conv_record /
+ * spdrt_conv_record_pass (the application's, spdrt_vk.h); and the binding of the input and
+ * output both use. */
+#include <string.h>
+
+#include "conv_internal.h"
+#include "spdrt_vk.h"
+
+static const VkPipelineStageFlags COMPUTE = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+static const VkAccessFlags READ_WRITE = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+
+void conv_dispatch(VkCommandBuffer cb, const conv_shader *s, const conv_push *push, uint32_t groups)
+{
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, s->pipe.pipeline);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, s->pipe.layout, 0, 1, &s->pipe.sets[0], 0, NULL);
+    vkCmdPushConstants(cb, s->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, CONV_PUSH_BYTES, push);
+    vkCmdDispatch(cb, groups, 1, 1);
+}
+
+/* One pass's dispatch (0, 1, 2: pass 1, 2, 3), nothing around it. */
+static void record_pass(VkCommandBuffer cb, const spdrt_conv *conv, const conv_push *push, uint32_t pass)
+{
+    uint32_t lines = conv_line_groups(conv_lines(conv, push->width, push->height));
+    if (pass == 1) conv_dispatch(cb, &conv->shaders[CONV_PASS2], push, conv_column_groups(conv, CONV_PASS2));
+    else conv_dispatch(cb, &conv->shaders[pass ? CONV_PASS3 : CONV_PASS1], push, lines);
+}
+
+void conv_record_passes(VkCommandBuffer cb, const spdrt_conv *conv, const conv_push *push,
+                        const spdrt_vk_use *before, const spdrt_vk_use *after, VkQueryPool pool)
+{
+    /* The input's last write, the output's last use, and a record before this one on the
+     * same queue (its pass 2 and 3 still reading the spectra this one's pass 1 and 2
+     * overwrite, its pass 3 writing the output): one barrier covers them all. */
+    spdrt__memory_barrier(cb, COMPUTE | before->stage, VK_ACCESS_SHADER_WRITE_BIT | before->access, COMPUTE,
+                          READ_WRITE);
+    for (uint32_t pass = 0; pass < 3; pass++) {
+        if (pass) spdrt__memory_barrier(cb, COMPUTE, READ_WRITE, COMPUTE, READ_WRITE);
+        if (pool) vkCmdWriteTimestamp(cb, COMPUTE, pool, pass);
+        record_pass(cb, conv, push, pass);
+    }
+    if (pool) vkCmdWriteTimestamp(cb, COMPUTE, pool, 3);
+    if (after->stage) spdrt__memory_barrier(cb, COMPUTE, VK_ACCESS_SHADER_WRITE_BIT, after->stage, after->access);
+}
+
+conv_push conv_push_of(const spdrt_conv *conv, const spdrt_conv_params *p)
+{
+    conv_push push = {p->width, p->height, conv->psf_width, conv->psf_height, p->intensity,
+                      p->composite ? 1u : 0u, p->sharpen, p->psf_scale > 0 ? p->psf_scale : 1.0f};
+    return push;
+}
+
+spdrt_result conv_check_params(spdrt_context *ctx, const spdrt_conv *conv, const spdrt_conv_params *p,
+                               const char *what)
+{
+    if (!conv || !p) return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s: conv and params are required", what);
+    if (ctx->hung) return spdrt__error(ctx, SPDRT_ERROR_VULKAN, "an earlier submission never finished");
+    if (!p->width || !p->height || p->width > conv->info.image_width || p->height > conv->info.image_height)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s: a %ux%u image; the plan takes 1x1 to %ux%u", what,
+                            p->width, p->height, conv->info.image_width, conv->info.image_height);
+    if (!conv->psf_width)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s: no PSF set (spdrt_conv_set_kernel)", what);
+    return SPDRT_OK;
+}
+
+/* ---- binding the input and output ---------------------------------------------------------- */
+
+static void write_image(spdrt_context *ctx, VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
+                        VkImageView view, VkImageLayout layout)
+{
+    VkDescriptorImageInfo info = {VK_NULL_HANDLE, view, layout};
+    VkWriteDescriptorSet w;
+    memset(&w, 0, sizeof w);
+    w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    w.dstSet = set;
+    w.dstBinding = binding;
+    w.descriptorCount = 1;
+    w.descriptorType = type;
+    w.pImageInfo = &info;
+    vkUpdateDescriptorSets(ctx->device, 1, &w, 0, NULL);
+}
+
+static void write_buffer(spdrt_context *ctx, VkDescriptorSet set, uint32_t binding, VkBuffer buffer,
+                         VkDeviceSize offset)
+{
+    VkDescriptorBufferInfo info = {buffer, offset, VK_WHOLE_SIZE};
+    VkWriteDescriptorSet w;
+    memset(&w, 0, sizeof w);
+    w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    w.dstSet = set;
+    w.dstBinding = binding;
+    w.descriptorCount = 1;
+    w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    w.pBufferInfo = &info;
+    vkUpdateDescriptorSets(ctx->device, 1, &w, 0, NULL);
+}
+
+spdrt_result spdrt_conv_bind(spdrt_context *ctx, spdrt_conv *conv, const spdrt_conv_targets *t)
+{
+    if (!ctx) return SPDRT_ERROR_ARGUMENT;
+    if (!conv || !t) return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_conv_bind: conv and targets are required");
+    const spdrt_conv_info *i = &conv->info;
+    if (i->input_buffer ? !t->input_buffer : !t->input_view)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_conv_bind: the job reads %s; targets has no %s",
+                            i->input_buffer ? "a buffer" : "an image", i->input_buffer ? "input_buffer" : "input_view");
+    if (i->output_buffer ? !t->output_buffer : !t->output_view)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_conv_bind: the job writes %s; targets has no %s",
+                            i->output_buffer ? "a buffer" : "an image",
+                            i->output_buffer ? "output_buffer" : "output_view");
+    VkImageLayout in_layout = t->input_layout ? t->input_layout : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    VkDescriptorSet pass1 = conv->shaders[CONV_PASS1].pipe.sets[0], pass3 = conv->shaders[CONV_PASS3].pipe.sets[0];
+    for (int k = 0; k < 2; k++) {
+        VkDescriptorSet set = k ? pass3 : pass1;
+        uint32_t binding = k ? 1 : 0; /* pass 3 reads the source for the composite */
+        if (i->input_buffer) write_buffer(ctx, set, binding, t->input_buffer, t->input_offset);
+        else write_image(ctx, set, binding, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, t->input_view, in_layout);
+    }
+    if (i->output_buffer) write_buffer(ctx, pass3, 2, t->output_buffer, t->output_offset);
+    else write_image(ctx, pass3, 2, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, t->output_view, VK_IMAGE_LAYOUT_GENERAL);
+    conv->bound = 1;
+    return SPDRT_OK;
+}
+
+/* ---- recording into the application's command buffer --------------------------------------- */
+
+static spdrt_result check_record(spdrt_context *ctx, const spdrt_conv *conv, VkCommandBuffer cmd,
+                                 const spdrt_conv_params *p, const char *what)
+{
+    if (!ctx) return SPDRT_ERROR_ARGUMENT;
+    spdrt_result res = conv_check_params(ctx, conv, p, what);
+    if (res != SPDRT_OK) return res;
+    if (!cmd) return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s: no command buffer", what);
+    if (!conv->bound) return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s: no input and output bound (spdrt_conv_bind)", what);
+    return SPDRT_OK;
+}
+
+spdrt_result spdrt_conv_record(spdrt_context *ctx, const spdrt_conv *conv, VkCommandBuffer cmd,
+                               const spdrt_conv_params *params, const spdrt_conv_sync *sync)
+{
+    spdrt_conv_sync none;
+    spdrt_result res = check_record(ctx, conv, cmd, params, "spdrt_conv_record");
+    if (res != SPDRT_OK) return res;
+    if (!sync) {
+        memset(&none, 0, sizeof none);
+        sync = &none;
+    }
+    spdrt_vk_use before = sync->input_before;
+    before.stage |= sync->output_before.stage;
+    before.access |= sync->output_before.access;
+    conv_push push = conv_push_of(conv, params);
+    conv_record_passes(cmd, conv, &push, &before, &sync->output_after, VK_NULL_HANDLE);
+    return SPDRT_OK;
+}
+
+spdrt_result spdrt_conv_record_pass(spdrt_context *ctx, const spdrt_conv *conv, VkCommandBuffer cmd,
+                                    const spdrt_conv_params *params, uint32_t pass)
+{
+    spdrt_result res = check_record(ctx, conv, cmd, params, "spdrt_conv_record_pass");
+    if (res != SPDRT_OK) return res;
+    if (pass > 2) return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_conv_record_pass: pass %u; 0, 1 or 2", pass);
+    conv_push push = conv_push_of(conv, params);
+    record_pass(cmd, conv, &push, pass);
+    return SPDRT_OK;
+}
+
+void spdrt_context_vk(const spdrt_context *ctx, spdrt_vk_handles *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!ctx) return;
+    out->instance = ctx->instance;
+    out->physical_device = ctx->physical;
+    out->device = ctx->device;
+    out->queue = ctx->queue;
+    out->queue_family = ctx->queue_family;
+}
