@@ -498,6 +498,9 @@ void fft_report_json(const fft_report *r, FILE *out) {
             fprintf(out, "%.2f", target(gr));
         else
             fprintf(out, "null");
+        fprintf(out, ", \"path\": \"%s\"", gr->kind != FFT_GROUP_1D ? "power of two"
+                : fft_length_kind_of(gr->n) == FFT_LENGTH_BLUESTEIN ? "bluestein"
+                : fft_length_kind_of(gr->n) == FFT_LENGTH_SMOOTH ? "mixed radix" : "power of two");
         fprintf(out, ", \"batch_note\": ");
         bench_json_string(out, gr->batch_note);
         fprintf(out, ", \"error\": ");
