@@ -14,8 +14,10 @@
 # orders forward, reverse, shuffled; SIMD widths 8, 32, 8; packed strides, then 2 and 6
 # elements longer). These paths use no SIMD-group functions (every exchange goes through
 # threadgroup memory), so the widths only change the fibers' schedule.
-# The round trip (forward then inverse) is not run here: the harness links one kernel per
-# program and the executor runs one dispatch at a time; tests/fft/mixed.t runs it on Vulkan.
+# Round trips for 1000 and 97: the forward program saves its first run's input and output
+# (--save), the inverse program reads that output as its first run's input (--from) and must
+# give the input back within relative L2 1e-6 (mixed.t's bar): the harness links one kernel
+# per program, so the two directions meet through a file.
 # Mutants: the 1000-point kernel without its threadgroup_barrier, and the Bluestein kernel with
 # a twiddle coefficient off by 1.6e-5, must fail.
 # Builds into $SPDGEN_BUILD/msl/fft (shared with tests/msl/fft.t, kept between runs).
@@ -60,9 +62,14 @@ start=$(date +%s)
 while read -r flags; do
     # 3 rows (a partial last threadgroup where one holds two or more), 9 columns.
     case " $flags " in *" --stride "*) count=9 ;; *) count=3 ;; esac
+    # The round trip: plain forward configurations save, the inverse of the same N reads.
+    n=$(echo "$flags" | cut -d' ' -f2)
+    trip=""
+    [ "$flags" = "--fft $n --direction forward" ] && trip="--save $WORK/$n.run"
+    [ "$flags" = "--fft $n --direction inverse" ] && [ -f "$WORK/$n.run" ] && trip="--from $WORK/$n.run"
     # shellcheck disable=SC2086
     msl_run "msl $flags" "$MSL_BUILD/fft/$(name $flags)/fft_msl" --config "$flags" --label "msl $flags" \
-        --count $count --runs 8:forward:0,32:reverse:2,8:shuffled:6
+        --count $count --runs 8:forward:0,32:reverse:2,8:shuffled:6 $trip
 done <"$WORK/configs"
 diag "$(wc -l <"$WORK/configs") configurations run in $(($(date +%s) - start)) s"
 

@@ -3,6 +3,12 @@
 // Vulkan device.
 //
 //   fft_msl --config "FLAGS" --count C --runs W:ORDER:PAD[,W:ORDER:PAD...] [--label TEXT]
+//           [--save FILE | --from FILE]
+//
+// --save FILE writes the first run's input and output; --from FILE makes the first run's
+// input that file's output and adds one TAP line: this run's output against that file's
+// input, relative L2 <= 1e-6 (a round trip, forward in one program and inverse in another:
+// one kernel per program). Complex f32 data, the first run packed.
 //
 // FLAGS are the spdgen flags the configuration was generated with (--fft N --ept E ...);
 // linked per configuration with its kernel unit (fft_kernel, bound by attribute:
@@ -76,6 +82,7 @@ struct run_spec {
 
 struct options {
   std::string config, label;
+  std::string save, from; // --save FILE, --from FILE: the round trip across two programs
   flags f;
   uint32_t count = 0;
   std::vector<run_spec> runs;
@@ -145,6 +152,10 @@ options parse(int argc, char** argv) {
     if (a == "--config") {
       o.config = value();
       o.f = parse_flags(o.config);
+    } else if (a == "--save") {
+      o.save = value();
+    } else if (a == "--from") {
+      o.from = value();
     } else if (a == "--label") {
       o.label = value();
     } else if (a == "--count") {
@@ -396,6 +407,27 @@ std::string sci(double v) {
   return b;
 }
 
+// --save and --from: the first run's input and output floats, as two counted float arrays.
+bool save_run(const std::string& path, const std::vector<float>& in, const std::vector<float>& out) {
+  FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) return false;
+  uint64_t ni = in.size(), no = out.size();
+  bool ok = std::fwrite(&ni, 8, 1, f) == 1 && std::fwrite(in.data(), 4, ni, f) == ni &&
+            std::fwrite(&no, 8, 1, f) == 1 && std::fwrite(out.data(), 4, no, f) == no;
+  return std::fclose(f) == 0 && ok;
+}
+bool load_run(const std::string& path, std::vector<float>& in, std::vector<float>& out) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  uint64_t ni = 0, no = 0;
+  bool ok = std::fread(&ni, 8, 1, f) == 1 && ni < (1ull << 30);
+  if (ok) in.resize(ni), ok = std::fread(in.data(), 4, ni, f) == ni;
+  ok = ok && std::fread(&no, 8, 1, f) == 1 && no < (1ull << 30);
+  if (ok) out.resize(no), ok = std::fread(out.data(), 4, no, f) == no;
+  std::fclose(f);
+  return ok;
+}
+
 // One dispatch of `count` FFTs under schedule r; one TAP line.
 void run_one(const fft_contract& c, const options& o, size_t index, const run_spec& r) {
   spdrt_fft_config cfg = config_of(c, o.f);
@@ -425,9 +457,20 @@ void run_one(const fft_contract& c, const options& o, size_t index, const run_sp
   fft_random(in.data(), in_n, c.n + 7 * c.threads[0] + 13 * c.subgroup + 101 * uint32_t(index));
   for (size_t i = 0; i < in_n; ++i)
     if (!in_used[i]) in[i] = std::nanf("");
+  std::string problem;
+  // --from: the first run reads what another program's first run wrote (the forward's
+  // output), and its output must give back that program's input (the round trip).
+  std::vector<float> from_in, from_out;
+  bool round_trip = index == 0 && !o.from.empty();
+  if (round_trip) {
+    if (!load_run(o.from, from_in, from_out)) problem = "cannot read " + o.from;
+    else if (from_out.size() != in_n || from_in.size() != out_n)
+      problem = o.from + " holds " + std::to_string(from_out.size()) + " output floats, this run reads " +
+                std::to_string(in_n);
+    else in = from_out;
+  }
   std::vector<double> ref(out_n), nan_ref(out_n);
   std::vector<float> nans(in_n, std::nanf(""));
-  std::string problem;
   if (spdrt_fft_reference(&cfg, &p, in.data(), ref.data()) != 0 ||
       spdrt_fft_reference(&cfg, &p, nans.data(), nan_ref.data()) != 0) {
     tap(false, name + ": the reference failed");
@@ -481,8 +524,8 @@ void run_one(const fft_contract& c, const options& o, size_t index, const run_sp
   if (!error.empty()) problem = error;
 
   // The output: the named floats against the reference; the rest must hold the fill.
-  std::vector<float> got;
-  std::vector<double> want;
+  std::vector<float> got, all(out_n);
+  std::vector<double> want, back; // back: --from's input where this run writes
   size_t gaps_written = 0;
   for (size_t i = 0; i < out_n; ++i) {
     float v;
@@ -498,9 +541,11 @@ void run_one(const fft_contract& c, const options& o, size_t index, const run_sp
       std::memcpy(&v, &bits, 4);
       untouched = bits == 0xffffffffu;
     }
+    all[i] = v;
     if (out_used[i]) {
       got.push_back(v);
       want.push_back(ref[i]);
+      if (round_trip && problem.empty()) back.push_back(from_in[i]);
     } else if (!untouched) {
       ++gaps_written;
     }
@@ -526,6 +571,16 @@ void run_one(const fft_contract& c, const options& o, size_t index, const run_sp
                 e.max_rel, max_bound, e.non_finite ? " over the finite values" : "", seconds);
   tap(problem.empty(), name + ": " + bounds);
   if (!problem.empty()) diag(problem);
+  if (index == 0 && !o.save.empty() && !save_run(o.save, in, all)) tap(false, name + ": cannot write " + o.save);
+  if (round_trip) { // the bar of tests/fft/mixed.t and props.t: relative L2 <= 1e-6 after two transforms
+    spdrt_fft_error rt{};
+    bool ran = problem.empty() && back.size() == got.size();
+    if (ran) spdrt_fft_compare(got.data(), back.data(), got.size(), 1, &rt);
+    std::snprintf(bounds, sizeof bounds, "rel L2 %.2e (<= 1e-06), max %.2e", rt.rel_l2, rt.max_rel);
+    tap(ran && rt.non_finite == 0 && rt.rel_l2 <= 1e-6,
+        o.label + ": round trip, this inverse of " + o.from.substr(o.from.find_last_of('/') + 1) +
+            " (the forward's output) against the forward's input: " + bounds);
+  }
 }
 
 } // namespace
@@ -537,6 +592,8 @@ int main(int argc, char** argv) {
     if (r.width < c.subgroup || r.width < 1 || r.width > 64)
       usage("--runs: SIMD-group width " + std::to_string(r.width) + " (the kernel needs >= " +
             std::to_string(c.subgroup) + ", the executor <= 64)");
+    if ((!o.save.empty() || !o.from.empty()) && (c.f16 || c.real || o.runs[0].pad))
+      usage("--save and --from: complex f32 rows or columns, the first run packed");
     if (c.f16 && c.real && r.pad % 2) usage("--runs: f16 real rows need an even stride (PAD " + std::to_string(r.pad) + ")");
   }
   std::string contract = check_contract(c, o.f);
