@@ -74,7 +74,8 @@ def main(argv):
             continue
         n, nbytes = g["n"], g["bytes"]
         floor = g["floor"]["median_us"] if g["floor"]["status"] == "ok" else None
-        good = [v for v in g["variants"] if v["time"]["status"] == "ok" and v["check"]["status"] == "ok"]
+        good = [v for v in g["variants"]
+                if v["time"]["status"] == "ok" and v["check"]["status"] == "ok"]
         dflt = next((v for v in good if v["default"]), None)
         best = next((v for v in good if v["best"]), None)
         row = [str(n), kind(n), str(g["batch"]), cell(gbps(nbytes, floor), "{:.1f}")]
@@ -96,7 +97,8 @@ def main(argv):
         row += [cell(cus, "{:.1f}"), cell(c["tb_per_s"] * 1e3 if c else None, "{:.1f}"),
                 cell(c["percent_of_floor"] if c else None, "{:.1f}%"),
                 cell(cus / bus if cus and bus else None, "{:.2f}x")]
-        row.append(f"{best['check']['rel_l2']:.1e} / {best['check']['max_rel']:.1e}" if best else "—")
+        row.append(f"{best['check']['rel_l2']:.1e} / {best['check']['max_rel']:.1e}"
+                   if best else "—")
         out.append("| " + " | ".join(row) + " |")
     out += ["",
             "GB/s = (input read + output written) / median time; % of floor = that program's own "
@@ -108,7 +110,8 @@ def main(argv):
             "fft_any.md and cufft_any.md beside this file."]
     failures = spd.get("failures", 0)
     out.append("")
-    out.append(f"fft_bench: {failures} failure(s)" + (f"; {spd['error']}" if spd.get("error") else "") + ".")
+    error = f"; {spd['error']}" if spd.get("error") else ""
+    out.append(f"fft_bench: {failures} failure(s){error}.")
     print("\n".join(out))
     return 0
 

@@ -267,8 +267,9 @@ static void pass_shape(const fft_shader *s, int p, char *out, size_t size) {
     uint32_t len = c->bluestein_m ? c->bluestein_m : c->n; /* Bluestein: E x W = M */
     uint32_t w = len / s->ept[p], lanes = c->wg / w;
     char per_wg[64] = "", m[32] = "";
-    if (lanes > 1 && !c->strided && !s->plan) /* mixed radix: small rows side by side */
-        snprintf(per_wg, sizeof per_wg, " x %u rows in lanes", lanes);
+    /* Mixed radix: rows side by side, each on W consecutive invocations. */
+    if (lanes > 1 && !c->strided && !s->plan)
+        snprintf(per_wg, sizeof per_wg, " x %u rows side by side", lanes);
     else if (lanes > 1)
         snprintf(per_wg, sizeof per_wg, " x %u columns in lanes", lanes);
     else if (c->columns > 1)
