@@ -30,13 +30,17 @@ static void help(void) {
            "transform, complex and with real input) against a compute-copy floor of the same\n"
            "bytes on the Vulkan device, checks every run's output against the double\n"
            "reference, prints a markdown table. Exit 0 only if every check passed.\n\n"
-           "  --sizes LIST      1D lengths N, powers of two 64..1048576, comma-separated\n"
-           "                    (default every power of two from 64 to 65536)\n"
+           "  --sizes LIST      1D lengths N, comma-separated: powers of two 64..1048576, or\n"
+           "                    any other N 3..1048576 (mixed radix or Bluestein; default\n"
+           "                    every power of two from 64 to 65536)\n"
            "  --batch-mib N     input per 1D transform: batch = N MiB / 8N rows (default 512)\n"
            "  --subgroups LIST  spdgen --subgroup values for the default E and W (default: 0,\n"
            "                    4 and the device's size)\n"
            "  --sweep N         (E, W) alternatives per N, or --max-wg ones for four-step\n"
            "                    plans, at the device's subgroup size (default 3)\n"
+           "  --pairs N         N not a power of two: up to N of the other --ept/--wg pairs\n"
+           "                    spdgen lists, E nearest the default's first (default 3;\n"
+           "                    20: all)\n"
            "  --no-2d           leave out the 2D transforms\n"
            "  --sample-rows N   1D rows compared with the double reference per size (at most;\n"
            "                    default 64; every row gets the energy check)\n"
@@ -79,7 +83,12 @@ static int parse_list(const char *list, uint32_t *out, uint32_t max, uint32_t *c
     return bench_each_item(list, add_value, &l);
 }
 
-static int ok_size(uint32_t n) { return n >= 64 && n <= (1u << 20) && !(n & (n - 1)); }
+/* Powers of two from 64 (the power-of-two variants assume at least that), any other N
+ * from 3 (mixed radix or Bluestein; spdgen refuses what it cannot make, and the run
+ * reports it). */
+static int ok_size(uint32_t n) {
+    return n <= (1u << 20) && ((n & (n - 1)) ? n >= 3 : n >= 64);
+}
 static int ok_subgroup(uint32_t s) {
     return s == 0 || s == 4 || s == 8 || s == 16 || s == 32 || s == 64;
 }
@@ -87,7 +96,7 @@ static int ok_subgroup(uint32_t s) {
 /* 0: run; 1: --help was printed (exit 0); 2: usage error, printed (exit 2). */
 static int parse_options(int argc, char **argv, fft_options *o) {
     int i;
-    int batch_set = 0, sweep_set = 0;
+    int batch_set = 0, sweep_set = 0, pairs_set = 0;
     uint32_t v;
     memset(o, 0, sizeof *o);
     o->two_d = 1;
@@ -108,7 +117,8 @@ static int parse_options(int argc, char **argv, fft_options *o) {
             if (!strcmp(a, "--sizes")) {
                 if (parse_list(val, o->sizes, FFT_BENCH_MAX_SIZES, &o->size_count, ok_size))
                     return bench_usage("fft_bench", a, val,
-                                       "powers of two 64..1048576, at most 24, comma-separated");
+                                       "powers of two 64..1048576 or other N 3..1048576, at most "
+                                       "24, comma-separated");
             } else if (!strcmp(a, "--subgroups")) {
                 if (parse_list(val, o->subgroups, FFT_BENCH_MAX_SUBGROUPS, &o->subgroup_count,
                                ok_subgroup))
@@ -122,6 +132,10 @@ static int parse_options(int argc, char **argv, fft_options *o) {
                 if (bench_parse_u32(val, 3, &o->sweep))
                     return bench_usage("fft_bench", a, val, "0..3");
                 sweep_set = 1;
+            } else if (!strcmp(a, "--pairs")) {
+                if (bench_parse_u32(val, FFT_BENCH_MAX_PAIRS, &o->pairs))
+                    return bench_usage("fft_bench", a, val, "0..20");
+                pairs_set = 1;
             } else if (!strcmp(a, "--sample-rows")) {
                 if (bench_parse_u32(val, 4096, &o->sample_rows) || o->sample_rows == 0)
                     return bench_usage("fft_bench", a, val, "1..4096");
@@ -145,6 +159,8 @@ static int parse_options(int argc, char **argv, fft_options *o) {
         o->batch_mib = o->common.quick ? 4 : 512;
     if (!sweep_set)
         o->sweep = o->common.quick ? 1 : 3;
+    if (!pairs_set)
+        o->pairs = o->common.quick ? 1 : 3;
     bench_timing_defaults(&o->common.timing, o->common.quick ? (bench_timing_options){.reps = 3, .warmup = 1, .b2b = 2, .heat_ms = 10, .scrub_bytes = (uint64_t)8 << 20}
                                                       : (bench_timing_options){.reps = 19, .warmup = 3, .b2b = 10, .heat_ms = 200, .scrub_bytes = (uint64_t)256 << 20});
     return 0;
@@ -371,16 +387,67 @@ static void variants_plan(const fft_sweep *s, fft_group *g) {
     }
 }
 
-static void plan_variants(const fft_sweep *s, fft_group *g) {
+/* N not a power of two (mixed radix or Bluestein): spdgen's choice, then up to --pairs of
+ * the other --ept/--wg pairs it accepts, those with E nearest the default's first. These
+ * paths exchange through shared memory only (the header's subgroup size is 0 whatever
+ * --subgroup says), so the variants differ only in shape. Beyond one dispatch (a plan of
+ * mixed passes) only the default runs. */
+static void variants_any(fft_sweep *s, fft_group *g) {
+    fft_request r;
+    fft_shader sh;
+    uint32_t pairs[FFT_BENCH_MAX_PAIRS][2], used[FFT_BENCH_MAX_PAIRS] = {0}, e0 = 0, w0 = 0;
+    uint32_t added, i;
+    char err[512], command[320] = "";
+    int count;
+    memset(&r, 0, sizeof r);
+    r.n = g->n;
+    add_variant(g, &r, NULL, 1);
+    if (s->opt->pairs == 0 || g->n > FFT_BENCH_SINGLE_MAX)
+        return;
+    /* The default's shape, so that the same pair is not timed twice. */
+    if (fft_generate(&s->spdgen, &r, "probe", &sh, command, sizeof command, err, sizeof err) == 0) {
+        uint32_t len = sh.config[0].bluestein_m ? sh.config[0].bluestein_m : g->n;
+        if (!sh.plan)
+            e0 = sh.ept[0], w0 = len / sh.ept[0];
+        fft_shader_free(&sh);
+    }
+    count = fft_valid_pairs(&s->spdgen, g->n, pairs, FFT_BENCH_MAX_PAIRS, err, sizeof err);
+    if (count < 0) {
+        fprintf(stderr, "fft_bench: N = %u: %s\n", g->n, err);
+        return;
+    }
+    for (added = 0; added < s->opt->pairs; added++) {
+        int pick = -1;
+        double best = 0.0;
+        for (i = 0; i < (uint32_t)count; i++) {
+            double d = pairs[i][0] > e0 ? (double)pairs[i][0] / (e0 ? e0 : 16)
+                                        : (double)(e0 ? e0 : 16) / pairs[i][0];
+            if (used[i] || (pairs[i][0] == e0 && pairs[i][1] == w0) ||
+                pairs[i][1] > s->ctx->limits.maxComputeWorkGroupInvocations)
+                continue;
+            if (pick < 0 || d < best)
+                pick = (int)i, best = d;
+        }
+        if (pick < 0)
+            break;
+        used[pick] = 1;
+        r.ept = pairs[pick][0], r.wg = pairs[pick][1];
+        add_variant(g, &r, NULL, 0);
+    }
+}
+
+static void plan_variants(fft_sweep *s, fft_group *g) {
     if (g->kind != FFT_GROUP_1D)
         variants_2d(s, g);
+    else if (fft_length_kind_of(g->n) != FFT_LENGTH_POW2)
+        variants_any(s, g);
     else if (g->n <= FFT_BENCH_SINGLE_MAX)
         variants_single(s, g);
     else
         variants_plan(s, g);
 }
 
-static void make_groups(const fft_sweep *s, fft_report *rep) {
+static void make_groups(fft_sweep *s, fft_report *rep) {
     const fft_options *o = s->opt;
     uint64_t range = s->ctx->limits.maxStorageBufferRange;
     uint32_t max_groups = s->ctx->limits.maxComputeWorkGroupCount[0], i;
@@ -406,6 +473,10 @@ static void make_groups(const fft_sweep *s, fft_report *rep) {
             snprintf(g->batch_note, sizeof g->batch_note, "batch cut to %llu rows: the device "
                      "dispatches at most %u workgroups", (unsigned long long)batch, max_groups);
         }
+        /* The floor copies whole 16-byte elements: an even number of values (odd N: an
+         * even batch). */
+        if (batch > 1 && (batch * o->sizes[i]) % 2)
+            batch--;
         g->batch = (uint32_t)batch;
         g->in_bytes = g->out_bytes = g->copy_bytes = batch * row;
         g->bytes = g->in_bytes + g->out_bytes;

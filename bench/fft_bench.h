@@ -24,7 +24,8 @@
 #include "tools.h"
 
 #define FFT_BENCH_MAX_SIZES 24u
-#define FFT_BENCH_MAX_VARIANTS 18u
+#define FFT_BENCH_MAX_VARIANTS 24u
+#define FFT_BENCH_MAX_PAIRS 20u      /* (E, W) pairs spdgen lists for one N (3000 has 15) */
 #define FFT_BENCH_MAX_SUBGROUPS 6u
 #define FFT_BENCH_2D_ROWS 1024u  /* the 2D transform: 1024 rows of 2048 complex values */
 #define FFT_BENCH_2D_COLS 2048u
@@ -33,6 +34,12 @@
 #define FFT_BENCH_SINGLE_MAX 16384u
 
 typedef enum { FFT_GROUP_1D, FFT_GROUP_2D, FFT_GROUP_2D_REAL } fft_group_kind;
+
+/* Which path spdgen takes for a length (docs/fft.md, "Lengths beyond powers of two"):
+ * powers of two; mixed radix for N = 2^a 3^b 5^c 7^d 11^e 13^f; Bluestein's chirp-z for the
+ * rest. Decides the variants, the error bars and the target. */
+typedef enum { FFT_LENGTH_POW2, FFT_LENGTH_SMOOTH, FFT_LENGTH_BLUESTEIN } fft_length_kind;
+fft_length_kind fft_length_kind_of(uint32_t n); /* fft_check.c */
 
 /* One run's output against what it must be. */
 typedef struct {
@@ -104,6 +111,7 @@ typedef struct {
     uint32_t subgroups[FFT_BENCH_MAX_SUBGROUPS]; /* empty: 0, 4 and the device's size */
     uint32_t subgroup_count;
     uint32_t sweep;                  /* (E, W) or --max-wg alternatives per N */
+    uint32_t pairs;                  /* N not a power of two: other --ept/--wg pairs per N */
     uint32_t batch_mib;              /* input per 1D transform */
     uint32_t sample_rows;            /* most rows per 1D group against the reference */
     int two_d;
@@ -142,6 +150,11 @@ typedef struct {
  * as the report shows them (appended to what it holds). 0, or -1 with err set. */
 int fft_generate(bench_spdgen *g, const fft_request *r, const char *name, fft_shader *out,
                  char *command, size_t command_size, char *err, size_t err_size);
+/* The --ept/--wg pairs that make a plan of N (not a power of two), as spdgen lists them when
+ * it refuses a pair that makes none: pairs[i] = {E, W}. The count (at most max), or -1 with
+ * err set. */
+int fft_valid_pairs(bench_spdgen *g, uint32_t n, uint32_t (*pairs)[2], uint32_t max, char *err,
+                    size_t err_size);
 void fft_shader_free(fft_shader *s);
 /* "E 4 x W 256, S 32", or per pass for a plan. */
 void fft_shader_shape(const fft_shader *s, char *out, size_t size);
@@ -175,6 +188,7 @@ void fft_input_fill(uint64_t seed, float *out, uint64_t first, uint64_t count);
 /* What a 1D group's output must be: the reference of some rows, every row's input energy. */
 typedef struct {
     uint32_t n, batch;
+    int bluestein;                   /* N takes Bluestein's path: its wider relative L2 bar */
     uint32_t *rows;                  /* the rows compared with the reference, ascending */
     uint32_t row_count;
     double *expected;                /* row_count x 2n */

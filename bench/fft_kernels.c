@@ -63,6 +63,10 @@ static int read_single(const fft_request *r, const char *spv, const char *header
     out->config[0].columns = (uint32_t)columns;
     out->config[0].shared_bytes = (uint32_t)shared;
     out->ept[0] = (uint32_t)ept;
+    /* Bluestein's lengths: the pipeline computes and binds its two tables (bindings 2 and
+     * 3, runtime/fft/fft_run.c) when the configuration names M. */
+    if (header_define(header, "FFT_BLUESTEIN_M") > 0)
+        out->config[0].bluestein_m = (uint32_t)header_define(header, "FFT_BLUESTEIN_M");
     out->rows_in_turn = header_define(header, "FFT_ROWS_IN_TURN") == 1;
     out->ffts_per_transform[0] = 1;
     out->whole = out->config[0];
@@ -205,6 +209,47 @@ int fft_generate(bench_spdgen *g, const fft_request *r, const char *name, fft_sh
     return status;
 }
 
+int fft_valid_pairs(bench_spdgen *g, uint32_t n, uint32_t (*pairs)[2], uint32_t max, char *err,
+                    size_t err_size) {
+    char num[16], path[BENCH_PATH_MAX + 32], spv[BENCH_PATH_MAX + 32], text[2048];
+    char *argv[12], *p;
+    uint32_t count = 0, e, w;
+    FILE *f;
+    size_t got;
+    int status;
+    snprintf(num, sizeof num, "%u", n);
+    snprintf(path, sizeof path, "%s/pairs.txt", g->tmpdir);
+    snprintf(spv, sizeof spv, "%s/pairs.spv", g->tmpdir);
+    /* 2 x 1 makes 2 points, never N >= 3: spdgen refuses it and lists the pairs that do. */
+    argv[0] = g->path, argv[1] = "--fft", argv[2] = num, argv[3] = "--ept", argv[4] = "2";
+    argv[5] = "--wg", argv[6] = "1", argv[7] = "--target", argv[8] = "spirv", argv[9] = "-o";
+    argv[10] = spv, argv[11] = NULL;
+    *err = '\0';
+    status = bench_run_program_quiet(argv, path, err, err_size);
+    remove(spv);
+    f = fopen(path, "r");
+    got = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    text[got] = '\0';
+    if (f)
+        fclose(f);
+    remove(path);
+    if (status < 0)
+        return -1;
+    p = strstr(text, "; use ");
+    if (status != 2 || !p) {
+        snprintf(err, err_size, "spdgen --fft %u --ept 2 --wg 1 listed no pairs (exit %d): %.200s",
+                 n, status, text);
+        return -1;
+    }
+    for (p += 6; p && count < max && sscanf(p, "--ept %u --wg %u", &e, &w) == 2;) {
+        pairs[count][0] = e, pairs[count][1] = w;
+        count++;
+        if ((p = strstr(p, ", --ept")))
+            p += 2;
+    }
+    return (int)count;
+}
+
 void fft_shader_free(fft_shader *s) {
     int i;
     for (i = 0; i < 2; i++)
@@ -219,14 +264,20 @@ void fft_shader_free(fft_shader *s) {
  * C x W) or in registers, or rows. */
 static void pass_shape(const fft_shader *s, int p, char *out, size_t size) {
     const spdrt_fft_config *c = &s->config[p];
-    uint32_t w = c->n / s->ept[p], lanes = c->wg / w;
-    char per_wg[64] = "";
-    if (lanes > 1)
+    uint32_t len = c->bluestein_m ? c->bluestein_m : c->n; /* Bluestein: E x W = M */
+    uint32_t w = len / s->ept[p], lanes = c->wg / w;
+    char per_wg[64] = "", m[32] = "";
+    /* Mixed radix: rows side by side, each on W consecutive invocations. */
+    if (lanes > 1 && !c->strided && !s->plan)
+        snprintf(per_wg, sizeof per_wg, " x %u rows side by side", lanes);
+    else if (lanes > 1)
         snprintf(per_wg, sizeof per_wg, " x %u columns in lanes", lanes);
     else if (c->columns > 1)
         snprintf(per_wg, sizeof per_wg, ", %u %s per workgroup", c->columns,
                  c->strided ? "columns in registers" : s->rows_in_turn ? "rows in turn" : "rows in registers");
-    snprintf(out, size, "E %u x W %u%s", s->ept[p], w, per_wg);
+    if (c->bluestein_m)
+        snprintf(m, sizeof m, " (Bluestein, M = %u)", c->bluestein_m);
+    snprintf(out, size, "E %u x W %u%s%s", s->ept[p], w, per_wg, m);
 }
 
 void fft_shader_shape(const fft_shader *s, char *out, size_t size) {

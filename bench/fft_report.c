@@ -20,11 +20,19 @@ static double floor_spread(const fft_group *g) {
     return bench_floor_spread(&g->floor_first, &g->floor_last);
 }
 
-/* Issue 5's targets, as a fraction of the floor in the same run (1D only). */
+/* The targets, as a fraction of the floor in the same run (1D only): issue 5's for powers
+ * of two, issue 27's for other N (mixed radix >= 80%, Bluestein >= 30%). */
 static double target(const fft_group *g) {
     if (g->kind != FFT_GROUP_1D)
         return 0.0;
-    return g->n <= 8192 ? 0.90 : g->n <= 16384 ? 0.85 : 0.45;
+    switch (fft_length_kind_of(g->n)) {
+    case FFT_LENGTH_SMOOTH:
+        return 0.80;
+    case FFT_LENGTH_BLUESTEIN:
+        return 0.30;
+    default:
+        return g->n <= 8192 ? 0.90 : g->n <= 16384 ? 0.85 : 0.45;
+    }
 }
 
 /* What users would pick instead, measured on the same H200 (../shared/FACTS.md), TB/s of
@@ -189,11 +197,16 @@ static void summary(const fft_report *r, FILE *out) {
         double t = target(gr);
         if (gr->kind != FFT_GROUP_1D)
             continue;
-        fprintf(out, "| %u | %u |", gr->n, gr->batch);
+        fprintf(out, "| %u%s | %u |", gr->n,
+                fft_length_kind_of(gr->n) == FFT_LENGTH_BLUESTEIN ? " (Bluestein)"
+                : fft_length_kind_of(gr->n) == FFT_LENGTH_SMOOTH ? " (mixed)" : "", gr->batch);
         bench_cell_us(out, &gr->floor, "");
         bench_cell_gbps(out, gr->bytes, bench_median_us(&gr->floor));
         cell_variant_percent(out, gr, default_at(gr, 0));
-        cell_variant_percent(out, gr, default_at(gr, r->run.subgroup_size));
+        if (fft_length_kind_of(gr->n) != FFT_LENGTH_POW2)
+            fprintf(out, " — (no shuffles) |"); /* mixed radix and Bluestein: shared memory */
+        else
+            cell_variant_percent(out, gr, default_at(gr, r->run.subgroup_size));
         if (b) {
             char cmd[400];
             fprintf(out, " %s (%s) | %.1f |", md_command(b, cmd, sizeof cmd), b->shape,
@@ -218,7 +231,8 @@ static void summary(const fft_report *r, FILE *out) {
     }
     fprintf(out, "\nbest = the fastest variant whose output passed every check. Targets "
             "(issue 5, ratios to the floor in the same run): N <= 8192 >= 90%%, N = 16384 >= "
-            "85%%, N >= 32768 (four-step plans) >= 45%%. Anchors: ../shared/FACTS.md, cuFFT "
+            "85%%, N >= 32768 (four-step plans) >= 45%%; issue 27, N not a power of two: mixed "
+            "radix >= 80%%, Bluestein >= 30%%. Anchors (powers of two only): ../shared/FACTS.md, cuFFT "
             "(CUDA 13) and VkFFT 1.3.4 on the same H200 with 512 MiB-1 GiB per transform, "
             "bytes read + written / time; not measured by this program.\n\n");
 }
@@ -395,10 +409,12 @@ static void notes(const fft_report *r, FILE *out) {
     }
     fprintf(out, "%sChecks: %u of %u timed variants produced the right output (1D: every "
             "value finite, every row's energy within 1e-5 of Parseval, up to the sampled rows "
-            "against the double reference within relative L2 %.0e and max %.0e; 2D: the whole "
+            "against the double reference within relative L2 %.0e (Bluestein's lengths %.1e) "
+            "and max %.0e; 2D: the whole "
             "output against a 2D double reference within the same bars; four-step plans also "
             "through spdrt_fft_plan_load + spdrt_fft_plan_run). %u failure(s) in all.\n",
-            note_count(r) ? "\n" : "", passed, checks, SPDRT_FFT_BOUND_REL_L2, SPDRT_FFT_BOUND_MAX_REL,
+            note_count(r) ? "\n" : "", passed, checks, SPDRT_FFT_BOUND_REL_L2,
+            SPDRT_FFT_BOUND_BLUESTEIN_REL_L2, SPDRT_FFT_BOUND_MAX_REL,
             fft_report_failures(r));
     if (r->error[0])
         fprintf(out, "\n**Run failed:** %s\n", r->error);
@@ -482,6 +498,9 @@ void fft_report_json(const fft_report *r, FILE *out) {
             fprintf(out, "%.2f", target(gr));
         else
             fprintf(out, "null");
+        fprintf(out, ", \"path\": \"%s\"", gr->kind != FFT_GROUP_1D ? "power of two"
+                : fft_length_kind_of(gr->n) == FFT_LENGTH_BLUESTEIN ? "bluestein"
+                : fft_length_kind_of(gr->n) == FFT_LENGTH_SMOOTH ? "mixed radix" : "power of two");
         fprintf(out, ", \"batch_note\": ");
         bench_json_string(out, gr->batch_note);
         fprintf(out, ", \"error\": ");

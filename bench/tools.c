@@ -68,15 +68,19 @@ uint32_t *bench_read_spirv(const char *path, size_t *words, char *err, size_t er
     return code;
 }
 
-/* Runs argv (argv[0] = the program path), stdout to `stdout_path` if given. Returns the
- * exit status, or -1 with err set. */
-static int run(char *const *argv, const char *stdout_path, char *err, size_t err_size) {
+/* Runs argv (argv[0] = the program path), stdout to `stdout_path` and stderr to
+ * `stderr_path` if given. Returns the exit status, or -1 with err set. */
+static int run2(char *const *argv, const char *stdout_path, const char *stderr_path,
+                char *err, size_t err_size) {
     posix_spawn_file_actions_t actions;
     pid_t pid;
     int status, rc;
     posix_spawn_file_actions_init(&actions);
     if (stdout_path)
         posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, stdout_path,
+                                         O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (stderr_path)
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, stderr_path,
                                          O_WRONLY | O_CREAT | O_TRUNC, 0600);
     rc = posix_spawn(&pid, argv[0], &actions, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&actions);
@@ -97,8 +101,17 @@ static int run(char *const *argv, const char *stdout_path, char *err, size_t err
     return WEXITSTATUS(status);
 }
 
+static int run(char *const *argv, const char *stdout_path, char *err, size_t err_size) {
+    return run2(argv, stdout_path, NULL, err, err_size);
+}
+
 int bench_run_program(char *const *argv, const char *stdout_path, char *err, size_t err_size) {
     return run(argv, stdout_path, err, err_size);
+}
+
+int bench_run_program_quiet(char *const *argv, const char *stderr_path, char *err,
+                            size_t err_size) {
+    return run2(argv, NULL, stderr_path, err, err_size);
 }
 
 static int executable(const char *path) {

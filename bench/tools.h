@@ -30,6 +30,9 @@ void bench_spdgen_close(bench_spdgen *g);
 /* Runs argv (argv[0] = the program's path; NULL-terminated), its stdout to `stdout_path` if
  * given. Returns its exit status, or -1 with err set when it could not run or was killed. */
 int bench_run_program(char *const *argv, const char *stdout_path, char *err, size_t err_size);
+/* The same with its stderr to `stderr_path` instead (a message the caller reads back). */
+int bench_run_program_quiet(char *const *argv, const char *stderr_path, char *err,
+                            size_t err_size);
 
 /* The spdgen options of one SPD shader, beyond op, format, size and levels. */
 typedef struct {

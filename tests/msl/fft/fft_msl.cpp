@@ -3,6 +3,12 @@
 // Vulkan device.
 //
 //   fft_msl --config "FLAGS" --count C --runs W:ORDER:PAD[,W:ORDER:PAD...] [--label TEXT]
+//           [--save FILE | --from FILE]
+//
+// --save FILE writes the first run's input and output; --from FILE makes the first run's
+// input that file's output and adds one TAP line: this run's output against that file's
+// input, relative L2 <= 1e-6 (a round trip, forward in one program and inverse in another:
+// one kernel per program). Complex f32 data, the first run packed.
 //
 // FLAGS are the spdgen flags the configuration was generated with (--fft N --ept E ...);
 // linked per configuration with its kernel unit (fft_kernel, bound by attribute:
@@ -76,6 +82,7 @@ struct run_spec {
 
 struct options {
   std::string config, label;
+  std::string save, from; // --save FILE, --from FILE: the round trip across two programs
   flags f;
   uint32_t count = 0;
   std::vector<run_spec> runs;
@@ -145,6 +152,10 @@ options parse(int argc, char** argv) {
     if (a == "--config") {
       o.config = value();
       o.f = parse_flags(o.config);
+    } else if (a == "--save") {
+      o.save = value();
+    } else if (a == "--from") {
+      o.from = value();
     } else if (a == "--label") {
       o.label = value();
     } else if (a == "--count") {
@@ -193,9 +204,77 @@ double expected_scale(const flags& f) {
   return 1.0;
 }
 
+// Whether N has a prime factor above 13 (Bluestein's path) and the power of two M >= 2N - 1
+// its convolution needs.
+bool bluestein_length(uint32_t n) {
+  for (uint32_t r : {2u, 3u, 5u, 7u, 11u, 13u})
+    while (n % r == 0) n /= r;
+  return n != 1;
+}
+uint32_t bluestein_m_for(uint32_t n) {
+  uint32_t m = 1;
+  while (m < 2 * n - 1) m *= 2;
+  return m;
+}
+
+// A mixed-radix or Bluestein header (docs/fft.md, "Lengths beyond powers of two") against the
+// flags: "" or the first disagreement. The generator chooses the FFTs per workgroup (a power
+// of two up to 32 for rows, up to 16 columns in lanes), each FFT's W = N/E (Bluestein: M/E)
+// invocations consecutive for rows and interleaved for columns; every exchange goes through
+// shared memory (FFT_SUBGROUP_SIZE 0 whatever --subgroup says); natural order only.
+std::string check_mixed_contract(const fft_contract& c, const flags& f) {
+  auto num = [](const char* what, uint64_t got, uint64_t want) {
+    return got == want ? std::string()
+                       : std::string(what) + " is " + std::to_string(got) + ", expected " + std::to_string(want);
+  };
+  bool bluestein = bluestein_length(f.n);
+  uint32_t len = bluestein ? bluestein_m_for(f.n) : f.n; // what E x W makes
+  uint32_t complex_bytes = f.f16 ? 4 : 8;
+  uint32_t src_bytes = f.real && !f.inverse ? 4 : complex_bytes;
+  uint32_t dst_bytes = f.real && f.inverse ? 4 : complex_bytes;
+  uint32_t w = c.ept ? len / c.ept : 0;
+  std::string e;
+  if (e.empty()) e = num("FFT_N", c.n, f.n);
+  if (e.empty()) e = num("FFT_BLUESTEIN_M", c.bluestein_m, bluestein ? len : 0);
+  if (e.empty() && c.bluestein_m == 0 && c.stages == 0) e = "FFT_STAGES missing or 0";
+  if (e.empty() && f.ept) e = num("FFT_ELEMENTS_PER_INVOCATION", c.ept, f.ept);
+  if (e.empty()) e = num("E x W", uint64_t(c.ept) * w, len);
+  if (e.empty() && f.wg) e = num("W (invocations per FFT)", w, f.wg);
+  if (e.empty() && f.rows) e = num("FFT_COLUMNS_PER_WORKGROUP", c.columns, f.rows);
+  if (e.empty() && (c.columns == 0 || (c.columns & (c.columns - 1)) || c.columns > 32))
+    e = "FFT_COLUMNS_PER_WORKGROUP " + std::to_string(c.columns) + " is not a power of two up to 32";
+  if (e.empty()) e = num("FFT_WORKGROUP_SIZE_X", c.threads[0], uint64_t(w) * c.columns);
+  if (e.empty()) e = num("FFT_WORKGROUP_SIZE_Y x Z", uint64_t(c.threads[1]) * c.threads[2], 1);
+  if (e.empty()) e = num("FFT_COLUMNS_IN_LANES", c.lanes, f.strided ? 1 : 0);
+  if (e.empty()) e = num("FFT_SUBGROUP_SIZE", c.subgroup, 0);
+  if (e.empty()) e = num("FFT_INVERSE", c.inverse, f.inverse);
+  if (e.empty()) e = num("FFT_NATIVE_ORDER", c.native, 0);
+  if (e.empty()) e = num("FFT_REAL", c.real, f.real);
+  if (e.empty()) e = num("FFT_STRIDED", c.strided, f.strided);
+  if (e.empty()) e = num("FFT_F16", c.f16, f.f16);
+  if (e.empty()) e = num("FFT_TWIDDLE_LUT", c.lut, 0);
+  if (e.empty()) e = num("FFT_SRC_ELEMENT_BYTES", c.src_element_bytes, src_bytes);
+  if (e.empty()) e = num("FFT_DST_ELEMENT_BYTES", c.dst_element_bytes, dst_bytes);
+  if (e.empty()) e = num("sizeof(FftPushConstants)", c.params_bytes, 16);
+  if (e.empty()) e = num("[[max_total_threads_per_threadgroup]]", fft_kernel.max_total_threads, c.threads[0]);
+  for (uint32_t count = 1; count <= 64 && e.empty(); ++count)
+    e = num(("FFT_GRID_X(" + std::to_string(count) + ")").c_str(), c.grid(count), (count + c.columns - 1) / c.columns);
+  if (e.empty()) {
+    double scale = std::strtod(c.scale, nullptr), want = expected_scale(f);
+    if (!(std::fabs(scale - want) <= 1e-7 * want)) e = std::string("FFT_SCALE is ") + c.scale + ", expected " + std::to_string(want);
+  }
+  if (e.empty()) {
+    size_t declared = __start_msl_threadgroup ? size_t(__stop_msl_threadgroup - __start_msl_threadgroup) : 0;
+    e = num("the kernel's threadgroup memory (bytes)", declared, c.shared_bytes);
+  }
+  if (e.empty() && c.shared_bytes > 32768) e = "FFT_SHARED_MEMORY_BYTES above 32 KB";
+  return e;
+}
+
 // The contract header against the flags, the README's rules and the runtime: "" or the
 // first disagreement.
 std::string check_contract(const fft_contract& c, const flags& f) {
+  if (c.mixed) return check_mixed_contract(c, f);
   auto num = [](const char* what, uint64_t got, uint64_t want) {
     return got == want ? std::string()
                        : std::string(what) + " is " + std::to_string(got) + ", expected " + std::to_string(want);
@@ -317,6 +396,7 @@ spdrt_fft_config config_of(const fft_contract& c, const flags& f) {
   cfg.strided = c.strided;
   cfg.f16 = c.f16;
   cfg.lut = c.lut;
+  cfg.bluestein_m = c.bluestein_m;
   cfg.norm = f.norm;
   return cfg;
 }
@@ -325,6 +405,27 @@ std::string sci(double v) {
   char b[32];
   std::snprintf(b, sizeof b, "%.2e", v);
   return b;
+}
+
+// --save and --from: the first run's input and output floats, as two counted float arrays.
+bool save_run(const std::string& path, const std::vector<float>& in, const std::vector<float>& out) {
+  FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) return false;
+  uint64_t ni = in.size(), no = out.size();
+  bool ok = std::fwrite(&ni, 8, 1, f) == 1 && std::fwrite(in.data(), 4, ni, f) == ni &&
+            std::fwrite(&no, 8, 1, f) == 1 && std::fwrite(out.data(), 4, no, f) == no;
+  return std::fclose(f) == 0 && ok;
+}
+bool load_run(const std::string& path, std::vector<float>& in, std::vector<float>& out) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  uint64_t ni = 0, no = 0;
+  bool ok = std::fread(&ni, 8, 1, f) == 1 && ni < (1ull << 30);
+  if (ok) in.resize(ni), ok = std::fread(in.data(), 4, ni, f) == ni;
+  ok = ok && std::fread(&no, 8, 1, f) == 1 && no < (1ull << 30);
+  if (ok) out.resize(no), ok = std::fread(out.data(), 4, no, f) == no;
+  std::fclose(f);
+  return ok;
 }
 
 // One dispatch of `count` FFTs under schedule r; one TAP line.
@@ -356,9 +457,20 @@ void run_one(const fft_contract& c, const options& o, size_t index, const run_sp
   fft_random(in.data(), in_n, c.n + 7 * c.threads[0] + 13 * c.subgroup + 101 * uint32_t(index));
   for (size_t i = 0; i < in_n; ++i)
     if (!in_used[i]) in[i] = std::nanf("");
+  std::string problem;
+  // --from: the first run reads what another program's first run wrote (the forward's
+  // output), and its output must give back that program's input (the round trip).
+  std::vector<float> from_in, from_out;
+  bool round_trip = index == 0 && !o.from.empty();
+  if (round_trip) {
+    if (!load_run(o.from, from_in, from_out)) problem = "cannot read " + o.from;
+    else if (from_out.size() != in_n || from_in.size() != out_n)
+      problem = o.from + " holds " + std::to_string(from_out.size()) + " output floats, this run reads " +
+                std::to_string(in_n);
+    else in = from_out;
+  }
   std::vector<double> ref(out_n), nan_ref(out_n);
   std::vector<float> nans(in_n, std::nanf(""));
-  std::string problem;
   if (spdrt_fft_reference(&cfg, &p, in.data(), ref.data()) != 0 ||
       spdrt_fft_reference(&cfg, &p, nans.data(), nan_ref.data()) != 0) {
     tap(false, name + ": the reference failed");
@@ -388,6 +500,17 @@ void run_one(const fft_contract& c, const options& o, size_t index, const run_sp
   res.bind_buffer(1, dst.data(), dst.bytes);
   res.bind_buffer(2, params, c.params_bytes);
   if (c.lut) res.bind_buffer(3, lut.data(), lut.bytes);
+  // Bluestein's two tables, computed in double by the runtime as libspdrt's pipeline fills
+  // bindings 2 and 3 (MSL buffer(3) and buffer(4)): the chirp (N float2), the kernel's
+  // spectrum (M float2).
+  guarded chirp(c.bluestein_m ? size_t(c.n) * 8 : 0, 0xff), spectrum(size_t(c.bluestein_m) * 8, 0xff);
+  if (c.bluestein_m) {
+    if (spdrt_fft_bluestein_tables(c.n, c.bluestein_m, c.inverse, reinterpret_cast<float*>(chirp.data()),
+                                   reinterpret_cast<float*>(spectrum.data())) != 0)
+      problem = "spdrt_fft_bluestein_tables failed";
+    res.bind_buffer(3, chirp.data(), chirp.bytes);
+    res.bind_buffer(4, spectrum.data(), spectrum.bytes);
+  }
 
   msl_exec::dispatch_params d;
   d.groups = metal::uint3{c.grid(p.count), 1, 1};
@@ -401,8 +524,8 @@ void run_one(const fft_contract& c, const options& o, size_t index, const run_sp
   if (!error.empty()) problem = error;
 
   // The output: the named floats against the reference; the rest must hold the fill.
-  std::vector<float> got;
-  std::vector<double> want;
+  std::vector<float> got, all(out_n);
+  std::vector<double> want, back; // back: --from's input where this run writes
   size_t gaps_written = 0;
   for (size_t i = 0; i < out_n; ++i) {
     float v;
@@ -418,16 +541,19 @@ void run_one(const fft_contract& c, const options& o, size_t index, const run_sp
       std::memcpy(&v, &bits, 4);
       untouched = bits == 0xffffffffu;
     }
+    all[i] = v;
     if (out_used[i]) {
       got.push_back(v);
       want.push_back(ref[i]);
+      if (round_trip && problem.empty()) back.push_back(from_in[i]);
     } else if (!untouched) {
       ++gaps_written;
     }
   }
   spdrt_fft_error e{};
   spdrt_fft_compare(got.data(), want.data(), got.size(), !(c.real && c.inverse), &e);
-  double l2_bound = c.f16 ? SPDRT_FFT_BOUND_F16_REL_L2 : SPDRT_FFT_BOUND_REL_L2;
+  double l2_bound = c.f16 ? SPDRT_FFT_BOUND_F16_REL_L2
+                  : c.bluestein_m ? SPDRT_FFT_BOUND_BLUESTEIN_REL_L2 : SPDRT_FFT_BOUND_REL_L2;
   double max_bound = c.f16 ? SPDRT_FFT_BOUND_F16_MAX_REL : SPDRT_FFT_BOUND_MAX_REL;
   // Every problem of a run that dispatched, not only the first.
   auto add = [&](const std::string& p) { problem += (problem.empty() ? "" : "; ") + p; };
@@ -441,10 +567,20 @@ void run_one(const fft_contract& c, const options& o, size_t index, const run_sp
     if (!(e.rel_l2 <= l2_bound && e.max_rel <= max_bound)) add("error above the bounds; max |err| " + sci(e.max_abs));
   }
   char bounds[200];
-  std::snprintf(bounds, sizeof bounds, "rel L2 %.2e (<= %.0e), max %.2e (<= %.0e)%s; %.2f s", e.rel_l2, l2_bound,
+  std::snprintf(bounds, sizeof bounds, "rel L2 %.2e (<= %.2g), max %.2e (<= %.2g)%s; %.2f s", e.rel_l2, l2_bound,
                 e.max_rel, max_bound, e.non_finite ? " over the finite values" : "", seconds);
   tap(problem.empty(), name + ": " + bounds);
   if (!problem.empty()) diag(problem);
+  if (index == 0 && !o.save.empty() && !save_run(o.save, in, all)) tap(false, name + ": cannot write " + o.save);
+  if (round_trip) { // the bar of tests/fft/mixed.t and props.t: relative L2 <= 1e-6 after two transforms
+    spdrt_fft_error rt{};
+    bool ran = problem.empty() && back.size() == got.size();
+    if (ran) spdrt_fft_compare(got.data(), back.data(), got.size(), 1, &rt);
+    std::snprintf(bounds, sizeof bounds, "rel L2 %.2e (<= 1e-06), max %.2e", rt.rel_l2, rt.max_rel);
+    tap(ran && rt.non_finite == 0 && rt.rel_l2 <= 1e-6,
+        o.label + ": round trip, this inverse of " + o.from.substr(o.from.find_last_of('/') + 1) +
+            " (the forward's output) against the forward's input: " + bounds);
+  }
 }
 
 } // namespace
@@ -456,12 +592,16 @@ int main(int argc, char** argv) {
     if (r.width < c.subgroup || r.width < 1 || r.width > 64)
       usage("--runs: SIMD-group width " + std::to_string(r.width) + " (the kernel needs >= " +
             std::to_string(c.subgroup) + ", the executor <= 64)");
+    if ((!o.save.empty() || !o.from.empty()) && (c.f16 || c.real || o.runs[0].pad))
+      usage("--save and --from: complex f32 rows or columns, the first run packed");
     if (c.f16 && c.real && r.pad % 2) usage("--runs: f16 real rows need an even stride (PAD " + std::to_string(r.pad) + ")");
   }
   std::string contract = check_contract(c, o.f);
-  tap(contract.empty(), o.label + ": the contract header states the flags, the README's grid and element sizes, "
-                                  "the runtime's native order and the kernel's threadgroup memory (" +
-                            std::to_string(c.shared_bytes) + " bytes)");
+  tap(contract.empty(), o.label + ": the contract header states the flags, the README's grid and element sizes, " +
+                            (c.mixed ? std::string(c.bluestein_m ? "Bluestein's M" : "the stages") +
+                                           " and E x W of a length beyond powers of two"
+                                     : std::string("the runtime's native order")) +
+                            " and the kernel's threadgroup memory (" + std::to_string(c.shared_bytes) + " bytes)");
   if (!contract.empty()) {
     diag(contract);
     return 0;
