@@ -149,8 +149,9 @@ static int refuse_plan_options(sg_run *run)
 {
     sg_fft_params *f = run->params;
     if (sg_given(run, FFT_OPT_EPT) || sg_given(run, FFT_OPT_WG))
-        return usage_error("%s: --fft %ld runs as a %s plan, so each pass picks E and W; limit them "
-                           "with --max-wg", sg_given(run, FFT_OPT_EPT) ? "--ept" : "--wg", f->n,
+        return usage_error("%s %ld: --fft %ld runs as a %s plan, so each pass picks E and W; limit "
+                           "them with --max-wg", sg_given(run, FFT_OPT_EPT) ? "--ept" : "--wg",
+                           sg_given(run, FFT_OPT_EPT) ? f->ept : f->wg, f->n,
                            f->path == SG_FFT_PATH_BLUESTEIN ? "three-pass Bluestein" : "four-step");
     if (f->real || f->strided)
         return usage_error("%s: only in one dispatch; the four-step plan of --fft %ld runs complex rows",
