@@ -122,7 +122,7 @@ static void roundtrip(const char *lang, const char *flags)
 
 /* Bluestein beyond one dispatch: M = 32768 (8209, the first prime past one dispatch's 8192,
  * and 10007) and M = 262144 (65537), forward, inverse with each norm and the round trip,
- * GLSL and HLSL; M split by a small --max-wg (M = 2048 as 64 x 32 for 1009). */
+ * GLSL and HLSL, halves; M split by a small --max-wg (M = 2048 as 64 x 32 for 1009). */
 static void bluestein_plans(void)
 {
     accuracy("glsl", "--fft 8209", 3);
@@ -132,6 +132,7 @@ static void bluestein_plans(void)
     accuracy("glsl", "--fft 65537", 1);
     roundtrip("glsl", "--fft 8209");
     accuracy("hlsl", "--fft 8209 --direction inverse --norm none", 1);
+    accuracy("glsl", "--fft 8209 --storage f16", 1);
     roundtrip("hlsl", "--fft 10007");
 }
 
