@@ -170,9 +170,17 @@ end
 
 local function emit_store(c, ctx, out)
     c:blank()
-    c:comment(string.format("Store: the last stage's output m of butterfly i is frequency i + %d m, in " ..
-        "natural order%s.", ctx.plan.n // ctx.plan.stages[#ctx.plan.stages].radix,
-        ctx.scale ~= 1 and ", times the norm's scale" or ""))
+    if ctx.bpass then
+        -- Bluestein's passes 1 and 2 store into a scratch, times a four-step plan's twiddles.
+        c:comment(string.format("Store: the last stage's output m of butterfly i is element x = i + %d m, " ..
+            "in natural order, times exp(%s2 pi i %s x / %d) (the %s four-step twiddles), into scratch %d.",
+            ctx.plan.n // ctx.plan.stages[#ctx.plan.stages].radix, ctx.bpass == 1 and "-" or "+",
+            ctx.bpass == 1 and "j0" or "k1", ctx.m, ctx.bpass == 1 and "forward" or "inverse", ctx.bpass))
+    else
+        c:comment(string.format("Store: the last stage's output m of butterfly i is frequency i + %d m, in " ..
+            "natural order%s.", ctx.plan.n // ctx.plan.stages[#ctx.plan.stages].radix,
+            ctx.scale ~= 1 and ", times the norm's scale" or ""))
+    end
     each_output(ctx, out, function(reg, x, q, m, bound)
         local function store() io.store(c, ctx, reg, x) end
         local cond = {}
