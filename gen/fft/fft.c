@@ -145,14 +145,14 @@ static void push_stages(lua_State *L, const sg_fft_params *f, int p)
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, -2, "rounds");
-    if (f->bluestein_m) {
+    if (f->bluestein_m && !f->passes) {
         lua_pushinteger(L, f->bluestein_m);
         lua_setfield(L, -2, "bluestein_m");
     }
 }
 
 /* The shader's shape: one dispatch's, or pass p's of a plan (cfg.pass = { index, count,
- * n_total, scratch_tile }). */
+ * n_total, scratch_tile }; Bluestein's passes: n_total is its M, and bluestein_n its N). */
 static void push(lua_State *L, const sg_run *run, const sg_job_shader *shader)
 {
     const sg_fft_params *f = run->params;
@@ -168,13 +168,17 @@ static void push(lua_State *L, const sg_run *run, const sg_job_shader *shader)
     lua_pushboolean(L, f->shared_layout == SG_FFT_SHARED_PAIRED);
     lua_setfield(L, -2, "paired_shared");
     if (f->passes) {
-        lua_createtable(L, 0, 4);
+        lua_createtable(L, 0, 5);
         lua_pushinteger(L, p + 1);
         lua_setfield(L, -2, "index");
         lua_pushinteger(L, f->passes);
         lua_setfield(L, -2, "count");
-        lua_pushinteger(L, f->n);
+        lua_pushinteger(L, f->bluestein_m ? f->bluestein_m : f->n);
         lua_setfield(L, -2, "n_total");
+        if (f->bluestein_m) {
+            lua_pushinteger(L, f->n);
+            lua_setfield(L, -2, "bluestein_n");
+        }
         lua_pushinteger(L, f->scratch_tile);
         lua_setfield(L, -2, "scratch_tile");
         lua_setfield(L, -2, "pass");
@@ -193,7 +197,7 @@ const sg_kernel sg_fft_kernel = {
         "                        N = 2^a 3^b 5^c 7^d 11^e 13^f by mixed-radix stages, any other N up\n"
         "                        to 8192 by Bluestein's chirp-z; longer N up to 2^20 as a four-step\n"
         "                        plan: -o NAME.EXT writes NAME.pass1.EXT, NAME.pass2.EXT and the\n"
-        "                        plan file NAME.fftplan\n",
+        "                        plan file NAME.fftplan (Bluestein's: three passes, NAME.pass3.EXT)\n",
     .examples =
         "  spdgen --fft 2048 --wg 512 --target msl -o fft.metal    # E = 4\n"
         "  spdgen --fft 16384 --subgroup 32 --target spirv -o fft.spv --emit-header fft.h\n"

@@ -12,6 +12,8 @@
 #define SG_FFT_DEFAULT_EPT 16
 /* Longest transform (beyond one dispatch, as a four-step plan). */
 #define SG_FFT_MAX_N (1L << 20)
+/* The most shaders of a plan: two for a four-step plan, three for Bluestein's. */
+#define SG_FFT_MAX_PASSES 3
 
 enum { SG_FFT_FORWARD, SG_FFT_INVERSE };
 enum { SG_FFT_NORM_INVERSE, SG_FFT_NORM_NONE, SG_FFT_NORM_UNITARY };
@@ -42,16 +44,18 @@ typedef struct {
     long lanes;
     /* A four-step plan (passes = 2, else 0): pass p runs FFTs of pass_n[p] points with
      * pass_ept[p] x pass_wg[p], pass_lanes[p] columns in lanes; the scratch between the
-     * passes is in tiles of scratch_tile frequencies. */
+     * passes is in tiles of scratch_tile frequencies. Bluestein beyond one dispatch: passes =
+     * 3 over its M = pass_n[0] x pass_n[1] points (pass_n[2] = pass_n[0]). */
     int passes;
-    long pass_n[2], pass_ept[2], pass_wg[2], pass_lanes[2];
+    long pass_n[SG_FFT_MAX_PASSES], pass_ept[SG_FFT_MAX_PASSES], pass_wg[SG_FFT_MAX_PASSES],
+        pass_lanes[SG_FFT_MAX_PASSES];
     long scratch_tile;
 
     /* Lengths that are not powers of two (fft_check_mixed.c): the path (SG_FFT_PATH_*), the
      * stages of the one shader or of each pass, and Bluestein's convolution length M (the
      * shader's E x W and stages are those of its M-point FFTs). */
     int path;
-    sg_fft_stages stages, pass_stages[2];
+    sg_fft_stages stages, pass_stages[SG_FFT_MAX_PASSES];
     long bluestein_m;
 } sg_fft_params;
 

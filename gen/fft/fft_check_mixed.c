@@ -29,8 +29,9 @@ static long largest_prime(long n)
     return n > 1 ? n : p;
 }
 
-/* What no length but a power of two takes. */
-static int refuse_pow2_only(sg_run *run)
+/* What no length but a power of two takes. plan: the FFTs are longer than one dispatch, so
+ * a plan's --columns-per-wg C1,C2 and --column-layout lanes (its regenerate command) stand. */
+static int refuse_pow2_only(sg_run *run, int plan)
 {
     sg_fft_params *f = run->params;
     if (f->order == SG_FFT_ORDER_NATIVE)
@@ -60,10 +61,10 @@ static int refuse_pow2_only(sg_run *run)
     if (sg_given(run, FFT_OPT_ROWS) && (f->strided || f->real))
         return usage_error("--rows-per-wg %ld: not with %s; it is for complex rows", f->rows_per_wg,
                            f->strided ? "--stride (its columns per workgroup: --columns-per-wg)" : "--real");
-    if (f->columns_values == 2)
+    if (f->columns_values == 2 && !plan)
         return usage_error("--columns-per-wg %ld,%ld: two values are for a four-step plan's passes; "
                            "--fft %ld runs in one dispatch", f->columns_per_wg[0], f->columns_per_wg[1], f->n);
-    if ((f->columns_values || sg_given(run, FFT_OPT_COLUMN_LAYOUT)) && !f->strided)
+    if ((f->columns_values || sg_given(run, FFT_OPT_COLUMN_LAYOUT)) && !f->strided && !plan)
         return usage_error("%s: only for column FFTs (--stride); rows use --rows-per-wg",
                            f->columns_values ? "--columns-per-wg" : "--column-layout");
     if (f->path == SG_FFT_PATH_BLUESTEIN && (f->real || f->strided))
@@ -114,50 +115,96 @@ static void take_stages(sg_fft_params *f, long n, long ffts, int flags)
     sg_fft_stage_plan(n, f->ept, ffts, BUDGET_SLOTS, flags, &f->stages);
 }
 
-/* A four-step plan of two mixed-radix passes: N = N1 x N2, N1 the smallest divisor >= sqrt(N)
- * with both passes in one dispatch as column FFTs. */
-static int mixed_passes(sg_run *run, long single_max)
+/* Pass p of a plan: FFTs of n points as columns in lanes, --columns-per-wg's or PLAN_LANES
+ * per workgroup (fewer where those do not fit). 0, or -1 when no shape fits. */
+static int pass_shape(sg_fft_params *f, int p, long n, int flags)
+{
+    long c = f->columns_values ? f->columns_per_wg[f->columns_values == 2 && p == 1 ? 1 : 0] : PLAN_LANES;
+    for (; c >= 1; c = f->columns_values ? 0 : c / 2) {
+        long e, w;
+        if (sg_fft_mixed_shape(n, f->max_wg, c, BUDGET_SLOTS, flags, &e, &w) != 0) continue;
+        f->pass_n[p] = n, f->pass_ept[p] = e, f->pass_wg[p] = w, f->pass_lanes[p] = c;
+        sg_fft_stage_plan(n, e, c, BUDGET_SLOTS, flags, &f->pass_stages[p]);
+        return 0;
+    }
+    return -1;
+}
+
+/* What a plan of several passes settles once its passes are shaped. */
+static void plan_settle(sg_fft_params *f)
+{
+    f->scratch_tile = f->pass_n[0];
+    f->ept = f->pass_ept[0];
+    f->wg = f->pass_wg[0] < f->pass_wg[1] ? f->pass_wg[0] : f->pass_wg[1];
+    f->column_layout = SG_FFT_COLUMNS_LANES;
+    f->columns_per_wg[0] = f->pass_lanes[0];
+    f->columns_per_wg[1] = f->pass_lanes[1];
+    f->columns_values = 2;
+    f->rows_per_wg = 1;
+    f->prefetch_rows = 1;
+}
+
+/* What no plan of several passes takes. */
+static int refuse_plan_options(sg_run *run)
 {
     sg_fft_params *f = run->params;
     if (sg_given(run, FFT_OPT_EPT) || sg_given(run, FFT_OPT_WG))
-        return usage_error("%s: --fft %ld runs as a four-step plan, so each pass picks E and W; limit "
-                           "them with --max-wg", sg_given(run, FFT_OPT_EPT) ? "--ept" : "--wg", f->n);
+        return usage_error("%s %ld: --fft %ld runs as a %s plan, so each pass picks E and W; limit "
+                           "them with --max-wg", sg_given(run, FFT_OPT_EPT) ? "--ept" : "--wg",
+                           sg_given(run, FFT_OPT_EPT) ? f->ept : f->wg, f->n,
+                           f->path == SG_FFT_PATH_BLUESTEIN ? "three-pass Bluestein" : "four-step");
     if (f->real || f->strided)
         return usage_error("%s: only in one dispatch; the four-step plan of --fft %ld runs complex rows",
                            f->real ? "--real" : "--stride", f->n);
     if (sg_given(run, FFT_OPT_ROWS) && f->rows_per_wg > 1)
         return usage_error("--rows-per-wg %ld: not with a four-step plan (--fft %ld)", f->rows_per_wg, f->n);
+    return 0;
+}
+
+/* A four-step plan of two mixed-radix passes: N = N1 x N2, N1 the smallest divisor >= sqrt(N)
+ * with both passes in one dispatch as column FFTs. */
+static int mixed_passes(sg_run *run, long single_max)
+{
+    sg_fft_params *f = run->params;
+    int rc = refuse_plan_options(run);
+    if (rc) return rc;
     long root = (long)ceil(sqrt((double)f->n));
     for (long n1 = root; n1 <= single_max && n1 < f->n; n1++) {
         if (f->n % n1 != 0 || f->n / n1 > single_max) continue;
-        long ns[2] = {n1, f->n / n1};
-        int ok = 1;
-        for (int p = 0; p < 2 && ok; p++) {
-            long c = f->columns_values ? f->columns_per_wg[p] : PLAN_LANES;
-            ok = 0;
-            for (; c >= 1 && !ok; c = f->columns_values ? 0 : c / 2) {
-                long e, w;
-                if (sg_fft_mixed_shape(ns[p], f->max_wg, c, BUDGET_SLOTS, 0, &e, &w) != 0) continue;
-                f->pass_n[p] = ns[p], f->pass_ept[p] = e, f->pass_wg[p] = w, f->pass_lanes[p] = c;
-                sg_fft_stage_plan(ns[p], e, c, BUDGET_SLOTS, 0, &f->pass_stages[p]);
-                ok = 1;
-            }
-        }
-        if (!ok) continue;
+        if (pass_shape(f, 0, n1, 0) != 0 || pass_shape(f, 1, f->n / n1, 0) != 0) continue;
         f->passes = 2;
-        f->scratch_tile = f->pass_n[0];
-        f->ept = f->pass_ept[0];
-        f->wg = f->pass_wg[0] < f->pass_wg[1] ? f->pass_wg[0] : f->pass_wg[1];
-        f->column_layout = SG_FFT_COLUMNS_LANES;
-        f->columns_per_wg[0] = f->pass_lanes[0];
-        f->columns_per_wg[1] = f->pass_lanes[1];
-        f->columns_values = 2;
-        f->rows_per_wg = 1;
-        f->prefetch_rows = 1;
+        plan_settle(f);
         return 0;
     }
     return usage_error("--fft %ld: no two passes of at most %ld points (16 x --max-wg %ld) make it; "
                        "raise --max-wg", f->n, single_max, f->max_wg);
+}
+
+/* Bluestein beyond one dispatch: its M = M1 x M2 points (M1 the smallest divisor >= sqrt(M))
+ * in three passes of column FFTs. Pass 1: the chirp product (zero padding past N) and the M1
+ * point forward FFTs of the four-step plan, times its twiddles; pass 2: the M2-point forward
+ * FFTs, the product with the kernel's spectrum and the M2-point inverse FFTs, times the
+ * inverse's twiddles; pass 3: the M1-point inverse FFTs, the chirp product and the crop to N.
+ * Every pass keeps register k on element it + W k (SG_FFT_EXACT), as the product needs. */
+static int bluestein_passes(sg_run *run, long single_max)
+{
+    sg_fft_params *f = run->params;
+    long m = f->bluestein_m;
+    int rc = refuse_plan_options(run);
+    if (rc) return rc;
+    for (long m1 = (long)ceil(sqrt((double)m)); m1 <= single_max && m1 < m; m1++) {
+        if (m % m1 != 0 || m / m1 > single_max) continue;
+        if (pass_shape(f, 0, m1, SG_FFT_EXACT) != 0 || pass_shape(f, 1, m / m1, SG_FFT_EXACT) != 0)
+            continue;
+        f->pass_n[2] = f->pass_n[0], f->pass_ept[2] = f->pass_ept[0], f->pass_wg[2] = f->pass_wg[0];
+        f->pass_lanes[2] = f->pass_lanes[0], f->pass_stages[2] = f->pass_stages[0];
+        f->passes = 3;
+        plan_settle(f);
+        return 0;
+    }
+    return usage_error("--fft %ld: its prime factor %ld (above 13) needs Bluestein's chirp-z, whose "
+                       "FFTs of M = %ld points make no two passes of at most %ld points (16 x --max-wg "
+                       "%ld); raise --max-wg", f->n, largest_prime(f->n), m, single_max, f->max_wg);
 }
 
 /* Whether a given --ept / --wg makes a plan of n with `lanes` FFTs per workgroup. */
@@ -203,7 +250,8 @@ int sg_fft_check_mixed(sg_run *run)
     long single_max = (long)SG_FFT_DEFAULT_EPT * f->max_wg;
     int rc;
     f->path = sg_fft_path(f->n);
-    if ((rc = refuse_pow2_only(run))) return rc;
+    long length = f->path == SG_FFT_PATH_BLUESTEIN ? sg_fft_bluestein_m(f->n) : f->n;
+    if ((rc = refuse_pow2_only(run, length > single_max))) return rc;
     if (!run->common.selftest && sg_given(run, FFT_OPT_BATCH))
         return usage_error("--batch: only meaningful with --selftest");
     if (!sg_given(run, FFT_OPT_SHARED))
@@ -216,12 +264,7 @@ int sg_fft_check_mixed(sg_run *run)
         f->bluestein_m = sg_fft_bluestein_m(f->n);
         n = f->bluestein_m;
         flags = SG_FFT_EXACT;
-        if (n > single_max)
-            return usage_error("--fft %ld: its prime factor %ld (above 13) needs Bluestein's chirp-z, whose "
-                               "FFTs of M = %ld points exceed one dispatch (16 x --max-wg %ld = %ld): such N "
-                               "run up to %ld; several dispatches are not yet available. Smooth N = 2^a 3^b "
-                               "5^c 7^d 11^e 13^f run up to 2^20", f->n, largest_prime(f->n), n, f->max_wg,
-                               single_max, (single_max + 1) / 2);
+        if (n > single_max) return bluestein_passes(run, single_max);
     } else if (f->n > single_max) {
         return mixed_passes(run, single_max);
     }

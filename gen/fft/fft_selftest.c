@@ -55,7 +55,8 @@ static int check(const sg_run *run, spdrt_context *ctx, const spdrt_fft_config *
 
     printf("  %u %s of N = %ld%s, seed %u, on %s (%s), subgroup size %u\n", p.count,
            rc->real ? "pairs of real rows" : rc->strided ? "columns" : "rows", (long)rc->n,
-           plan ? " (two passes)" : "", seed, dev->name, dev->driver, dev->subgroup_size);
+           !plan ? "" : f->passes == 3 ? " (three passes)" : " (two passes)", seed, dev->name,
+           dev->driver, dev->subgroup_size);
     if (!in || !out || !ref) {
         fprintf(stderr, "spdgen: error: --selftest: out of memory\n");
         goto done;
@@ -128,7 +129,7 @@ static int selftest_plan(const sg_run *run, const sg_job *job)
 {
     const sg_fft_params *f = run->params;
     spdrt_fft_config whole;
-    spdrt_fft_pass rp[2];
+    spdrt_fft_pass rp[SG_FFT_MAX_PASSES];
     spdrt_fft_plan *plan = NULL;
     int rc_exit = SG_EXIT_FAILURE;
     memset(&whole, 0, sizeof whole);
@@ -137,7 +138,9 @@ static int selftest_plan(const sg_run *run, const sg_job *job)
     whole.inverse = f->direction == SG_FFT_INVERSE;
     whole.f16 = f->storage == SG_FFT_STORAGE_F16;
     whole.norm = norm_of(f);
-    for (int p = 0; p < 2; p++) {
+    whole.bluestein_m = (uint32_t)f->bluestein_m;
+    long total = f->bluestein_m ? f->bluestein_m : f->n;
+    for (int p = 0; p < job->count; p++) {
         const sg_contract *c = &job->shaders[p].gen.contract;
         rp[p].spirv = job->shaders[p].module.words;
         rp[p].spirv_words = job->shaders[p].module.count;
@@ -146,11 +149,11 @@ static int selftest_plan(const sg_run *run, const sg_job *job)
         rp[p].subgroup = (uint32_t)c->subgroup;
         rp[p].columns = (uint32_t)sg_contract_int(c, "COLUMNS_PER_WORKGROUP", 1);
         rp[p].shared_bytes = (uint32_t)c->shared_bytes;
-        rp[p].ffts_per_transform = (uint32_t)(f->n / f->pass_n[p]);
+        rp[p].ffts_per_transform = (uint32_t)(total / f->pass_n[p]);
     }
     spdrt_context *ctx = open_device(run);
     if (!ctx) return SG_EXIT_FAILURE;
-    if (spdrt_fft_plan_create(ctx, &whole, rp, 2, &plan) != SPDRT_OK)
+    if (spdrt_fft_plan_create(ctx, &whole, rp, (uint32_t)job->count, &plan) != SPDRT_OK)
         fprintf(stderr, "spdgen: error: --selftest: %s\n", spdrt_last_error(ctx));
     else
         rc_exit = check(run, ctx, &whole, NULL, plan);

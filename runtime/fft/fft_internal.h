@@ -20,19 +20,33 @@ struct spdrt_fft_pipeline {
  * wrong in err. */
 int spdrt__fft_check_config(const spdrt_fft_config *c, char *err, size_t size);
 
-/* Points the pipeline's descriptor set at src (binding 0) and dst (binding 1). */
+/* Points the pipeline's descriptor set at src (binding 0) and dst (binding 1), and its own
+ * tables (bindings 2 and 3) where it has them. */
 void spdrt__fft_bind(spdrt_context *ctx, const spdrt_fft_pipeline *fp, const spdrt_buffer *src,
                      const spdrt_buffer *dst);
+/* The same with the tables given: a Bluestein plan's passes share one chirp and spectrum. */
+void spdrt__fft_bind_tables(spdrt_context *ctx, const spdrt_fft_pipeline *fp, const spdrt_buffer *src,
+                            const spdrt_buffer *dst, const spdrt_buffer *table2, const spdrt_buffer *table3);
+
+/* A pipeline of `bindings` storage buffers and no tables of its own (a plan's pass);
+ * spdrt_fft_pipeline_create adds the tables its config asks for. */
+spdrt_result spdrt__fft_pipeline_create(spdrt_context *ctx, const uint32_t *spirv, size_t spirv_words,
+                                        const spdrt_fft_config *config, uint32_t bindings,
+                                        spdrt_fft_pipeline **out);
+/* Bluestein's chirp (n float2) and kernel spectrum (m float2), device-local
+ * (spdrt_fft_bluestein_tables). */
+spdrt_result spdrt__fft_tables_create(spdrt_context *ctx, uint32_t n, uint32_t m, int inverse,
+                                      spdrt_buffer *chirp, spdrt_buffer *spectrum);
 
 /* The buffers of one run: the input's staging copy and device buffer, the scratch between
  * a plan's passes (none for one shader), the output and its read-back copy, and the two
  * timestamps. */
 typedef struct {
-    spdrt_buffer upload, src, scratch, dst, readback;
+    spdrt_buffer upload, src, scratch, scratch2, dst, readback;
     VkQueryPool timestamps;
 } spdrt__fft_resources;
 
-/* scratch_bytes 0: no scratch buffer. */
+/* scratch_bytes 0: no scratch buffer; scratch2 is the plan's to create. */
 spdrt_result spdrt__fft_resources_create(spdrt_context *ctx, VkDeviceSize in_bytes,
                                          VkDeviceSize scratch_bytes, VkDeviceSize out_bytes,
                                          spdrt__fft_resources *rs);

@@ -1,6 +1,8 @@
 /* fft_plan.c: running a four-step FFT plan (spdrt_fft.h): its passes' pipelines, the
  * scratch buffer between them, one command buffer with a barrier between the passes, and
- * the plan file spdgen writes (NAME.fftplan). */
+ * the plan file spdgen writes (NAME.fftplan). Bluestein's plans (N with a prime factor above
+ * 13, M = bluestein_m beyond one dispatch) have three passes over M = M1 x M2 points, two
+ * scratch buffers, and one chirp and kernel spectrum that every pass binds (2 and 3). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,14 +10,28 @@
 
 #include "fft_internal.h"
 
-#define MAX_PASSES 2
+#define MAX_PASSES 3
+#define FOUR_STEP_PASSES 2
+#define BLUESTEIN_PASSES 3
 
 struct spdrt_fft_plan {
     spdrt_fft_config whole;
     uint32_t count;
     spdrt_fft_pipeline *pipes[MAX_PASSES];
     spdrt_fft_pass passes[MAX_PASSES]; /* spirv pointers cleared: not kept */
+    spdrt_buffer chirp, spectrum;      /* Bluestein's tables */
 };
+
+/* The passes make the transform: N1 x N2 = N (Bluestein: M, and pass 3 is pass 1's shape). */
+static int passes_fit(const spdrt_fft_config *whole, const spdrt_fft_pass *passes, uint32_t count)
+{
+    uint64_t total = whole->bluestein_m ? whole->bluestein_m : whole->n;
+    if ((uint64_t)passes[0].n * passes[1].n != total || passes[0].ffts_per_transform != passes[1].n ||
+        passes[1].ffts_per_transform != passes[0].n)
+        return 0;
+    return count == FOUR_STEP_PASSES ||
+           (passes[2].n == passes[0].n && passes[2].ffts_per_transform == passes[0].ffts_per_transform);
+}
 
 spdrt_result spdrt_fft_plan_create(spdrt_context *ctx, const spdrt_fft_config *whole,
                                    const spdrt_fft_pass *passes, uint32_t count, spdrt_fft_plan **out)
@@ -24,14 +40,20 @@ spdrt_result spdrt_fft_plan_create(spdrt_context *ctx, const spdrt_fft_config *w
     if (!out || !whole || !passes)
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_fft_plan_create: whole, passes and out are required");
     *out = NULL;
-    if (count != MAX_PASSES)
-        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "a four-step plan has %u passes, not %u", MAX_PASSES, count);
+    uint32_t want = whole->bluestein_m ? BLUESTEIN_PASSES : FOUR_STEP_PASSES;
+    if (count != want)
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "a %s plan has %u passes, not %u",
+                            whole->bluestein_m ? "Bluestein" : "four-step", want, count);
     if (whole->real || whole->native || whole->strided || whole->lut)
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "a four-step plan is complex, natural-order rows only");
-    if ((uint64_t)passes[0].n * passes[1].n != whole->n || passes[0].ffts_per_transform != passes[1].n ||
-        passes[1].ffts_per_transform != passes[0].n)
-        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "the passes (%u x %u points) do not make N = %u",
-                            passes[0].n, passes[1].n, whole->n);
+    if (whole->bluestein_m && (whole->n < 2 || whole->bluestein_m < 2 * whole->n - 1 ||
+                               (whole->bluestein_m & (whole->bluestein_m - 1))))
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "Bluestein's M = %u is not the power of two >= 2N - 1 "
+                            "for N = %u", whole->bluestein_m, whole->n);
+    if (!passes_fit(whole, passes, count))
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "the passes (%u x %u points) do not make %s = %u",
+                            passes[0].n, passes[1].n, whole->bluestein_m ? "M" : "N",
+                            whole->bluestein_m ? whole->bluestein_m : whole->n);
     spdrt_fft_plan *plan = calloc(1, sizeof *plan);
     if (!plan) return spdrt__error(ctx, SPDRT_ERROR_OUT_OF_MEMORY, "out of memory");
     plan->whole = *whole;
@@ -44,13 +66,24 @@ spdrt_result spdrt_fft_plan_create(spdrt_context *ctx, const spdrt_fft_config *w
         c.columns = passes[p].columns;
         c.shared_bytes = passes[p].shared_bytes;
         c.strided = 1; /* column FFTs */
-        spdrt_result res = spdrt_fft_pipeline_create(ctx, passes[p].spirv, passes[p].spirv_words, &c, &plan->pipes[p]);
+        c.bluestein_m = 0;
+        /* Bluestein's passes bind the plan's tables (2, 3); a four-step plan's none. */
+        spdrt_result res = spdrt__fft_pipeline_create(ctx, passes[p].spirv, passes[p].spirv_words, &c,
+                                                      whole->bluestein_m ? 4 : 2, &plan->pipes[p]);
         if (res != SPDRT_OK) {
             spdrt_fft_plan_destroy(ctx, plan);
             return res;
         }
         plan->passes[p] = passes[p];
         plan->passes[p].spirv = NULL;
+    }
+    if (whole->bluestein_m) {
+        spdrt_result res = spdrt__fft_tables_create(ctx, whole->n, whole->bluestein_m, whole->inverse,
+                                                    &plan->chirp, &plan->spectrum);
+        if (res != SPDRT_OK) {
+            spdrt_fft_plan_destroy(ctx, plan);
+            return res;
+        }
     }
     *out = plan;
     return SPDRT_OK;
@@ -60,6 +93,10 @@ void spdrt_fft_plan_destroy(spdrt_context *ctx, spdrt_fft_plan *plan)
 {
     if (!plan) return;
     for (uint32_t p = 0; p < MAX_PASSES; p++) spdrt_fft_pipeline_destroy(ctx, plan->pipes[p]);
+    if (ctx && !ctx->hung) {
+        spdrt__buffer_destroy(ctx, &plan->chirp);
+        spdrt__buffer_destroy(ctx, &plan->spectrum);
+    }
     free(plan);
 }
 
@@ -85,7 +122,8 @@ static uint32_t *read_file_words(const char *path, size_t *words)
 }
 
 /* Lines "key value" and "pass P file F n N wg W subgroup S columns C shared B ffts K ept E"
- * (W the local size; ept, for tools, is not needed here). */
+ * (W the local size; ept, for tools, is not needed here); "bluestein M" in Bluestein's plans,
+ * whose passes are three. */
 spdrt_result spdrt_fft_plan_load(spdrt_context *ctx, const char *path, spdrt_fft_plan **out)
 {
     spdrt_fft_config whole;
@@ -116,6 +154,7 @@ spdrt_result spdrt_fft_plan_load(spdrt_context *ctx, const char *path, spdrt_fft
             whole.norm = !strcmp(value, "none") ? SPDRT_FFT_NORM_NONE
                        : !strcmp(value, "unitary") ? SPDRT_FFT_NORM_UNITARY : SPDRT_FFT_NORM_INVERSE;
         else if (!strcmp(word, "storage")) whole.f16 = !strcmp(value, "f16");
+        else if (!strcmp(word, "bluestein")) whole.bluestein_m = (uint32_t)strtoul(value, NULL, 10);
         else if (!strcmp(word, "pass")) {
             if (sscanf(line, "pass %u file %255s n %u wg %u subgroup %u columns %u shared %u ffts %u", &p, file,
                        &n, &wg, &sg, &cols, &shared, &ffts) != 8 || p < 1 || p > MAX_PASSES || code[p - 1]) {
@@ -137,9 +176,11 @@ spdrt_result spdrt_fft_plan_load(spdrt_context *ctx, const char *path, spdrt_fft
         }
     }
     fclose(f);
-    if (res == SPDRT_OK && (version != 1 || passes_seen != MAX_PASSES))
-        res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s is not a version-1 FFT plan with %d passes", path, MAX_PASSES);
-    if (res == SPDRT_OK) res = spdrt_fft_plan_create(ctx, &whole, passes, MAX_PASSES, out);
+    int want = whole.bluestein_m ? BLUESTEIN_PASSES : FOUR_STEP_PASSES;
+    if (res == SPDRT_OK && (version != 1 || passes_seen != want))
+        res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s is not a version-1 FFT plan with %d passes%s", path, want,
+                           whole.bluestein_m ? " (Bluestein's)" : "");
+    if (res == SPDRT_OK) res = spdrt_fft_plan_create(ctx, &whole, passes, (uint32_t)want, out);
     for (int p = 0; p < MAX_PASSES; p++) free(code[p]);
     return res;
 }
@@ -178,14 +219,20 @@ spdrt_result spdrt_fft_plan_run(spdrt_context *ctx, spdrt_fft_plan *plan, const 
     }
     size_t in_floats = spdrt_fft_input_floats(w, params), out_floats = spdrt_fft_output_floats(w, params);
     size_t scalar = w->f16 ? 2 : 4;
-    VkDeviceSize scratch_bytes = (VkDeviceSize)params->count * w->n * 8;
+    VkDeviceSize scratch_bytes = (VkDeviceSize)params->count * (w->bluestein_m ? w->bluestein_m : w->n) * 8;
     memset(&rs, 0, sizeof rs);
     res = spdrt__fft_resources_create(ctx, in_floats * scalar, scratch_bytes,
                                       out_floats * scalar, &rs);
+    if (res == SPDRT_OK && plan->count > 2)
+        res = spdrt__buffer_create(ctx, scratch_bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                   VK_BUFFER_USAGE_TRANSFER_DST_BIT, 0, &rs.scratch2);
     if (res != SPDRT_OK) goto done;
     spdrt__fft_upload(&rs, w->f16, input, in_floats);
-    spdrt__fft_bind(ctx, plan->pipes[0], &rs.src, &rs.scratch);
-    spdrt__fft_bind(ctx, plan->pipes[1], &rs.scratch, &rs.dst);
+    /* src -> scratch -> (scratch2 ->) dst. */
+    const spdrt_buffer *chain[MAX_PASSES + 1] = {&rs.src, &rs.scratch, &rs.scratch2, &rs.dst};
+    chain[plan->count] = &rs.dst;
+    for (uint32_t p = 0; p < plan->count; p++)
+        spdrt__fft_bind_tables(ctx, plan->pipes[p], chain[p], chain[p + 1], &plan->chirp, &plan->spectrum);
     res = spdrt__commands_begin(ctx, &cb);
     if (res != SPDRT_OK) goto done;
     VkBufferCopy copy;
@@ -194,12 +241,13 @@ spdrt_result spdrt_fft_plan_run(spdrt_context *ctx, spdrt_fft_plan *plan, const 
     copy.size = in_floats * scalar;
     vkCmdCopyBuffer(cb, rs.upload.buffer, rs.src.buffer, 1, &copy);
     vkCmdFillBuffer(cb, rs.scratch.buffer, 0, VK_WHOLE_SIZE, 0xffffffffu); /* NaN: unwritten values show */
+    if (rs.scratch2.buffer) vkCmdFillBuffer(cb, rs.scratch2.buffer, 0, VK_WHOLE_SIZE, 0xffffffffu);
     vkCmdFillBuffer(cb, rs.dst.buffer, 0, VK_WHOLE_SIZE, 0xffffffffu);
     spdrt__memory_barrier(cb, transfer, VK_ACCESS_TRANSFER_WRITE_BIT, compute, shader_rw);
     if (rs.timestamps) vkCmdWriteTimestamp(cb, compute, rs.timestamps, 0);
     for (uint32_t p = 0; p < plan->count; p++) {
         const spdrt_fft_pipeline *fp = plan->pipes[p];
-        /* The scratch pass 1 wrote is what pass 2 reads. */
+        /* The scratch the pass before wrote is what this one reads. */
         if (p > 0)
             spdrt__memory_barrier(cb, compute, VK_ACCESS_SHADER_WRITE_BIT, compute, shader_rw);
         vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, fp->pipe.pipeline);

@@ -112,19 +112,17 @@ static spdrt_result create_lut(spdrt_context *ctx, spdrt_fft_pipeline *fp)
     return res;
 }
 
-/* A Bluestein shader's chirp (N) and kernel spectrum (M) tables, bindings 2 and 3. */
-static spdrt_result create_tables(spdrt_context *ctx, spdrt_fft_pipeline *fp)
+spdrt_result spdrt__fft_tables_create(spdrt_context *ctx, uint32_t n, uint32_t m, int inverse,
+                                      spdrt_buffer *chirp, spdrt_buffer *spectrum)
 {
-    uint32_t n = fp->config.n, m = fp->config.bluestein_m;
     VkDeviceSize bytes[2] = {(VkDeviceSize)n * 8, (VkDeviceSize)m * 8};
-    spdrt_buffer staging[2], *dst[2] = {&fp->chirp, &fp->spectrum};
+    spdrt_buffer staging[2], *dst[2] = {chirp, spectrum};
     VkCommandBuffer cb;
     spdrt_result res = SPDRT_OK;
     memset(staging, 0, sizeof staging);
     for (int i = 0; i < 2 && res == SPDRT_OK; i++)
         res = spdrt__buffer_create(ctx, bytes[i], VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 1, &staging[i]);
-    if (res == SPDRT_OK &&
-        spdrt_fft_bluestein_tables(n, m, fp->config.inverse, staging[0].map, staging[1].map) != 0)
+    if (res == SPDRT_OK && spdrt_fft_bluestein_tables(n, m, inverse, staging[0].map, staging[1].map) != 0)
         res = spdrt__error(ctx, SPDRT_ERROR_OUT_OF_MEMORY, "the Bluestein tables of N = %u, M = %u", n, m);
     for (int i = 0; i < 2 && res == SPDRT_OK; i++)
         res = spdrt__buffer_create(ctx, bytes[i], VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
@@ -142,8 +140,9 @@ static spdrt_result create_tables(spdrt_context *ctx, spdrt_fft_pipeline *fp)
     return res;
 }
 
-spdrt_result spdrt_fft_pipeline_create(spdrt_context *ctx, const uint32_t *spirv, size_t spirv_words,
-                                       const spdrt_fft_config *config, spdrt_fft_pipeline **out)
+spdrt_result spdrt__fft_pipeline_create(spdrt_context *ctx, const uint32_t *spirv, size_t spirv_words,
+                                        const spdrt_fft_config *config, uint32_t bindings,
+                                        spdrt_fft_pipeline **out)
 {
     uint32_t required;
     int full;
@@ -158,7 +157,7 @@ spdrt_result spdrt_fft_pipeline_create(spdrt_context *ctx, const uint32_t *spirv
     if (!fp) return spdrt__error(ctx, SPDRT_ERROR_OUT_OF_MEMORY, "out of memory");
     fp->config = *config;
     if (!fp->config.columns) fp->config.columns = 1;
-    fp->bindings = config->bluestein_m ? 4 : config->lut ? 3 : 2;
+    fp->bindings = bindings;
     res = subgroup_needs(ctx, config, &required, &full);
     if (res == SPDRT_OK) {
         /* src, dst and the tables: storage buffers. */
@@ -172,14 +171,30 @@ spdrt_result spdrt_fft_pipeline_create(spdrt_context *ctx, const uint32_t *spirv
             .required_subgroup = required, .full_subgroups = full};
         res = spdrt__pipeline_create(ctx, &desc, &fp->pipe);
     }
-    if (res == SPDRT_OK && config->lut) res = create_lut(ctx, fp);
-    if (res == SPDRT_OK && config->bluestein_m) res = create_tables(ctx, fp);
     if (res != SPDRT_OK) {
         spdrt_fft_pipeline_destroy(ctx, fp);
         return res;
     }
     *out = fp;
     return SPDRT_OK;
+}
+
+spdrt_result spdrt_fft_pipeline_create(spdrt_context *ctx, const uint32_t *spirv, size_t spirv_words,
+                                       const spdrt_fft_config *config, spdrt_fft_pipeline **out)
+{
+    uint32_t bindings = config ? (config->bluestein_m ? 4 : config->lut ? 3 : 2) : 0;
+    spdrt_result res = spdrt__fft_pipeline_create(ctx, spirv, spirv_words, config, bindings, out);
+    if (res != SPDRT_OK) return res;
+    spdrt_fft_pipeline *fp = *out;
+    if (config->lut) res = create_lut(ctx, fp);
+    if (res == SPDRT_OK && config->bluestein_m)
+        res = spdrt__fft_tables_create(ctx, config->n, config->bluestein_m, config->inverse, &fp->chirp,
+                                       &fp->spectrum);
+    if (res != SPDRT_OK) {
+        spdrt_fft_pipeline_destroy(ctx, fp);
+        *out = NULL;
+    }
+    return res;
 }
 
 void spdrt_fft_pipeline_destroy(spdrt_context *ctx, spdrt_fft_pipeline *fp)
@@ -203,6 +218,7 @@ void spdrt__fft_resources_release(spdrt_context *ctx, spdrt__fft_resources *rs)
     spdrt__buffer_destroy(ctx, &rs->upload);
     spdrt__buffer_destroy(ctx, &rs->src);
     spdrt__buffer_destroy(ctx, &rs->scratch);
+    spdrt__buffer_destroy(ctx, &rs->scratch2);
     spdrt__buffer_destroy(ctx, &rs->dst);
     spdrt__buffer_destroy(ctx, &rs->readback);
 }
@@ -246,9 +262,15 @@ void spdrt__fft_download(const spdrt__fft_resources *rs, int f16, float *output,
 void spdrt__fft_bind(spdrt_context *ctx, const spdrt_fft_pipeline *fp, const spdrt_buffer *src,
                      const spdrt_buffer *dst)
 {
+    spdrt__fft_bind_tables(ctx, fp, src, dst, fp->config.bluestein_m ? &fp->chirp : &fp->lut, &fp->spectrum);
+}
+
+void spdrt__fft_bind_tables(spdrt_context *ctx, const spdrt_fft_pipeline *fp, const spdrt_buffer *src,
+                            const spdrt_buffer *dst, const spdrt_buffer *table2, const spdrt_buffer *table3)
+{
     VkDescriptorBufferInfo info[4];
     VkWriteDescriptorSet w[4];
-    const spdrt_buffer *bufs[4] = {src, dst, fp->config.bluestein_m ? &fp->chirp : &fp->lut, &fp->spectrum};
+    const spdrt_buffer *bufs[4] = {src, dst, table2, table3};
     memset(w, 0, sizeof w);
     for (uint32_t i = 0; i < fp->bindings; i++) {
         info[i].buffer = bufs[i]->buffer;

@@ -89,7 +89,11 @@ spdrt_result spdrt_fft_run(spdrt_context *ctx, spdrt_fft_pipeline *pipeline,
  * as an N1 x N2 matrix) and multiplies by the four-step twiddles into a scratch buffer of
  * N fp32 complex values per transform; pass 2 runs N1 column FFTs of N2 points of the
  * scratch into the output, in natural order. The input and output follow the row contract
- * above (count transforms, in_stride / out_stride between them). */
+ * above (count transforms, in_stride / out_stride between them). Bluestein's plans (N with a
+ * prime factor above 13 whose M is beyond one dispatch: whole.bluestein_m = M) have three
+ * passes over M = M1 x M2 (ffts_per_transform = M / n): the chirp product and the M1-point
+ * FFTs; the M2-point FFTs, the product with the kernel's spectrum and the inverse M2-point
+ * FFTs; the inverse M1-point FFTs and the chirp product. The plan fills the tables. */
 
 typedef struct {
     const uint32_t *spirv;      /* the pass's SPIR-V */
@@ -97,13 +101,13 @@ typedef struct {
     uint32_t n, wg, subgroup;   /* its FFT length, local size, the subgroup its shuffles need */
     uint32_t columns;           /* columns per workgroup (its contract) */
     uint32_t shared_bytes;      /* its contract's shared memory */
-    uint32_t ffts_per_transform; /* its FFTs per N-point transform: N / n */
+    uint32_t ffts_per_transform; /* its FFTs per N-point transform: N / n (Bluestein: M / n) */
 } spdrt_fft_pass;
 
 typedef struct spdrt_fft_plan spdrt_fft_plan;
 
 /* A plan from its passes (SPIR-V copied); `whole` describes the transform (n = N, inverse,
- * norm, f16; no real, native, strided or lut). */
+ * norm, f16, bluestein_m; no real, native, strided or lut); count 2, or 3 for Bluestein's. */
 spdrt_result spdrt_fft_plan_create(spdrt_context *ctx, const spdrt_fft_config *whole,
                                    const spdrt_fft_pass *passes, uint32_t count,
                                    spdrt_fft_plan **out);

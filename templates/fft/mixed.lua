@@ -8,7 +8,11 @@
 -- memory (mixed_steps.lua), loads and stores as the layout says (mixed_io.lua). Bluestein
 -- (cfg.bluestein_m): the chirp product on the load, a forward FFT of M points, the product
 -- with the table `spectrum`, an inverse FFT of M points and the chirp on the store, all in
--- one workgroup.
+-- one workgroup. Beyond one dispatch (cfg.pass.bluestein_n: N, cfg.pass.n_total: M = M1 x M2)
+-- the same steps in three passes of column FFTs (ctx.bpass = 1, 2, 3): the chirp product and
+-- the four-step plan's first FFTs of M1 points (and its twiddles); the FFTs of M2 points, the
+-- product with `spectrum` and the inverse FFTs of M2 points (and the inverse's twiddles); the
+-- inverse FFTs of M1 points and the chirp product, cropped to N.
 local emit = require("templates.lib.emit")
 local stockham = require("templates.fft.stockham")
 local steps = require("templates.fft.mixed_steps")
@@ -26,7 +30,7 @@ local SHARED_BUDGET_SLOTS = 32768 // 8
 
 local function scale_of(f)
     if f.pass and f.pass.index < f.pass.count then return 1 end
-    local n = f.pass and f.pass.n_total or f.n
+    local n = f.pass and (f.pass.bluestein_n or f.pass.n_total) or f.n
     if f.norm == "unitary" then return 1 / math.sqrt(n) end
     if f.norm == "inverse" and f.direction == "inverse" then return 1 / n end
     return 1
@@ -48,8 +52,17 @@ local function make_context(cfg, dialect)
         ffts = math.max(1, f.lanes and f.lanes > 0 and f.lanes or f.rows_per_wg or 1),
         interleaved = (f.lanes or 0) > 0, bluestein = f.bluestein_m ~= nil, m = f.bluestein_m,
         paired = f.paired_shared, shared_used = false, n = f.n,
+        -- Bluestein's pass (1, 2, 3) of a plan, its N and M; big_n: the N the chirp covers.
+        bpass = f.pass and f.pass.bluestein_n and f.pass.index, big_n = f.pass and f.pass.bluestein_n or f.n,
     }
     ctx.sign = ctx.forward and -1 or 1
+    if ctx.bpass then
+        -- The convolution's FFTs: forward in pass 1, both in pass 2, inverse in pass 3; the
+        -- direction of the transform is the chirp's sign alone.
+        ctx.m = f.pass.n_total
+        ctx.sign = ctx.bpass == 3 and 1 or -1
+        ctx.cols = f.pass.n_total // f.n
+    end
     ctx.scale = scale_of(f)
     ctx.plan = stockham.build(n, f.ept, n // f.ept, f.radices, f.rounds)
     ctx.plan_now = ctx.plan
@@ -60,7 +73,9 @@ local function make_context(cfg, dialect)
         ctx.real_rounds = real_rounds(ctx)
         ctx.slots = math.max(ctx.slots, ctx.ffts * ctx.plan.n // ctx.real_rounds)
     end
-    if ctx.bluestein then assert(ctx.plan.exact, "mixed: Bluestein's FFTs need every radix dividing E") end
+    if ctx.bluestein or ctx.bpass then
+        assert(ctx.plan.exact, "mixed: Bluestein's FFTs need every radix dividing E")
+    end
     ctx.src_storage, ctx.dst_storage = f.storage, f.storage
     if f.pass then
         if f.pass.index > 1 then ctx.src_storage = "f32" end
@@ -81,11 +96,12 @@ local function emit_helpers(c, ctx)
     c:blank()
     local radices = {}
     for _, st in ipairs(ctx.plan.stages) do radices[#radices + 1] = st.radix end
-    radix.emit_routines(c, ctx.dialect, radices, ctx.bluestein and { -1, 1 } or { ctx.sign })
+    local both = ctx.bluestein or ctx.bpass == 2
+    radix.emit_routines(c, ctx.dialect, radices, both and { -1, 1 } or { ctx.sign })
     local needs = false
     for _, st in ipairs(ctx.plan.stages) do needs = needs or st.twiddles ~= "none" end
     if needs then
-        if ctx.bluestein then
+        if both then
             twiddle_any.emit_device_function(c, ctx.plan.n, -1, "fft_twiddle")
             c:blank()
             twiddle_any.emit_device_function(c, ctx.plan.n, 1, "fft_twiddle_inverse")
@@ -96,6 +112,10 @@ local function emit_helpers(c, ctx)
     end
     if f.pass and f.pass.index == 1 then
         twiddle_any.emit_device_function(c, f.pass.n_total, ctx.sign, "fft_twiddle_total")
+        c:blank()
+    elseif ctx.bpass == 2 then
+        c:comment("The inverse four-step plan's twiddles, on this pass's store.")
+        twiddle_any.emit_device_function(c, f.pass.n_total, 1, "fft_twiddle_total")
         c:blank()
     end
 end
@@ -115,9 +135,11 @@ local function emit_load(c, ctx)
                 local k = q + m * st.b
                 phys[k] = steps.reg_name(k)
                 local x = steps.input_element(ctx, q, m)
-                if ctx.bluestein then
-                    local below = x + plan.w <= ctx.n
-                    if x >= ctx.n then
+                if ctx.bluestein or ctx.bpass == 1 then
+                    -- Element x of this FFT is x[j] for j = chirp_at(x), j < N read, else zero.
+                    local stride = ctx.bpass and ctx.cols or 1
+                    local below = (x + plan.w) * stride <= ctx.big_n
+                    if x * stride >= ctx.big_n then
                         c:line("%s = $float2(0.0f, 0.0f);", phys[k])
                     else
                         if not below then c:line("%s = $float2(0.0f, 0.0f);", phys[k]) end
@@ -148,9 +170,17 @@ end
 
 local function emit_store(c, ctx, out)
     c:blank()
-    c:comment(string.format("Store: the last stage's output m of butterfly i is frequency i + %d m, in " ..
-        "natural order%s.", ctx.plan.n // ctx.plan.stages[#ctx.plan.stages].radix,
-        ctx.scale ~= 1 and ", times the norm's scale" or ""))
+    if ctx.bpass then
+        -- Bluestein's passes 1 and 2 store into a scratch, times a four-step plan's twiddles.
+        c:comment(string.format("Store: the last stage's output m of butterfly i is element x = i + %d m, " ..
+            "in natural order, times exp(%s2 pi i %s x / %d) (the %s four-step twiddles), into scratch %d.",
+            ctx.plan.n // ctx.plan.stages[#ctx.plan.stages].radix, ctx.bpass == 1 and "-" or "+",
+            ctx.bpass == 1 and "j0" or "k1", ctx.m, ctx.bpass == 1 and "forward" or "inverse", ctx.bpass))
+    else
+        c:comment(string.format("Store: the last stage's output m of butterfly i is frequency i + %d m, in " ..
+            "natural order%s.", ctx.plan.n // ctx.plan.stages[#ctx.plan.stages].radix,
+            ctx.scale ~= 1 and ", times the norm's scale" or ""))
+    end
     each_output(ctx, out, function(reg, x, q, m, bound)
         local function store() io.store(c, ctx, reg, x) end
         local cond = {}
@@ -219,6 +249,62 @@ local function emit_real_unpack(c, ctx, out)
     end)
 end
 
+-- Bluestein's product of the last stage's outputs with the kernel's spectrum at
+-- spectrum_at(x); returns them as the next FFT's first-stage registers (every radix divides
+-- E, so output x of register k is the next FFT's input in register k).
+local function emit_product(c, ctx, out, comment)
+    c:blank()
+    c:comment(comment)
+    local st = ctx.plan.stages[#ctx.plan.stages]
+    local nxt = {}
+    each_output(ctx, out, function(reg, x, q, m)
+        c:line("%s = fft_mul(%s, spectrum[%s]);", reg, reg, ctx.spectrum_at and ctx.spectrum_at(x) or x)
+        nxt[q + m * st.b] = reg
+    end)
+    return nxt
+end
+
+-- Bluestein's store: X[f] = c[f] times the convolution, for f = chirp_at(x) < N.
+local function emit_chirp_store(c, ctx, out)
+    local stride = ctx.bpass and ctx.cols or 1
+    c:blank()
+    c:comment(string.format("Store X[f] = c[f] times the convolution for f < N = %d%s.", ctx.big_n,
+        ctx.bpass and string.format(" (f = n2 + %d x: this FFT is column n2 of the output)", ctx.cols) or ""))
+    each_output(ctx, out, function(reg, x, q, m)
+        local thread, const = steps.output_element(ctx, q, m)
+        if const * stride >= ctx.big_n then return end
+        local cond = {}
+        if (const + ctx.plan.w) * stride > ctx.big_n then
+            local f = ctx.chirp_at and ctx.chirp_at(x) or x
+            cond[#cond + 1] = string.format("%s < %s", X.factor(f), u(ctx.big_n))
+        end
+        if ctx.live then cond[#cond + 1] = ctx.live end
+        local store = function() io.store(c, ctx, reg, x) end
+        if #cond > 0 then c:block(string.format("if (%s)", table.concat(cond, " && ")), store) else store() end
+    end)
+end
+
+-- One pass of Bluestein's plan (ctx.bpass), after its load.
+local function emit_bluestein_pass(c, ctx, phys)
+    local M1, M2 = ctx.bpass == 2 and ctx.cols or ctx.plan.n, ctx.bpass == 2 and ctx.plan.n or ctx.cols
+    if ctx.bpass == 1 then
+        local out = steps.run(c, ctx, phys, -1, string.format("Forward FFT of %d points (the convolution's " ..
+            "M = %d x %d). ", M1, M1, M2))
+        emit_store(c, ctx, out)
+    elseif ctx.bpass == 2 then
+        local out = steps.run(c, ctx, phys, -1, string.format("Forward FFT of %d points. ", M2))
+        out = emit_product(c, ctx, out, string.format("The product with the convolution kernel's spectrum " ..
+            "(divided by M = %d) at frequency k1 + %d k2: k1 is this FFT's column, k2 = it + %d k in " ..
+            "register k.", ctx.m, M1, ctx.plan.w))
+        ctx.twiddle_fn, ctx.run_prefix = "fft_twiddle_inverse", "i"
+        out = steps.run(c, ctx, out, 1, string.format("Inverse FFT of %d points. ", M2))
+        emit_store(c, ctx, out)
+    else
+        local out = steps.run(c, ctx, phys, 1, string.format("Inverse FFT of %d points. ", M1))
+        emit_chirp_store(c, ctx, out)
+    end
+end
+
 local function emit_main(c, ctx)
     local f = ctx.f
     ctx.interface:emit_entry_open(c)
@@ -228,30 +314,15 @@ local function emit_main(c, ctx)
     c:line("$float2 %s;", table.concat(regs, ", "))
     c:blank()
     local phys = emit_load(c, ctx)
-    if ctx.bluestein then
+    if ctx.bpass then
+        emit_bluestein_pass(c, ctx, phys)
+    elseif ctx.bluestein then
         local out = steps.run(c, ctx, phys, -1, "Forward FFT of M points. ")
-        c:blank()
-        c:comment(string.format("The product with the convolution kernel's spectrum (divided by M = %d), " ..
-            "frequency f = it + %d k in register k.", ctx.m, ctx.plan.w))
-        local st = ctx.plan.stages[#ctx.plan.stages]
-        local nxt = {}
-        each_output(ctx, out, function(reg, x, q, m)
-            c:line("%s = fft_mul(%s, spectrum[%s]);", reg, reg, x)
-            nxt[q + m * st.b] = reg
-        end)
+        out = emit_product(c, ctx, out, string.format("The product with the convolution kernel's spectrum " ..
+            "(divided by M = %d), frequency f = it + %d k in register k.", ctx.m, ctx.plan.w))
         ctx.twiddle_fn, ctx.run_prefix = "fft_twiddle_inverse", "i"
-        out = steps.run(c, ctx, nxt, 1, "Inverse FFT of M points. ")
-        c:blank()
-        c:comment(string.format("Store X[f] = c[f] times the convolution for f < N = %d.", ctx.n))
-        each_output(ctx, out, function(reg, x, q, m)
-            local thread, const = steps.output_element(ctx, q, m)
-            if const >= ctx.n then return end
-            local cond = {}
-            if const + ctx.plan.w > ctx.n then cond[#cond + 1] = string.format("%s < %s", X.factor(x), u(ctx.n)) end
-            if ctx.live then cond[#cond + 1] = ctx.live end
-            local store = function() io.store(c, ctx, reg, x) end
-            if #cond > 0 then c:block(string.format("if (%s)", table.concat(cond, " && ")), store) else store() end
-        end)
+        out = steps.run(c, ctx, out, 1, "Inverse FFT of M points. ")
+        emit_chirp_store(c, ctx, out)
     else
         local out = steps.run(c, ctx, phys, ctx.sign)
         if f.real and ctx.forward then emit_real_unpack(c, ctx, out) else emit_store(c, ctx, out) end

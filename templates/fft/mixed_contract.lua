@@ -26,6 +26,24 @@ local function describe_buffers(ctx)
         return string.format("half spectra, %d %s per row: rows 2b and 2b+1 = X and Y of FFT b, element " ..
             "0 packing (X[0], X[%d]); row r at r * in_stride", n // 2, complex_of(f.storage), n // 2),
             string.format("real rows of %d %s: rows 2b and 2b+1 = x and y; row r at r * out_stride", n, real)
+    elseif ctx.bpass then
+        local M, cols, N = ctx.m, ctx.cols, ctx.big_n
+        local scratch = "fp32 complex values, each a float2"
+        if ctx.bpass == 1 then
+            return string.format("%s; the transforms' rows of N = %d, row b at b * in_stride, each read as " ..
+                "the first %d values of a %d x %d matrix (zero past them): this pass's FFT c is column c mod %d " ..
+                "of row c / %d (element j at j * %d)", complex_of(ctx.src_storage), N, N, f.n, cols, cols, cols,
+                cols), string.format("%s; scratch 1, %d per transform: FFT c writes its output times " ..
+                "exp(-2 pi i (c mod %d) k / %d) as the contiguous row at c * %d", scratch, M, cols, M, f.n)
+        elseif ctx.bpass == 2 then
+            return string.format("%s; scratch 1: FFT c is column c mod %d of transform c / %d (element j " ..
+                "at j * %d)", scratch, cols, cols, cols), string.format("%s; scratch 2, in the places of " ..
+                "scratch 1: output k of FFT c times exp(+2 pi i (c mod %d) k / %d)", scratch, cols, M)
+        end
+        return string.format("%s; scratch 2, %d per transform: FFT c reads the contiguous row at c * %d",
+            scratch, M, f.n), string.format("%s; the result in natural order, transform b at b * " ..
+            "out_stride: output k of FFT c is frequency (c mod %d) + %d k, stored below N = %d",
+            complex_of(ctx.dst_storage), cols, cols, N)
     elseif f.pass then
         local p, cols = f.pass, f.pass.n_total // f.n
         if p.index == 1 then
@@ -56,6 +74,18 @@ function contract.make(ctx)
         { binding = 0, macro = "SRC", name = "src", kind = "storage buffer", doc = "input, read-only: " .. src },
         { binding = 1, macro = "DST", name = "dst", kind = "storage buffer", doc = "output, write-only: " .. dst },
     }
+    if ctx.bpass then
+        local M, N = ctx.m, ctx.big_n
+        if ctx.bpass == 2 then
+            bindings[3] = { binding = 3, macro = "SPECTRUM", name = "spectrum", kind = "storage buffer",
+                doc = string.format("%d float2: Bluestein's kernel spectrum divided by %d, in natural " ..
+                    "order (spdrt_fft_bluestein_tables)", M, M) }
+        else
+            bindings[3] = { binding = 2, macro = "CHIRP", name = "chirp", kind = "storage buffer",
+                doc = string.format("%d float2: c[j] = exp(%s pi i (j^2 mod %d) / %d) " ..
+                    "(spdrt_fft_bluestein_tables)", N, ctx.forward and "-" or "+", 2 * N, N) }
+        end
+    end
     if ctx.bluestein then
         bindings[3] = { binding = 2, macro = "CHIRP", name = "chirp", kind = "storage buffer",
             doc = string.format("%d float2: c[j] = exp(%s pi i (j^2 mod %d) / %d), computed in double on " ..
@@ -90,12 +120,13 @@ function contract.make(ctx)
         { name = "DST_ELEMENT_BYTES", value = elem.dst, doc = "bytes of one element of the output buffer" },
         { name = "STAGES", value = #ctx.plan.stages, doc = "mixed-radix stages (the opening comment lists them)" },
     }
-    if ctx.bluestein then
+    if ctx.bluestein or ctx.bpass then
         values[#values + 1] = { name = "BLUESTEIN_M", value = ctx.m,
             doc = "Bluestein's convolution length: the tables' sizes are N and BLUESTEIN_M" }
     end
     return {
-        title = f.pass and string.format("pass %d of a four-step FFT plan", f.pass.index)
+        title = ctx.bpass and string.format("pass %d of a three-pass Bluestein FFT plan", f.pass.index)
+            or f.pass and string.format("pass %d of a four-step FFT plan", f.pass.index)
             or ctx.bluestein and "a Bluestein FFT" or "a mixed-radix workgroup FFT",
         entry = ctx.dialect.entry_name("fft"),
         workgroup = { ctx.invocations, 1, 1 },
@@ -129,6 +160,13 @@ function contract.interface(ctx)
         { kind = "storage_buffer", binding = 1, name = "dst", block = "FftDestination",
           element = ctx.elements.dst, access = "write" },
     }
+    if ctx.bpass == 2 then
+        resources[3] = { kind = "storage_buffer", binding = 3, name = "spectrum", block = "FftSpectrum",
+            element = "float2", access = "read" }
+    elseif ctx.bpass then
+        resources[3] = { kind = "storage_buffer", binding = 2, name = "chirp", block = "FftChirp",
+            element = "float2", access = "read" }
+    end
     if ctx.bluestein then
         resources[3] = { kind = "storage_buffer", binding = 2, name = "chirp", block = "FftChirp",
             element = "float2", access = "read" }
@@ -176,7 +214,26 @@ function contract.header_comment(c, ctx)
     local s = ctx.scale == 1 and "1" or twiddle.literal(ctx.scale):gsub("f$", "")
     local what = f.real and (ctx.forward and "two real rows -> their half spectra"
         or "two half spectra -> two real rows") or "complex to complex"
-    if f.pass then
+    if ctx.bpass then
+        local M, cols = ctx.m, ctx.cols
+        local M1, M2 = ctx.bpass == 2 and cols or f.n, ctx.bpass == 2 and f.n or cols
+        local this = {
+            "the chirp product x[j] c[j] (zero for j >= N), the forward FFTs of M1 points over the " ..
+            "columns of the M1 x M2 matrix and the four-step twiddles exp(-2 pi i j2 k1 / M)",
+            "per frequency k1 the forward FFT of M2 points, the product with the kernel's spectrum at " ..
+            "k1 + M1 k2 and the inverse FFT of M2 points, times the inverse's twiddles exp(+2 pi i k1 n2 / M)",
+            "per n2 the inverse FFT of M1 points and the chirp product, X[n2 + M2 n1] for n2 + M2 n1 < N",
+        }
+        c:hanging("// Transform: ", string.format("pass %d of 3 of a %s FFT of N = %d points (complex to " ..
+            "complex), X[f] = s * sum_j x[j] exp(%s2 pi i j f / N), s = %s (--norm %s); input and output in " ..
+            "natural order. %d has a prime factor above 13, so Bluestein's chirp-z: with c[j] = exp(%s pi i " ..
+            "j^2 / N), X[f] = c[f] sum_j (x[j] c[j]) conj c[f - j], a circular convolution of length M = %d = " ..
+            "%d x %d (M1 x M2) >= 2N - 1, in three passes: 1. the chirp product and the FFTs of M1 points; " ..
+            "2. the FFTs of M2 points, the product with the kernel's spectrum and the inverse FFTs of M2 " ..
+            "points; 3. the inverse FFTs of M1 points and the chirp product. This pass: %s.", ctx.bpass,
+            f.direction, ctx.big_n, sign, ctx.scale == 1 and "1 here" or s, f.norm, ctx.big_n, sign, M, M1, M2,
+            this[ctx.bpass]))
+    elseif f.pass then
         local p, cols = f.pass, f.pass.n_total // f.n
         c:hanging("// Transform: ", string.format("pass %d of %d of a four-step %s FFT of N = %d points = " ..
             "%d x %d (X[f] = s * sum_j x[j] exp(%s2 pi i j f / N), s = %s, --norm %s; natural order). This " ..
@@ -220,22 +277,31 @@ function contract.header_comment(c, ctx)
         "go where the next stage reads them, so input and output are in natural order. Twiddles: computed " ..
         "on the device from integer exponents (fft_twiddle).", ctx.bluestein and ctx.m or f.n, radices,
         f.ept, ctx.plan.w))
-    c:comment(ctx.bluestein and "Phases, in order (the forward FFT, then the inverse):" or "Phases, in order:")
+    local two = ctx.bluestein or ctx.bpass == 2
+    c:comment(two and "Phases, in order (the forward FFT, then the inverse):" or "Phases, in order:")
     local i = 1
-    c:hanging(string.format("//   %d. ", i), ctx.bluestein and "load x[j] c[j] (zero for j >= N)" or "load")
+    c:hanging(string.format("//   %d. ", i), (ctx.bluestein or ctx.bpass == 1) and "load x[j] c[j] (zero for j >= N)"
+        or "load")
     local function list(prefix)
         for _, text in ipairs(parts) do
             i = i + 1
             c:hanging(string.format("//   %d. ", i), prefix .. text)
         end
     end
-    if ctx.bluestein then
+    if two then
         list("forward: ")
         i = i + 1
-        c:hanging(string.format("//   %d. ", i), "registers: times spectrum[f]")
+        c:hanging(string.format("//   %d. ", i), ctx.bpass and "registers: times spectrum[k1 + M1 k2]"
+            or "registers: times spectrum[f]")
         list("inverse: ")
         i = i + 1
-        c:hanging(string.format("//   %d. ", i), "store X[f] = c[f] times the convolution, f < N")
+        c:hanging(string.format("//   %d. ", i), ctx.bluestein and "store X[f] = c[f] times the convolution, f < N"
+            or "the store times the inverse four-step twiddles")
+    elseif ctx.bpass then
+        list("")
+        i = i + 1
+        c:hanging(string.format("//   %d. ", i), ctx.bpass == 1 and "the store times the four-step twiddles"
+            or "store X[f] = c[f] times the convolution, f < N")
     else
         list("")
         if f.real and ctx.forward then

@@ -46,6 +46,7 @@ function io.setup(c, ctx)
         ctx.live = "live"
     end
     local fin = F == 1 and "fft" or "fin"
+    if ctx.bpass then return io.setup_bluestein_pass(c, ctx, fin) end
     if f.real then
         c:line("uint x_in = 2u * %s * params.in_stride;", fin)
         c:line("uint y_in = x_in + params.in_stride;")
@@ -81,6 +82,37 @@ function io.setup(c, ctx)
     ctx.dst_at = function(x) return "out_base + " .. factor(x) end
 end
 
+-- Bluestein's passes over M = M1 x M2 (mixed.lua): which column of which transform this FFT
+-- is, where its elements are, and the tables' indices: chirp_at(x) (passes 1 and 3: the
+-- element of the N-point row) and spectrum_at(x) (pass 2: the convolution's frequency).
+function io.setup_bluestein_pass(c, ctx, fin)
+    local f, cols, M = ctx.f, ctx.cols, ctx.m
+    local function strided(base) return function(x) return string.format("%s + %s * %s", base, factor(x), u(cols)) end end
+    if ctx.bpass == 1 then
+        c:note(string.format("uint j0 = %s %% %s;", fin, u(cols)), string.format("this FFT is column j0 of transform " ..
+            "%s / %d, read as a %d x %d matrix", fin, cols, f.n, cols))
+        c:line("uint in_base = (%s / %s) * params.in_stride + j0;", fin, u(cols))
+        ctx.src_at = strided("in_base")
+        ctx.chirp_at = strided("j0")
+        ctx.dst_at = function(x) return string.format("fft * %s + %s", u(f.n), factor(x)) end
+    elseif ctx.bpass == 2 then
+        c:note(string.format("uint k1 = %s %% %s;", fin, u(cols)), "this FFT is pass 1's frequency k1 of its transform")
+        c:line("uint in_base = (%s / %s) * %s + k1;", fin, u(cols), u(M))
+        c:line("uint out_base = (fft / %s) * %s + fft %% %s;", u(cols), u(M), u(cols))
+        ctx.src_at = strided("in_base")
+        ctx.dst_at = strided("out_base")
+        ctx.spectrum_at = strided("k1")
+    else
+        c:note(string.format("uint in_base = %s * %s;", fin, u(f.n)), "a contiguous row of pass 2's output")
+        c:note(string.format("uint n2 = fft %% %s;", u(cols)), string.format("this FFT is column n2 of the output " ..
+            "row fft / %d, read as a %d x %d matrix", cols, f.n, cols))
+        c:line("uint out_base = (fft / %s) * params.out_stride + n2;", u(cols))
+        ctx.src_at = function(x) return "in_base + " .. factor(x) end
+        ctx.dst_at = strided("out_base")
+        ctx.chirp_at = strided("n2")
+    end
+end
+
 local function load_complex(ctx, index)
     if ctx.src_storage == "f16" then return ctx.dialect.unpack_half2("src[" .. index .. "]") end
     return "src[" .. index .. "]"
@@ -111,11 +143,11 @@ end
 -- is known (Bluestein's padding: elements N..M-1 are zero).
 function io.load(c, ctx, reg, x, below)
     local f = ctx.f
-    if ctx.bluestein then
-        local n = ctx.n
-        local value = string.format("fft_mul(%s, chirp[%s])", load_complex(ctx, ctx.src_at(x)), x)
+    if ctx.bluestein or ctx.bpass == 1 then
+        local n, j = ctx.big_n, ctx.chirp_at and ctx.chirp_at(x) or x
+        local value = string.format("fft_mul(%s, chirp[%s])", load_complex(ctx, ctx.src_at(x)), j)
         if below then c:line("%s = %s;", reg, value)
-        else c:line("if (%s < %s) %s = %s;", factor(x), u(n), reg, value) end
+        else c:line("if (%s < %s) %s = %s;", factor(j), u(n), reg, value) end
         return
     end
     if f.real and ctx.forward then
@@ -144,8 +176,9 @@ end
 -- Stores the value in register reg as element (frequency) x of the output, scaled.
 function io.store(c, ctx, reg, x)
     local f = ctx.f
-    if ctx.bluestein then -- the caller keeps x < N
-        c:line(store_complex(ctx, ctx.dst_at(x), io.scaled(ctx, string.format("fft_mul(%s, chirp[%s])", reg, x))))
+    if ctx.bluestein or ctx.bpass == 3 then -- the caller keeps x < N
+        c:line(store_complex(ctx, ctx.dst_at(x), io.scaled(ctx, string.format("fft_mul(%s, chirp[%s])", reg,
+            ctx.chirp_at and ctx.chirp_at(x) or x))))
         return
     end
     if f.real then -- the inverse: two real rows
@@ -154,7 +187,7 @@ function io.store(c, ctx, reg, x)
         return
     end
     local v = io.scaled(ctx, reg)
-    if f.pass and f.pass.index == 1 then
+    if f.pass and (f.pass.index == 1 or ctx.bpass == 2) then
         c:line("%s = fft_mul(%s, fft_twiddle_total((fft %% %s) * %s));", reg, reg,
             u(f.pass.n_total // f.n), factor(x))
         v = reg

@@ -19,13 +19,29 @@ expect_usage_error() { # DESCRIPTION FLAG_IN_MESSAGE ARGS...
 
 expect_usage_error "N < 2" "--fft 1" --fft 1
 # Lengths beyond powers of two (issue 27): smooth N = 2^a 3^b 5^c 7^d 11^e 13^f by mixed
-# radix, others by Bluestein's chirp-z in one dispatch (N <= 8192 at --max-wg 1024); longer
-# non-smooth N is not yet served, and the error says what is.
-expect_usage_error "a prime factor above 13 beyond Bluestein's one dispatch" "--fft 8209" --fft 8209
-"$SPDGEN" --fft 999983 2>&1 | grep "prime factor 999983" | grep "not yet" | grep -q "up to 8192"
-ok $? "--fft 999983 names its prime factor, the Bluestein limit (8192) and that more is not yet available"
-"$SPDGEN" --fft 16402 --max-wg 512 2>&1 | grep "prime factor 139" | grep -q "up to 4096"
-ok $? "--fft 16402 --max-wg 512: the prime factor 139 and the limit 4096 that --max-wg 512 gives"
+# radix, others by Bluestein's chirp-z: in one dispatch while its M <= 16 x --max-wg, else a
+# plan of three passes over M = M1 x M2 (up to N = 2^20); where --max-wg makes the passes too
+# short for M, the error names the prime factor, M and --max-wg.
+expect_usage_error "Bluestein's M beyond two passes of 16 x --max-wg" "--max-wg 64" --fft 999983 --max-wg 64
+"$SPDGEN" --fft 999983 --max-wg 64 2>&1 | grep "prime factor 999983" | grep -q "M = 2097152"
+ok $? "--fft 999983 --max-wg 64 names its prime factor and M = 2097152 (the power of two >= 2N - 1)"
+expect_usage_error "--ept beside Bluestein's plan" "--ept 16" --fft 8209 --ept 16
+# Bluestein's plan: three passes (pass 3 the shape of pass 1) whose lengths multiply to M, the
+# power of two >= 2N - 1; the regenerate command in its plan file writes every file again.
+mkdir -p "$WORK/bplan"
+"$SPDGEN" --fft 8209 -o "$WORK/bplan/a.comp" &&
+    grep -q "^bluestein 32768$" "$WORK/bplan/a.fftplan" && grep -q "^passes 3$" "$WORK/bplan/a.fftplan" &&
+    m1=$(sed -n 's/^pass 1 file a.pass1.comp n \([0-9]*\) .*/\1/p' "$WORK/bplan/a.fftplan") &&
+    m2=$(sed -n 's/^pass 2 file a.pass2.comp n \([0-9]*\) .*/\1/p' "$WORK/bplan/a.fftplan") &&
+    grep -q "^pass 3 file a.pass3.comp n $m1 " "$WORK/bplan/a.fftplan" && [ $((m1 * m2)) -eq 32768 ] &&
+    cmd=$(regenerate_command "$WORK/bplan/a.fftplan" | sed 's/^spdgen //') &&
+    # shellcheck disable=SC2086
+    "$SPDGEN" $cmd -o "$WORK/bplan/b.comp" &&
+    [ "$(cat "$WORK/bplan/a.fftplan")" = "$(sed 's/ file b\./ file a./' "$WORK/bplan/b.fftplan")" ] &&
+    cmp -s "$WORK/bplan/a.pass1.comp" "$WORK/bplan/b.pass1.comp" &&
+    cmp -s "$WORK/bplan/a.pass2.comp" "$WORK/bplan/b.pass2.comp" &&
+    cmp -s "$WORK/bplan/a.pass3.comp" "$WORK/bplan/b.pass3.comp"
+ok $? "--fft 8209: a plan of three passes over M = 32768 = M1 x M2; its regenerate command writes it again"
 expect_usage_error "--ept that no plan of a mixed N takes" "--ept 7" --fft 1000 --ept 7
 # The pairs the error lists: each multiplies to N and generates.
 pairs=$("$SPDGEN" --fft 1000 --ept 7 2>&1 | sed 's/.*; use //' | tr ',' '\n')
@@ -346,14 +362,15 @@ cmd=$(regenerate_command "$WORK/a.hlsl" | head -1)
 ok $? "the regenerate command in the FFT header reproduces the file"
 # Every emitted line fits in 100 columns: each target, with the options that shape the text
 # most (shuffles, quads, real rows, halves, columns in lanes and registers, the twiddle
-# table and squares, rows in turn, a four-step plan's passes; its .fftplan is not a shader).
+# table and squares, rows in turn, a four-step plan's passes and Bluestein's; its .fftplan is not
+# a shader).
 wide=0
 for target in glsl hlsl msl; do
     for args in "--fft 4" "--fft 4096 --subgroup 8 --twiddles squared" "--fft 1024 --subgroup 4" \
         "--fft 4096 --ept 8 --wg 512 --subgroup 8 --real" "--fft 1024 --real --direction inverse --storage f16" \
         "--fft 256 --stride --columns-per-wg 4 --subgroup 8" "--fft 1024 --stride --column-layout registers" \
         "--fft 1024 --twiddles lut --direction inverse" "--fft 2048 --prefetch-rows 2 --shared-layout split" \
-        "--fft 65536 --columns-per-wg 8,4"; do
+        "--fft 65536 --columns-per-wg 8,4" "--fft 8209"; do
         rm -rf "$WORK/w" && mkdir "$WORK/w"
         # shellcheck disable=SC2086 # several flags
         "$SPDGEN" $args --target $target -o "$WORK/w/out.$target" && [ -z "$(long_lines "$WORK/w"/*."$target")" ] && continue

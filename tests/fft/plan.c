@@ -5,7 +5,11 @@
  * the output is compared with the double reference: relative L2 <= 4e-7 and
  * max|err| / max|ref| <= 2e-6 (f16: 1e-3, 2e-3), with the errors in every TAP line. Forward
  * then inverse must return the input within 1e-6.
- * usage: plan glsl|hlsl...   prints TAP. */
+ * `bluestein`: Bluestein's plans of three passes (N with a prime factor above 13 whose M is
+ * beyond one dispatch) instead, against spdrt_fft_reference (for these N Bluestein's chirp-z
+ * in double over the radix-2 double FFT, checked against the direct sum by
+ * tests/fft/ref_any.t) with Bluestein's bar, relative L2 <= 1.5e-6, and the same max bar.
+ * usage: plan glsl|hlsl... | plan bluestein   prints TAP. */
 #include "common.h"
 #include "tap.h"
 
@@ -61,13 +65,14 @@ static void accuracy(const char *lang, const char *flags, uint32_t count)
             printf("# %s\n", spdrt_last_error(ctx));
         }
     }
-    double l2_bound = cfg->f16 ? FFT_BOUND_F16_REL_L2 : FFT_BOUND_REL_L2;
+    double l2_bound = cfg->f16 ? FFT_BOUND_F16_REL_L2
+                    : cfg->bluestein_m ? SPDRT_FFT_BOUND_BLUESTEIN_REL_L2 : FFT_BOUND_REL_L2;
     double max_bound = cfg->f16 ? FFT_BOUND_F16_MAX_REL : FFT_BOUND_MAX_REL;
     uint32_t messages = spdrt_validation_messages(ctx) - before;
     ok(ran && e.non_finite == 0 && e.rel_l2 <= l2_bound && e.max_rel <= max_bound && messages == 0,
-       "%s %s x %u (two passes): rel L2 %.2e (<= %.0e), max %.2e (<= %.0e)%s%s", lang, flags, count, e.rel_l2,
-       l2_bound, e.max_rel, max_bound, e.non_finite ? ", VALUES NEVER WRITTEN" : "",
-       messages ? ", VALIDATION MESSAGES" : "");
+       "%s %s x %u (%s passes): rel L2 %.2e (<= %.1e), max %.2e (<= %.0e)%s%s", lang, flags, count,
+       cfg->bluestein_m ? "three" : "two", e.rel_l2, l2_bound, e.max_rel, max_bound,
+       e.non_finite ? ", VALUES NEVER WRITTEN" : "", messages ? ", VALIDATION MESSAGES" : "");
     spdrt_fft_plan_destroy(ctx, plan);
     cleanup(dir);
     free(in);
@@ -115,20 +120,25 @@ static void roundtrip(const char *lang, const char *flags)
     free(ref);
 }
 
-int main(int argc, char **argv)
+/* Bluestein beyond one dispatch: M = 32768 (8209, the first prime past one dispatch's 8192,
+ * and 10007) and M = 262144 (65537), forward, inverse with each norm and the round trip,
+ * GLSL and HLSL, halves; M split by a small --max-wg (M = 2048 as 64 x 32 for 1009). */
+static void bluestein_plans(void)
 {
-    char err[512];
-    spdrt_options options = {.validation = 1};
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "glsl") && strcmp(argv[i], "hlsl")) argc = 0;
-    if (argc < 2) {
-        fprintf(stderr, "usage: plan glsl|hlsl...\n");
-        return 2;
-    }
-    if (spdrt_create(&options, &ctx, err, sizeof err) != SPDRT_OK) {
-        printf("1..0 # SKIP no Vulkan device with validation: %s\n", err);
-        return 0;
-    }
+    accuracy("glsl", "--fft 8209", 3);
+    accuracy("glsl", "--fft 10007 --direction inverse", 1);
+    accuracy("glsl", "--fft 10007 --direction inverse --norm unitary", 1);
+    accuracy("glsl", "--fft 1009 --max-wg 64 --norm none", 2);
+    accuracy("glsl", "--fft 65537", 1);
+    roundtrip("glsl", "--fft 8209");
+    accuracy("hlsl", "--fft 8209 --direction inverse --norm none", 1);
+    accuracy("glsl", "--fft 8209 --storage f16", 1);
+    roundtrip("hlsl", "--fft 10007");
+}
+
+/* The four-step plans: each language's list, then single cases in either. */
+static void four_step_plans(int argc, char **argv)
+{
     for (int i = 1; i < argc; i++) {
         const char *lang = argv[i];
         accuracy(lang, "--fft 65536 --subgroup 8", 2);
@@ -152,6 +162,25 @@ int main(int argc, char **argv)
     accuracy("glsl", "--fft 32768 --columns-per-wg 4,16", 2);
     accuracy("hlsl", "--fft 65536 --columns-per-wg 16,8 --subgroup 8", 1);
     accuracy("glsl", "--fft 262144 --columns-per-wg 2,4 --direction inverse", 1);
+}
+
+int main(int argc, char **argv)
+{
+    char err[512];
+    spdrt_options options = {.validation = 1};
+    int bluestein = argc == 2 && strcmp(argv[1], "bluestein") == 0;
+    for (int i = 1; i < argc && !bluestein; i++)
+        if (strcmp(argv[i], "glsl") && strcmp(argv[i], "hlsl")) argc = 0;
+    if (argc < 2) {
+        fprintf(stderr, "usage: plan glsl|hlsl... | plan bluestein\n");
+        return 2;
+    }
+    if (spdrt_create(&options, &ctx, err, sizeof err) != SPDRT_OK) {
+        printf("1..0 # SKIP no Vulkan device with validation: %s\n", err);
+        return 0;
+    }
+    if (bluestein) bluestein_plans();
+    else four_step_plans(argc, argv);
     ok(spdrt_validation_messages(ctx) == 0, "no validation messages (%u)", spdrt_validation_messages(ctx));
     spdrt_destroy(ctx);
     return tap_plan();
