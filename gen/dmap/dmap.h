@@ -20,6 +20,7 @@ typedef struct {
     long views;         /* --views N: map layers */
     long max_rate;      /* --max-rate R: pixels per axis */
     long subgroup;      /* --subgroup S */
+    long batch;         /* --batch B: blocks whose loads go out together */
     int rate_map;       /* --rate-map: per-column and per-row finest rates too */
     int format;         /* --format (resolve) */
     int filter;         /* --filter (resolve) */
@@ -29,7 +30,7 @@ typedef struct {
 /* Positions in the option table (dmap.c), for sg_given(). */
 enum {
     DMAP_OPT_DMAP, DMAP_OPT_TEXEL, DMAP_OPT_FOVEATION, DMAP_OPT_CONTENT, DMAP_OPT_COMBINE,
-    DMAP_OPT_VIEWS, DMAP_OPT_MAX_RATE, DMAP_OPT_SUBGROUP, DMAP_OPT_RATE_MAP, DMAP_OPT_FORMAT,
+    DMAP_OPT_VIEWS, DMAP_OPT_MAX_RATE, DMAP_OPT_SUBGROUP, DMAP_OPT_BATCH, DMAP_OPT_RATE_MAP, DMAP_OPT_FORMAT,
     DMAP_OPT_FILTER, DMAP_OPT_SIZE
 };
 

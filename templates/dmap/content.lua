@@ -47,64 +47,108 @@ function content.steps(T, subgroup)
     return steps
 end
 
--- The block with first pixel (ox, oy): its 4 pixels' luminance moved back by their motion
--- vectors, its differences d (when q < 4) and its minimum and motion-lowered maximum, at
--- `slot` of the min/max arrays.
-local function emit_block(c, ctx)
-    local D, P = ctx.dialect, ctx.precise
-    c:line("int ox = region_x + 2 * bx;")
-    c:line("int oy = region_y + 2 * by;")
-    c:line("%s l[4];", P("float"))
-    c:line("$float2 m0 = $float2(0.0f, 0.0f);")
-    c:block("for (uint i = 0u; i < 4u; i++)", function()
-        c:line("int px = ox + int(i & 1u);")
-        c:line("int py = oy + int(i >> 1u);")
-        c:comment("Reads clamp to the image; the motion vector rounds as floor(v + 0.5).")
-        c:line("uint mx = uint(clamp(px, 0, last_x));")
-        c:line("uint my = uint(clamp(py, 0, last_y));")
-        c:line("$float2 v = %s;", D.image_load(ctx.motion, "mx", "my", ctx.layer, 2))
-        c:line("if (i == 0u) m0 = v;")
-        c:line("int sx = clamp(px - int(floor(v.x + 0.5f)), 0, last_x);")
-        c:line("int sy = clamp(py - int(floor(v.y + 0.5f)), 0, last_y);")
-        c:line("$float4 rgb = %s;", D.image_load(ctx.colour, "uint(sx)", "uint(sy)", ctx.layer, 4))
-        c:line("%s lr = rgb.x * 0.30f;", P("float"))
-        c:line("%s lg = rgb.y * 0.59f;", P("float"))
-        c:line("%s lb = rgb.z * 0.11f;", P("float"))
-        c:line("l[i] = (lr + lg) + lb;")
+-- The pixel (px, py) of the batch's load k: pixel k % 4 (x fastest) of block k / 4, whose
+-- position in blocks is (block_x[k / 4], block_y[k / 4]).
+local function emit_pixel(c)
+    c:line("int px = region_x + 2 * block_x[k >> 2u] + int(k & 1u);")
+    c:line("int py = region_y + 2 * block_y[k >> 2u] + int((k >> 1u) & 1u);")
+end
+
+-- One batch of blocks: `n` of the invocation's own (q = first + j, `first` an expression)
+-- and, where `last` (an expression) holds and t < 128, the ring block as j = n. Every motion
+-- vector of the batch is requested before the first is used, then every colour, so up to
+-- 4 x (n + 1) loads per invocation are in flight at once; then each block's differences d
+-- (own blocks) and its minimum and motion-lowered maximum, in the min/max arrays.
+local function emit_batch(c, ctx, first, n, last)
+    local D, P, B = ctx.dialect, ctx.precise, content.BLOCKS
+    local slots, loads = n + 1, 4 * (n + 1)
+    local ring = string.format("t < %s", u(4 * B))
+    c:line("uint blocks = %s ? %s : %s;", last and (last .. " && " .. ring) or ring, u(n + 1), u(n))
+    c:line("int block_x[%d];", slots)
+    c:line("int block_y[%d];", slots)
+    c:block(string.format("for (uint j = 0u; j < %s; j++)", u(n)), function()
+        c:line("uint q = %s;", first == "0u" and "j" or (first .. " + j"))
+        c:line("block_x[j] = int(2u * p.x + (q & 1u));")
+        c:line("block_y[j] = int(2u * p.y + (q >> 1u));")
     end)
-    c:line("%s m = params.motion_factor * max(abs(m0.x), abs(m0.y));", P("float"))
-    c:line("%s lo = min(min(min(l[0], l[1]), l[2]), l[3]);", P("float"))
-    c:line("%s hi = max(max(max(l[0], l[1]), l[2]), l[3]);", P("float"))
-    c:block("if (q < 4u)", function()
-        c:line("d[q] = $float4(max(abs(l[0] - l[1]), abs(l[2] - l[3])) - m,")
-        c:line("    max(abs(l[0] - l[2]), abs(l[1] - l[3])) - m, (hi - lo) - m, 0.0f);")
+    c:line("block_x[%d] = ring_x;", n)
+    c:line("block_y[%d] = ring_y;", n)
+    c:comment("Motion vectors of the batch's pixels (load k: block k / 4, pixel k % 4, x " ..
+        "fastest); reads clamp to the image.")
+    c:line("$float2 mv[%d];", loads)
+    c:block(string.format("for (uint k = 0u; k < %s; k++)", u(loads)), function()
+        c:line("mv[k] = $float2(0.0f, 0.0f);")
+        c:block("if ((k >> 2u) < blocks)", function()
+            emit_pixel(c)
+            c:line("uint mx = uint(clamp(px, 0, last_x));")
+            c:line("uint my = uint(clamp(py, 0, last_y));")
+            c:line("mv[k] = %s;", D.image_load(ctx.motion, "mx", "my", ctx.layer, 2))
+        end)
     end)
-    c:line("uint slot = uint(by + 1) * %s + uint(bx + 1);", u(content.SIDE))
-    c:line("lds_min[slot] = lo;")
-    c:line("lds_max[slot] = hi - m;")
+    c:comment("The luminance each pixel came from: the motion vector rounds as floor(v + 0.5), " ..
+        "the read clamps to the image.")
+    c:line("%s l[%d];", P("float"), loads)
+    c:block(string.format("for (uint k = 0u; k < %s; k++)", u(loads)), function()
+        c:line("l[k] = 0.0f;")
+        c:block("if ((k >> 2u) < blocks)", function()
+            emit_pixel(c)
+            c:line("int sx = clamp(px - int(floor(mv[k].x + 0.5f)), 0, last_x);")
+            c:line("int sy = clamp(py - int(floor(mv[k].y + 0.5f)), 0, last_y);")
+            c:line("$float4 rgb = %s;", D.image_load(ctx.colour, "uint(sx)", "uint(sy)", ctx.layer, 4))
+            c:line("%s lr = rgb.x * 0.30f;", P("float"))
+            c:line("%s lg = rgb.y * 0.59f;", P("float"))
+            c:line("%s lb = rgb.z * 0.11f;", P("float"))
+            c:line("l[k] = (lr + lg) + lb;")
+        end)
+    end)
+    c:comment("Each block: its differences less the motion term of its first pixel (own blocks), " ..
+        "its minimum and motion-lowered maximum for phase 2.")
+    c:block(string.format("for (uint j = 0u; j < %s; j++)", u(slots)), function()
+        c:block("if (j < blocks)", function()
+            c:line("uint i = 4u * j;")
+            c:line("%s m = params.motion_factor * max(abs(mv[i].x), abs(mv[i].y));", P("float"))
+            c:line("%s lo = min(min(min(l[i], l[i + 1u]), l[i + 2u]), l[i + 3u]);", P("float"))
+            c:line("%s hi = max(max(max(l[i], l[i + 1u]), l[i + 2u]), l[i + 3u]);", P("float"))
+            c:block(string.format("if (j < %s)", u(n)), function()
+                c:line("d[%s] = $float4(max(abs(l[i] - l[i + 1u]), abs(l[i + 2u] - l[i + 3u])) - m,",
+                    first == "0u" and "j" or (first .. " + j"))
+                c:line("    max(abs(l[i] - l[i + 2u]), abs(l[i + 1u] - l[i + 3u])) - m,")
+                c:line("    (hi - lo) - m, 0.0f);")
+            end)
+            c:line("uint slot = uint(block_y[j] + 1) * %s + uint(block_x[j] + 1);", u(content.SIDE))
+            c:line("lds_min[slot] = lo;")
+            c:line("lds_max[slot] = hi - m;")
+        end)
+    end)
 end
 
 -- Phases 1-3 for the region at (region_x, region_y): every block's d, widened by its
 -- neighbours, in d[0..3] (0 for blocks outside the image).
 local function emit_blocks(c, ctx)
     local B, S = content.BLOCKS, content.SIDE
+    local batch = ctx.cfg.batch
     c:comment(string.format("Phase 1: the 2x2-pixel blocks: this invocation's four at 2 * " ..
         "morton(t) (q = 0..3), and for t < %d one of the ring of blocks around the region's " ..
-        "%dx%d (q = 4), whose minimum and maximum phase 2 needs.", 4 * B, B, B))
+        "%dx%d, whose minimum and maximum phase 2 needs. The loads go out in %s " ..
+        "(--batch %d), all of a batch's motion vectors before any is used, then all its colours: " ..
+        "a load's latency is paid once per batch, not once per block.",
+        4 * B, B, B, batch == 4 and "one batch (the four blocks and the ring block)" or
+            string.format("%d batches of %d block%s (the ring block joins the last)", 4 // batch, batch,
+                batch > 1 and "s" or ""), batch))
     c:line("$uint2 p = dmap_morton_xy(t);")
+    c:line("uint side = t >> 5u;")
+    c:line("int ring_k = int(t & 31u);")
+    c:line("int ring_x = side < 2u ? ring_k : (side == 2u ? -1 : %d);", B)
+    c:line("int ring_y = side < 2u ? (side == 0u ? -1 : %d) : ring_k;", B)
     c:line("%s d[4];", ctx.precise("$float4"))
-    c:block("for (uint q = 0u; q < 5u; q++)", function()
-        c:line("int bx = int(2u * p.x + (q & 1u));")
-        c:line("int by = int(2u * p.y + ((q >> 1u) & 1u));")
-        c:block("if (q == 4u)", function()
-            c:line("if (t >= %s) break;", u(4 * B))
-            c:line("uint side = t >> 5u;")
-            c:line("int k = int(t & 31u);")
-            c:line("bx = side < 2u ? k : (side == 2u ? -1 : %d);", B)
-            c:line("by = side < 2u ? (side == 0u ? -1 : %d) : k;", B)
+    if batch == 4 then
+        emit_batch(c, ctx, "0u", 4, nil)
+    else
+        c:block(string.format("for (uint batch = 0u; batch < %s; batch++)", u(4 // batch)), function()
+            emit_batch(c, ctx, string.format("batch * %s", u(batch)), batch,
+                string.format("batch == %s", u(4 // batch - 1)))
         end)
-        emit_block(c, ctx)
-    end)
+    end
     c:line(ctx.dialect.barrier())
     c:blank()
     c:comment("Phase 2: widen each block by how far its 4 neighbours' minimum lies below its own " ..
