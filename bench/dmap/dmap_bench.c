@@ -181,6 +181,35 @@ static double floor_us(bench *b, uint64_t read_bytes, uint64_t write_bytes)
     return good ? t.median_us : -1.0;
 }
 
+/* A texel-load floor (bench/shaders/dmap_fetch.comp, `name`.spv) on the generator's images,
+ * run as spdgen --dmap fsr --texel 16 --content would be (its grid and bindings): timed only,
+ * its map is no map. */
+static double fetch_us(bench *b, const char *name, uint32_t w, uint32_t h, const float *colour,
+                       const float *motion)
+{
+    char err[512], path[BENCH_PATH_MAX + 32];
+    size_t words;
+    const spdrt_dmap_gen_config c = {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0};
+    spdrt_dmap_gen_params p;
+    spdrt_dmap_gen_defaults(&c, w, h, &p);
+    dmap_gen_job *job = NULL;
+    bench_timing t;
+    memset(&t, 0, sizeof t);
+    snprintf(path, sizeof path, "%s/%s.spv", b->exe_dir, name);
+    uint32_t *spv = bench_read_spirv(path, &words, err, sizeof err);
+    spdrt_take_statistics(b->ctx, NULL, 0);
+    int good = spv && dmap_gen_prepare(b->ctx, spv, words, &c, &p, colour, motion, &job) == SPDRT_OK;
+    bench_take_statistics(b->ctx, name, &t);
+    if (good) {
+        bench_work work = {NULL, dmap_gen_record, NULL, job};
+        good = bench_time(&b->gpu, &work, &t, NULL) == SPDRT_OK;
+    }
+    if (!good) fprintf(stderr, "dmap_bench: %s failed: %s\n", name, spv ? spdrt_last_error(b->ctx) : err);
+    dmap_gen_release(b->ctx, job);
+    free(spv);
+    return good ? t.median_us : -1.0;
+}
+
 /* The SPD of the colour image: rgba16f mean, the whole chain (up to 12 levels). */
 static double spd_us(bench *b, uint32_t w, uint32_t h, uint32_t subgroup, char *command, size_t size)
 {
@@ -282,6 +311,16 @@ static void size_group(bench *b, uint32_t w, uint32_t h)
     if (spd > 0)
         printf("| SPD of the colour image: %s | %.2f | %.2f | %.1f%% | (spd_bench checks it) |\n", spd_command, spd,
                (double)pixels * 8 / spd / 1e3, floor > 0 ? 100.0 * floor * 8.0 / 12.0 / spd : 0.0);
+    static const char *const fetches[][2] = {
+        {"dmap_fetch", "texel-load floor: every colour and motion texel read once, all loads in flight"},
+        {"dmap_gather", "texel-load floor, gathered: the colour read where the motion points"}};
+    for (int i = 0; i < 2; i++) {
+        double us = fetch_us(b, fetches[i][0], w, h, colour, motion);
+        if (us > 0)
+            printf("| %s (bench/shaders/dmap_fetch.comp) | %.2f | %.2f | %.1f%% | (not a map) |\n", fetches[i][1],
+                   us, read / us / 1e3, floor > 0 ? 100.0 * floor / us : 0.0);
+        else b->failures++;
+    }
     for (size_t i = 0; i < sizeof VARIANTS / sizeof *VARIANTS; i++)
         variant(b, &VARIANTS[i], w, h, colour, motion, floor);
     fprintf(stderr, "dmap_bench: %ux%u took %.1f s\n", w, h, bench_now_s() - t0);
