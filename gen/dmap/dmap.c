@@ -13,6 +13,7 @@ const char *const sg_dmap_foveations[] = {"off", "fixed", "gaze", NULL};
 const char *const sg_dmap_combines[] = {"finer", "coarser", NULL};
 const char *const sg_dmap_formats[] = {"rgba16f", "rgba32f", "rgba8", NULL};
 const char *const sg_dmap_filters[] = {"nearest", "linear", NULL};
+const char *const sg_dmap_fetches[] = {"blocks", "rows", NULL};
 static const long subgroups[] = {0, 4, 8, 16, 32, 64, -1};
 static const long batches[] = {1, 2, 4, -1};
 
@@ -66,6 +67,10 @@ static const sg_option options[] = {
         .why = "of an invocation's four 2x2-pixel blocks, how many load together",
         .help = "--content: an invocation's 2x2-pixel blocks whose loads go out together, all motion "
         "vectors, then all colours: 1, 2 or 4 (more loads in flight, more registers)"},
+    [DMAP_OPT_FETCH] = {.name = "--fetch", .kind = SG_OPT_CHOICE, .offset = F(fetch), .choices = sg_dmap_fetches,
+        .meta = "F", .lua = "fetch", .command = SG_CMD_WHEN, .shown = content_mode, .default_text = "blocks",
+        .help = "--content: blocks (an invocation reads its own 2x2-pixel blocks) | rows (a subgroup's "
+        "lanes read adjacent pixels of a row, the luminance goes through 16 KiB of shared memory)"},
     [DMAP_OPT_RATE_MAP] = {.name = "--rate-map", .kind = SG_OPT_FLAG, .offset = F(rate_map),
         .lua = "rate_map",
         .help = "also each map column's and row's finest rate (binding 3), the separable "

@@ -47,39 +47,74 @@ function content.steps(T, subgroup)
     return steps
 end
 
--- The pixel (px, py) of the batch's load k: pixel k % 4 (x fastest) of block k / 4, whose
--- position in blocks is (block_x[k / 4], block_y[k / 4]).
-local function emit_pixel(c)
-    c:line("int px = region_x + 2 * block_x[k >> 2u] + int(k & 1u);")
-    c:line("int py = region_y + 2 * block_y[k >> 2u] + int((k >> 1u) & 1u);")
+-- The pixel (px, py) of the batch's load k. --fetch blocks: pixel k % 4 (x fastest) of block
+-- k / 4, whose position in blocks is (block_x[k / 4], block_y[k / 4]). --fetch rows: for
+-- k < 4n, column t % 64 of the region, row t / 64 + 4 (row0 + k); then the ring block's pixels.
+local function emit_pixel(c, rows, n, row0)
+    if not rows then
+        c:line("int px = region_x + 2 * block_x[k >> 2u] + int(k & 1u);")
+        c:line("int py = region_y + 2 * block_y[k >> 2u] + int((k >> 1u) & 1u);")
+        return
+    end
+    local row = row0 == "0u" and "k" or string.format("%s + k", row0)
+    c:line("int px = k < %s ? region_x + int(t & 63u) : region_x + 2 * ring_x + int(k & 1u);", u(4 * n))
+    c:line("int py = k < %s ? region_y + int(t >> 6u) + 4 * int(%s)", u(4 * n), row)
+    c:line("    : region_y + 2 * ring_y + int((k >> 1u) & 1u);")
 end
 
--- One batch of blocks: `n` of the invocation's own (q = first + j, `first` an expression)
--- and, where `last` (an expression) holds and t < 128, the ring block as j = n. Every motion
--- vector of the batch is requested before the first is used, then every colour, so up to
--- 4 x (n + 1) loads per invocation are in flight at once; then each block's differences d
--- (own blocks) and its minimum and motion-lowered maximum, in the min/max arrays.
-local function emit_batch(c, ctx, first, n, last)
+-- A block's minimum lo, motion-lowered maximum and differences from l[i..i + 3] and its
+-- motion term m (declared by the caller): d[`q`] where q is given, then the min/max arrays
+-- at `slot`.
+local function emit_block_values(c, ctx, q, slot)
+    local P = ctx.precise
+    c:line("%s lo = min(min(min(l[i], l[i + 1u]), l[i + 2u]), l[i + 3u]);", P("float"))
+    c:line("%s hi = max(max(max(l[i], l[i + 1u]), l[i + 2u]), l[i + 3u]);", P("float"))
+    local own = function()
+        c:line("d[%s] = $float4(max(abs(l[i] - l[i + 1u]), abs(l[i + 2u] - l[i + 3u])) - m,", q.index)
+        c:line("    max(abs(l[i] - l[i + 2u]), abs(l[i + 1u] - l[i + 3u])) - m,")
+        c:line("    (hi - lo) - m, 0.0f);")
+    end
+    if q.when then c:block(string.format("if (%s)", q.when), own) elseif q.index then own() end
+    c:line("uint slot = %s;", slot)
+    c:line("lds_min[slot] = lo;")
+    c:line("lds_max[slot] = hi - m;")
+end
+
+-- One batch: `n` blocks' worth of the invocation's pixels (--fetch blocks: its own blocks
+-- q = first + j, `first` an expression; --fetch rows: 4n rows of its column) and, where `last`
+-- (an expression) holds and t < 128, the ring block as j = n. Every motion vector of the
+-- batch is requested before the first is used, then every colour, so up to 4 x (n + 1) loads
+-- per invocation are in flight at once. Then --fetch blocks: each block's differences d and
+-- its minimum and motion-lowered maximum in the min/max arrays; --fetch rows: each pixel's
+-- luminance in lds_lum, a block's motion term (from its first pixel) in lds_max, the ring
+-- block's values in the min/max arrays.
+local function emit_batch(c, ctx, first, n, last, row0)
     local D, P, B = ctx.dialect, ctx.precise, content.BLOCKS
+    local rows = ctx.cfg.fetch == "rows"
     local slots, loads = n + 1, 4 * (n + 1)
     local ring = string.format("t < %s", u(4 * B))
+    local plus = function(e) return first == "0u" and e or string.format("%s + %s", first, e) end
     c:line("uint blocks = %s ? %s : %s;", last and (last .. " && " .. ring) or ring, u(n + 1), u(n))
-    c:line("int block_x[%d];", slots)
-    c:line("int block_y[%d];", slots)
-    c:block(string.format("for (uint j = 0u; j < %s; j++)", u(n)), function()
-        c:line("uint q = %s;", first == "0u" and "j" or (first .. " + j"))
-        c:line("block_x[j] = int(2u * p.x + (q & 1u));")
-        c:line("block_y[j] = int(2u * p.y + (q >> 1u));")
-    end)
-    c:line("block_x[%d] = ring_x;", n)
-    c:line("block_y[%d] = ring_y;", n)
-    c:comment("Motion vectors of the batch's pixels (load k: block k / 4, pixel k % 4, x " ..
-        "fastest); reads clamp to the image.")
+    if not rows then
+        c:line("int block_x[%d];", slots)
+        c:line("int block_y[%d];", slots)
+        c:block(string.format("for (uint j = 0u; j < %s; j++)", u(n)), function()
+            c:line("uint q = %s;", plus("j"))
+            c:line("block_x[j] = int(2u * p.x + (q & 1u));")
+            c:line("block_y[j] = int(2u * p.y + (q >> 1u));")
+        end)
+        c:line("block_x[%d] = ring_x;", n)
+        c:line("block_y[%d] = ring_y;", n)
+    end
+    c:comment(rows and string.format("Motion vectors of the batch's pixels (loads 0..%d: the " ..
+        "column's rows, then the ring block's, x fastest); reads clamp to the image.", 4 * n - 1)
+        or "Motion vectors of the batch's pixels (load k: block k / 4, pixel k % 4, x fastest); " ..
+        "reads clamp to the image.")
     c:line("$float2 mv[%d];", loads)
     c:block(string.format("for (uint k = 0u; k < %s; k++)", u(loads)), function()
         c:line("mv[k] = $float2(0.0f, 0.0f);")
         c:block("if ((k >> 2u) < blocks)", function()
-            emit_pixel(c)
+            emit_pixel(c, rows, n, row0)
             c:line("uint mx = uint(clamp(px, 0, last_x));")
             c:line("uint my = uint(clamp(py, 0, last_y));")
             c:line("mv[k] = %s;", D.image_load(ctx.motion, "mx", "my", ctx.layer, 2))
@@ -91,7 +126,7 @@ local function emit_batch(c, ctx, first, n, last)
     c:block(string.format("for (uint k = 0u; k < %s; k++)", u(loads)), function()
         c:line("l[k] = 0.0f;")
         c:block("if ((k >> 2u) < blocks)", function()
-            emit_pixel(c)
+            emit_pixel(c, rows, n, row0)
             c:line("int sx = clamp(px - int(floor(mv[k].x + 0.5f)), 0, last_x);")
             c:line("int sy = clamp(py - int(floor(mv[k].y + 0.5f)), 0, last_y);")
             c:line("$float4 rgb = %s;", D.image_load(ctx.colour, "uint(sx)", "uint(sy)", ctx.layer, 4))
@@ -101,24 +136,56 @@ local function emit_batch(c, ctx, first, n, last)
             c:line("l[k] = (lr + lg) + lb;")
         end)
     end)
-    c:comment("Each block: its differences less the motion term of its first pixel (own blocks), " ..
-        "its minimum and motion-lowered maximum for phase 2.")
-    c:block(string.format("for (uint j = 0u; j < %s; j++)", u(slots)), function()
-        c:block("if (j < blocks)", function()
-            c:line("uint i = 4u * j;")
-            c:line("%s m = params.motion_factor * max(abs(mv[i].x), abs(mv[i].y));", P("float"))
-            c:line("%s lo = min(min(min(l[i], l[i + 1u]), l[i + 2u]), l[i + 3u]);", P("float"))
-            c:line("%s hi = max(max(max(l[i], l[i + 1u]), l[i + 2u]), l[i + 3u]);", P("float"))
-            c:block(string.format("if (j < %s)", u(n)), function()
-                c:line("d[%s] = $float4(max(abs(l[i] - l[i + 1u]), abs(l[i + 2u] - l[i + 3u])) - m,",
-                    first == "0u" and "j" or (first .. " + j"))
-                c:line("    max(abs(l[i] - l[i + 2u]), abs(l[i + 1u] - l[i + 3u])) - m,")
-                c:line("    (hi - lo) - m, 0.0f);")
+    if not rows then
+        c:comment("Each block: its differences less the motion term of its first pixel (own " ..
+            "blocks), its minimum and motion-lowered maximum for phase 2.")
+        c:block(string.format("for (uint j = 0u; j < %s; j++)", u(slots)), function()
+            c:block("if (j < blocks)", function()
+                c:line("uint i = 4u * j;")
+                c:line("%s m = params.motion_factor * max(abs(mv[i].x), abs(mv[i].y));", P("float"))
+                emit_block_values(c, ctx, { index = plus("j"), when = string.format("j < %s", u(n)) },
+                    string.format("uint(block_y[j] + 1) * %s + uint(block_x[j] + 1)", u(content.SIDE)))
             end)
-            c:line("uint slot = uint(block_y[j] + 1) * %s + uint(block_x[j] + 1);", u(content.SIDE))
-            c:line("lds_min[slot] = lo;")
-            c:line("lds_max[slot] = hi - m;")
         end)
+        return
+    end
+    c:comment("Each pixel's luminance to shared memory; a block's first pixel (even column, even " ..
+        "row) leaves the block's motion term where phase 1b finds it, in lds_max.")
+    c:block(string.format("for (uint k = 0u; k < %s; k++)", u(4 * n)), function()
+        c:line("uint row = (t >> 6u) + 4u * %s;", row0 == "0u" and "k" or string.format("(%s + k)", row0))
+        c:line("lds_lum[row * %s + (t & 63u)] = l[k];", u(content.REGION))
+        c:block("if (((t | (t >> 6u)) & 1u) == 0u)", function()
+            c:line("%s m = params.motion_factor * max(abs(mv[k].x), abs(mv[k].y));", P("float"))
+            c:line("lds_max[(row / 2u + 1u) * %s + (t & 63u) / 2u + 1u] = m;", u(content.SIDE))
+        end)
+    end)
+    c:comment("The ring block: its minimum and motion-lowered maximum for phase 2.")
+    c:block(string.format("if (blocks > %s)", u(n)), function()
+        c:line("uint i = %s;", u(4 * n))
+        c:line("%s m = params.motion_factor * max(abs(mv[i].x), abs(mv[i].y));", P("float"))
+        emit_block_values(c, ctx, {}, string.format("uint(ring_y + 1) * %s + uint(ring_x + 1)",
+            u(content.SIDE)))
+    end)
+end
+
+-- --fetch rows, phase 1b: the invocation's four blocks from the luminance in shared memory.
+local function emit_blocks_from_shared(c, ctx)
+    local P, R, S = ctx.precise, content.REGION, content.SIDE
+    c:comment("Phase 1b: this invocation's four blocks from shared memory: their differences " ..
+        "less the motion term of their first pixel, their minimum and motion-lowered maximum.")
+    c:block("for (uint q = 0u; q < 4u; q++)", function()
+        c:line("uint bx = 2u * p.x + (q & 1u);")
+        c:line("uint by = 2u * p.y + (q >> 1u);")
+        c:line("uint at = 2u * by * %s + 2u * bx;", u(R))
+        c:line("%s l[4];", P("float"))
+        c:line("l[0] = lds_lum[at];")
+        c:line("l[1] = lds_lum[at + 1u];")
+        c:line("l[2] = lds_lum[at + %s];", u(R))
+        c:line("l[3] = lds_lum[at + %s];", u(R + 1))
+        c:line("uint i = 0u;")
+        c:line("uint s = (by + 1u) * %s + bx + 1u;", u(S))
+        c:line("%s m = lds_max[s];", P("float"))
+        emit_block_values(c, ctx, { index = "q" }, "s")
     end)
 end
 
@@ -127,14 +194,24 @@ end
 local function emit_blocks(c, ctx)
     local B, S = content.BLOCKS, content.SIDE
     local batch = ctx.cfg.batch
-    c:comment(string.format("Phase 1: the 2x2-pixel blocks: this invocation's four at 2 * " ..
-        "morton(t) (q = 0..3), and for t < %d one of the ring of blocks around the region's " ..
-        "%dx%d, whose minimum and maximum phase 2 needs. The loads go out in %s " ..
-        "(--batch %d), all of a batch's motion vectors before any is used, then all its colours: " ..
-        "a load's latency is paid once per batch, not once per block.",
-        4 * B, B, B, batch == 4 and "one batch (the four blocks and the ring block)" or
-            string.format("%d batches of %d block%s (the ring block joins the last)", 4 // batch, batch,
-                batch > 1 and "s" or ""), batch))
+    local rows = ctx.cfg.fetch == "rows"
+    local batches = batch == 4 and "one batch" or string.format("%d batches, the ring block in the last",
+        4 // batch)
+    if rows then
+        c:comment(string.format("Phase 1: the luminance of the region's pixels, to shared memory " ..
+            "(--fetch rows): invocation t reads column t %% 64, rows t / 64 + 4 k, so a subgroup's " ..
+            "lanes read adjacent pixels of a row; and for t < %d one of the ring of blocks around " ..
+            "the region's %dx%d, whose minimum and maximum phase 2 needs. The loads go out in %s " ..
+            "(--batch %d), all of a batch's motion vectors before any is used, then all its " ..
+            "colours: a load's latency is paid once per batch, not once per pixel.", 4 * B, B, B,
+            batches, batch))
+    else
+        c:comment(string.format("Phase 1: the 2x2-pixel blocks: this invocation's four at 2 * " ..
+            "morton(t) (q = 0..3), and for t < %d one of the ring of blocks around the region's " ..
+            "%dx%d, whose minimum and maximum phase 2 needs. The loads go out in %s (--batch %d), " ..
+            "all of a batch's motion vectors before any is used, then all its colours: a load's " ..
+            "latency is paid once per batch, not once per block.", 4 * B, B, B, batches, batch))
+    end
     c:line("$uint2 p = dmap_morton_xy(t);")
     c:line("uint side = t >> 5u;")
     c:line("int ring_k = int(t & 31u);")
@@ -142,14 +219,19 @@ local function emit_blocks(c, ctx)
     c:line("int ring_y = side < 2u ? (side == 0u ? -1 : %d) : ring_k;", B)
     c:line("%s d[4];", ctx.precise("$float4"))
     if batch == 4 then
-        emit_batch(c, ctx, "0u", 4, nil)
+        emit_batch(c, ctx, "0u", 4, nil, "0u")
     else
         c:block(string.format("for (uint batch = 0u; batch < %s; batch++)", u(4 // batch)), function()
             emit_batch(c, ctx, string.format("batch * %s", u(batch)), batch,
-                string.format("batch == %s", u(4 // batch - 1)))
+                string.format("batch == %s", u(4 // batch - 1)), string.format("batch * %s", u(4 * batch)))
         end)
     end
     c:line(ctx.dialect.barrier())
+    if rows then
+        c:blank()
+        emit_blocks_from_shared(c, ctx)
+        c:line(ctx.dialect.barrier())
+    end
     c:blank()
     c:comment("Phase 2: widen each block by how far its 4 neighbours' minimum lies below its own " ..
         "and their maximum above (FidelityFX's guard against burn-in); blocks outside the image " ..
@@ -251,14 +333,18 @@ function content.describe(steps)
     return table.concat(parts, ", ")
 end
 
--- Shared memory: the exchange arrays the steps use, then the blocks' minima and maxima.
-function content.shared(steps)
+-- Shared memory: the exchange arrays the steps use, then the blocks' minima and maxima, and
+-- with --fetch rows the region's luminance.
+function content.shared(steps, fetch)
     local out = {}
     for _, a in ipairs(tile.shared_arrays(steps, {})) do
         out[#out + 1] = { type = "float4", name = a.name, count = a.count }
     end
     out[#out + 1] = { type = "float", name = "lds_min", count = content.SIDE * content.SIDE }
     out[#out + 1] = { type = "float", name = "lds_max", count = content.SIDE * content.SIDE }
+    if fetch == "rows" then
+        out[#out + 1] = { type = "float", name = "lds_lum", count = content.REGION * content.REGION }
+    end
     return out
 end
 
