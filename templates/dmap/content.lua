@@ -2,7 +2,10 @@
 -- templates/dmap/kernel.lua. A workgroup of 256 invocations covers a 64x64-pixel region:
 -- 32x32 blocks of 2x2 pixels, each invocation 2x2 blocks at Morton position t, so the
 -- tile reduction is templates/lib/tile.lua's plan (registers, then subgroup shuffles,
--- quad broadcasts or shared memory per level).
+-- quad broadcasts or shared memory per level). How the region's pixels are loaded is the
+-- one choice left to the device: --batch (how many blocks' loads go out before any is used)
+-- and --fetch (an invocation's own blocks, or adjacent pixels of a row per subgroup through
+-- shared memory); the map is the same bit for bit either way.
 --
 -- Per 2x2 block, as FidelityFX computes it (its ffx_variable_shading.h, tile sizes 8..32):
 -- the previous frame's luminance 0.30 R + 0.59 G + 0.11 B at each pixel moved back by its
