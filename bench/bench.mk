@@ -8,6 +8,7 @@
 #   build/bench/copy.spv        the floor: a vec4 copy kernel (also the SPD-shaped floor)
 #   build/bench/scrub.spv       the harness's cache scrub and GPU heat (bench/gpu.h)
 #   build/bench/level_*.spv     the per-level baseline, one per (op, format)
+#   build/bench/dmap_fetch.spv, dmap_gather.spv   dmap_bench's texel-load floors
 # The program loads its .spv files from its own directory.
 
 BENCH_DIR     := $(BUILD)/bench
@@ -22,7 +23,8 @@ BENCH_FFT_OBJ := $(BENCH_FFT_C:bench/%.c=$(BENCH_DIR)/%.o) \
                    timing_options.o args.o run_info.o report_cells.o)
 BENCH_FORMATS := rgba8 rgba16f r32f rgba32f
 BENCH_SPV     := $(BENCH_DIR)/copy.spv $(BENCH_DIR)/scrub.spv \
-                 $(foreach f,$(BENCH_FORMATS),$(BENCH_DIR)/level_mean_$(f).spv $(BENCH_DIR)/level_max_$(f).spv)
+                 $(foreach f,$(BENCH_FORMATS),$(BENCH_DIR)/level_mean_$(f).spv $(BENCH_DIR)/level_max_$(f).spv) \
+                 $(BENCH_DIR)/dmap_fetch.spv $(BENCH_DIR)/dmap_gather.spv
 # libspdrt opens Vulkan with dlopen where runtime/core/vulkan_loader.c exists, else it links it.
 BENCH_LIBS    := $(if $(wildcard runtime/core/vulkan_loader.c),-ldl,-lvulkan) -lm
 GLSLANG       ?= glslangValidator
@@ -60,6 +62,10 @@ $(BENCH_DIR)/copy.spv: bench/shaders/copy.comp | $(BENCH_DIR)
 	$(BENCH_GLSL) -o $@ $<
 $(BENCH_DIR)/scrub.spv: bench/shaders/scrub.comp | $(BENCH_DIR)
 	$(BENCH_GLSL) -o $@ $<
+$(BENCH_DIR)/dmap_fetch.spv: bench/shaders/dmap_fetch.comp | $(BENCH_DIR)
+	$(BENCH_GLSL) -DGATHER=0 -o $@ $<
+$(BENCH_DIR)/dmap_gather.spv: bench/shaders/dmap_fetch.comp | $(BENCH_DIR)
+	$(BENCH_GLSL) -DGATHER=1 -o $@ $<
 $(BENCH_DIR)/level_mean_%.spv: bench/shaders/level.comp | $(BENCH_DIR)
 	$(BENCH_GLSL) -DFORMAT=$* -DOP_MAX=0 -o $@ $<
 $(BENCH_DIR)/level_max_%.spv: bench/shaders/level.comp | $(BENCH_DIR)

@@ -5,7 +5,9 @@
  * reads the bytes the content-adaptive generator reads (the previous frame as RGBA16F and
  * its motion as RG16F, 12 bytes a pixel) and writes the map's; every generator variant
  * (shading-rate attachments at texel 8, 16, 32, density maps at 32 and 64, content alone
- * and with foveation, --subgroup 0 and the device's size, foveation alone); and the SPD of
+ * and with foveation, --subgroup 0 and the device's size, --batch 1, 2 and 4 (loads in
+ * flight per invocation), --fetch blocks and rows (which pixels a lane reads), foveation alone; each one's driver statistics, registers among them,
+ * to stderr where the driver gives them); and the SPD of
  * the same colour image (rgba16f mean, the whole chain), which reads those colour bytes and
  * writes a mip chain. Timed with bench/gpu.c's harness (heat, a scrub before each
  * repetition, GPU timestamps, medians); every map is checked against the CPU reference in
@@ -96,28 +98,60 @@ typedef struct {
     int failures;
 } bench;
 
-/* The variants: kind, texel, foveation, content, subgroup (UINT32_MAX: the device's). */
-static const spdrt_dmap_gen_config VARIANTS[] = {
-    {SPDRT_DMAP_FSR, 8, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, UINT32_MAX, 0},
-    {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0},
-    {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, UINT32_MAX, 0},
-    {SPDRT_DMAP_FSR, 32, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, UINT32_MAX, 0},
-    {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 4, UINT32_MAX, 0},
-    {SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 16, UINT32_MAX, 0},
-    {SPDRT_DMAP_FDM, 64, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, UINT32_MAX, 0},
-    {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 4, 0, 0},
+/* The variants: a configuration (kind, texel, views, foveation, content, coarser, max_rate,
+ * subgroup (UINT32_MAX: the device's), rate_map), --batch (0: foveation alone, none) and
+ * --fetch rows (else blocks). The texel-16 attachment runs at every --batch and --fetch with
+ * both exchange plans, so one run picks them; the others at the default batch with both
+ * fetches, the 64-pixel density map (one texel per region) also at --batch 1. */
+typedef struct {
+    spdrt_dmap_gen_config c;
+    uint32_t batch;
+    int rows;
+} variant_config;
+
+#define CONTENT16(subgroup) {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, subgroup, 0}
+static const variant_config VARIANTS[] = {
+    {{SPDRT_DMAP_FSR, 8, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, UINT32_MAX, 0}, 4, 0},
+    {{SPDRT_DMAP_FSR, 8, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, UINT32_MAX, 0}, 4, 1},
+    {CONTENT16(0), 1, 0},
+    {CONTENT16(0), 2, 0},
+    {CONTENT16(0), 4, 0},
+    {CONTENT16(UINT32_MAX), 1, 0},
+    {CONTENT16(UINT32_MAX), 2, 0},
+    {CONTENT16(UINT32_MAX), 4, 0},
+    {CONTENT16(0), 1, 1},
+    {CONTENT16(0), 2, 1},
+    {CONTENT16(0), 4, 1},
+    {CONTENT16(UINT32_MAX), 1, 1},
+    {CONTENT16(UINT32_MAX), 2, 1},
+    {CONTENT16(UINT32_MAX), 4, 1},
+    {{SPDRT_DMAP_FSR, 32, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, UINT32_MAX, 0}, 4, 0},
+    {{SPDRT_DMAP_FSR, 32, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, UINT32_MAX, 0}, 4, 1},
+    {{SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 4, UINT32_MAX, 0}, 4, 0},
+    {{SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 4, UINT32_MAX, 0}, 4, 1},
+    {{SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 16, UINT32_MAX, 0}, 4, 0},
+    {{SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 16, UINT32_MAX, 0}, 4, 1},
+    {{SPDRT_DMAP_FDM, 64, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, UINT32_MAX, 0}, 1, 0},
+    {{SPDRT_DMAP_FDM, 64, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, UINT32_MAX, 0}, 4, 0},
+    {{SPDRT_DMAP_FDM, 64, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, UINT32_MAX, 0}, 4, 1},
+    {{SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 4, 0, 0}, 0, 0},
 };
+#undef CONTENT16
 
 /* spdgen --dmap for a variant; the arguments into command. */
-static uint32_t *generate(bench *b, const spdrt_dmap_gen_config *c, char *command, size_t size, size_t *words)
+static uint32_t *generate(bench *b, const spdrt_dmap_gen_config *c, uint32_t batch, int rows, char *command,
+                          size_t size, size_t *words)
 {
-    char texel[16], subgroup[16], out[BENCH_PATH_MAX + 16], err[512];
+    char texel[16], subgroup[16], batches[16], out[BENCH_PATH_MAX + 16], err[512];
     char *argv[24] = {b->spdgen.path, "--dmap", c->kind == SPDRT_DMAP_FDM ? "fdm" : "fsr", "--texel", texel,
                       "--foveation", c->foveation == SPDRT_DMAP_FOVEATION_GAZE ? "gaze" : "off"};
     int n = 7;
     snprintf(texel, sizeof texel, "%u", c->texel);
     snprintf(subgroup, sizeof subgroup, "%u", c->subgroup);
+    snprintf(batches, sizeof batches, "%u", batch);
     if (c->content) argv[n++] = "--content", argv[n++] = "--subgroup", argv[n++] = subgroup;
+    if (c->content && batch) argv[n++] = "--batch", argv[n++] = batches;
+    if (c->content) argv[n++] = "--fetch", argv[n++] = rows ? "rows" : "blocks";
     command[0] = '\0';
     for (int i = 1; i < n; i++)
         snprintf(command + strlen(command), size - strlen(command), "%s%s", i > 1 ? " " : "", argv[i]);
@@ -162,6 +196,35 @@ static double floor_us(bench *b, uint64_t read_bytes, uint64_t write_bytes)
     return good ? t.median_us : -1.0;
 }
 
+/* A texel-load floor (bench/shaders/dmap_fetch.comp, `name`.spv) on the generator's images,
+ * run as spdgen --dmap fsr --texel 16 --content would be (its grid and bindings): timed only,
+ * its map is no map. */
+static double fetch_us(bench *b, const char *name, uint32_t w, uint32_t h, const float *colour,
+                       const float *motion)
+{
+    char err[512], path[BENCH_PATH_MAX + 32];
+    size_t words;
+    const spdrt_dmap_gen_config c = {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0};
+    spdrt_dmap_gen_params p;
+    spdrt_dmap_gen_defaults(&c, w, h, &p);
+    dmap_gen_job *job = NULL;
+    bench_timing t;
+    memset(&t, 0, sizeof t);
+    snprintf(path, sizeof path, "%s/%s.spv", b->exe_dir, name);
+    uint32_t *spv = bench_read_spirv(path, &words, err, sizeof err);
+    spdrt_take_statistics(b->ctx, NULL, 0);
+    int good = spv && dmap_gen_prepare(b->ctx, spv, words, &c, &p, colour, motion, &job) == SPDRT_OK;
+    bench_take_statistics(b->ctx, name, &t);
+    if (good) {
+        bench_work work = {NULL, dmap_gen_record, NULL, job};
+        good = bench_time(&b->gpu, &work, &t, NULL) == SPDRT_OK;
+    }
+    if (!good) fprintf(stderr, "dmap_bench: %s failed: %s\n", name, spv ? spdrt_last_error(b->ctx) : err);
+    dmap_gen_release(b->ctx, job);
+    free(spv);
+    return good ? t.median_us : -1.0;
+}
+
 /* The SPD of the colour image: rgba16f mean, the whole chain (up to 12 levels). */
 static double spd_us(bench *b, uint32_t w, uint32_t h, uint32_t subgroup, char *command, size_t size)
 {
@@ -193,14 +256,15 @@ static double spd_us(bench *b, uint32_t w, uint32_t h, uint32_t subgroup, char *
 }
 
 /* One variant: generated, prepared, timed, checked. Prints its table row. */
-static void variant(bench *b, spdrt_dmap_gen_config c, uint32_t w, uint32_t h, const float *colour,
+static void variant(bench *b, const variant_config *v, uint32_t w, uint32_t h, const float *colour,
                     const float *motion, double floor)
 {
+    spdrt_dmap_gen_config c = v->c;
     char command[256];
     size_t words;
     if (c.subgroup == UINT32_MAX) c.subgroup = spdrt_device(b->ctx)->subgroup_size;
     if (c.subgroup > 64) c.subgroup = 0;
-    uint32_t *spv = generate(b, &c, command, sizeof command, &words);
+    uint32_t *spv = generate(b, &c, v->batch, v->rows, command, sizeof command, &words);
     spdrt_dmap_gen_params p;
     spdrt_dmap_gen_defaults(&c, w, h, &p);
     dmap_gen_job *job = NULL;
@@ -209,8 +273,10 @@ static void variant(bench *b, spdrt_dmap_gen_config c, uint32_t w, uint32_t h, c
     spdrt_dmap_extent e = spdrt_dmap_gen_extent(&c, w, h);
     size_t bytes = (size_t)e.width * e.height * spdrt_dmap_gen_texel_bytes(&c);
     uint8_t *gpu = malloc(bytes), *ref = malloc(bytes);
+    spdrt_take_statistics(b->ctx, NULL, 0);
     int timed = spv && gpu && ref &&
                 dmap_gen_prepare(b->ctx, spv, words, &c, &p, colour, motion, &job) == SPDRT_OK;
+    bench_take_statistics(b->ctx, command, &t); /* registers per invocation: workgroups per SM */
     if (timed) {
         bench_work work = {NULL, dmap_gen_record, NULL, job};
         timed = bench_time(&b->gpu, &work, &t, NULL) == SPDRT_OK;
@@ -260,8 +326,18 @@ static void size_group(bench *b, uint32_t w, uint32_t h)
     if (spd > 0)
         printf("| SPD of the colour image: %s | %.2f | %.2f | %.1f%% | (spd_bench checks it) |\n", spd_command, spd,
                (double)pixels * 8 / spd / 1e3, floor > 0 ? 100.0 * floor * 8.0 / 12.0 / spd : 0.0);
+    static const char *const fetches[][2] = {
+        {"dmap_fetch", "texel-load floor: every colour and motion texel read once, all loads in flight"},
+        {"dmap_gather", "texel-load floor, gathered: the colour read where the motion points"}};
+    for (int i = 0; i < 2; i++) {
+        double us = fetch_us(b, fetches[i][0], w, h, colour, motion);
+        if (us > 0)
+            printf("| %s (bench/shaders/dmap_fetch.comp) | %.2f | %.2f | %.1f%% | (not a map) |\n", fetches[i][1],
+                   us, read / us / 1e3, floor > 0 ? 100.0 * floor / us : 0.0);
+        else b->failures++;
+    }
     for (size_t i = 0; i < sizeof VARIANTS / sizeof *VARIANTS; i++)
-        variant(b, VARIANTS[i], w, h, colour, motion, floor);
+        variant(b, &VARIANTS[i], w, h, colour, motion, floor);
     fprintf(stderr, "dmap_bench: %ux%u took %.1f s\n", w, h, bench_now_s() - t0);
     free(colour);
     free(motion);
@@ -280,7 +356,7 @@ int main(int argc, char **argv)
         return 1;
     }
     b.exe_dir = exe_dir;
-    spdrt_options ro = {.validation = o.common.validation, .device = o.common.device};
+    spdrt_options ro = {.validation = o.common.validation, .device = o.common.device, .capture_statistics = 1};
     if (spdrt_create(&ro, &b.ctx, err, sizeof err) != SPDRT_OK) {
         fprintf(stderr, "dmap_bench: %s\n", err);
         return 1;

@@ -13,7 +13,9 @@ const char *const sg_dmap_foveations[] = {"off", "fixed", "gaze", NULL};
 const char *const sg_dmap_combines[] = {"finer", "coarser", NULL};
 const char *const sg_dmap_formats[] = {"rgba16f", "rgba32f", "rgba8", NULL};
 const char *const sg_dmap_filters[] = {"nearest", "linear", NULL};
+const char *const sg_dmap_fetches[] = {"blocks", "rows", NULL};
 static const long subgroups[] = {0, 4, 8, 16, 32, 64, -1};
+static const long batches[] = {1, 2, 4, -1};
 
 static int map_mode(const void *p) { return ((const sg_dmap_params *)p)->mode != SG_DMAP_RESOLVE; }
 static int resolve_mode(const void *p) { return ((const sg_dmap_params *)p)->mode == SG_DMAP_RESOLVE; }
@@ -60,6 +62,15 @@ static const sg_option options[] = {
         .why = "0: shared memory only, 4: quad operations, 8+: shuffles",
         .help = "--content's tile maxima: 0 = shared memory only; 4 = quad operations; 8..64 = "
         "shuffles in subgroups of at least S"},
+    [DMAP_OPT_BATCH] = {.name = "--batch", .kind = SG_OPT_ONE_OF, .offset = F(batch), .numbers = batches,
+        .meta = "B", .lua = "batch", .command = SG_CMD_WHEN, .shown = content_mode, .default_text = "4",
+        .why = "of an invocation's four 2x2-pixel blocks, how many load together",
+        .help = "--content: an invocation's 2x2-pixel blocks whose loads go out together, all motion "
+        "vectors, then all colours: 1, 2 or 4 (more loads in flight, more registers)"},
+    [DMAP_OPT_FETCH] = {.name = "--fetch", .kind = SG_OPT_CHOICE, .offset = F(fetch), .choices = sg_dmap_fetches,
+        .meta = "F", .lua = "fetch", .command = SG_CMD_WHEN, .shown = content_mode, .default_text = "blocks",
+        .help = "--content: blocks (an invocation reads its own 2x2-pixel blocks) | rows (a subgroup's "
+        "lanes read adjacent pixels of a row, the luminance goes through 16 KiB of shared memory)"},
     [DMAP_OPT_RATE_MAP] = {.name = "--rate-map", .kind = SG_OPT_FLAG, .offset = F(rate_map),
         .lua = "rate_map",
         .help = "also each map column's and row's finest rate (binding 3), the separable "
@@ -83,6 +94,7 @@ static void defaults(void *p)
     sg_dmap_params *d = p;
     d->foveation = SG_DMAP_FOVEATION_GAZE;
     d->views = 1;
+    d->batch = 4;
 }
 
 static int plan(const sg_run *run, sg_job *job)

@@ -10,6 +10,7 @@ enum { SG_DMAP_FOVEATION_OFF, SG_DMAP_FOVEATION_FIXED, SG_DMAP_FOVEATION_GAZE };
 enum { SG_DMAP_COMBINE_FINER, SG_DMAP_COMBINE_COARSER };
 enum { SG_DMAP_RGBA16F, SG_DMAP_RGBA32F, SG_DMAP_RGBA8 };
 enum { SG_DMAP_NEAREST, SG_DMAP_LINEAR };
+enum { SG_DMAP_FETCH_BLOCKS, SG_DMAP_FETCH_ROWS };
 
 typedef struct {
     int mode;           /* --dmap MODE */
@@ -20,6 +21,8 @@ typedef struct {
     long views;         /* --views N: map layers */
     long max_rate;      /* --max-rate R: pixels per axis */
     long subgroup;      /* --subgroup S */
+    long batch;         /* --batch B: blocks whose loads go out together */
+    int fetch;          /* --fetch: which pixels an invocation reads */
     int rate_map;       /* --rate-map: per-column and per-row finest rates too */
     int format;         /* --format (resolve) */
     int filter;         /* --filter (resolve) */
@@ -29,12 +32,12 @@ typedef struct {
 /* Positions in the option table (dmap.c), for sg_given(). */
 enum {
     DMAP_OPT_DMAP, DMAP_OPT_TEXEL, DMAP_OPT_FOVEATION, DMAP_OPT_CONTENT, DMAP_OPT_COMBINE,
-    DMAP_OPT_VIEWS, DMAP_OPT_MAX_RATE, DMAP_OPT_SUBGROUP, DMAP_OPT_RATE_MAP, DMAP_OPT_FORMAT,
+    DMAP_OPT_VIEWS, DMAP_OPT_MAX_RATE, DMAP_OPT_SUBGROUP, DMAP_OPT_BATCH, DMAP_OPT_FETCH, DMAP_OPT_RATE_MAP, DMAP_OPT_FORMAT,
     DMAP_OPT_FILTER, DMAP_OPT_SIZE
 };
 
 extern const char *const sg_dmap_modes[], *const sg_dmap_foveations[], *const sg_dmap_combines[],
-    *const sg_dmap_formats[], *const sg_dmap_filters[];
+    *const sg_dmap_formats[], *const sg_dmap_filters[], *const sg_dmap_fetches[];
 
 int sg_dmap_check(sg_run *run);
 /* The WebGPU rules of --target wgsl (dmap_wgsl.c). */

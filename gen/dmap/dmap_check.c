@@ -11,9 +11,10 @@ static int check_mode_flags(sg_run *run)
     const char *mode = sg_dmap_modes[d->mode];
     static const int map_only[] = {DMAP_OPT_TEXEL, DMAP_OPT_FOVEATION, DMAP_OPT_CONTENT,
                                    DMAP_OPT_COMBINE, DMAP_OPT_MAX_RATE, DMAP_OPT_SUBGROUP,
-                                   DMAP_OPT_RATE_MAP};
+                                   DMAP_OPT_BATCH, DMAP_OPT_FETCH, DMAP_OPT_RATE_MAP};
     static const char *const map_names[] = {"--texel", "--foveation", "--content", "--combine",
-                                            "--max-rate", "--subgroup", "--rate-map"};
+                                            "--max-rate", "--subgroup", "--batch", "--fetch",
+                                            "--rate-map"};
     if (d->mode == SG_DMAP_RESOLVE) {
         for (unsigned i = 0; i < sizeof map_only / sizeof *map_only; i++)
             if (sg_given(run, map_only[i]))
@@ -59,6 +60,11 @@ static int check_rates(sg_run *run)
     if (sg_given(run, DMAP_OPT_SUBGROUP) && !d->content)
         return usage_error("--subgroup %ld: only with --content (foveation alone exchanges nothing "
                            "between invocations)", d->subgroup);
+    if (sg_given(run, DMAP_OPT_BATCH) && !d->content)
+        return usage_error("--batch %ld: only with --content (foveation alone reads no image)", d->batch);
+    if (sg_given(run, DMAP_OPT_FETCH) && !d->content)
+        return usage_error("--fetch %s: only with --content (foveation alone reads no image)",
+                           sg_dmap_fetches[d->fetch]);
     return 0;
 }
 

@@ -2,7 +2,10 @@
 -- templates/dmap/kernel.lua. A workgroup of 256 invocations covers a 64x64-pixel region:
 -- 32x32 blocks of 2x2 pixels, each invocation 2x2 blocks at Morton position t, so the
 -- tile reduction is templates/lib/tile.lua's plan (registers, then subgroup shuffles,
--- quad broadcasts or shared memory per level).
+-- quad broadcasts or shared memory per level). How the region's pixels are loaded is the
+-- one choice left to the device: --batch (how many blocks' loads go out before any is used)
+-- and --fetch (an invocation's own blocks, or adjacent pixels of a row per subgroup through
+-- shared memory); the map is the same bit for bit either way.
 --
 -- Per 2x2 block, as FidelityFX computes it (its ffx_variable_shading.h, tile sizes 8..32):
 -- the previous frame's luminance 0.30 R + 0.59 G + 0.11 B at each pixel moved back by its
@@ -47,65 +50,193 @@ function content.steps(T, subgroup)
     return steps
 end
 
--- The block with first pixel (ox, oy): its 4 pixels' luminance moved back by their motion
--- vectors, its differences d (when q < 4) and its minimum and motion-lowered maximum, at
--- `slot` of the min/max arrays.
-local function emit_block(c, ctx)
-    local D, P = ctx.dialect, ctx.precise
-    c:line("int ox = region_x + 2 * bx;")
-    c:line("int oy = region_y + 2 * by;")
-    c:line("%s l[4];", P("float"))
-    c:line("$float2 m0 = $float2(0.0f, 0.0f);")
-    c:block("for (uint i = 0u; i < 4u; i++)", function()
-        c:line("int px = ox + int(i & 1u);")
-        c:line("int py = oy + int(i >> 1u);")
-        c:comment("Reads clamp to the image; the motion vector rounds as floor(v + 0.5).")
-        c:line("uint mx = uint(clamp(px, 0, last_x));")
-        c:line("uint my = uint(clamp(py, 0, last_y));")
-        c:line("$float2 v = %s;", D.image_load(ctx.motion, "mx", "my", ctx.layer, 2))
-        c:line("if (i == 0u) m0 = v;")
-        c:line("int sx = clamp(px - int(floor(v.x + 0.5f)), 0, last_x);")
-        c:line("int sy = clamp(py - int(floor(v.y + 0.5f)), 0, last_y);")
-        c:line("$float4 rgb = %s;", D.image_load(ctx.colour, "uint(sx)", "uint(sy)", ctx.layer, 4))
-        c:line("%s lr = rgb.x * 0.30f;", P("float"))
-        c:line("%s lg = rgb.y * 0.59f;", P("float"))
-        c:line("%s lb = rgb.z * 0.11f;", P("float"))
-        c:line("l[i] = (lr + lg) + lb;")
-    end)
-    c:line("%s m = params.motion_factor * max(abs(m0.x), abs(m0.y));", P("float"))
-    c:line("%s lo = min(min(min(l[0], l[1]), l[2]), l[3]);", P("float"))
-    c:line("%s hi = max(max(max(l[0], l[1]), l[2]), l[3]);", P("float"))
-    c:block("if (q < 4u)", function()
-        c:line("d[q] = $float4(max(abs(l[0] - l[1]), abs(l[2] - l[3])) - m,")
-        c:line("    max(abs(l[0] - l[2]), abs(l[1] - l[3])) - m, (hi - lo) - m, 0.0f);")
-    end)
-    c:line("uint slot = uint(by + 1) * %s + uint(bx + 1);", u(content.SIDE))
+-- The pixel (px, py) of the batch's load k. --fetch blocks: pixel k % 4 (x fastest) of block
+-- k / 4, whose position in blocks is (block_x[k / 4], block_y[k / 4]). --fetch rows: for
+-- k < 4n, column t % 64 of the region, row t / 64 + 4 (row0 + k); then the ring block's pixels.
+local function emit_pixel(c, rows, n, row0)
+    if not rows then
+        c:line("int px = region_x + 2 * block_x[k >> 2u] + int(k & 1u);")
+        c:line("int py = region_y + 2 * block_y[k >> 2u] + int((k >> 1u) & 1u);")
+        return
+    end
+    local row = row0 == "0u" and "k" or string.format("%s + k", row0)
+    c:line("int px = k < %s ? region_x + int(t & 63u) : region_x + 2 * ring_x + int(k & 1u);", u(4 * n))
+    c:line("int py = k < %s ? region_y + int(t >> 6u) + 4 * int(%s)", u(4 * n), row)
+    c:line("    : region_y + 2 * ring_y + int((k >> 1u) & 1u);")
+end
+
+-- A block's minimum lo, motion-lowered maximum and differences from l[i..i + 3] and its
+-- motion term m (declared by the caller): d[`q`] where q is given, then the min/max arrays
+-- at `slot`.
+local function emit_block_values(c, ctx, q, slot)
+    local P = ctx.precise
+    c:line("%s lo = min(min(min(l[i], l[i + 1u]), l[i + 2u]), l[i + 3u]);", P("float"))
+    c:line("%s hi = max(max(max(l[i], l[i + 1u]), l[i + 2u]), l[i + 3u]);", P("float"))
+    local own = function()
+        c:line("d[%s] = $float4(max(abs(l[i] - l[i + 1u]), abs(l[i + 2u] - l[i + 3u])) - m,", q.index)
+        c:line("    max(abs(l[i] - l[i + 2u]), abs(l[i + 1u] - l[i + 3u])) - m,")
+        c:line("    (hi - lo) - m, 0.0f);")
+    end
+    if q.when then c:block(string.format("if (%s)", q.when), own) elseif q.index then own() end
+    c:line("uint slot = %s;", slot)
     c:line("lds_min[slot] = lo;")
     c:line("lds_max[slot] = hi - m;")
+end
+
+-- One batch: `n` blocks' worth of the invocation's pixels (--fetch blocks: its own blocks
+-- q = first + j, `first` an expression; --fetch rows: 4n rows of its column) and, where `last`
+-- (an expression) holds and t < 128, the ring block as j = n. Every motion vector of the
+-- batch is requested before the first is used, then every colour, so up to 4 x (n + 1) loads
+-- per invocation are in flight at once. Then --fetch blocks: each block's differences d and
+-- its minimum and motion-lowered maximum in the min/max arrays; --fetch rows: each pixel's
+-- luminance in lds_lum, a block's motion term (from its first pixel) in lds_max, the ring
+-- block's values in the min/max arrays.
+local function emit_batch(c, ctx, first, n, last, row0)
+    local D, P, B = ctx.dialect, ctx.precise, content.BLOCKS
+    local rows = ctx.cfg.fetch == "rows"
+    local slots, loads = n + 1, 4 * (n + 1)
+    local ring = string.format("t < %s", u(4 * B))
+    local plus = function(e) return first == "0u" and e or string.format("%s + %s", first, e) end
+    c:comment(string.format("Blocks j < %d are the invocation's own, j = %d the ring block where `ring` " ..
+        "holds: every condition below is a constant but `ring`, once the loops unroll.", n, n))
+    c:line("bool ring = %s;", last and (last .. " && " .. ring) or ring)
+    if not rows then
+        c:line("int block_x[%d];", slots)
+        c:line("int block_y[%d];", slots)
+        c:block(string.format("for (uint j = 0u; j < %s; j++)", u(n)), function()
+            c:line("uint q = %s;", plus("j"))
+            c:line("block_x[j] = int(2u * p.x + (q & 1u));")
+            c:line("block_y[j] = int(2u * p.y + (q >> 1u));")
+        end)
+        c:line("block_x[%d] = ring_x;", n)
+        c:line("block_y[%d] = ring_y;", n)
+    end
+    c:comment(rows and string.format("Motion vectors of the batch's pixels (loads 0..%d: the " ..
+        "column's rows, then the ring block's, x fastest); reads clamp to the image.", 4 * n - 1)
+        or "Motion vectors of the batch's pixels (load k: block k / 4, pixel k % 4, x fastest); " ..
+        "reads clamp to the image.")
+    c:line("$float2 mv[%d];", loads)
+    c:block(string.format("for (uint k = 0u; k < %s; k++)", u(loads)), function()
+        c:line("mv[k] = $float2(0.0f, 0.0f);")
+        c:block(string.format("if (k < %s || ring)", u(4 * n)), function()
+            emit_pixel(c, rows, n, row0)
+            c:line("uint mx = uint(clamp(px, 0, last_x));")
+            c:line("uint my = uint(clamp(py, 0, last_y));")
+            c:line("mv[k] = %s;", D.image_load(ctx.motion, "mx", "my", ctx.layer, 2))
+        end)
+    end)
+    c:comment("The luminance each pixel came from: the motion vector rounds as floor(v + 0.5), " ..
+        "the read clamps to the image.")
+    c:line("%s l[%d];", P("float"), loads)
+    c:block(string.format("for (uint k = 0u; k < %s; k++)", u(loads)), function()
+        c:line("l[k] = 0.0f;")
+        c:block(string.format("if (k < %s || ring)", u(4 * n)), function()
+            emit_pixel(c, rows, n, row0)
+            c:line("int sx = clamp(px - int(floor(mv[k].x + 0.5f)), 0, last_x);")
+            c:line("int sy = clamp(py - int(floor(mv[k].y + 0.5f)), 0, last_y);")
+            c:line("$float4 rgb = %s;", D.image_load(ctx.colour, "uint(sx)", "uint(sy)", ctx.layer, 4))
+            c:line("%s lr = rgb.x * 0.30f;", P("float"))
+            c:line("%s lg = rgb.y * 0.59f;", P("float"))
+            c:line("%s lb = rgb.z * 0.11f;", P("float"))
+            c:line("l[k] = (lr + lg) + lb;")
+        end)
+    end)
+    if not rows then
+        c:comment("Each block: its differences less the motion term of its first pixel (own " ..
+            "blocks), its minimum and motion-lowered maximum for phase 2.")
+        c:block(string.format("for (uint j = 0u; j < %s; j++)", u(slots)), function()
+            c:block(string.format("if (j < %s || ring)", u(n)), function()
+                c:line("uint i = 4u * j;")
+                c:line("%s m = params.motion_factor * max(abs(mv[i].x), abs(mv[i].y));", P("float"))
+                emit_block_values(c, ctx, { index = plus("j"), when = string.format("j < %s", u(n)) },
+                    string.format("uint(block_y[j] + 1) * %s + uint(block_x[j] + 1)", u(content.SIDE)))
+            end)
+        end)
+        return
+    end
+    c:comment("Each pixel's luminance to shared memory; a block's first pixel (even column, even " ..
+        "row) leaves the block's motion term where phase 1b finds it, in lds_max.")
+    c:block(string.format("for (uint k = 0u; k < %s; k++)", u(4 * n)), function()
+        c:line("uint row = (t >> 6u) + 4u * %s;", row0 == "0u" and "k" or string.format("(%s + k)", row0))
+        c:line("lds_lum[row * %s + (t & 63u)] = l[k];", u(content.REGION))
+        c:block("if (((t | (t >> 6u)) & 1u) == 0u)", function()
+            c:line("%s m = params.motion_factor * max(abs(mv[k].x), abs(mv[k].y));", P("float"))
+            c:line("lds_max[(row / 2u + 1u) * %s + (t & 63u) / 2u + 1u] = m;", u(content.SIDE))
+        end)
+    end)
+    c:comment("The ring block: its minimum and motion-lowered maximum for phase 2.")
+    c:block("if (ring)", function()
+        c:line("uint i = %s;", u(4 * n))
+        c:line("%s m = params.motion_factor * max(abs(mv[i].x), abs(mv[i].y));", P("float"))
+        emit_block_values(c, ctx, {}, string.format("uint(ring_y + 1) * %s + uint(ring_x + 1)",
+            u(content.SIDE)))
+    end)
+end
+
+-- --fetch rows, phase 1b: the invocation's four blocks from the luminance in shared memory.
+local function emit_blocks_from_shared(c, ctx)
+    local P, R, S = ctx.precise, content.REGION, content.SIDE
+    c:comment("Phase 1b: this invocation's four blocks from shared memory: their differences " ..
+        "less the motion term of their first pixel, their minimum and motion-lowered maximum.")
+    c:block("for (uint q = 0u; q < 4u; q++)", function()
+        c:line("uint bx = 2u * p.x + (q & 1u);")
+        c:line("uint by = 2u * p.y + (q >> 1u);")
+        c:line("uint at = 2u * by * %s + 2u * bx;", u(R))
+        c:line("%s l[4];", P("float"))
+        c:line("l[0] = lds_lum[at];")
+        c:line("l[1] = lds_lum[at + 1u];")
+        c:line("l[2] = lds_lum[at + %s];", u(R))
+        c:line("l[3] = lds_lum[at + %s];", u(R + 1))
+        c:line("uint i = 0u;")
+        c:line("uint s = (by + 1u) * %s + bx + 1u;", u(S))
+        c:line("%s m = lds_max[s];", P("float"))
+        emit_block_values(c, ctx, { index = "q" }, "s")
+    end)
 end
 
 -- Phases 1-3 for the region at (region_x, region_y): every block's d, widened by its
 -- neighbours, in d[0..3] (0 for blocks outside the image).
 local function emit_blocks(c, ctx)
     local B, S = content.BLOCKS, content.SIDE
-    c:comment(string.format("Phase 1: the 2x2-pixel blocks: this invocation's four at 2 * " ..
-        "morton(t) (q = 0..3), and for t < %d one of the ring of blocks around the region's " ..
-        "%dx%d (q = 4), whose minimum and maximum phase 2 needs.", 4 * B, B, B))
+    local batch = ctx.cfg.batch
+    local rows = ctx.cfg.fetch == "rows"
+    local batches = batch == 4 and "one batch" or string.format("%d batches, the ring block in the last",
+        4 // batch)
+    if rows then
+        c:comment(string.format("Phase 1: the luminance of the region's pixels, to shared memory " ..
+            "(--fetch rows): invocation t reads column t %% 64, rows t / 64 + 4 k, so a subgroup's " ..
+            "lanes read adjacent pixels of a row; and for t < %d one of the ring of blocks around " ..
+            "the region's %dx%d, whose minimum and maximum phase 2 needs. The loads go out in %s " ..
+            "(--batch %d), all of a batch's motion vectors before any is used, then all its " ..
+            "colours: a load's latency is paid once per batch, not once per pixel.", 4 * B, B, B,
+            batches, batch))
+    else
+        c:comment(string.format("Phase 1: the 2x2-pixel blocks: this invocation's four at 2 * " ..
+            "morton(t) (q = 0..3), and for t < %d one of the ring of blocks around the region's " ..
+            "%dx%d, whose minimum and maximum phase 2 needs. The loads go out in %s (--batch %d), " ..
+            "all of a batch's motion vectors before any is used, then all its colours: a load's " ..
+            "latency is paid once per batch, not once per block.", 4 * B, B, B, batches, batch))
+    end
     c:line("$uint2 p = dmap_morton_xy(t);")
+    c:line("uint side = t >> 5u;")
+    c:line("int ring_k = int(t & 31u);")
+    c:line("int ring_x = side < 2u ? ring_k : (side == 2u ? -1 : %d);", B)
+    c:line("int ring_y = side < 2u ? (side == 0u ? -1 : %d) : ring_k;", B)
     c:line("%s d[4];", ctx.precise("$float4"))
-    c:block("for (uint q = 0u; q < 5u; q++)", function()
-        c:line("int bx = int(2u * p.x + (q & 1u));")
-        c:line("int by = int(2u * p.y + ((q >> 1u) & 1u));")
-        c:block("if (q == 4u)", function()
-            c:line("if (t >= %s) break;", u(4 * B))
-            c:line("uint side = t >> 5u;")
-            c:line("int k = int(t & 31u);")
-            c:line("bx = side < 2u ? k : (side == 2u ? -1 : %d);", B)
-            c:line("by = side < 2u ? (side == 0u ? -1 : %d) : k;", B)
+    if batch == 4 then
+        emit_batch(c, ctx, "0u", 4, nil, "0u")
+    else
+        c:block(string.format("for (uint batch = 0u; batch < %s; batch++)", u(4 // batch)), function()
+            emit_batch(c, ctx, string.format("batch * %s", u(batch)), batch,
+                string.format("batch == %s", u(4 // batch - 1)), string.format("batch * %s", u(4 * batch)))
         end)
-        emit_block(c, ctx)
-    end)
+    end
     c:line(ctx.dialect.barrier())
+    if rows then
+        c:blank()
+        emit_blocks_from_shared(c, ctx)
+        c:line(ctx.dialect.barrier())
+    end
     c:blank()
     c:comment("Phase 2: widen each block by how far its 4 neighbours' minimum lies below its own " ..
         "and their maximum above (FidelityFX's guard against burn-in); blocks outside the image " ..
@@ -207,14 +338,18 @@ function content.describe(steps)
     return table.concat(parts, ", ")
 end
 
--- Shared memory: the exchange arrays the steps use, then the blocks' minima and maxima.
-function content.shared(steps)
+-- Shared memory: the exchange arrays the steps use, then the blocks' minima and maxima, and
+-- with --fetch rows the region's luminance.
+function content.shared(steps, fetch)
     local out = {}
     for _, a in ipairs(tile.shared_arrays(steps, {})) do
         out[#out + 1] = { type = "float4", name = a.name, count = a.count }
     end
     out[#out + 1] = { type = "float", name = "lds_min", count = content.SIDE * content.SIDE }
     out[#out + 1] = { type = "float", name = "lds_max", count = content.SIDE * content.SIDE }
+    if fetch == "rows" then
+        out[#out + 1] = { type = "float", name = "lds_lum", count = content.REGION * content.REGION }
+    end
     return out
 end
 

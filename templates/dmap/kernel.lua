@@ -61,7 +61,7 @@ local function make_interface(ctx)
     return interface.new(ctx.dialect, {
         kernel = "dmap", local_size = { wg, 1, 1 }, resources = resources,
         params = { block = "DmapParams", name = "params", fields = fields },
-        shared = cfg.content and content.shared(ctx.steps) or {},
+        shared = cfg.content and content.shared(ctx.steps, cfg.fetch) or {},
         builtins = ctx.uses_lane and { "t", "group", "lane" } or { "t", "group" },
         features = { shuffle = ctx.uses_lane, quad = quad },
     })

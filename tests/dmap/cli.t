@@ -32,6 +32,11 @@ refuse "--views.*7" --dmap fsr --views 7
 refuse "--views.*0" --dmap fsr --views 0
 refuse "--subgroup 8: only with --content" --dmap fsr --subgroup 8
 refuse "--subgroup.*12" --dmap fsr --content --subgroup 12
+refuse "--batch 2: only with --content" --dmap fsr --batch 2
+refuse "--batch.*3" --dmap fsr --content --batch 3
+refuse "--fetch rows: only with --content" --dmap fdm --fetch rows
+refuse "--fetch.*columns" --dmap fsr --content --fetch columns
+refuse "--batch: not with --dmap resolve" --dmap resolve --batch 1
 refuse "--combine coarser: only with both" --dmap fsr --combine coarser
 refuse "--texel: not with --dmap resolve" --dmap resolve --texel 16
 refuse "--format: only with --dmap resolve" --dmap fsr --format rgba8
@@ -46,7 +51,8 @@ refuse "--op: only for --spd" --dmap fsr --op max
 n=0 bad=0 long=0
 for flags in "--dmap fsr" "--dmap fdm --texel 1024 --views 6" "--dmap fsr --content --subgroup 8" \
     "--dmap fdm --content --foveation fixed --combine coarser --texel 256 --views 2 --rate-map" \
-    "--dmap fsr --texel 8 --content --foveation off --subgroup 4"; do
+    "--dmap fsr --texel 8 --content --foveation off --subgroup 4" \
+    "--dmap fsr --content --subgroup 32 --batch 1" "--dmap fdm --content --fetch rows --batch 2"; do
     for t in glsl hlsl msl; do
         n=$((n + 1))
         # shellcheck disable=SC2086

@@ -60,14 +60,40 @@ static const spdrt_dmap_gen_config MATRIX[] = {
     {SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_FIXED, 0, 0, 8, 0, 1},
     {SPDRT_DMAP_FDM, 128, 2, SPDRT_DMAP_FOVEATION_GAZE, 1, 1, 16, 8, 1},
 };
+/* --content's other load batches (the matrix runs the default, 4) and --fetch rows (the
+ * matrix: blocks): each with another exchange plan, the big texel's region loop, views and
+ * the rate map. */
+static const struct {
+    spdrt_dmap_gen_config c;
+    const char *flags;
+} BATCHED[] = {
+    {{SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 8, 0}, "--batch 1"},
+    {{SPDRT_DMAP_FSR, 8, 2, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 4, 4, 1}, "--batch 2"},
+    {{SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_FIXED, 1, 1, 16, 0, 0}, "--batch 1"},
+    {{SPDRT_DMAP_FDM, 128, 2, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, 8, 0}, "--batch 2"},
+    {{SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0}, "--fetch rows"},
+    {{SPDRT_DMAP_FSR, 8, 2, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 4, 4, 1}, "--fetch rows --batch 1"},
+    {{SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 16, 8, 0}, "--fetch rows --batch 2"},
+    {{SPDRT_DMAP_FDM, 128, 1, SPDRT_DMAP_FOVEATION_FIXED, 1, 1, 16, 8, 0}, "--fetch rows --batch 2"},
+};
 static const uint32_t SIZES[][2] = {{1, 1}, {7, 5}, {65, 33}, {250, 131}, {640, 360}};
+
+/* Case i: the matrix, then the other batches. */
+static const spdrt_dmap_gen_config *case_config(size_t i, const char **flags)
+{
+    const size_t n = sizeof MATRIX / sizeof *MATRIX;
+    *flags = i < n ? "" : BATCHED[i - n].flags;
+    return i < n ? &MATRIX[i] : &BATCHED[i - n].c;
+}
 
 static void test_matrix(void)
 {
-    for (size_t i = 0; i < sizeof MATRIX / sizeof *MATRIX; i++) {
-        const spdrt_dmap_gen_config *c = &MATRIX[i];
+    const size_t cases = sizeof MATRIX / sizeof *MATRIX + sizeof BATCHED / sizeof *BATCHED;
+    for (size_t i = 0; i < cases; i++) {
+        const char *flags;
+        const spdrt_dmap_gen_config *c = case_config(i, &flags);
         shader s;
-        if (make_shader(c, &s)) {
+        if (make_shader_with(c, flags, &s)) {
             ok(0, "spdgen made the shader for case %zu", i);
             continue;
         }
@@ -102,13 +128,13 @@ static void test_matrix(void)
         }
         for (int q = 0; q < 64; q++) rates_seen += seen[q] != 0;
         ok(bad == 0 && runs == sizeof SIZES / sizeof *SIZES,
-           "%s --texel %u --views %u --foveation %s%s%s --max-rate %u%s%s: %zu texels at 1x1..640x360 equal "
-           "the reference (%zu rates seen)", c->kind == SPDRT_DMAP_FDM ? "fdm" : "fsr", c->texel, c->views,
+           "%s --texel %u --views %u --foveation %s%s%s --max-rate %u%s%s%s%s: %zu texels at 1x1..640x360 "
+           "equal the reference (%zu rates seen)", c->kind == SPDRT_DMAP_FDM ? "fdm" : "fsr", c->texel, c->views,
            c->foveation == SPDRT_DMAP_FOVEATION_OFF ? "off" : c->foveation == SPDRT_DMAP_FOVEATION_FIXED
                ? "fixed" : "gaze", c->content ? " --content" : "",
            c->content && c->foveation && c->combine_coarser ? " --combine coarser" : "", c->max_rate,
            c->content && c->subgroup == 4 ? " --subgroup 4" : c->content && c->subgroup ? " --subgroup 8" : "",
-           c->rate_map ? " --rate-map (and binding 3)" : "", texels, rates_seen);
+           *flags ? " " : "", flags, c->rate_map ? " --rate-map (and binding 3)" : "", texels, rates_seen);
         free(s.spirv);
     }
 }

@@ -21,20 +21,23 @@ typedef struct {
     size_t words;
 } shader;
 
-/* spdgen --dmap for config c, as SPIR-V from the front end under test. */
-static int make_shader(const spdrt_dmap_gen_config *c, shader *s)
+/* spdgen --dmap for config c and `extra` flags (spdgen's, "" for none), as SPIR-V from the
+ * front end under test. */
+static int make_shader_with(const spdrt_dmap_gen_config *c, const char *extra, shader *s)
 {
     static const char *const fov[] = {"off", "fixed", "gaze"};
     char args[512], subgroup[32] = "", combine[32] = "";
     if (c->content) snprintf(subgroup, sizeof subgroup, " --subgroup %u", c->subgroup);
     if (c->content && c->foveation && c->combine_coarser) snprintf(combine, sizeof combine, " --combine coarser");
-    snprintf(args, sizeof args, "--dmap %s --texel %u --foveation %s%s%s --views %u --max-rate %u%s%s --spirv-from %s",
+    snprintf(args, sizeof args, "--dmap %s --texel %u --foveation %s%s%s --views %u --max-rate %u%s%s %s --spirv-from %s",
              c->kind == SPDRT_DMAP_FDM ? "fdm" : "fsr", c->texel, fov[c->foveation], c->content ? " --content" : "",
-             combine, c->views, c->max_rate, subgroup, c->rate_map ? " --rate-map" : "", front_end);
+             combine, c->views, c->max_rate, subgroup, c->rate_map ? " --rate-map" : "", extra, front_end);
     s->c = *c;
     s->spirv = spdgen_spirv(args, &s->words);
     return s->spirv ? 0 : -1;
 }
+
+static inline int make_shader(const spdrt_dmap_gen_config *c, shader *s) { return make_shader_with(c, "", s); }
 
 /* Frames and maps of one run. */
 typedef struct {

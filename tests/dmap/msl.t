@@ -1,8 +1,9 @@
 #!/bin/sh
-# spdgen --dmap's MSL on the CPU executor of tests/msl (tests/dmap/dmap_msl.cpp): four
+# spdgen --dmap's MSL on the CPU executor of tests/msl (tests/dmap/dmap_msl.cpp): five
 # configurations (shuffles, quads, shared memory; texels 8..128; views 1..3; foveation,
-# content and both; one with --rate-map's buffer), every texel equal to the CPU reference
-# after each of two dispatches, SIMD-group widths and threadgroup orders rotating. Builds into $SPDGEN_BUILD/dmap/msl.
+# content and both; one with --rate-map's buffer, one with --batch 2 --fetch rows), every
+# texel equal to the CPU reference after each of two dispatches, SIMD-group widths and
+# threadgroup orders rotating. Builds into $SPDGEN_BUILD/dmap/msl.
 d=$(cd "$(dirname "$0")" && pwd)
 SPDGEN_BUILD=${SPDGEN_BUILD:-$(cd "$d/../.." && pwd)/build}
 . "$d/../lib.sh"
@@ -20,6 +21,7 @@ done
 configs="--dmap fsr --texel 16 --foveation gaze --content --views 1 --max-rate 4 --subgroup 8|8,32
 --dmap fdm --texel 64 --foveation fixed --content --combine coarser --views 2 --max-rate 16 --subgroup 4 --rate-map|4,16
 --dmap fdm --texel 128 --foveation off --content --views 1 --max-rate 16 --subgroup 0|8,32
+--dmap fsr --texel 16 --foveation off --content --views 1 --max-rate 4 --subgroup 8 --batch 2 --fetch rows|8,32
 --dmap fsr --texel 8 --foveation gaze --views 3 --max-rate 4|32,8"
 name() { echo "$1" | sed 's/--//g; s/ /_/g'; }
 
