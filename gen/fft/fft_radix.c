@@ -22,6 +22,12 @@ static const long primes[] = {2, 3, 5, 7, 11, 13};
 #define IDLE 30
 #define GENERAL 40
 #define ROUND 5
+/* Measured (bench/results/h100-2026-11-26-any-n): a radix past 8 written out in registers
+ * costs more than the exchange it saves (1000 as 10 x 10 x 10 ran at 99% of the copy floor,
+ * as 40 x 25 at 73%), and so does E past 12 (fewer invocations in flight). BIG_RADIX per
+ * point of radix past 8, WIDE_E per element per invocation past 12. */
+#define BIG_RADIX 5
+#define WIDE_E 10
 /* Stop the search after this many orderings: plans are short, this is a guard. */
 #define MAX_EVALS 400000
 
@@ -81,6 +87,7 @@ static long evaluate(search *s, sg_fft_stages *out)
         if (regs > SG_FFT_MAX_REGISTERS) return -1;
         /* Idle butterfly slots, weighted by the values they would hold. */
         cost += IDLE * (b * s->w - flies) * r / s->n;
+        if (r > 8) cost += BIG_RADIX * (r - 8);
         if (p > 1 && s->w % p != 0 && p % s->w != 0) cost += GENERAL;
         out->radix[i] = r;
         if (i + 1 < s->depth) {
@@ -211,8 +218,7 @@ long sg_fft_mixed_rows(long n, long wg, long max_wg, long budget)
 }
 
 /* The estimate of a shape: its plan, the lanes its workgroup leaves idle, registers past 32
- * (fewer invocations in flight) and fewer than 32 invocations per FFT in a workgroup that
- * holds several. */
+ * and E past 12 (fewer invocations in flight). */
 static int shape_cost(long n, long e, long max_wg, long lanes, long budget, int flags, long *cost)
 {
     sg_fft_stages st;
@@ -221,7 +227,8 @@ static int shape_cost(long n, long e, long max_wg, long lanes, long budget, int 
     long ffts = lanes ? lanes : sg_fft_mixed_rows(n, w, max_wg, budget);
     if (ffts * w > max_wg) return -1;
     if (sg_fft_stage_plan(n, e, ffts, budget, flags, &st) != 0) return -1;
-    *cost = st.cost + lane_waste(ffts * w) / 2 + (st.registers > 32 ? st.registers - 32 : 0);
+    *cost = st.cost + lane_waste(ffts * w) / 2 + (st.registers > 32 ? st.registers - 32 : 0) +
+            (e > 12 ? WIDE_E * (e - 12) : 0);
     return 0;
 }
 

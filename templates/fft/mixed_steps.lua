@@ -229,7 +229,11 @@ end
 function steps.output_element(ctx, q, m)
     local plan = ctx.plan_now
     local st = plan.stages[#plan.stages]
-    return output_thread(plan, st), stockham.output_const(plan, st, q, m)
+    local thread = output_thread(plan, st)
+    -- General twiddles place each butterfly apart; in the last stage butterfly i = it + W q
+    -- is below N / R = p, so its output m is element i + m p.
+    if not thread then return "it", plan.w * q + m * st.p end
+    return thread, stockham.output_const(plan, st, q, m)
 end
 
 -- The first stage's input m of butterfly q: element it + W q + m N / R.

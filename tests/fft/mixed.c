@@ -142,6 +142,9 @@ static void options(const char *lang)
         /* shapes given: a radix that does not divide E (idle invocations), rows per workgroup */
         "--fft 1001 --ept 13 --wg 77",
         "--fft 240 --ept 12 --wg 20 --rows-per-wg 4",
+        /* several butterflies per invocation in a last stage of general twiddles (1000 = 10 x
+         * 10 x 10 with E = 25: the store once dropped butterflies 1 and 2) */
+        "--fft 1000 --ept 25 --wg 40",
         /* real rows, both directions */
         "--fft 1000 --real",
         "--fft 12 --real --direction inverse --norm unitary",
