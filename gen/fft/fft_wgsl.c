@@ -13,10 +13,6 @@ int sg_fft_wgsl_check(sg_run *run)
     sg_fft_params *f = run->params;
     long limit = run->common.wg_invocations;
     if (!sg_is_wgsl(run)) return 0;
-    /* The mixed-radix and Bluestein templates use inout routines WGSL spells differently. */
-    if (sg_fft_path(f->n) != SG_FFT_PATH_POW2)
-        return sg_usage_error("--fft %ld --target wgsl: WGSL takes powers of two only for now "
-                              "(mixed radix and Bluestein are GLSL, HLSL, MSL and SPIR-V)", f->n);
     if (!sg_given(run, FFT_OPT_MAX_WG)) {
         f->max_wg = 1;
         while (f->max_wg * 2 <= limit) f->max_wg *= 2;
