@@ -39,9 +39,15 @@ spd() {
     [ "$mips" -le "$bound" ] || mips=$bound
     per_pass=$(sed -n 's/.*--max-mips-per-pass \([0-9]*\).*/\1/p' "$WORK/s.wgsl" | head -1)
     seed=$((w * 7919 + h))
+    # --array: 3 slices; --half and --sampler linear: their bounds (spd_ref_bound_level).
+    layers=1 flags=
+    case " $* " in *" --array "*) layers=3 flags="layers=3" ;; esac
+    case " $* " in *" --half "*) flags="$flags half" ;; esac
+    case " $* " in *" --sampler linear "*) flags="$flags linear" ;; esac
     rm -f "$WORK/out.bin"
-    "$CHECK" spd-source "$op" "$format" "$w" "$h" "$seed" "$WORK/src.bin" &&
-        wgsl_node 60 run.mjs spd "$WORK/s.wgsl" "$w" "$h" "$mips" "$WORK/src.bin" "$WORK/out.bin"
+    # shellcheck disable=SC2086
+    "$CHECK" spd-source "$op" "$format" "$w" "$h" "$seed" "$WORK/src.bin" $flags &&
+        wgsl_node 60 run.mjs spd "$WORK/s.wgsl" "$w" "$h" "$mips" "$WORK/src.bin" "$WORK/out.bin" "$layers"
     rc=$?
     if [ $rc -eq 3 ]; then
         skip "$label: $(cat "$WORK/node.err")"
@@ -51,24 +57,45 @@ spd() {
         diag "$(cat "$WORK/node.err")"
         return
     fi
-    result=$("$CHECK" spd "$op" "$format" "$w" "$h" "$seed" "$mips" "$per_pass" "$WORK/out.bin")
+    # shellcheck disable=SC2086
+    result=$("$CHECK" spd "$op" "$format" "$w" "$h" "$seed" "$mips" "$per_pass" "$WORK/out.bin" $flags)
     ok $? "WebGPU $label: $result"
 }
 
-# fft N COUNT OPTIONS...: COUNT rows of one --fft N configuration.
+# fft N COUNT OPTIONS...: COUNT FFTs of one --fft N configuration (one shader, or a four-step
+# plan's passes); check.c is told the layout and direction (and a Bluestein shader's tables).
 fft() {
     n=$1 count=$2
     shift 2
-    label="fft $n${1:+ $*}, $count rows"
+    label="fft $n${1:+ $*}, $count FFTs"
+    rm -f "$WORK"/f.*
     # shellcheck disable=SC2068
     if ! "$SPDGEN" --fft "$n" $@ --target wgsl -o "$WORK/f.wgsl" 2>"$WORK/err"; then
         ok 1 "$label: spdgen failed"
         diag "$(cat "$WORK/err")"
         return
     fi
-    rm -f "$WORK/out.bin"
-    "$CHECK" fft-source "$n" "$count" "$((n + count))" "$WORK/src.bin" &&
-        wgsl_node 60 run.mjs fft "$WORK/f.wgsl" "$n" "$count" "$WORK/src.bin" "$WORK/out.bin"
+    flags=
+    case " $* " in *" --real "*) flags="$flags real" ;; esac
+    case " $* " in *" --stride "*) flags="$flags stride" ;; esac
+    case " $* " in *" --direction inverse "*) flags="$flags inverse" ;; esac
+    # A Bluestein shader: its tables' length M from the contract ("spectrum: M float2").
+    m=$(sed -n 's/.* spectrum: \([0-9]*\) float2.*/\1/p' "$WORK/f.wgsl" 2>/dev/null | head -1)
+    rm -f "$WORK/out.bin" "$WORK/tables.bin"
+    # shellcheck disable=SC2086
+    "$CHECK" fft-source "$n" "$count" "$((n + count))" "$WORK/src.bin" $flags || { ok 1 "$label: check.c"; return; }
+    if [ -n "$m" ]; then
+        flags="$flags bluestein"
+        case " $flags " in *" inverse "*) dir=inverse ;; *) dir=forward ;; esac
+        "$CHECK" fft-tables "$n" "$m" "$dir" "$WORK/tables.bin" || { ok 1 "$label: check.c tables"; return; }
+    fi
+    if [ -f "$WORK/f.fftplan" ]; then
+        label="$label (four-step plan)"
+        wgsl_node 120 run.mjs plan "$WORK/f.fftplan" "$n" "$count" "$WORK/src.bin" "$WORK/out.bin"
+    else
+        wgsl_node 60 run.mjs fft "$WORK/f.wgsl" "$n" "$count" "$WORK/src.bin" "$WORK/out.bin" \
+            ${m:+"$WORK/tables.bin"}
+    fi
     rc=$?
     if [ $rc -eq 3 ]; then
         skip "$label: $(cat "$WORK/node.err")"
@@ -78,7 +105,8 @@ fft() {
         diag "$(cat "$WORK/node.err")"
         return
     fi
-    result=$("$CHECK" fft "$n" "$count" "$((n + count))" "$WORK/out.bin")
+    # shellcheck disable=SC2086
+    result=$("$CHECK" fft "$n" "$count" "$((n + count))" "$WORK/out.bin" $flags)
     ok $? "WebGPU $label: $result"
 }
 
@@ -91,8 +119,25 @@ spd minmax rg32f 130 70 --max-size 256x256 --tile 16 --mips 4
 spd mean rgba32f 96 80 --max-size 128x128 --subgroup 4 --features subgroups
 spd mean rgba32f 200 130 --max-size 256x256 --subgroup 8 --features subgroups
 spd max r32f 256 180 --max-size 256x256 --unfenced-handoff --max-mips-per-pass 8 --storage-textures 8
+spd mean rgba32f 100 70 --max-size 128x128 --array
+spd max r32f 130 90 --max-size 256x256 --array
+spd mean rgba16f 128 128 --max-size 128x128 --sampler linear
+spd mean r32f 64 64 --max-size 64x64 --sampler linear --features float32-filterable
+spd mean rgba16f 120 90 --max-size 128x128 --half --features shader-f16
+spd mean rgba16f 64 64 --max-size 64x64 --half --sampler linear --features shader-f16
 fft 64 32
 fft 1024 8
 fft 256 16 --ept 8
 fft 1024 8 --subgroup 8 --features subgroups
+fft 256 6 --real
+fft 256 6 --real --direction inverse
+fft 64 24 --stride
+fft 128 10 --stride --direction inverse
+fft 6 5
+fft 15 4 --direction inverse
+fft 1000 3
+fft 97 3
+fft 97 2 --direction inverse
+fft 8192 2
+fft 6000 1
 done_testing
