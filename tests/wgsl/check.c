@@ -5,8 +5,10 @@
  *     against spd_ref_run_edge (the passes re-reading their stored source level) within
  *     spd_ref_bound_level, no sentinel left;
  *   FFT (tests/fft/matrix.c): random data in [-1, 1] from fft_random, the output against
- *     spdrt_fft_reference within SPDRT_FFT_BOUND_REL_L2 and SPDRT_FFT_BOUND_MAX_REL.
- * Files are raw little-endian float32.
+ *     spdrt_fft_reference within SPDRT_FFT_BOUND_REL_L2 and SPDRT_FFT_BOUND_MAX_REL
+ *     (Bluestein: SPDRT_FFT_BOUND_BLUESTEIN_REL_L2);
+ *   --dmap (tests/dmap/gen.c): the map bit for bit against spdrt_dmap_gen_reference.
+ * Files are raw little-endian float32 (--dmap: the uniform's uint32 words, the map's bytes).
  *   check spd-source OP FORMAT W H SEED FILE [FLAG...]  writes W x H RGBA floats per slice
  *   check spd OP FORMAT W H SEED MIPS PER_PASS OUT [FLAG...]  OUT: levels 1..MIPS, RGBA
  *                                                 floats, slice after slice; FLAG: layers=L
@@ -16,6 +18,9 @@
  *   check fft N COUNT SEED OUT [FLAG...]          --norm inverse, natural order; FLAG: real,
  *                                                 inverse, stride, bluestein (its L2 bar)
  *   check fft-tables N M DIRECTION FILE           a Bluestein shader's chirp and spectrum
+ *   check dmap-params KIND TEXEL FOVEATION MAX_RATE W H FILE   a --dmap fdm|fsr uniform
+ *   check dmap KIND TEXEL FOVEATION MAX_RATE W H MAP    the map against the reference, bit
+ *                                                 for bit (spdrt_dmap_gen_reference)
  * Prints one line (what was compared, and the error); exit 0 within the bounds, 1 not, 2
  * for bad arguments. */
 #define _POSIX_C_SOURCE 200809L
@@ -24,6 +29,7 @@
 #include <string.h>
 
 #include "spdrt.h"
+#include "spdrt_dmap.h"
 #include "spdrt_fft.h"
 #include "spdrt_spd.h"
 #include "spd/common.h"
@@ -190,13 +196,78 @@ static int fft(int argc, char **argv)
     return passed ? 0 : 1;
 }
 
+/* --dmap fdm|fsr with foveation alone (no --content), one view: the configuration from KIND
+ * TEXEL FOVEATION MAX_RATE, spdrt_dmap_gen_defaults' parameters with the gaze off-centre. */
+static int dmap_setup(char **argv, spdrt_dmap_gen_config *c, spdrt_dmap_gen_params *p,
+                      uint32_t *w, uint32_t *h)
+{
+    static const char *const fov[] = {"off", "fixed", "gaze"};
+    *c = (spdrt_dmap_gen_config){.views = 1};
+    if (strcmp(argv[2], "fsr") == 0) c->kind = SPDRT_DMAP_FSR;
+    else if (strcmp(argv[2], "fdm") == 0) c->kind = SPDRT_DMAP_FDM;
+    else return -1;
+    c->texel = (uint32_t)atoi(argv[3]);
+    c->foveation = SPDRT_DMAP_FOVEATION_OFF;
+    for (int i = 0; i < 3; i++)
+        if (strcmp(argv[4], fov[i]) == 0) c->foveation = (spdrt_dmap_foveation)i;
+    c->max_rate = (uint32_t)atoi(argv[5]);
+    *w = (uint32_t)atoi(argv[6]);
+    *h = (uint32_t)atoi(argv[7]);
+    if (c->texel == 0 || c->foveation == SPDRT_DMAP_FOVEATION_OFF || *w == 0 || *h == 0) return -1;
+    spdrt_dmap_gen_defaults(c, *w, *h, p);
+    p->gaze[0][0] = *w / 3;
+    p->gaze[0][1] = *h / 4;
+    return 0;
+}
+
+/* check dmap-params ... FILE: the uniform's words; check dmap ... MAP: the map's texels as
+ * stored (fdm: 2 density bytes, fsr: one byte), bit for bit against spdrt_dmap_gen_reference,
+ * as tests/dmap/gen.c compares them. */
+static int dmap(int argc, char **argv)
+{
+    spdrt_dmap_gen_config c;
+    spdrt_dmap_gen_params p;
+    uint32_t w, h;
+    if (argc != 9 || dmap_setup(argv, &c, &p, &w, &h) != 0) return 2;
+    if (strcmp(argv[1], "dmap-params") == 0) {
+        uint32_t words[16];
+        uint32_t n = spdrt_dmap_gen_push(&c, &p, words);
+        FILE *f = fopen(argv[8], "wb");
+        int ok = f && fwrite(words, sizeof *words, n, f) == n;
+        if (f && fclose(f) != 0) ok = 0;
+        return ok ? 0 : 1;
+    }
+    spdrt_dmap_extent e = spdrt_dmap_gen_extent(&c, w, h);
+    size_t bytes = (size_t)e.width * e.height * spdrt_dmap_gen_texel_bytes(&c);
+    uint8_t *ref = malloc(bytes), *got = malloc(bytes);
+    FILE *f = fopen(argv[8], "rb");
+    int read = f && got && fread(got, 1, bytes, f) == bytes;
+    if (f) fclose(f);
+    if (!ref || spdrt_dmap_gen_reference(&c, &p, NULL, NULL, ref) != 0) return 2;
+    if (!read) {
+        printf("no map to compare (%s)\n", argv[8]);
+        return 1;
+    }
+    size_t mismatches = 0, first = 0;
+    for (size_t i = 0; i < bytes; i++)
+        if (got[i] != ref[i] && mismatches++ == 0) first = i;
+    printf("%ux%u map texels bit for bit: %zu of %zu bytes differ", e.width, e.height, mismatches,
+           bytes);
+    if (mismatches) printf(" (first: byte %zu, %u, the reference %u)", first, got[first], ref[first]);
+    printf("\n");
+    free(ref);
+    free(got);
+    return mismatches == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     int rc = 2;
     if (argc > 1 && strncmp(argv[1], "spd", 3) == 0) rc = spd(argc, argv);
     if (argc > 1 && strncmp(argv[1], "fft", 3) == 0) rc = fft(argc, argv);
+    if (argc > 1 && strncmp(argv[1], "dmap", 4) == 0) rc = dmap(argc, argv);
     if (rc == 2)
-        fprintf(stderr, "usage: check spd-source|spd|fft-source|fft|fft-tables ... "
+        fprintf(stderr, "usage: check spd-source|spd|fft-source|fft|fft-tables|dmap-params|dmap ... "
                         "(tests/wgsl/check.c)\n");
     return rc;
 }

@@ -10,6 +10,9 @@
 //     TABLES: a Bluestein shader's chirp and spectrum (tests/wgsl/check.c fft-tables).
 //   node run.mjs plan NAME.fftplan N COUNT SOURCE OUT
 //     a four-step plan's passes in turn over COUNT rows of N complex values.
+//   node run.mjs dmap SHADER.wgsl WIDTH HEIGHT PARAMS OUT
+//     --dmap fdm|fsr with foveation alone, one view: PARAMS the uniform's uint32 words
+//     (check.c dmap-params), OUT the map's texels as bytes (fdm: 2, fsr: 1 per texel).
 // SPD: one texture holds the whole chain; every dispatch (pass) binds one level as
 // src_level0 (group 0) and the next levels as dst_mips (group 1, one storage texture each),
 // with the uniform params (group 0, binding 8); passes of --max-mips-per-pass levels follow
@@ -297,6 +300,52 @@ async function plan(dev, file, n, count, source) {
   return [new Float32Array(await readBuffer(dev, buffers[passes.length], n * count * 8))];
 }
 
+// The map formats of --dmap fdm and fsr: bytes per texel as WebGPU stores them, and the
+// contract's bytes at the start of each (fdm: 2 density bytes, fsr: one byte); rgba8unorm
+// and r32uint are the core formats run.t substitutes where the adapter lacks
+// texture-formats-tier1 (little-endian: the contract's bytes come first).
+const MAP_FORMATS = { rg8unorm: [2, 2], r8uint: [1, 1], rgba8unorm: [4, 2], r32uint: [4, 1] };
+
+// --dmap fdm|fsr with foveation alone: WIDTH x HEIGHT pixels, one view, the uniform's words
+// as check.c writes them; the map back as its bytes.
+async function dmap(dev, code, width, height, words) {
+  const format = /texture_storage_2d(?:_array)?<(\w+), write>/.exec(code)[1];
+  const texel = Number(command(code)['--texel']);
+  const [mw, mh] = [Math.ceil(width / texel), Math.ceil(height / texel)];
+  const [bytes, kept] = MAP_FORMATS[format];
+  const map = dev.createTexture({
+    size: [mw, mh], format, usage: GPUTextureUsage.STORAGE_BINDING | GPUTextureUsage.COPY_SRC,
+  });
+  // The uniform: the words in the contract's order, padded to whole 16 bytes.
+  const params = dev.createBuffer({
+    size: Math.ceil(words.byteLength / 16) * 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+  });
+  dev.queue.writeBuffer(params, 0, words);
+  const pipeline = dev.createComputePipeline({ layout: 'auto', compute: { module: dev.createShaderModule({ code }) } });
+  const enc = dev.createCommandEncoder();
+  const pass = enc.beginComputePass();
+  pass.setPipeline(pipeline);
+  pass.setBindGroup(0, dev.createBindGroup({
+    layout: pipeline.getBindGroupLayout(0),
+    entries: [{ binding: 0, resource: map.createView() }, { binding: 8, resource: { buffer: params } }],
+  }));
+  // The contract's grid: "BWxBH map texels per workgroup".
+  const [, bw, bh] = /(\d+)x(\d+) map texels per workgroup/.exec(code);
+  pass.dispatchWorkgroups(Math.ceil(mw / Number(bw)), Math.ceil(mh / Number(bh)), 1);
+  pass.end();
+  const row = Math.ceil((mw * bytes) / 256) * 256;
+  const buffer = dev.createBuffer({ size: row * mh, usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+  enc.copyTextureToBuffer({ texture: map }, { buffer, bytesPerRow: row, rowsPerImage: mh }, [mw, mh]);
+  dev.queue.submit([enc.finish()]);
+  const padded = new Uint8Array(await readBuffer(dev, buffer, row * mh));
+  const out = new Uint8Array(mw * mh * kept);
+  for (let i = 0; i < mw * mh; i++) {
+    const at = Math.floor(i / mw) * row + (i % mw) * bytes;
+    out.set(padded.subarray(at, at + kept), i * kept);
+  }
+  return [out];
+}
+
 const [kind, file, a, b, c, d, e] = process.argv.slice(2);
 // A plan's options are its passes' (the plan file's regenerate command names the same).
 const code = readFileSync(kind === 'plan' ? file.replace(/\.fftplan$/, '.pass1.wgsl') : file, 'utf8');
@@ -329,6 +378,10 @@ let out, outFile;
 if (kind === 'spd') {
   out = await spd(dev, code, Number(a), Number(b), Number(c), floats(d), Number(process.argv[9] ?? 1));
   outFile = e;
+} else if (kind === 'dmap') {
+  const w = readFileSync(c);
+  out = await dmap(dev, code, Number(a), Number(b), new Uint32Array(w.buffer.slice(w.byteOffset, w.byteOffset + w.length)));
+  outFile = d;
 } else if (kind === 'plan') {
   out = await plan(dev, file, Number(a), Number(b), floats(c));
   outFile = d;

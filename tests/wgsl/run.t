@@ -1,11 +1,13 @@
 #!/bin/sh
-# A sample of --spd and --fft configurations made by spdgen --target wgsl and run through
-# Dawn (run.mjs, the WebGPU host binding each shader's contract) on a Mesa 25 lavapipe, and
-# compared with libspdrt's CPU references exactly as the Vulkan tests compare them
-# (check.c: SPD every texel of every level within spd_ref_bound_level, no sentinel left;
-# FFT within SPDRT_FFT_BOUND_REL_L2 and SPDRT_FFT_BOUND_MAX_REL). The --unfenced-handoff
-# case shows the single pass working on this implementation, which WGSL does not guarantee
-# (docs/wgsl.md).
+# A sample of --spd, --fft and --dmap configurations made by spdgen --target wgsl and run
+# through Dawn (run.mjs, the WebGPU host binding each shader's contract) on a Mesa 25
+# lavapipe, and compared with libspdrt's CPU references exactly as the Vulkan tests compare
+# them (check.c: SPD every texel of every level and slice within spd_ref_bound_level, no
+# sentinel left; FFT within SPDRT_FFT_BOUND_REL_L2 (Bluestein: its own bar) and
+# SPDRT_FFT_BOUND_MAX_REL, no value left unwritten; --dmap bit for bit). Four-step plans run
+# their passes in turn. A case whose feature the adapter lacks is skipped with the reason.
+# The --unfenced-handoff case shows the single pass working on this implementation, which
+# WGSL does not guarantee (docs/wgsl.md).
 . "$(dirname "$0")/../lib.sh"
 . "$SPDGEN_ROOT/tests/wgsl/env.sh"
 CHECK="$SPDGEN_BUILD/tests/wgsl/check"
@@ -110,6 +112,42 @@ fft() {
     ok $? "WebGPU $label: $result"
 }
 
+# dmap KIND TEXEL MAX_RATE W H [core]: --dmap fdm|fsr with gaze foveation on a W x H render,
+# the map bit for bit against the reference. Its formats (rg8unorm, r8uint) need
+# texture-formats-tier1; "core" runs the same shader with the map declared in a core format
+# of the same channels (rgba8unorm, r32uint), for adapters without it (lavapipe under Dawn).
+dmap() {
+    kind=$1 texel=$2 rate=$3 w=$4 h=$5
+    label="dmap $kind --texel $texel --max-rate $rate on ${w}x$h"
+    if ! "$SPDGEN" --dmap "$kind" --texel "$texel" --foveation gaze --max-rate "$rate" \
+        --features texture-formats-tier1 --target wgsl -o "$WORK/d.wgsl" 2>"$WORK/err"; then
+        ok 1 "$label: spdgen failed"
+        diag "$(cat "$WORK/err")"
+        return
+    fi
+    if [ "$6" = core ]; then
+        label="$label, its map declared rgba8unorm / r32uint (core)"
+        sed -e 's/texture_storage_2d<rg8unorm,/texture_storage_2d<rgba8unorm,/' \
+            -e 's/texture_storage_2d<r8uint,/texture_storage_2d<r32uint,/' \
+            -e 's/--features texture-formats-tier1/--features none/' "$WORK/d.wgsl" >"$WORK/d2.wgsl"
+        mv "$WORK/d2.wgsl" "$WORK/d.wgsl"
+    fi
+    rm -f "$WORK/map.bin"
+    "$CHECK" dmap-params "$kind" "$texel" gaze "$rate" "$w" "$h" "$WORK/params.bin" &&
+        wgsl_node 60 run.mjs dmap "$WORK/d.wgsl" "$w" "$h" "$WORK/params.bin" "$WORK/map.bin"
+    rc=$?
+    if [ $rc -eq 3 ]; then
+        skip "$label: $(cat "$WORK/node.err")"
+        return
+    elif [ $rc -ne 0 ]; then
+        ok 1 "$label: run.mjs failed (exit $rc)"
+        diag "$(cat "$WORK/node.err")"
+        return
+    fi
+    result=$("$CHECK" dmap "$kind" "$texel" gaze "$rate" "$w" "$h" "$WORK/map.bin")
+    ok $? "WebGPU $label: $result"
+}
+
 spd mean rgba32f 300 200 --max-size 512x512
 spd max r32f 257 129 --max-size 1024x1024
 spd min r32ui 200 150 --max-size 256x256
@@ -140,4 +178,8 @@ fft 97 3
 fft 97 2 --direction inverse
 fft 8192 2
 fft 6000 1
+dmap fsr 16 4 300 200
+dmap fsr 16 4 300 200 core
+dmap fdm 32 16 500 300
+dmap fdm 32 16 500 300 core
 done_testing
