@@ -1,7 +1,8 @@
 /* fft_wgsl.c: the --fft rules of --target wgsl. The workgroups the defaults pick stay
- * within the device's invocations (--max-wg follows --wg-invocations), the plan's
- * exchanges within its workgroup storage (the templates read cfg.wg_storage), and
- * shuffles need the subgroups feature, and N is a power of two. --storage f16 packs halves into u32 and needs no
+ * within the device's invocations (--max-wg follows --wg-invocations), the power-of-two
+ * plan's exchanges within its workgroup storage (the templates read cfg.wg_storage; mixed
+ * radix and Bluestein do not yet, so sg_wgsl_check_contract refuses theirs over the limit),
+ * and shuffles need the subgroups feature. --storage f16 packs halves into u32 and needs no
  * feature. */
 #include <stdio.h>
 

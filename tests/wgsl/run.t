@@ -158,11 +158,9 @@ spd mean rgba32f 96 80 --max-size 128x128 --subgroup 4 --features subgroups
 spd mean rgba32f 200 130 --max-size 256x256 --subgroup 8 --features subgroups
 spd max r32f 256 180 --max-size 256x256 --unfenced-handoff --max-mips-per-pass 8 --storage-textures 8
 spd mean rgba32f 100 70 --max-size 128x128 --array
-spd max r32f 130 90 --max-size 256x256 --array
 spd mean rgba16f 128 128 --max-size 128x128 --sampler linear
 spd mean r32f 64 64 --max-size 64x64 --sampler linear --features float32-filterable
 spd mean rgba16f 120 90 --max-size 128x128 --half --features shader-f16
-spd mean rgba16f 64 64 --max-size 64x64 --half --sampler linear --features shader-f16
 fft 64 32
 fft 1024 8
 fft 256 16 --ept 8
@@ -170,7 +168,6 @@ fft 1024 8 --subgroup 8 --features subgroups
 fft 256 6 --real
 fft 256 6 --real --direction inverse
 fft 64 24 --stride
-fft 128 10 --stride --direction inverse
 fft 6 5
 fft 15 4 --direction inverse
 fft 1000 3
