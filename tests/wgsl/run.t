@@ -171,6 +171,7 @@ fft 64 24 --stride
 fft 6 5
 fft 15 4 --direction inverse
 fft 1000 3
+fft 1000 3 --stride
 fft 97 3
 fft 97 2 --direction inverse
 fft 8192 2
