@@ -16,7 +16,7 @@
  *   check fft-source N COUNT SEED FILE [FLAG...]  writes COUNT FFTs' input (spdrt_fft.h's
  *                                                 layouts, packed strides)
  *   check fft N COUNT SEED OUT [FLAG...]          --norm inverse, natural order; FLAG: real,
- *                                                 inverse, stride, bluestein (its L2 bar)
+ *                                                 inverse, stride, bluestein, f16 (their bars)
  *   check fft-tables N M DIRECTION FILE           a Bluestein shader's chirp and spectrum
  *   check dmap-params KIND TEXEL FOVEATION MAX_RATE W H FILE   a --dmap fdm|fsr uniform
  *   check dmap KIND TEXEL FOVEATION MAX_RATE W H MAP    the map against the reference, bit
@@ -124,8 +124,9 @@ static int spd(int argc, char **argv)
     return c.mismatches == 0 && c.sentinels == 0 ? 0 : 1;
 }
 
-/* The FFT's flags after the fixed arguments: real, inverse, stride, bluestein (the layouts and
- * direction of spdrt_fft.h's contract; bluestein: a Bluestein shader's error bar). */
+/* The FFT's flags after the fixed arguments: real, inverse, stride, bluestein, f16 (the
+ * layouts and direction of spdrt_fft.h's contract; bluestein: a Bluestein shader's error bar;
+ * f16: halves in the buffers, the input rounded to half by the reference, the f16 bars). */
 static int fft_flags(int argc, char **argv, int first, spdrt_fft_config *config)
 {
     for (int i = first; i < argc; i++) {
@@ -133,6 +134,7 @@ static int fft_flags(int argc, char **argv, int first, spdrt_fft_config *config)
         else if (strcmp(argv[i], "inverse") == 0) config->inverse = 1;
         else if (strcmp(argv[i], "stride") == 0) config->strided = 1;
         else if (strcmp(argv[i], "bluestein") == 0) config->bluestein_m = 1;
+        else if (strcmp(argv[i], "f16") == 0) config->f16 = 1;
         else return -1;
     }
     return 0;
@@ -182,14 +184,17 @@ static int fft(int argc, char **argv)
     }
     if (spdrt_fft_reference(&config, &params, in, ref) != 0) return 2;
     /* As tests/fft/matrix.c and tests/fft/mixed.c: real rows (the --real inverse's output) as
-     * reals, the rest as complex values; Bluestein shaders within their own L2 bar. */
+     * reals, the rest as complex values; Bluestein shaders and f16 storage within their own
+     * bars. */
     spdrt_fft_error e = {0};
     spdrt_fft_compare(out, ref, out_floats, !(config.real && config.inverse), &e);
-    double l2 = config.bluestein_m ? SPDRT_FFT_BOUND_BLUESTEIN_REL_L2 : SPDRT_FFT_BOUND_REL_L2;
-    int passed = e.non_finite == 0 && e.rel_l2 <= l2 && e.max_rel <= SPDRT_FFT_BOUND_MAX_REL;
-    printf("%u FFTs of %u points: rel L2 %.3g (bound %.3g), max rel %.3g (bound %.3g), %zu "
-           "non-finite\n", params.count, config.n, e.rel_l2, l2, e.max_rel,
-           SPDRT_FFT_BOUND_MAX_REL, e.non_finite);
+    double l2 = config.f16 ? SPDRT_FFT_BOUND_F16_REL_L2
+                : config.bluestein_m ? SPDRT_FFT_BOUND_BLUESTEIN_REL_L2 : SPDRT_FFT_BOUND_REL_L2;
+    double max = config.f16 ? SPDRT_FFT_BOUND_F16_MAX_REL : SPDRT_FFT_BOUND_MAX_REL;
+    int passed = e.non_finite == 0 && e.rel_l2 <= l2 && e.max_rel <= max;
+    printf("%u FFTs of %u points%s: rel L2 %.3g (bound %.3g), max rel %.3g (bound %.3g), %zu "
+           "non-finite\n", params.count, config.n, config.f16 ? " (f16 storage)" : "", e.rel_l2, l2,
+           e.max_rel, max, e.non_finite);
     free(in);
     free(ref);
     free(out);

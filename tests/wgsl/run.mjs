@@ -6,7 +6,8 @@
 //     lacks: 0, alpha 1), slice after slice, one level after the other.
 //   node run.mjs fft SHADER.wgsl N COUNT SOURCE OUT [TABLES]
 //     SOURCE and OUT: COUNT FFTs' input and output as the contract lays them out (complex
-//     rows, --real's real rows and half spectra, --stride's columns), packed, float32;
+//     rows, --real's real rows and half spectra, --stride's columns), packed, float32
+//     (--storage f16: converted to and from halves);
 //     TABLES: a Bluestein shader's chirp and spectrum (tests/wgsl/check.c fft-tables).
 //   node run.mjs plan NAME.fftplan N COUNT SOURCE OUT
 //     a four-step plan's passes in turn over COUNT rows of N complex values.
@@ -263,17 +264,23 @@ function fftDispatch(dev, pass, code, src, dst, ffts, inStride, outStride, table
   pass.dispatchWorkgroups(Math.ceil(ffts / fftPerWorkgroup(code)));
 }
 
-// COUNT FFTs of one shader; the output has as many floats as the input in every layout.
+// COUNT FFTs of one shader; the output has as many values as the input in every layout.
+// --storage f16: the buffers hold IEEE halves (a complex value, or two real samples, per u32,
+// the first in the low half), converted from and to the files' floats here; the output
+// starts as half NaNs.
 async function fft(dev, code, n, count, source, tables) {
   const [inStride, outStride] = fftStrides(command(code), n, count);
-  const src = storageBuffer(dev, source.byteLength, source);
-  const dst = storageBuffer(dev, source.byteLength);
+  const f16 = command(code)['--storage'] === 'f16';
+  const data = f16 ? Uint16Array.from(source, toHalf) : source;
+  const src = storageBuffer(dev, data.byteLength, data);
+  const dst = storageBuffer(dev, data.byteLength, f16 ? new Uint16Array(source.length).fill(0x7e00) : null);
   const enc = dev.createCommandEncoder();
   const pass = enc.beginComputePass();
   fftDispatch(dev, pass, code, src, dst, count, inStride, outStride, tables);
   pass.end();
   dev.queue.submit([enc.finish()]);
-  return [new Float32Array(await readBuffer(dev, dst, source.byteLength))];
+  const out = await readBuffer(dev, dst, data.byteLength);
+  return [f16 ? Float32Array.from(new Uint16Array(out), fromHalf) : new Float32Array(out)];
 }
 
 // A four-step plan (its plan file, NAME.fftplan): each pass's shader in turn, as libspdrt's
