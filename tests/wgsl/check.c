@@ -15,8 +15,9 @@
  *                                                 (--array), half, linear (their bounds)
  *   check fft-source N COUNT SEED FILE [FLAG...]  writes COUNT FFTs' input (spdrt_fft.h's
  *                                                 layouts, packed strides)
- *   check fft N COUNT SEED OUT [FLAG...]          --norm inverse, natural order; FLAG: real,
- *                                                 inverse, stride, bluestein, f16 (their bars)
+ *   check fft N COUNT SEED OUT [FLAG...]          --norm inverse; FLAG: real, inverse,
+ *                                                 stride, native (bit-reversed order),
+ *                                                 bluestein, f16 (their bars)
  *   check fft-tables N M DIRECTION FILE           a Bluestein shader's chirp and spectrum
  *   check dmap-params KIND TEXEL FOVEATION MAX_RATE W H FILE   a --dmap fdm|fsr uniform
  *   check dmap KIND TEXEL FOVEATION MAX_RATE W H MAP    the map against the reference, bit
@@ -124,9 +125,10 @@ static int spd(int argc, char **argv)
     return c.mismatches == 0 && c.sentinels == 0 ? 0 : 1;
 }
 
-/* The FFT's flags after the fixed arguments: real, inverse, stride, bluestein, f16 (the
- * layouts and direction of spdrt_fft.h's contract; bluestein: a Bluestein shader's error bar;
- * f16: halves in the buffers, the input rounded to half by the reference, the f16 bars). */
+/* The FFT's flags after the fixed arguments: real, inverse, stride, native, bluestein, f16
+ * (the layouts, order and direction of spdrt_fft.h's contract; bluestein: a Bluestein
+ * shader's error bar; f16: halves in the buffers, the input rounded to half by the
+ * reference, the f16 bars). */
 static int fft_flags(int argc, char **argv, int first, spdrt_fft_config *config)
 {
     for (int i = first; i < argc; i++) {
@@ -135,6 +137,7 @@ static int fft_flags(int argc, char **argv, int first, spdrt_fft_config *config)
         else if (strcmp(argv[i], "stride") == 0) config->strided = 1;
         else if (strcmp(argv[i], "bluestein") == 0) config->bluestein_m = 1;
         else if (strcmp(argv[i], "f16") == 0) config->f16 = 1;
+        else if (strcmp(argv[i], "native") == 0) config->native = 1;
         else return -1;
     }
     return 0;

@@ -244,8 +244,8 @@ function storageBuffer(dev, size, data) {
 }
 
 // One FFT dispatch of `ffts` FFTs from src to dst with the given strides, recorded into pass;
-// a Bluestein shader's tables (chirp then spectrum, as check.c fft-tables writes them) bound
-// at 2 and 3.
+// the twiddle table of --twiddles lut at 2, or a Bluestein shader's tables (chirp then
+// spectrum, as check.c fft-tables writes them) at 2 and 3.
 function fftDispatch(dev, pass, code, src, dst, ffts, inStride, outStride, tables) {
   const pipeline = dev.createComputePipeline({ layout: 'auto', compute: { module: dev.createShaderModule({ code }) } });
   const params = dev.createBuffer({ size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
@@ -253,6 +253,17 @@ function fftDispatch(dev, pass, code, src, dst, ffts, inStride, outStride, table
   dev.queue.writeBuffer(params, 0, new Uint32Array([ffts, inStride, outStride, 0]));
   const entries = [{ binding: 0, resource: { buffer: src } }, { binding: 1, resource: { buffer: dst } },
     { binding: 8, resource: { buffer: params } }];
+  // --twiddles lut: binding 2 holds exp(-2 pi i k / N), k < N/2, in double rounded to float
+  // (as libspdrt fills it).
+  if (/var<storage, read> twiddle_lut:/.test(code)) {
+    const n = Number(/N = (\d+)/.exec(code)[1]);
+    const lut = new Float32Array(n);
+    for (let k = 0; k < n / 2; k++) {
+      lut[2 * k] = Math.cos((2 * Math.PI * k) / n);
+      lut[2 * k + 1] = -Math.sin((2 * Math.PI * k) / n);
+    }
+    entries.push({ binding: 2, resource: { buffer: storageBuffer(dev, lut.byteLength, lut) } });
+  }
   if (/var<storage, read> chirp:/.test(code)) {
     const n = Number(/N = (\d+)/.exec(code)[1]);
     const chirp = tables.subarray(0, 2 * n), spectrum = tables.subarray(2 * n);

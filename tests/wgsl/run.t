@@ -82,6 +82,7 @@ fft() {
     case " $* " in *" --stride "*) flags="$flags stride" ;; esac
     case " $* " in *" --direction inverse "*) flags="$flags inverse" ;; esac
     case " $* " in *" --storage f16 "*) flags="$flags f16" ;; esac
+    case " $* " in *" --order native "*) flags="$flags native" ;; esac
     # A Bluestein shader: its tables' length M from the contract ("spectrum: M float2").
     m=$(sed -n 's/.* spectrum: \([0-9]*\) float2.*/\1/p' "$WORK/f.wgsl" 2>/dev/null | head -1)
     rm -f "$WORK/out.bin" "$WORK/tables.bin"
@@ -172,6 +173,9 @@ fft 64 24 --stride
 fft 256 8 --storage f16
 fft 256 4 --real --storage f16
 fft 60 6 --storage f16
+fft 256 8 --twiddles lut
+fft 128 8 --order native
+fft 128 8 --order native --direction inverse
 fft 6 5
 fft 15 4 --direction inverse
 fft 1000 3
