@@ -162,6 +162,9 @@ end
 
 -- ---- statements and expressions ----------------------------------------------------------
 
+-- WGSL has no in-out parameters: the subset's `inout` (read by targets/wgsl_parse.lua) is
+-- written as a pointer to the caller's var (targets/wgsl_write.lua).
+function wgsl.inout(type, name) return "inout " .. type .. " " .. name end
 function wgsl.barrier() return "workgroupBarrier();" end
 -- WGSL's barriers are workgroup-scoped and its atomics relaxed: no device-scope fence
 -- exists (the WGSL specification, "Memory Model"). Only --unfenced-handoff emits a hand-off.

@@ -3,7 +3,7 @@
 -- conditionals and loops read differently. It keeps each construct's source line so the
 -- WGSL keeps the template's layout and comments.
 --
--- The subset: functions `T name(T a, ...) { ... }`; declarations `T a = e, b[N];`;
+-- The subset: functions `T name(T a, inout T b, ...) { ... }`; declarations `T a = e, b[N];`;
 -- assignments (=, op=, ++, --); if/else, for, while, do-while, blocks, return, break,
 -- continue; expressions with C's operators and precedence, ?:, calls, [], and `.`. Lines
 -- that begin with WGSL's own declarations (what targets/wgsl.lua's declaration hooks
@@ -350,8 +350,10 @@ function P:func()
     if not self:at(")") then
         repeat
             local type = self:next()
+            local inout = type.v == "inout"
+            if inout then type = self:next() end
             if not self.types[type.v] then self:error(type, "expected a parameter type") end
-            params[#params + 1] = { type = type.v, name = self:next().v }
+            params[#params + 1] = { type = type.v, name = self:next().v, inout = inout }
         until not (self:at(",") and self:next())
     end
     self:expect(")")

@@ -195,7 +195,15 @@ function W:call(e)
         if #e.args ~= #f.params then self:fail(e.line, name .. " takes " .. #f.params .. " arguments") end
         for i, a in ipairs(e.args) do
             local text, type = self:expr(a)
-            out[i] = (T.convert(text, type, f.params[i].type))
+            if f.params[i].inout then
+                -- A pointer to the caller's var (function address space).
+                if a.k ~= "id" or type ~= f.params[i].type then
+                    self:fail(e.line, name .. "'s in-out argument " .. i .. " is not a var of its type")
+                end
+                out[i] = "&" .. text
+            else
+                out[i] = (T.convert(text, type, f.params[i].type))
+            end
         end
         return name_of(name) .. "(" .. table.concat(out, ", ") .. ")", f.ret, "primary"
     end
@@ -496,24 +504,60 @@ local function assigns(s, name)
     return false
 end
 
+-- Does the body return (anywhere)?
+local function returns(s)
+    if type(s) ~= "table" then return false end
+    if s.k == "return" then return true end
+    for _, v in pairs(s) do
+        if type(v) == "table" and returns(v) then return true end
+    end
+    return false
+end
+
+-- A function. An in-out parameter (WGSL has none) is a pointer to the caller's var, copied
+-- into a var of its name on entry and back through the pointer at the end, so the body
+-- reads as the template wrote it. A signature longer than a line continues on the next
+-- lines, its parameters indented.
 function W:func(f)
-    local params, copies = {}, {}
+    local params, copies, backs = {}, {}, {}
     self:push()
     for _, p in ipairs(f.params) do
         local pname = name_of(p.name)
-        if assigns(f.body, p.name) then
-            copies[#copies + 1] = string.format("var %s = %s_in;", pname, pname)
-            pname = pname .. "_in"
+        if p.inout then
+            if returns(f.body) then self:fail(f.line, "a return in a function with in-out parameters") end
+            copies[#copies + 1] = string.format("var %s = *%s_io;", pname, pname)
+            backs[#backs + 1] = string.format("*%s_io = %s;", pname, pname)
+            params[#params + 1] = string.format("%s_io: ptr<function, %s>", pname, T.spell(p.type))
+        else
+            if assigns(f.body, p.name) then
+                copies[#copies + 1] = string.format("var %s = %s_in;", pname, pname)
+                pname = pname .. "_in"
+            end
+            params[#params + 1] = pname .. ": " .. T.spell(p.type)
         end
-        params[#params + 1] = pname .. ": " .. T.spell(p.type)
         self:declare(p.name, p.type)
     end
     local ret = f.ret == "void" and "" or (" -> " .. T.spell(f.ret))
-    self:put(f.line, string.format("fn %s(%s)%s {", name_of(f.name), table.concat(params, ", "), ret))
+    local indent = #(self.lines[f.line]:match("^ *"))
+    local head = string.format("fn %s(", name_of(f.name))
+    local tail = ")" .. ret .. " {"
+    local rows, row = {}, head
+    for i, p in ipairs(params) do
+        local piece = p .. (i < #params and "," or tail)
+        local lead = indent + (#rows > 0 and 4 or 0)
+        if row ~= head and lead + #row + 1 + #piece > WIDTH then
+            rows[#rows + 1], row = row, piece
+        else
+            row = row .. (row == head and "" or " ") .. piece
+        end
+    end
+    rows[#rows + 1] = #params == 0 and row .. tail or row
+    for i, r in ipairs(rows) do self:put(f.line, r, i > 1 and 1 or nil) end
     for _, c in ipairs(copies) do self:put(f.line, c, 1) end
     self.ret = f.ret
     local last = self:body(f.body)
-    self:put(last, "}")
+    for _, b in ipairs(backs) do self:put(last, b, 1) end
+    self:put(last, "}", #backs > 0 and 0 or nil)
     self:pop()
 end
 
@@ -526,7 +570,7 @@ function write.lines(lines, tree, globals)
     for _, item in ipairs(tree.items) do
         if item.k == "func" then
             local params = {}
-            for i, p in ipairs(item.params) do params[i] = { type = p.type } end
+            for i, p in ipairs(item.params) do params[i] = { type = p.type, inout = p.inout } end
             w.functions[item.name] = { params = params, ret = item.ret }
         end
     end

@@ -8,11 +8,16 @@
 #include <string.h>
 
 #include "fft.h"
+#include "wgsl.h"
 
 #define usage_error sg_usage_error
 
-/* Shared memory for one exchange round, in complex slots: 32 KB as the power-of-two path. */
-#define BUDGET_SLOTS (32768 / 8)
+/* Shared memory for one exchange round, in complex slots: 32 KB as the power-of-two path,
+ * or WGSL's --wg-storage where it is less (WebGPU's default 16 KB); set by
+ * sg_fft_check_mixed for the run. */
+#define BUDGET_BYTES 32768
+static long budget_slots = BUDGET_BYTES / 8;
+#define BUDGET_SLOTS budget_slots
 /* Columns per workgroup: up to this many in lanes (a 128-byte line per subgroup load); a
  * plan's passes PLAN_LANES each, as the power-of-two plans. */
 #define LANES_DEFAULT 16
@@ -251,6 +256,9 @@ int sg_fft_check_mixed(sg_run *run)
     int rc;
     f->path = sg_fft_path(f->n);
     long length = f->path == SG_FFT_PATH_BLUESTEIN ? sg_fft_bluestein_m(f->n) : f->n;
+    long budget = sg_is_wgsl(run) && run->common.wg_storage < BUDGET_BYTES ? run->common.wg_storage
+                                                                             : BUDGET_BYTES;
+    budget_slots = budget / 8;
     if ((rc = refuse_pow2_only(run, length > single_max))) return rc;
     if (!run->common.selftest && sg_given(run, FFT_OPT_BATCH))
         return usage_error("--batch: only meaningful with --selftest");
@@ -284,8 +292,11 @@ int sg_fft_check_mixed(sg_run *run)
         if (f->path == SG_FFT_PATH_MIXED && !sg_given(run, FFT_OPT_EPT) && !sg_given(run, FFT_OPT_WG) &&
             !f->real && !rows)
             return mixed_passes(run, single_max);
-        return usage_error("--fft %ld: no one-dispatch plan%s (E <= %d, W <= --max-wg %ld, 32 KB of shared "
-                           "memory)", f->n, f->real ? " of real rows" : "", SG_FFT_MAX_REGISTERS, f->max_wg);
+        char memory[64] = "32 KB";
+        if (budget < BUDGET_BYTES) snprintf(memory, sizeof memory, "%ld bytes (--wg-storage)", budget);
+        return usage_error("--fft %ld: no one-dispatch plan%s (E <= %d, W <= --max-wg %ld, %s of shared "
+                           "memory)", f->n, f->real ? " of real rows" : "", SG_FFT_MAX_REGISTERS, f->max_wg,
+                           memory);
     }
     f->rows_per_wg = rows ? rows : sg_fft_mixed_rows(n, f->wg, f->max_wg, BUDGET_SLOTS);
     take_stages(f, n, f->rows_per_wg, flags);

@@ -1,7 +1,8 @@
 /* fft_wgsl.c: the --fft rules of --target wgsl. The workgroups the defaults pick stay
- * within the device's invocations (--max-wg follows --wg-invocations), the plan's
- * exchanges within its workgroup storage (the templates read cfg.wg_storage), and
- * shuffles need the subgroups feature, and N is a power of two. --storage f16 packs halves into u32 and needs no
+ * within the device's invocations (--max-wg follows --wg-invocations), the power-of-two
+ * plan's exchanges within its workgroup storage (the templates read cfg.wg_storage; mixed
+ * radix and Bluestein do not yet, so sg_wgsl_check_contract refuses theirs over the limit),
+ * and shuffles need the subgroups feature. --storage f16 packs halves into u32 and needs no
  * feature. */
 #include <stdio.h>
 
@@ -13,10 +14,6 @@ int sg_fft_wgsl_check(sg_run *run)
     sg_fft_params *f = run->params;
     long limit = run->common.wg_invocations;
     if (!sg_is_wgsl(run)) return 0;
-    /* The mixed-radix and Bluestein templates use inout routines WGSL spells differently. */
-    if (sg_fft_path(f->n) != SG_FFT_PATH_POW2)
-        return sg_usage_error("--fft %ld --target wgsl: WGSL takes powers of two only for now "
-                              "(mixed radix and Bluestein are GLSL, HLSL, MSL and SPIR-V)", f->n);
     if (!sg_given(run, FFT_OPT_MAX_WG)) {
         f->max_wg = 1;
         while (f->max_wg * 2 <= limit) f->max_wg *= 2;

@@ -26,7 +26,9 @@ local radix = require("templates.fft.radix")
 local mixed = {}
 
 local u = io.u
-local SHARED_BUDGET_SLOTS = 32768 // 8
+-- One exchange round's slots: 32 KB, or WebGPU's workgroup storage where it is less
+-- (cfg.wg_storage, WGSL only; gen/fft/fft_check_mixed.c plans the stages within the same).
+local function budget_slots(cfg) return math.min(cfg.wg_storage or 32768, 32768) // 8 end
 
 local function scale_of(f)
     if f.pass and f.pass.index < f.pass.count then return 1 end
@@ -39,7 +41,7 @@ end
 -- The real unpack's rounds: the fewest that divide E with every round within the budget.
 local function real_rounds(ctx)
     for q = 1, ctx.f.ept do
-        if ctx.f.ept % q == 0 and ctx.ffts * ctx.plan.n // q <= SHARED_BUDGET_SLOTS then return q end
+        if ctx.f.ept % q == 0 and ctx.ffts * ctx.plan.n // q <= budget_slots(ctx.cfg) then return q end
     end
     error("mixed: the real unpack does not fit the shared memory")
 end

@@ -4,7 +4,8 @@
 # subgroups and f16 without theirs, workgroups and workgroup storage over the limits given,
 # passes past the storage-texture limit or past one tile without --unfenced-handoff); the
 # defaults shape the shader to the limits given; SPD's default for WGSL hands nothing off
-# between workgroups, and the single pass is an opt-in whose header states the risk.
+# between workgroups, and the single pass is an opt-in whose header states the risk; mixed
+# radix spells its in-out routines with pointers.
 . "$(dirname "$0")/../lib.sh"
 
 # refused "SPDGEN ARGS" PHRASE: exit 2, exactly one line on stderr, holding PHRASE.
@@ -35,8 +36,6 @@ refused "--spd --max-mips-per-pass 8 --storage-textures 8 $W" "WGSL has no devic
 refused "--spd --unfenced-handoff $W" "it needs --max-mips-per-pass above 6"
 refused "--spd --unfenced-handoff --target glsl" "only for --target wgsl"
 refused "--spd --op minmax --format rg32f $W" "a later pass would read the stored (min, max) pairs"
-refused "--fft 1000 $W" "WGSL takes powers of two only for now"
-refused "--fft 97 $W" "WGSL takes powers of two only for now"
 
 # The features named make them legal, and the shader enables them.
 "$SPDGEN" --spd --subgroup 4 --features subgroups $W -o "$WORK/sg.wgsl" &&
@@ -45,7 +44,28 @@ ok $? "--subgroup 4 --features subgroups: the shader opens with 'enable subgroup
 "$SPDGEN" --spd --subgroup 0 $W -o "$WORK/s0.wgsl" && ! grep -q '^enable' "$WORK/s0.wgsl"
 ok $? "--subgroup 0: no enable directive"
 
-# The defaults shape the shader to the limits given.
+# WGSL has no in-out parameters: the radix routines take pointers to the caller's vars.
+"$SPDGEN" --fft 15 $W -o "$WORK/m15.wgsl" &&
+    grep -q '^fn fft_dft3(x0_io: ptr<function, vec2<f32>>' "$WORK/m15.wgsl" &&
+    grep -q 'fft_dft5(&v0, &v3, &v6, &v9, &v12);' "$WORK/m15.wgsl"
+ok $? "--fft 15: the 3- and 5-point routines take ptr<function, vec2<f32>> arguments"
+
+# The defaults shape the shader to the limits given: mixed radix and Bluestein too, whose
+# exchanges take more rounds within less workgroup storage (32 KB elsewhere).
+for args in "--fft 2000" "--fft 999" "--fft 1000 --stride" "--fft 2000 --real" \
+    "--fft 97 --wg-storage 1024" "--fft 1000 --wg-storage 2048"; do
+    limit=$(echo "$args" | sed -n 's/.*--wg-storage \([0-9]*\).*/\1/p')
+    limit=${limit:-16384}
+    # shellcheck disable=SC2086
+    "$SPDGEN" $args $W -o "$WORK/m.wgsl" 2>"$WORK/err"
+    rc=$?
+    bytes=$(sed -n 's|^//   shared memory \([0-9]*\) bytes.*|\1|p' "$WORK/m.wgsl" 2>/dev/null)
+    [ $rc -eq 0 ] && [ -n "$bytes" ] && [ "$bytes" -le "$limit" ]
+    ok $? "$args: exit $rc, a plan within $limit bytes of workgroup storage (${bytes:-none})"
+    [ $rc -eq 0 ] || diag "$(cat "$WORK/err")"
+    rm -f "$WORK/m.wgsl"
+done
+
 "$SPDGEN" --spd --wg-invocations 64 $W -o "$WORK/w64.wgsl" &&
     grep -q '^@compute @workgroup_size(64, 1, 1)' "$WORK/w64.wgsl"
 ok $? "--spd --wg-invocations 64: a workgroup of 64 invocations"

@@ -1,19 +1,30 @@
 // run.mjs: a WebGPU host for spdgen's WGSL shaders, binding the contract their headers
 // state, as a web engine would (tests/wgsl/run.t runs it on Dawn; docs/wgsl.md explains it).
-//   node run.mjs spd SHADER.wgsl WIDTH HEIGHT MIPS SOURCE OUT
-//     SOURCE: WIDTH x HEIGHT RGBA float32 texels (level 0); OUT: levels 1..MIPS, each as RGBA
-//     float32 texels (channels the format lacks: 0, alpha 1), one after the other.
-//   node run.mjs fft SHADER.wgsl N COUNT SOURCE OUT
-//     SOURCE and OUT: COUNT rows of N complex values (float32 pairs).
+//   node run.mjs spd SHADER.wgsl WIDTH HEIGHT MIPS SOURCE OUT [LAYERS]
+//     SOURCE: WIDTH x HEIGHT RGBA float32 texels (level 0) per slice (LAYERS with --array, 1
+//     by default); OUT: levels 1..MIPS, each as RGBA float32 texels (channels the format
+//     lacks: 0, alpha 1), slice after slice, one level after the other.
+//   node run.mjs fft SHADER.wgsl N COUNT SOURCE OUT [TABLES]
+//     SOURCE and OUT: COUNT FFTs' input and output as the contract lays them out (complex
+//     rows, --real's real rows and half spectra, --stride's columns), packed, float32
+//     (--storage f16: converted to and from halves);
+//     TABLES: a Bluestein shader's chirp and spectrum (tests/wgsl/check.c fft-tables).
+//   node run.mjs plan NAME.fftplan N COUNT SOURCE OUT
+//     a four-step plan's passes in turn over COUNT rows of N complex values.
+//   node run.mjs dmap SHADER.wgsl WIDTH HEIGHT PARAMS OUT
+//     --dmap fdm|fsr with foveation alone, one view: PARAMS the uniform's uint32 words
+//     (check.c dmap-params), OUT the map's texels as bytes (fdm: 2, fsr: 1 per texel).
 // SPD: one texture holds the whole chain; every dispatch (pass) binds one level as
 // src_level0 (group 0) and the next levels as dst_mips (group 1, one storage texture each),
 // with the uniform params (group 0, binding 8); passes of --max-mips-per-pass levels follow
 // each other in one compute pass (WebGPU orders a dispatch's storage writes before the next
-// dispatch's reads). FFT: src, dst and params in group 0, (count + R - 1) / R workgroups for
-// R rows per workgroup. Exit 3: the adapter cannot run the shader (a feature, the subgroup
-// size). With --unfenced-handoff (--tail loop) SPD binds its counter and
-// level-6 buffers too (group 0, bindings 2 and 3). The backend: BACKEND=vulkan (default) or null.
+// dispatch's reads). FFT: src, dst and params in group 0, as many workgroups as the
+// contract's dispatch line says; the output starts as NaN, so a value never written shows.
+// Exit 3: the adapter cannot run the shader (a feature, the subgroup size). With
+// --unfenced-handoff (--tail loop) SPD binds its counter and level-6 buffers too (group 0,
+// bindings 2 and 3). The backend: BACKEND=vulkan (default) or null.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { device, missing } from './webgpu.mjs';
 
 if (missing) {
@@ -112,35 +123,42 @@ async function readBuffer(dev, buffer, size) {
   return copy;
 }
 
-async function spd(dev, code, width, height, mips, source) {
+// LAYERS slices (--array: a 2D array texture, one dispatch for all slices) of WIDTH x HEIGHT.
+async function spd(dev, code, width, height, mips, source, layers) {
   const options = command(code);
-  const format = /texture_storage_2d<(\w+), write>/.exec(code)[1];
+  const format = /texture_storage_2d(?:_array)?<(\w+), write>/.exec(code)[1];
   const f = FORMATS[format];
+  const array = '--array' in options;
   const perPass = Number(options['--max-mips-per-pass']), tile = Number(options['--tile']);
   const levels = [];
   for (let k = 0; k <= mips; k++) levels.push([Math.max(1, width >> k), Math.max(1, height >> k)]);
   const texture = dev.createTexture({
-    size: [width, height], format, mipLevelCount: mips + 1,
+    size: [width, height, layers], format, mipLevelCount: mips + 1,
     usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.STORAGE_BINDING |
       GPUTextureUsage.COPY_SRC | GPUTextureUsage.COPY_DST,
   });
-  // Level 0 as the format stores it; the others filled with the tests' sentinel, so a texel
-  // the shader leaves unwritten shows.
+  // Level 0 as the format stores it (slice after slice); the others filled with the tests'
+  // sentinel, so a texel the shader leaves unwritten shows.
   for (let k = 0; k <= mips; k++) {
     const [w, h] = levels[k];
-    const rgba = k === 0 ? source : new Float32Array(w * h * 4).fill(-1234.5);
-    dev.queue.writeTexture({ texture, mipLevel: k }, pack(format, rgba, w * h),
-      { bytesPerRow: w * f.bytes, rowsPerImage: h }, [w, h]);
+    const rgba = k === 0 ? source : new Float32Array(w * h * 4 * layers).fill(-1234.5);
+    dev.queue.writeTexture({ texture, mipLevel: k }, pack(format, rgba, w * h * layers),
+      { bytesPerRow: w * f.bytes, rowsPerImage: h }, [w, h, layers]);
   }
   const module = dev.createShaderModule({ code });
   const pipeline = dev.createComputePipeline({ layout: 'auto', compute: { module } });
-  const view = (k) => texture.createView({ baseMipLevel: k, mipLevelCount: 1 });
+  const dimension = array ? '2d-array' : '2d';
+  const view = (k) => texture.createView({ dimension, baseMipLevel: k, mipLevelCount: 1 });
   // Bindings a last, shorter pass leaves over still need a texture of the format, one each
   // (writable storage bindings of one dispatch must not alias).
   const spare = [];
   for (let i = 0; i < perPass; i++) {
-    spare.push(dev.createTexture({ size: [1, 1], format, usage: GPUTextureUsage.STORAGE_BINDING }));
+    const t = dev.createTexture({ size: [1, 1, layers], format, usage: GPUTextureUsage.STORAGE_BINDING });
+    spare.push(t.createView({ dimension }));
   }
+  // --sampler linear: level 1 by bilinear fetches through a sampler of the contract's kind
+  // (linear filtering, clamp to edge; WebGPU samplers take normalized coordinates).
+  const sampler = /@binding\((\d+)\) var src_sampler: sampler;/.exec(code);
   const enc = dev.createCommandEncoder();
   const pass = enc.beginComputePass();
   pass.setPipeline(pipeline);
@@ -152,71 +170,203 @@ async function spd(dev, code, width, height, mips, source) {
     const params = dev.createBuffer({ size: 32, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     dev.queue.writeBuffer(params, 0, new Uint32Array([w, h, count, 0, 0, 0, 1, 0]));
     const entries = [{ binding: 0, resource: view(base) }, { binding: 8, resource: { buffer: params } }];
+    if (sampler) {
+      entries.push({
+        binding: Number(sampler[1]),
+        resource: dev.createSampler({ magFilter: 'linear', minFilter: 'linear' }),
+      });
+    }
     // --unfenced-handoff --tail loop: a counter per slice (zero at creation; the shader resets
     // it) and the level-6 hand-off, 16 bytes per 64x64 tile at most.
     if (/var<storage, read_write> counters:/.test(code)) {
       const usage = GPUBufferUsage.STORAGE;
-      const tiles = Math.ceil(w / 64) * Math.ceil(h / 64);
-      entries.push({ binding: 2, resource: { buffer: dev.createBuffer({ size: 16, usage }) } });
+      const tiles = Math.ceil(w / 64) * Math.ceil(h / 64) * layers;
+      entries.push({ binding: 2, resource: { buffer: dev.createBuffer({ size: 16 * layers, usage }) } });
       entries.push({ binding: 3, resource: { buffer: dev.createBuffer({ size: 16 * tiles, usage }) } });
     }
     pass.setBindGroup(0, dev.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries }));
     const dst = [];
     for (let i = 0; i < perPass; i++) {
-      dst.push({ binding: i, resource: i < count ? view(base + 1 + i) : spare[i].createView() });
+      dst.push({ binding: i, resource: i < count ? view(base + 1 + i) : spare[i] });
     }
     pass.setBindGroup(1, dev.createBindGroup({ layout: pipeline.getBindGroupLayout(1), entries: dst }));
-    pass.dispatchWorkgroups(Math.ceil(w / tile), Math.ceil(h / tile), 1);
+    pass.dispatchWorkgroups(Math.ceil(w / tile), Math.ceil(h / tile), layers);
   }
   pass.end();
-  // Every level back, rows padded to 256 bytes as copies want.
+  // Every level back (each level's slices one after the other), rows padded to 256 bytes as
+  // copies want.
   const out = [];
   const reads = [];
   for (let k = 1; k <= mips; k++) {
     const [w, h] = levels[k];
     const row = Math.ceil((w * f.bytes) / 256) * 256;
-    const buffer = dev.createBuffer({ size: row * h, usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
-    enc.copyTextureToBuffer({ texture, mipLevel: k }, { buffer, bytesPerRow: row, rowsPerImage: h }, [w, h]);
+    const buffer = dev.createBuffer({ size: row * h * layers, usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+    enc.copyTextureToBuffer({ texture, mipLevel: k }, { buffer, bytesPerRow: row, rowsPerImage: h },
+      [w, h, layers]);
     reads.push({ buffer, row, w, h });
   }
   dev.queue.submit([enc.finish()]);
   for (const { buffer, row, w, h } of reads) {
-    const bytes = new Uint8Array(await readBuffer(dev, buffer, row * h));
-    const tight = new Uint8Array(w * h * f.bytes);
-    for (let y = 0; y < h; y++) tight.set(bytes.subarray(y * row, y * row + w * f.bytes), y * w * f.bytes);
-    out.push(unpack(format, new f.type(tight.buffer), w * h));
+    const bytes = new Uint8Array(await readBuffer(dev, buffer, row * h * layers));
+    const tight = new Uint8Array(w * h * layers * f.bytes);
+    for (let y = 0; y < h * layers; y++) {
+      tight.set(bytes.subarray(y * row, y * row + w * f.bytes), y * w * f.bytes);
+    }
+    out.push(unpack(format, new f.type(tight.buffer), w * h * layers));
   }
   return out;
 }
 
-async function fft(dev, code, n, count, source) {
-  const options = command(code);
-  const rows = Number(options['--rows-per-wg'] ?? 1);
-  const size = n * count * 8;
-  const storage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
-  const src = dev.createBuffer({ size, usage: storage });
-  const dst = dev.createBuffer({ size, usage: storage });
+// The strides of packed data (spdrt_fft.h's layouts): rows of N complex values; --real
+// forward: pairs of real rows of N samples in, half spectra of N/2 complex values out (the
+// inverse the reverse); --stride: columns, element j of column c at c + j * count.
+function fftStrides(options, n, count) {
+  if ('--stride' in options) return [count, count];
+  if ('--real' in options) return options['--direction'] === 'inverse' ? [n / 2, n] : [n, n / 2];
+  return [n, n];
+}
+
+// FFTs per workgroup, as the contract's dispatch line states it: "dispatch ((count + C - 1)
+// / C, 1, 1)", or one per workgroup.
+function fftPerWorkgroup(code) {
+  const m = /dispatch \(\(count \+ \d+\) \/ (\d+), 1, 1\)/.exec(code);
+  return m ? Number(m[1]) : 1;
+}
+
+const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+
+// A storage buffer of `size` bytes holding `data`, or NaN where data is absent (so a value a
+// shader never writes shows).
+function storageBuffer(dev, size, data) {
+  const buffer = dev.createBuffer({ size, usage: STORAGE });
+  dev.queue.writeBuffer(buffer, 0, data ?? new Float32Array(size / 4).fill(NaN));
+  return buffer;
+}
+
+// One FFT dispatch of `ffts` FFTs from src to dst with the given strides, recorded into pass;
+// the twiddle table of --twiddles lut at 2, or a Bluestein shader's tables (chirp then
+// spectrum, as check.c fft-tables writes them) at 2 and 3.
+function fftDispatch(dev, pass, code, src, dst, ffts, inStride, outStride, tables) {
+  const pipeline = dev.createComputePipeline({ layout: 'auto', compute: { module: dev.createShaderModule({ code }) } });
   const params = dev.createBuffer({ size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-  dev.queue.writeBuffer(src, 0, source);
-  // params: count, in_stride, out_stride (rows of N), unused.
-  dev.queue.writeBuffer(params, 0, new Uint32Array([count, n, n, 0]));
+  // params: count, in_stride, out_stride, unused.
+  dev.queue.writeBuffer(params, 0, new Uint32Array([ffts, inStride, outStride, 0]));
+  const entries = [{ binding: 0, resource: { buffer: src } }, { binding: 1, resource: { buffer: dst } },
+    { binding: 8, resource: { buffer: params } }];
+  // --twiddles lut: binding 2 holds exp(-2 pi i k / N), k < N/2, in double rounded to float
+  // (as libspdrt fills it).
+  if (/var<storage, read> twiddle_lut:/.test(code)) {
+    const n = Number(/N = (\d+)/.exec(code)[1]);
+    const lut = new Float32Array(n);
+    for (let k = 0; k < n / 2; k++) {
+      lut[2 * k] = Math.cos((2 * Math.PI * k) / n);
+      lut[2 * k + 1] = -Math.sin((2 * Math.PI * k) / n);
+    }
+    entries.push({ binding: 2, resource: { buffer: storageBuffer(dev, lut.byteLength, lut) } });
+  }
+  if (/var<storage, read> chirp:/.test(code)) {
+    const n = Number(/N = (\d+)/.exec(code)[1]);
+    const chirp = tables.subarray(0, 2 * n), spectrum = tables.subarray(2 * n);
+    entries.push({ binding: 2, resource: { buffer: storageBuffer(dev, chirp.byteLength, chirp) } });
+    entries.push({ binding: 3, resource: { buffer: storageBuffer(dev, spectrum.byteLength, spectrum) } });
+  }
+  pass.setPipeline(pipeline);
+  pass.setBindGroup(0, dev.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries }));
+  pass.dispatchWorkgroups(Math.ceil(ffts / fftPerWorkgroup(code)));
+}
+
+// COUNT FFTs of one shader; the output has as many values as the input in every layout.
+// --storage f16: the buffers hold IEEE halves (a complex value, or two real samples, per u32,
+// the first in the low half), converted from and to the files' floats here; the output
+// starts as half NaNs.
+async function fft(dev, code, n, count, source, tables) {
+  const [inStride, outStride] = fftStrides(command(code), n, count);
+  const f16 = command(code)['--storage'] === 'f16';
+  const data = f16 ? Uint16Array.from(source, toHalf) : source;
+  const src = storageBuffer(dev, data.byteLength, data);
+  const dst = storageBuffer(dev, data.byteLength, f16 ? new Uint16Array(source.length).fill(0x7e00) : null);
+  const enc = dev.createCommandEncoder();
+  const pass = enc.beginComputePass();
+  fftDispatch(dev, pass, code, src, dst, count, inStride, outStride, tables);
+  pass.end();
+  dev.queue.submit([enc.finish()]);
+  const out = await readBuffer(dev, dst, data.byteLength);
+  return [f16 ? Float32Array.from(new Uint16Array(out), fromHalf) : new Float32Array(out)];
+}
+
+// A four-step plan (its plan file, NAME.fftplan): each pass's shader in turn, as libspdrt's
+// spdrt_fft_plan_run does: pass p runs COUNT x its FFTs per transform column FFTs, pass 1
+// from the input rows into a scratch of N complex values per transform, the last from the
+// scratch into the output rows; WebGPU orders one dispatch's writes before the next's reads.
+async function plan(dev, file, n, count, source) {
+  const passes = readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith('pass '))
+    .map((l) => {
+      const w = l.split(/\s+/);
+      return { file: join(dirname(file), w[w.indexOf('file') + 1]), ffts: Number(w[w.indexOf('ffts') + 1]) };
+    });
+  const buffers = [storageBuffer(dev, source.byteLength, source)];
+  for (let p = 0; p < passes.length; p++) buffers.push(storageBuffer(dev, n * count * 8));
+  const enc = dev.createCommandEncoder();
+  const pass = enc.beginComputePass();
+  passes.forEach((p, i) => {
+    const code = readFileSync(p.file, 'utf8');
+    fftDispatch(dev, pass, code, buffers[i], buffers[i + 1], count * p.ffts, i === 0 ? n : 0,
+      i + 1 === passes.length ? n : 0);
+  });
+  pass.end();
+  dev.queue.submit([enc.finish()]);
+  return [new Float32Array(await readBuffer(dev, buffers[passes.length], n * count * 8))];
+}
+
+// The map formats of --dmap fdm and fsr: bytes per texel as WebGPU stores them, and the
+// contract's bytes at the start of each (fdm: 2 density bytes, fsr: one byte); rgba8unorm
+// and r32uint are the core formats run.t substitutes where the adapter lacks
+// texture-formats-tier1 (little-endian: the contract's bytes come first).
+const MAP_FORMATS = { rg8unorm: [2, 2], r8uint: [1, 1], rgba8unorm: [4, 2], r32uint: [4, 1] };
+
+// --dmap fdm|fsr with foveation alone: WIDTH x HEIGHT pixels, one view, the uniform's words
+// as check.c writes them; the map back as its bytes.
+async function dmap(dev, code, width, height, words) {
+  const format = /texture_storage_2d(?:_array)?<(\w+), write>/.exec(code)[1];
+  const texel = Number(command(code)['--texel']);
+  const [mw, mh] = [Math.ceil(width / texel), Math.ceil(height / texel)];
+  const [bytes, kept] = MAP_FORMATS[format];
+  const map = dev.createTexture({
+    size: [mw, mh], format, usage: GPUTextureUsage.STORAGE_BINDING | GPUTextureUsage.COPY_SRC,
+  });
+  // The uniform: the words in the contract's order, padded to whole 16 bytes.
+  const params = dev.createBuffer({
+    size: Math.ceil(words.byteLength / 16) * 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+  });
+  dev.queue.writeBuffer(params, 0, words);
   const pipeline = dev.createComputePipeline({ layout: 'auto', compute: { module: dev.createShaderModule({ code }) } });
   const enc = dev.createCommandEncoder();
   const pass = enc.beginComputePass();
   pass.setPipeline(pipeline);
   pass.setBindGroup(0, dev.createBindGroup({
     layout: pipeline.getBindGroupLayout(0),
-    entries: [{ binding: 0, resource: { buffer: src } }, { binding: 1, resource: { buffer: dst } },
-      { binding: 8, resource: { buffer: params } }],
+    entries: [{ binding: 0, resource: map.createView() }, { binding: 8, resource: { buffer: params } }],
   }));
-  pass.dispatchWorkgroups(Math.ceil(count / rows));
+  // The contract's grid: "BWxBH map texels per workgroup".
+  const [, bw, bh] = /(\d+)x(\d+) map texels per workgroup/.exec(code);
+  pass.dispatchWorkgroups(Math.ceil(mw / Number(bw)), Math.ceil(mh / Number(bh)), 1);
   pass.end();
+  const row = Math.ceil((mw * bytes) / 256) * 256;
+  const buffer = dev.createBuffer({ size: row * mh, usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+  enc.copyTextureToBuffer({ texture: map }, { buffer, bytesPerRow: row, rowsPerImage: mh }, [mw, mh]);
   dev.queue.submit([enc.finish()]);
-  return [new Float32Array(await readBuffer(dev, dst, size))];
+  const padded = new Uint8Array(await readBuffer(dev, buffer, row * mh));
+  const out = new Uint8Array(mw * mh * kept);
+  for (let i = 0; i < mw * mh; i++) {
+    const at = Math.floor(i / mw) * row + (i % mw) * bytes;
+    out.set(padded.subarray(at, at + kept), i * kept);
+  }
+  return [out];
 }
 
 const [kind, file, a, b, c, d, e] = process.argv.slice(2);
-const code = readFileSync(file, 'utf8');
+// A plan's options are its passes' (the plan file's regenerate command names the same).
+const code = readFileSync(kind === 'plan' ? file.replace(/\.fftplan$/, '.pass1.wgsl') : file, 'utf8');
 const options = command(code);
 const features = !options['--features'] || options['--features'] === 'none' ? []
   : options['--features'].split(',');
@@ -236,14 +386,31 @@ if (subgroup >= 8 && !(adapter.info.subgroupMinSize >= subgroup)) {
   console.error(`run.mjs: subgroups of ${adapter.info.subgroupMinSize} here, the shader needs ${subgroup}`);
   process.exit(3);
 }
+// A file's floats (a small file's Buffer is a view into a shared pool: copy its own bytes).
+const floats = (path) => {
+  const b = readFileSync(path);
+  return new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.length));
+};
 dev.pushErrorScope('validation');
-const out = kind === 'spd'
-  ? await spd(dev, code, Number(a), Number(b), Number(c), new Float32Array(readFileSync(d).buffer.slice(0)))
-  : await fft(dev, code, Number(a), Number(b), new Float32Array(readFileSync(c).buffer.slice(0)));
+let out, outFile;
+if (kind === 'spd') {
+  out = await spd(dev, code, Number(a), Number(b), Number(c), floats(d), Number(process.argv[9] ?? 1));
+  outFile = e;
+} else if (kind === 'dmap') {
+  const w = readFileSync(c);
+  out = await dmap(dev, code, Number(a), Number(b), new Uint32Array(w.buffer.slice(w.byteOffset, w.byteOffset + w.length)));
+  outFile = d;
+} else if (kind === 'plan') {
+  out = await plan(dev, file, Number(a), Number(b), floats(c));
+  outFile = d;
+} else {
+  out = await fft(dev, code, Number(a), Number(b), floats(c), e ? floats(e) : null);
+  outFile = d;
+}
 const error = await dev.popErrorScope();
 if (error) {
   console.error(`run.mjs: ${error.message}`);
   process.exit(1);
 }
-writeFileSync(kind === 'spd' ? e : d, Buffer.concat(out.map((x) => Buffer.from(x.buffer))));
+writeFileSync(outFile, Buffer.concat(out.map((x) => Buffer.from(x.buffer))));
 dev.destroy();
