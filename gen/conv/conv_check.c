@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "conv.h"
+#include "wgsl.h"
 
 #define usage_error sg_usage_error
 
@@ -163,6 +164,9 @@ static int check_flags(sg_run *run)
 int sg_conv_check(sg_run *run)
 {
     sg_conv_params *c = run->params;
+    /* WebGPU: the shapes fit the limits given (--wg-invocations), as the other kernels'. */
+    if (sg_is_wgsl(run) && !sg_given(run, CONV_OPT_MAX_WG) && c->max_wg > run->common.wg_invocations)
+        c->max_wg = run->common.wg_invocations;
     int rc = check_flags(run);
     if (!rc) rc = padded_sizes(run);
     if (rc) return rc;

@@ -15,7 +15,8 @@ local X = require("templates.fft.expr")
 
 local fftctx = {}
 
--- 32 KB of shared memory, as the FFT: what Metal guarantees and every device here offers.
+-- 32 KB of shared memory, as the FFT: what Metal guarantees and every device here offers;
+-- WGSL plans within --wg-storage (cfg.wg_storage, WebGPU's 16 KB by default) in more rounds.
 local SHARED_BUDGET_BYTES = 32768
 local SLOT_BYTES = 8
 
@@ -29,7 +30,7 @@ function fftctx.geometry(cfg)
     local g = {
         n = log2(shape.n), e = log2(shape.ept), w = log2(shape.wg),
         cb = lanes and 0 or cfg.sizes.channel_bits, tc = lanes and log2(shape.lanes) or 0,
-        budget = SHARED_BUDGET_BYTES // SLOT_BYTES,
+        budget = math.min(cfg.wg_storage or SHARED_BUDGET_BYTES, SHARED_BUDGET_BYTES) // SLOT_BYTES,
     }
     g.s = math.max(0, math.min(log2(math.max(cfg.subgroup, 1)) - g.tc, g.w))
     return g

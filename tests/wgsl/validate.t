@@ -30,8 +30,9 @@ while read -r args; do
     [ "$rc" = 0 ]
     ok $? "spdgen $args --target wgsl (exit $rc)"
     [ "$rc" = 0 ] || diag "$(cat "$WORK/c$i.err")"
-    # A four-step FFT writes NAME.pass1.wgsl and NAME.pass2.wgsl instead.
-    for f in "$WORK/c$i.wgsl" "$WORK/c$i.pass1.wgsl" "$WORK/c$i.pass2.wgsl"; do
+    # A four-step FFT writes NAME.pass1.wgsl and NAME.pass2.wgsl instead (Bluestein's plan
+    # NAME.pass3.wgsl too), a convolution its spectrum and pass shaders.
+    for f in "$WORK/c$i.wgsl" "$WORK/c$i".pass[123].wgsl "$WORK/c$i".spectrum[12].wgsl; do
         [ -f "$f" ] && echo "$f $args" >>"$WORK/files"
     done
 done <"$WORK/sample"
