@@ -97,11 +97,12 @@ end
 -- A block's minimum lo, motion-lowered maximum and differences from l[i..i + 3] and its
 -- motion term m (declared by the caller): d[`q`], own_lo[`q`] and own_hi[`q`] where q is
 -- given (phase 2 reads an invocation's own blocks from registers), then the min/max arrays
--- at `slot`.
-local function emit_block_values(c, ctx, q, slot)
+-- at `slot`. The luminance array is `l` unless `lum` names another.
+local function emit_block_values(c, ctx, q, slot, lum)
     local P = ctx.precise
-    c:line("%s lo = min(min(min(l[i], l[i + 1u]), l[i + 2u]), l[i + 3u]);", P("float"))
-    c:line("%s hi = max(max(max(l[i], l[i + 1u]), l[i + 2u]), l[i + 3u]);", P("float"))
+    local L = function(s) return lum and (s:gsub("l%[", lum .. "[")) or s end
+    c:line(L("%s lo = min(min(min(l[i], l[i + 1u]), l[i + 2u]), l[i + 3u]);"), P("float"))
+    c:line(L("%s hi = max(max(max(l[i], l[i + 1u]), l[i + 2u]), l[i + 3u]);"), P("float"))
     local own = function()
         c:line("d[%s] = $float4(max(abs(l[i] - l[i + 1u]), abs(l[i + 2u] - l[i + 3u])) - m,", q.index)
         c:line("    max(abs(l[i] - l[i + 2u]), abs(l[i + 1u] - l[i + 3u])) - m,")
@@ -206,6 +207,42 @@ local function emit_batch(c, ctx, first, n, last, row0)
     end)
 end
 
+-- --ring last: the ring block (t < 128) as a batch of its own after the invocation's blocks,
+-- so the loads held at once are the blocks' 16, not 20 (fewer registers).
+local function emit_ring_batch(c, ctx)
+    local D, P, B = ctx.dialect, ctx.precise, content.BLOCKS
+    c:comment(string.format("--ring last: the ring block's loads (t < %d) go out only now, as a " ..
+        "batch of their own: fewer loads held at once, one more latency for those invocations.", 4 * B))
+    c:block(string.format("if (t < %s)", u(4 * B)), function()
+        local pixel = function()
+            c:line("int px = region_x + 2 * ring_x + int(k & 1u);")
+            c:line("int py = region_y + 2 * ring_y + int((k >> 1u) & 1u);")
+        end
+        c:line("$float2 ring_mv[4];")
+        c:block("for (uint k = 0u; k < 4u; k++)", function()
+            pixel()
+            c:line("uint mx = uint(clamp(px, 0, last_x));")
+            c:line("uint my = uint(clamp(py, 0, last_y));")
+            c:line("ring_mv[k] = %s;", D.image_load(ctx.motion, "mx", "my", ctx.layer, 2))
+        end)
+        c:line("%s ring_l[4];", P("float"))
+        c:block("for (uint k = 0u; k < 4u; k++)", function()
+            pixel()
+            c:line("int sx = clamp(px - int(floor(ring_mv[k].x + 0.5f)), 0, last_x);")
+            c:line("int sy = clamp(py - int(floor(ring_mv[k].y + 0.5f)), 0, last_y);")
+            c:line("$float4 rgb = %s;", D.image_load(ctx.colour, "uint(sx)", "uint(sy)", ctx.layer, 4))
+            c:line("%s lr = rgb.x * 0.30f;", P("float"))
+            c:line("%s lg = rgb.y * 0.59f;", P("float"))
+            c:line("%s lb = rgb.z * 0.11f;", P("float"))
+            c:line("ring_l[k] = (lr + lg) + lb;")
+        end)
+        c:line("uint i = 0u;")
+        c:line("%s m = params.motion_factor * max(abs(ring_mv[0].x), abs(ring_mv[0].y));", P("float"))
+        emit_block_values(c, ctx, {}, string.format("uint(ring_y + 1) * %s + uint(ring_x + 1)",
+            u(content.SIDE)), "ring_l")
+    end)
+end
+
 -- --fetch rows, phase 1b: the invocation's four blocks from the luminance in shared memory.
 local function emit_blocks_from_shared(c, ctx)
     local P, R, S = ctx.precise, content.REGION, content.SIDE
@@ -278,21 +315,29 @@ local function emit_blocks(c, ctx)
     c:line("%s d[4];", ctx.precise("$float4"))
     c:line("float own_lo[4];")
     c:line("float own_hi[4];")
-    local fence = ctx.cfg.fence and batch < 4
+    local last = ctx.cfg.ring == "last"
+    local fence = ctx.cfg.fence and (batch < 4 or last)
+    local fence_line = function()
+        c:comment("--fence: the next batch's loads wait here, so the compiler cannot issue them " ..
+            "early and hold their registers.")
+        c:line(ctx.dialect.barrier())
+    end
     if batch == 4 then
-        emit_batch(c, ctx, "0u", 4, nil, "0u")
+        emit_batch(c, ctx, "0u", 4, last and "false" or nil, "0u")
     else
         c:block(string.format("for (uint batch = 0u; batch < %s; batch++)", u(4 // batch)), function()
             emit_batch(c, ctx, string.format("batch * %s", u(batch)), batch,
-                string.format("batch == %s", u(4 // batch - 1)), string.format("batch * %s", u(4 * batch)))
-            if fence then
-                c:comment("--fence: the next batch's loads wait here, so the compiler cannot issue " ..
-                    "them early and hold their registers; the last barrier is phase 2's.")
-                c:line(ctx.dialect.barrier())
-            end
+                last and "false" or string.format("batch == %s", u(4 // batch - 1)),
+                string.format("batch * %s", u(4 * batch)))
+            if fence then fence_line() end
         end)
     end
-    if not fence then c:line(ctx.dialect.barrier()) end
+    if last then
+        if fence and batch == 4 then fence_line() end
+        emit_ring_batch(c, ctx)
+    end
+    -- Phase 2's barrier; with --fence and no ring batch after the loop, the loop's last one.
+    if not (fence and batch < 4 and not last) then c:line(ctx.dialect.barrier()) end
     if rows then
         c:blank()
         emit_blocks_from_shared(c, ctx)

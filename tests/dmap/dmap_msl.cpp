@@ -71,7 +71,7 @@ options parse(int argc, char** argv) {
     } else if (a == "--texel" || a == "--views" || a == "--max-rate" || a == "--subgroup") {
       uint32_t v = uint32_t(std::strtoul(value().c_str(), nullptr, 10));
       (a == "--texel" ? o.c.texel : a == "--views" ? o.c.views : a == "--max-rate" ? o.c.max_rate : o.c.subgroup) = v;
-    } else if (a == "--batch" || a == "--fetch") {
+    } else if (a == "--batch" || a == "--fetch" || a == "--ring") {
       value(); // how the shader loads; the reference's map does not depend on it
     } else if (a == "--fence") {
       // likewise
