@@ -6,13 +6,14 @@
  * its motion as RG16F, 12 bytes a pixel) and writes the map's; every generator variant
  * (shading-rate attachments at texel 8, 16, 32, density maps at 32 and 64, content alone
  * and with foveation, --subgroup 0 and the device's size, --batch 1, 2 and 4 (loads in
- * flight per invocation), --fetch blocks and rows (which pixels a lane reads), foveation alone; each one's driver statistics, registers among them,
- * to stderr where the driver gives them); and the SPD of
- * the same colour image (rgba16f mean, the whole chain), which reads those colour bytes and
- * writes a mip chain. Timed with bench/gpu.c's harness (heat, a scrub before each
- * repetition, GPU timestamps, medians); every map is checked against the CPU reference in
- * the same run. The table goes to stdout, progress to stderr; exit 0 only if every check
- * passed. */
+ * flight per invocation), --fence (the next batch's loads wait for a barrier), --ring last
+ * (the ring block in a batch of its own), --fetch blocks and strips (rows once), foveation
+ * alone; each one's driver statistics, registers among them, to stderr where the driver
+ * gives them); and the SPD of the same colour image (rgba16f mean, the whole chain), which
+ * reads those colour bytes and writes a mip chain. Timed with bench/gpu.c's harness (heat, a
+ * scrub before each repetition, GPU timestamps, medians); every map is checked against the
+ * CPU reference in the same run. The table goes to stdout, progress to stderr; exit 0 only
+ * if every check passed. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,47 +100,49 @@ typedef struct {
 } bench;
 
 /* The variants: a configuration (kind, texel, views, foveation, content, coarser, max_rate,
- * subgroup (UINT32_MAX: the device's), rate_map), --batch (0: foveation alone, none) and
- * --fetch rows (else blocks). The texel-16 attachment runs at every --batch and --fetch with
- * both exchange plans, so one run picks them; the others at the default batch with both
- * fetches, the 64-pixel density map (one texel per region) also at --batch 1. */
+ * subgroup (UINT32_MAX: the device's), rate_map), --batch (0: foveation alone, none),
+ * --fetch, --fence and --ring last. The texel-16 attachment with shared-memory maxima runs
+ * at every --batch, with and without --fence and --ring last, and with --fetch strips, so
+ * one run picks them; beside it the device's shuffles (unfenced and fenced) and --fetch rows
+ * once (the H100 run of 2026-11-26 found rows 46-53% of the floor everywhere and the
+ * shuffles 7-10 points behind: the rest of those rows were dropped). The other
+ * configurations run the defaults, texel 8 and 32 and the 64-pixel density map also strips. */
 typedef struct {
     spdrt_dmap_gen_config c;
     uint32_t batch;
-    int rows;
+    const char *fetch;
+    int fence;
+    int ring_last;
 } variant_config;
 
 #define CONTENT16(subgroup) {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, subgroup, 0}
 static const variant_config VARIANTS[] = {
-    {{SPDRT_DMAP_FSR, 8, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, UINT32_MAX, 0}, 4, 0},
-    {{SPDRT_DMAP_FSR, 8, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, UINT32_MAX, 0}, 4, 1},
-    {CONTENT16(0), 1, 0},
-    {CONTENT16(0), 2, 0},
-    {CONTENT16(0), 4, 0},
-    {CONTENT16(UINT32_MAX), 1, 0},
-    {CONTENT16(UINT32_MAX), 2, 0},
-    {CONTENT16(UINT32_MAX), 4, 0},
-    {CONTENT16(0), 1, 1},
-    {CONTENT16(0), 2, 1},
-    {CONTENT16(0), 4, 1},
-    {CONTENT16(UINT32_MAX), 1, 1},
-    {CONTENT16(UINT32_MAX), 2, 1},
-    {CONTENT16(UINT32_MAX), 4, 1},
-    {{SPDRT_DMAP_FSR, 32, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, UINT32_MAX, 0}, 4, 0},
-    {{SPDRT_DMAP_FSR, 32, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, UINT32_MAX, 0}, 4, 1},
-    {{SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 4, UINT32_MAX, 0}, 4, 0},
-    {{SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 4, UINT32_MAX, 0}, 4, 1},
-    {{SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 16, UINT32_MAX, 0}, 4, 0},
-    {{SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 16, UINT32_MAX, 0}, 4, 1},
-    {{SPDRT_DMAP_FDM, 64, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, UINT32_MAX, 0}, 1, 0},
-    {{SPDRT_DMAP_FDM, 64, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, UINT32_MAX, 0}, 4, 0},
-    {{SPDRT_DMAP_FDM, 64, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, UINT32_MAX, 0}, 4, 1},
-    {{SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 4, 0, 0}, 0, 0},
+    {CONTENT16(0), 4, "blocks", 0, 0},
+    {CONTENT16(0), 4, "blocks", 0, 1},
+    {CONTENT16(0), 4, "blocks", 1, 1},
+    {CONTENT16(0), 2, "blocks", 0, 0},
+    {CONTENT16(0), 2, "blocks", 1, 0},
+    {CONTENT16(0), 1, "blocks", 1, 0},
+    {CONTENT16(0), 4, "strips", 0, 0},
+    {CONTENT16(0), 4, "strips", 1, 1},
+    {CONTENT16(0), 2, "strips", 1, 0},
+    {CONTENT16(UINT32_MAX), 4, "blocks", 0, 0},
+    {CONTENT16(UINT32_MAX), 2, "blocks", 1, 0},
+    {CONTENT16(0), 4, "rows", 0, 0},
+    {{SPDRT_DMAP_FSR, 8, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0}, 4, "blocks", 0, 0},
+    {{SPDRT_DMAP_FSR, 8, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0}, 4, "strips", 0, 0},
+    {{SPDRT_DMAP_FSR, 32, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0}, 4, "blocks", 0, 0},
+    {{SPDRT_DMAP_FSR, 32, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0}, 4, "strips", 0, 0},
+    {{SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 4, 0, 0}, 4, "blocks", 0, 0},
+    {{SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 16, 0, 0}, 4, "blocks", 0, 0},
+    {{SPDRT_DMAP_FDM, 64, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, 0, 0}, 4, "blocks", 0, 0},
+    {{SPDRT_DMAP_FDM, 64, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, 0, 0}, 4, "strips", 0, 0},
+    {{SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 4, 0, 0}, 0, NULL, 0, 0},
 };
 #undef CONTENT16
 
 /* spdgen --dmap for a variant; the arguments into command. */
-static uint32_t *generate(bench *b, const spdrt_dmap_gen_config *c, uint32_t batch, int rows, char *command,
+static uint32_t *generate(bench *b, const spdrt_dmap_gen_config *c, const variant_config *v, char *command,
                           size_t size, size_t *words)
 {
     char texel[16], subgroup[16], batches[16], out[BENCH_PATH_MAX + 16], err[512];
@@ -148,10 +151,12 @@ static uint32_t *generate(bench *b, const spdrt_dmap_gen_config *c, uint32_t bat
     int n = 7;
     snprintf(texel, sizeof texel, "%u", c->texel);
     snprintf(subgroup, sizeof subgroup, "%u", c->subgroup);
-    snprintf(batches, sizeof batches, "%u", batch);
+    snprintf(batches, sizeof batches, "%u", v->batch);
     if (c->content) argv[n++] = "--content", argv[n++] = "--subgroup", argv[n++] = subgroup;
-    if (c->content && batch) argv[n++] = "--batch", argv[n++] = batches;
-    if (c->content) argv[n++] = "--fetch", argv[n++] = rows ? "rows" : "blocks";
+    if (c->content && v->batch) argv[n++] = "--batch", argv[n++] = batches;
+    if (c->content) argv[n++] = "--fetch", argv[n++] = (char *)v->fetch;
+    if (c->content && v->fence) argv[n++] = "--fence";
+    if (c->content && v->ring_last) argv[n++] = "--ring", argv[n++] = "last";
     command[0] = '\0';
     for (int i = 1; i < n; i++)
         snprintf(command + strlen(command), size - strlen(command), "%s%s", i > 1 ? " " : "", argv[i]);
@@ -264,7 +269,7 @@ static void variant(bench *b, const variant_config *v, uint32_t w, uint32_t h, c
     size_t words;
     if (c.subgroup == UINT32_MAX) c.subgroup = spdrt_device(b->ctx)->subgroup_size;
     if (c.subgroup > 64) c.subgroup = 0;
-    uint32_t *spv = generate(b, &c, v->batch, v->rows, command, sizeof command, &words);
+    uint32_t *spv = generate(b, &c, v, command, sizeof command, &words);
     spdrt_dmap_gen_params p;
     spdrt_dmap_gen_defaults(&c, w, h, &p);
     dmap_gen_job *job = NULL;

@@ -13,7 +13,8 @@ const char *const sg_dmap_foveations[] = {"off", "fixed", "gaze", NULL};
 const char *const sg_dmap_combines[] = {"finer", "coarser", NULL};
 const char *const sg_dmap_formats[] = {"rgba16f", "rgba32f", "rgba8", NULL};
 const char *const sg_dmap_filters[] = {"nearest", "linear", NULL};
-const char *const sg_dmap_fetches[] = {"blocks", "rows", NULL};
+const char *const sg_dmap_fetches[] = {"blocks", "rows", "strips", NULL};
+const char *const sg_dmap_rings[] = {"joined", "last", NULL};
 static const long subgroups[] = {0, 4, 8, 16, 32, 64, -1};
 static const long batches[] = {1, 2, 4, -1};
 
@@ -70,7 +71,16 @@ static const sg_option options[] = {
     [DMAP_OPT_FETCH] = {.name = "--fetch", .kind = SG_OPT_CHOICE, .offset = F(fetch), .choices = sg_dmap_fetches,
         .meta = "F", .lua = "fetch", .command = SG_CMD_WHEN, .shown = content_mode, .default_text = "blocks",
         .help = "--content: blocks (an invocation reads its own 2x2-pixel blocks) | rows (a subgroup's "
-        "lanes read adjacent pixels of a row, the luminance goes through 16 KiB of shared memory)"},
+        "lanes read adjacent pixels of a row, the luminance goes through 16 KiB of shared memory) | "
+        "strips (an invocation's blocks are a column of 4, lanes read every other pixel of a row; "
+        "--subgroup 0)"},
+    [DMAP_OPT_FENCE] = {.name = "--fence", .kind = SG_OPT_FLAG, .offset = F(fence), .lua = "fence",
+        .help = "--content with --batch 1 or 2 or --ring last: a workgroup barrier after each "
+        "batch, so the next batch's loads wait (fewer registers held, more workgroups resident)"},
+    [DMAP_OPT_RING] = {.name = "--ring", .kind = SG_OPT_CHOICE, .offset = F(ring),
+        .choices = sg_dmap_rings, .meta = "R", .lua = "ring", .command = SG_CMD_WHEN, .shown = content_mode, .default_text = "joined",
+        .help = "--content: joined (the ring block around the region loads with the last batch) | last "
+        "(in a batch of its own after the others: fewer loads held at once)"},
     [DMAP_OPT_RATE_MAP] = {.name = "--rate-map", .kind = SG_OPT_FLAG, .offset = F(rate_map),
         .lua = "rate_map",
         .help = "also each map column's and row's finest rate (binding 3), the separable "

@@ -11,10 +11,11 @@ static int check_mode_flags(sg_run *run)
     const char *mode = sg_dmap_modes[d->mode];
     static const int map_only[] = {DMAP_OPT_TEXEL, DMAP_OPT_FOVEATION, DMAP_OPT_CONTENT,
                                    DMAP_OPT_COMBINE, DMAP_OPT_MAX_RATE, DMAP_OPT_SUBGROUP,
-                                   DMAP_OPT_BATCH, DMAP_OPT_FETCH, DMAP_OPT_RATE_MAP};
+                                   DMAP_OPT_BATCH, DMAP_OPT_FETCH, DMAP_OPT_FENCE,
+                                   DMAP_OPT_RING, DMAP_OPT_RATE_MAP};
     static const char *const map_names[] = {"--texel", "--foveation", "--content", "--combine",
                                             "--max-rate", "--subgroup", "--batch", "--fetch",
-                                            "--rate-map"};
+                                            "--fence", "--ring", "--rate-map"};
     if (d->mode == SG_DMAP_RESOLVE) {
         for (unsigned i = 0; i < sizeof map_only / sizeof *map_only; i++)
             if (sg_given(run, map_only[i]))
@@ -65,6 +66,17 @@ static int check_rates(sg_run *run)
     if (sg_given(run, DMAP_OPT_FETCH) && !d->content)
         return usage_error("--fetch %s: only with --content (foveation alone reads no image)",
                            sg_dmap_fetches[d->fetch]);
+    if (d->content && d->fetch == SG_DMAP_FETCH_STRIPS && d->subgroup != 0)
+        return usage_error("--fetch strips: only with --subgroup 0 (the subgroup exchanges pair "
+                           "invocations in Morton order)");
+    if (d->fence && !d->content)
+        return usage_error("--fence: only with --content (foveation alone reads no image)");
+    if (sg_given(run, DMAP_OPT_RING) && !d->content)
+        return usage_error("--ring %s: only with --content (foveation alone reads no image)",
+                           sg_dmap_rings[d->ring]);
+    if (d->fence && d->batch == 4 && d->ring != SG_DMAP_RING_LAST)
+        return usage_error("--fence: only with --batch 1 or 2 or --ring last (--batch 4 loads in one "
+                           "batch)");
     return 0;
 }
 

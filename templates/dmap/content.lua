@@ -41,13 +41,42 @@ function content.levels(T)
     return math.min(tile.log2(T // 2), content.SHAPE.levels)
 end
 
--- The planner's steps for the levels a texel needs.
+-- The planner's steps for the levels a texel needs. Two shared-memory steps in a row become
+-- one: every holder of the first writes its value, one barrier, and each holder of the second
+-- folds 16 entries (fold 16) instead of 4 twice with a barrier each; the ping-pong buffers
+-- are reassigned over the merged steps.
 function content.steps(T, subgroup)
     local steps = {}
     for _, s in ipairs(tile.plan_steps(content.SHAPE, subgroup)) do
-        if s.level <= content.levels(T) then steps[#steps + 1] = s end
+        if s.level <= content.levels(T) then
+            local prev = steps[#steps]
+            if s.kind == "shared" and prev and prev.kind == "shared" and prev.fold == 4 then
+                prev.fold, prev.last = 16, s.level
+            else
+                local step = {}
+                for k, v in pairs(s) do step[k] = v end
+                step.fold = 4
+                steps[#steps + 1] = step
+            end
+        end
+    end
+    local shared = 0
+    for _, s in ipairs(steps) do
+        if s.kind == "shared" then s.buffer, shared = shared % 2, shared + 1 end
     end
     return steps
+end
+
+-- Own block q's position in blocks (x, y), q a number or an expression. --fetch blocks and
+-- rows: the 2x2 blocks at 2 * p (p = morton(t)); --fetch strips: a column of 4 blocks at o.
+local function own_block(ctx, q)
+    if ctx.cfg.fetch == "strips" then
+        return "o.x", string.format("o.y + %s", type(q) == "number" and u(q) or q)
+    end
+    if type(q) == "number" then
+        return string.format("2u * p.x + %s", u(q % 2)), string.format("2u * p.y + %s", u(q // 2))
+    end
+    return string.format("2u * p.x + (%s & 1u)", q), string.format("2u * p.y + (%s >> 1u)", q)
 end
 
 -- The pixel (px, py) of the batch's load k. --fetch blocks: pixel k % 4 (x fastest) of block
@@ -66,16 +95,20 @@ local function emit_pixel(c, rows, n, row0)
 end
 
 -- A block's minimum lo, motion-lowered maximum and differences from l[i..i + 3] and its
--- motion term m (declared by the caller): d[`q`] where q is given, then the min/max arrays
--- at `slot`.
-local function emit_block_values(c, ctx, q, slot)
+-- motion term m (declared by the caller): d[`q`], own_lo[`q`] and own_hi[`q`] where q is
+-- given (phase 2 reads an invocation's own blocks from registers), then the min/max arrays
+-- at `slot`. The luminance array is `l` unless `lum` names another.
+local function emit_block_values(c, ctx, q, slot, lum)
     local P = ctx.precise
-    c:line("%s lo = min(min(min(l[i], l[i + 1u]), l[i + 2u]), l[i + 3u]);", P("float"))
-    c:line("%s hi = max(max(max(l[i], l[i + 1u]), l[i + 2u]), l[i + 3u]);", P("float"))
+    local L = function(s) return lum and (s:gsub("l%[", lum .. "[")) or s end
+    c:line(L("%s lo = min(min(min(l[i], l[i + 1u]), l[i + 2u]), l[i + 3u]);"), P("float"))
+    c:line(L("%s hi = max(max(max(l[i], l[i + 1u]), l[i + 2u]), l[i + 3u]);"), P("float"))
     local own = function()
         c:line("d[%s] = $float4(max(abs(l[i] - l[i + 1u]), abs(l[i + 2u] - l[i + 3u])) - m,", q.index)
         c:line("    max(abs(l[i] - l[i + 2u]), abs(l[i + 1u] - l[i + 3u])) - m,")
         c:line("    (hi - lo) - m, 0.0f);")
+        c:line("own_lo[%s] = lo;", q.index)
+        c:line("own_hi[%s] = hi - m;", q.index)
     end
     if q.when then c:block(string.format("if (%s)", q.when), own) elseif q.index then own() end
     c:line("uint slot = %s;", slot)
@@ -105,8 +138,9 @@ local function emit_batch(c, ctx, first, n, last, row0)
         c:line("int block_y[%d];", slots)
         c:block(string.format("for (uint j = 0u; j < %s; j++)", u(n)), function()
             c:line("uint q = %s;", plus("j"))
-            c:line("block_x[j] = int(2u * p.x + (q & 1u));")
-            c:line("block_y[j] = int(2u * p.y + (q >> 1u));")
+            local x, y = own_block(ctx, "q")
+            c:line("block_x[j] = int(%s);", x)
+            c:line("block_y[j] = int(%s);", y)
         end)
         c:line("block_x[%d] = ring_x;", n)
         c:line("block_y[%d] = ring_y;", n)
@@ -173,6 +207,42 @@ local function emit_batch(c, ctx, first, n, last, row0)
     end)
 end
 
+-- --ring last: the ring block (t < 128) as a batch of its own after the invocation's blocks,
+-- so the loads held at once are the blocks' 16, not 20 (fewer registers).
+local function emit_ring_batch(c, ctx)
+    local D, P, B = ctx.dialect, ctx.precise, content.BLOCKS
+    c:comment(string.format("--ring last: the ring block's loads (t < %d) go out only now, as a " ..
+        "batch of their own: fewer loads held at once, one more latency for those invocations.", 4 * B))
+    c:block(string.format("if (t < %s)", u(4 * B)), function()
+        local pixel = function()
+            c:line("int px = region_x + 2 * ring_x + int(k & 1u);")
+            c:line("int py = region_y + 2 * ring_y + int((k >> 1u) & 1u);")
+        end
+        c:line("$float2 ring_mv[4];")
+        c:block("for (uint k = 0u; k < 4u; k++)", function()
+            pixel()
+            c:line("uint mx = uint(clamp(px, 0, last_x));")
+            c:line("uint my = uint(clamp(py, 0, last_y));")
+            c:line("ring_mv[k] = %s;", D.image_load(ctx.motion, "mx", "my", ctx.layer, 2))
+        end)
+        c:line("%s ring_l[4];", P("float"))
+        c:block("for (uint k = 0u; k < 4u; k++)", function()
+            pixel()
+            c:line("int sx = clamp(px - int(floor(ring_mv[k].x + 0.5f)), 0, last_x);")
+            c:line("int sy = clamp(py - int(floor(ring_mv[k].y + 0.5f)), 0, last_y);")
+            c:line("$float4 rgb = %s;", D.image_load(ctx.colour, "uint(sx)", "uint(sy)", ctx.layer, 4))
+            c:line("%s lr = rgb.x * 0.30f;", P("float"))
+            c:line("%s lg = rgb.y * 0.59f;", P("float"))
+            c:line("%s lb = rgb.z * 0.11f;", P("float"))
+            c:line("ring_l[k] = (lr + lg) + lb;")
+        end)
+        c:line("uint i = 0u;")
+        c:line("%s m = params.motion_factor * max(abs(ring_mv[0].x), abs(ring_mv[0].y));", P("float"))
+        emit_block_values(c, ctx, {}, string.format("uint(ring_y + 1) * %s + uint(ring_x + 1)",
+            u(content.SIDE)), "ring_l")
+    end)
+end
+
 -- --fetch rows, phase 1b: the invocation's four blocks from the luminance in shared memory.
 local function emit_blocks_from_shared(c, ctx)
     local P, R, S = ctx.precise, content.REGION, content.SIDE
@@ -211,27 +281,63 @@ local function emit_blocks(c, ctx)
             "colours: a load's latency is paid once per batch, not once per pixel.", 4 * B, B, B,
             batches, batch))
     else
-        c:comment(string.format("Phase 1: the 2x2-pixel blocks: this invocation's four at 2 * " ..
-            "morton(t) (q = 0..3), and for t < %d one of the ring of blocks around the region's " ..
+        c:comment(string.format("Phase 1: the 2x2-pixel blocks: this invocation's four %s " ..
+            "(q = 0..3), and for t < %d one of the ring of blocks around the region's " ..
             "%dx%d, whose minimum and maximum phase 2 needs. The loads go out in %s (--batch %d), " ..
             "all of a batch's motion vectors before any is used, then all its colours: a load's " ..
-            "latency is paid once per batch, not once per block.", 4 * B, B, B, batches, batch))
+            "latency is paid once per batch, not once per block.",
+            ctx.cfg.fetch == "strips" and "in a column at o" or "at 2 * morton(t)", 4 * B, B, B,
+            batches, batch))
     end
-    c:line("$uint2 p = dmap_morton_xy(t);")
+    if ctx.cfg.fetch == "strips" then
+        -- G invocations per texel, consecutive in t (the shared-memory maxima fold consecutive
+        -- entries), each a column of 4 blocks; texels in Morton order.
+        local half = math.min(ctx.T, content.REGION) // 2
+        local G = half * half // 4
+        c:comment(string.format("--fetch strips: invocation t holds the column of 4 blocks at o: " ..
+            "the %d of a texel are consecutive in t, columns fastest, so one load instruction's " ..
+            "lanes read every other pixel of a row (with 2x2 blocks, every fourth).", G))
+        if G == 256 then
+            c:line("$uint2 o = $uint2(t & 31u, 4u * (t >> 5u));")
+        else
+            c:line("$uint2 tp0 = dmap_morton_xy(t >> %s);", u(tile.log2(G)))
+            c:line("uint w = t & %s;", u(G - 1))
+            c:line("$uint2 o = $uint2(tp0.x * %s + (w & %s), 4u * (tp0.y * %s + (w >> %s)));", u(half),
+                u(half - 1), u(half // 4), u(tile.log2(half)))
+        end
+    else
+        c:line("$uint2 p = dmap_morton_xy(t);")
+    end
     c:line("uint side = t >> 5u;")
     c:line("int ring_k = int(t & 31u);")
     c:line("int ring_x = side < 2u ? ring_k : (side == 2u ? -1 : %d);", B)
     c:line("int ring_y = side < 2u ? (side == 0u ? -1 : %d) : ring_k;", B)
     c:line("%s d[4];", ctx.precise("$float4"))
+    c:line("float own_lo[4];")
+    c:line("float own_hi[4];")
+    local last = ctx.cfg.ring == "last"
+    local fence = ctx.cfg.fence and (batch < 4 or last)
+    local fence_line = function()
+        c:comment("--fence: the next batch's loads wait here, so the compiler cannot issue them " ..
+            "early and hold their registers.")
+        c:line(ctx.dialect.barrier())
+    end
     if batch == 4 then
-        emit_batch(c, ctx, "0u", 4, nil, "0u")
+        emit_batch(c, ctx, "0u", 4, last and "false" or nil, "0u")
     else
         c:block(string.format("for (uint batch = 0u; batch < %s; batch++)", u(4 // batch)), function()
             emit_batch(c, ctx, string.format("batch * %s", u(batch)), batch,
-                string.format("batch == %s", u(4 // batch - 1)), string.format("batch * %s", u(4 * batch)))
+                last and "false" or string.format("batch == %s", u(4 // batch - 1)),
+                string.format("batch * %s", u(4 * batch)))
+            if fence then fence_line() end
         end)
     end
-    c:line(ctx.dialect.barrier())
+    if last then
+        if fence and batch == 4 then fence_line() end
+        emit_ring_batch(c, ctx)
+    end
+    -- Phase 2's barrier; with --fence and no ring batch after the loop, the loop's last one.
+    if not (fence and batch < 4 and not last) then c:line(ctx.dialect.barrier()) end
     if rows then
         c:blank()
         emit_blocks_from_shared(c, ctx)
@@ -240,25 +346,43 @@ local function emit_blocks(c, ctx)
     c:blank()
     c:comment("Phase 2: widen each block by how far its 4 neighbours' minimum lies below its own " ..
         "and their maximum above (FidelityFX's guard against burn-in); blocks outside the image " ..
-        "count as 0.")
+        "count as 0. A neighbour among the invocation's own blocks comes from registers, the " ..
+        string.format("others from shared memory: %d reads instead of 40.",
+            ctx.cfg.fetch == "strips" and 20 or 16))
     c:line("$float4 zero = $float4(0.0f, 0.0f, 0.0f, 0.0f);")
-    c:block("for (uint q = 0u; q < 4u; q++)", function()
-        c:line("uint bx = 2u * p.x + (q & 1u);")
-        c:line("uint by = 2u * p.y + (q >> 1u);")
-        c:line("uint s = (by + 1u) * %s + bx + 1u;", u(S))
-        c:line("float nmin = min(min(min(lds_min[s - %s], lds_min[s - 1u]), lds_min[s + %s]),",
-            u(S), u(S))
-        c:line("    lds_min[s + 1u]);")
-        c:line("float nmax = max(max(max(lds_max[s - %s], lds_max[s - 1u]), lds_max[s + %s]),",
-            u(S), u(S))
-        c:line("    lds_max[s + 1u]);")
-        c:line("float dmin = max(0.0f, lds_min[s] - nmin);")
-        c:line("float dmax = max(0.0f, nmax - lds_max[s]);")
-        c:line("%s w = (d[q] + dmin) + dmax;", ctx.precise("$float4"))
-        c:line("bool inside = region_x + int(2u * bx) <= last_x;")
-        c:line("inside = inside && region_y + int(2u * by) <= last_y;")
-        c:line("d[q] = inside ? max(zero, w) : zero;")
-    end)
+    -- Block q's neighbours up, left, down, right: the index of an own block, false for one
+    -- in shared memory at that offset from the block's slot.
+    local own = { [0] = { false, false, 2, 1 }, [1] = { false, 0, 3, false }, [2] = { 0, false, false, 3 },
+        [3] = { 1, 2, false, false } }
+    if ctx.cfg.fetch == "strips" then
+        own = { [0] = { false, false, 1, false }, [1] = { 0, false, 2, false }, [2] = { 1, false, 3, false },
+            [3] = { 2, false, false, false } }
+    end
+    local offset = { " - " .. u(S), " - 1u", " + " .. u(S), " + 1u" }
+    local arg = function(array, regs, q, k)
+        if own[q][k] then return string.format("%s[%d]", regs, own[q][k]) end
+        return string.format("%s[s%s]", array, offset[k])
+    end
+    for q = 0, 3 do
+        c:block("", function()
+            local x, y = own_block(ctx, q)
+            c:line("uint bx = %s;", x)
+            c:line("uint by = %s;", y)
+            c:line("uint s = (by + 1u) * %s + bx + 1u;", u(S))
+            c:line("float nmin = min(min(min(%s, %s), %s),", arg("lds_min", "own_lo", q, 1),
+                arg("lds_min", "own_lo", q, 2), arg("lds_min", "own_lo", q, 3))
+            c:line("    %s);", arg("lds_min", "own_lo", q, 4))
+            c:line("float nmax = max(max(max(%s, %s), %s),", arg("lds_max", "own_hi", q, 1),
+                arg("lds_max", "own_hi", q, 2), arg("lds_max", "own_hi", q, 3))
+            c:line("    %s);", arg("lds_max", "own_hi", q, 4))
+            c:line("float dmin = max(0.0f, own_lo[%d] - nmin);", q)
+            c:line("float dmax = max(0.0f, nmax - own_hi[%d]);", q)
+            c:line("%s w = (d[%d] + dmin) + dmax;", ctx.precise("$float4"), q)
+            c:line("bool inside = region_x + int(2u * bx) <= last_x;")
+            c:line("inside = inside && region_y + int(2u * by) <= last_y;")
+            c:line("d[%d] = inside ? max(zero, w) : zero;", q)
+        end)
+    end
 end
 
 -- v = the maximum of four values, on two lines where one is too long.
@@ -281,14 +405,30 @@ local function emit_reduce(c, ctx)
         if s.kind == "shared" then
             local array = s.buffer == 0 and "lds_a" or "lds_b"
             local cond = tile.holder_condition(content.SHAPE, s.spacing, s.count)
-            local write = string.format("%s[%s] = v;", array, tile.texel_index(s.spacing))
+            local e = tile.texel_index(s.spacing)
+            -- Fold 16 with several holders stores entry e at (e % 16) * 17 + e / 16, so the
+            -- holders read consecutive entries at once (entries 16 apart would share banks).
+            local spread = s.fold == 16 and s.count > 16
+            if spread then e = string.format("(%s & 15u) * 17u + (%s >> 4u)", e, e) end
+            local write = string.format("%s[%s] = v;", array, e)
             c:line(cond and ("if (" .. cond .. ") " .. write) or write)
             c:line(D.barrier())
-            c:block(string.format("if (t < %s)", u(s.count // 4)), function()
-                max4(c, string.format("%s[4u * t]", array), string.format("%s[4u * t + 1u]", array),
-                    string.format("%s[4u * t + 2u]", array), string.format("%s[4u * t + 3u]", array))
+            local at = function(i)
+                if spread then return string.format("%s[%s + t]", array, u(17 * i)) end
+                return string.format("%s[%s * t%s]", array, u(s.fold), i == 0 and "" or (" + " .. u(i)))
+            end
+            c:block(string.format("if (t < %s)", u(s.count // s.fold)), function()
+                max4(c, at(0), at(1), at(2), at(3))
+                if s.fold == 16 then
+                    c:line("$float4 part = v;")
+                    for i = 4, 12, 4 do
+                        max4(c, at(i), at(i + 1), at(i + 2), at(i + 3))
+                        c:line("part = max(part, v);")
+                    end
+                    c:line("v = part;")
+                end
             end)
-            spacing, count = 1, s.count // 4
+            spacing, count = 1, s.count // s.fold
         elseif s.kind == "quad" then
             max4(c, D.quad_broadcast("v", 0, "float4"), D.quad_broadcast("v", 1, "float4"),
                 D.quad_broadcast("v", 2, "float4"), D.quad_broadcast("v", 3, "float4"))
@@ -333,7 +473,9 @@ function content.describe(steps)
     for _, s in ipairs(steps) do
         local how = s.kind == "shared" and "shared memory" or s.kind == "quad" and "quad broadcasts"
             or "subgroup shuffles"
-        parts[#parts + 1] = string.format("level %d by %s", s.level, how)
+        if s.last then how = how .. " in one pass" end
+        parts[#parts + 1] = s.last and string.format("levels %d-%d by %s", s.level, s.last, how)
+            or string.format("level %d by %s", s.level, how)
     end
     return table.concat(parts, ", ")
 end
@@ -342,8 +484,19 @@ end
 -- with --fetch rows the region's luminance.
 function content.shared(steps, fetch)
     local out = {}
-    for _, a in ipairs(tile.shared_arrays(steps, {})) do
-        out[#out + 1] = { type = "float4", name = a.name, count = a.count }
+    -- The exchange arrays, ping-pong, each sized for its largest step (fold 16 with several
+    -- holders: 16 rows of 17, the last one short).
+    local size = { [0] = 0, [1] = 0 }
+    for _, s in ipairs(steps) do
+        if s.kind == "shared" then
+            local n = (s.fold == 16 and s.count > 16) and 15 * 17 + s.count // 16 or s.count
+            size[s.buffer] = math.max(size[s.buffer], n)
+        end
+    end
+    for b = 0, 1 do
+        if size[b] > 0 then
+            out[#out + 1] = { type = "float4", name = b == 0 and "lds_a" or "lds_b", count = size[b] }
+        end
     end
     out[#out + 1] = { type = "float", name = "lds_min", count = content.SIDE * content.SIDE }
     out[#out + 1] = { type = "float", name = "lds_max", count = content.SIDE * content.SIDE }

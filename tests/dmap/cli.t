@@ -37,6 +37,13 @@ refuse "--batch.*3" --dmap fsr --content --batch 3
 refuse "--fetch rows: only with --content" --dmap fdm --fetch rows
 refuse "--fetch.*columns" --dmap fsr --content --fetch columns
 refuse "--batch: not with --dmap resolve" --dmap resolve --batch 1
+refuse "--fence: only with --content" --dmap fsr --fence
+refuse "--fetch strips: only with --subgroup 0" --dmap fsr --content --fetch strips --subgroup 8
+refuse "--fence: only with --batch 1 or 2 or --ring last" --dmap fsr --content --fence
+refuse "--ring last: only with --content" --dmap fsr --ring last
+refuse "--ring.*first" --dmap fsr --content --ring first
+refuse "--ring: not with --dmap resolve" --dmap resolve --ring last
+refuse "--fence: not with --dmap resolve" --dmap resolve --fence
 refuse "--combine coarser: only with both" --dmap fsr --combine coarser
 refuse "--texel: not with --dmap resolve" --dmap resolve --texel 16
 refuse "--format: only with --dmap resolve" --dmap fsr --format rgba8
@@ -52,7 +59,9 @@ n=0 bad=0 long=0
 for flags in "--dmap fsr" "--dmap fdm --texel 1024 --views 6" "--dmap fsr --content --subgroup 8" \
     "--dmap fdm --content --foveation fixed --combine coarser --texel 256 --views 2 --rate-map" \
     "--dmap fsr --texel 8 --content --foveation off --subgroup 4" \
-    "--dmap fsr --content --subgroup 32 --batch 1" "--dmap fdm --content --fetch rows --batch 2"; do
+    "--dmap fsr --content --subgroup 32 --batch 1" "--dmap fdm --content --fetch rows --batch 2" \
+    "--dmap fsr --content --batch 2 --fence" "--dmap fdm --content --texel 64 --fetch strips" \
+    "--dmap fsr --content --ring last --fence"; do
     for t in glsl hlsl msl; do
         n=$((n + 1))
         # shellcheck disable=SC2086

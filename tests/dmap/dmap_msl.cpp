@@ -71,8 +71,10 @@ options parse(int argc, char** argv) {
     } else if (a == "--texel" || a == "--views" || a == "--max-rate" || a == "--subgroup") {
       uint32_t v = uint32_t(std::strtoul(value().c_str(), nullptr, 10));
       (a == "--texel" ? o.c.texel : a == "--views" ? o.c.views : a == "--max-rate" ? o.c.max_rate : o.c.subgroup) = v;
-    } else if (a == "--batch" || a == "--fetch") {
+    } else if (a == "--batch" || a == "--fetch" || a == "--ring") {
       value(); // how the shader loads; the reference's map does not depend on it
+    } else if (a == "--fence") {
+      // likewise
     } else if (a == "--widths") {
       std::string v = value();
       for (char* p = &v[0]; *p;) {
@@ -88,7 +90,7 @@ options parse(int argc, char** argv) {
       continue;
     }
     if (a.rfind("--", 0) == 0 && a != "--widths") o.label += (o.label.empty() ? "" : " ") + a + (
-        a == "--content" || a == "--rate-map" ? "" : " " + std::string(argv[i]));
+        a == "--content" || a == "--rate-map" || a == "--fence" ? "" : " " + std::string(argv[i]));
   }
   if (o.widths.empty() || o.sizes.empty()) usage("--widths and at least one size are required");
   return o;

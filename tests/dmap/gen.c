@@ -60,9 +60,9 @@ static const spdrt_dmap_gen_config MATRIX[] = {
     {SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_FIXED, 0, 0, 8, 0, 1},
     {SPDRT_DMAP_FDM, 128, 2, SPDRT_DMAP_FOVEATION_GAZE, 1, 1, 16, 8, 1},
 };
-/* --content's other load batches (the matrix runs the default, 4) and --fetch rows (the
- * matrix: blocks): each with another exchange plan, the big texel's region loop, views and
- * the rate map. */
+/* --content's other load batches (the matrix runs the default, 4), --fetch rows and strips
+ * (the matrix: blocks), --fence and --ring last: each with another exchange plan, the big texel's region loop,
+ * views and the rate map. */
 static const struct {
     spdrt_dmap_gen_config c;
     const char *flags;
@@ -75,6 +75,19 @@ static const struct {
     {{SPDRT_DMAP_FSR, 8, 2, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 4, 4, 1}, "--fetch rows --batch 1"},
     {{SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 16, 8, 0}, "--fetch rows --batch 2"},
     {{SPDRT_DMAP_FDM, 128, 1, SPDRT_DMAP_FOVEATION_FIXED, 1, 1, 16, 8, 0}, "--fetch rows --batch 2"},
+    {{SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0}, "--batch 2 --fence"},
+    {{SPDRT_DMAP_FDM, 64, 2, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 16, 0, 1}, "--batch 1 --fence"},
+    {{SPDRT_DMAP_FSR, 32, 1, SPDRT_DMAP_FOVEATION_FIXED, 1, 1, 4, 8, 0}, "--fetch rows --batch 2 --fence"},
+    {{SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0}, "--fetch strips"},
+    {{SPDRT_DMAP_FSR, 8, 2, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 4, 0, 1}, "--fetch strips --batch 2 --fence"},
+    {{SPDRT_DMAP_FSR, 32, 1, SPDRT_DMAP_FOVEATION_FIXED, 1, 1, 4, 0, 0}, "--fetch strips --batch 2"},
+    {{SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 16, 0, 0}, "--fetch strips --batch 1"},
+    {{SPDRT_DMAP_FDM, 128, 2, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, 0, 1}, "--fetch strips"},
+    {{SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0}, "--ring last"},
+    {{SPDRT_DMAP_FSR, 16, 2, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 4, 8, 1}, "--ring last --fence"},
+    {{SPDRT_DMAP_FSR, 8, 1, SPDRT_DMAP_FOVEATION_FIXED, 1, 1, 4, 0, 0}, "--fetch strips --ring last --fence"},
+    {{SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, 4, 0}, "--batch 2 --ring last --fence"},
+    {{SPDRT_DMAP_FDM, 256, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 16, 0, 1}, "--fetch rows --ring last"},
 };
 static const uint32_t SIZES[][2] = {{1, 1}, {7, 5}, {65, 33}, {250, 131}, {640, 360}};
 

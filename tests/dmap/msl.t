@@ -1,7 +1,8 @@
 #!/bin/sh
-# spdgen --dmap's MSL on the CPU executor of tests/msl (tests/dmap/dmap_msl.cpp): five
+# spdgen --dmap's MSL on the CPU executor of tests/msl (tests/dmap/dmap_msl.cpp): six
 # configurations (shuffles, quads, shared memory; texels 8..128; views 1..3; foveation,
-# content and both; one with --rate-map's buffer, one with --batch 2 --fetch rows), every
+# content and both; one with --rate-map's buffer, one with --batch 2 --fetch rows, one with
+# --batch 2 --fetch strips --fence), every
 # texel equal to the CPU reference after each of two dispatches, SIMD-group widths and
 # threadgroup orders rotating. Builds into $SPDGEN_BUILD/dmap/msl.
 d=$(cd "$(dirname "$0")" && pwd)
@@ -22,6 +23,7 @@ configs="--dmap fsr --texel 16 --foveation gaze --content --views 1 --max-rate 4
 --dmap fdm --texel 64 --foveation fixed --content --combine coarser --views 2 --max-rate 16 --subgroup 4 --rate-map|4,16
 --dmap fdm --texel 128 --foveation off --content --views 1 --max-rate 16 --subgroup 0|8,32
 --dmap fsr --texel 16 --foveation off --content --views 1 --max-rate 4 --subgroup 8 --batch 2 --fetch rows|8,32
+--dmap fsr --texel 32 --foveation gaze --content --views 2 --max-rate 4 --subgroup 0 --batch 2 --fetch strips --fence|8,32
 --dmap fsr --texel 8 --foveation gaze --views 3 --max-rate 4|32,8"
 name() { echo "$1" | sed 's/--//g; s/ /_/g'; }
 
