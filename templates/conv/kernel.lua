@@ -161,7 +161,9 @@ local function emit_header_comment(c, ctx)
     end
     c:comment(string.format("FFT: %d points, %d elements per invocation x %d invocations%s.", cfg.shape.n,
         cfg.shape.ept, cfg.shape.wg, ctx.lanes and string.format(", %d columns per workgroup in lanes",
-        ctx.columns) or string.format(", %d channel%s in registers", 1 << ctx.g.cb, ctx.g.cb > 0 and "s" or "")))
+        ctx.columns) or ctx.dead and string.format(", %d channel slots in registers for %d channels (every step " ..
+        "skips the rest)", 1 << ctx.g.cb, cfg.channels) or
+        string.format(", %d channel%s in registers", 1 << ctx.g.cb, ctx.g.cb > 0 and "s" or "")))
     emit_phases(c, ctx)
     c:blank()
 end

@@ -103,8 +103,8 @@ if command -v "${CLANGXX:-clang++}" >/dev/null 2>&1; then
     # The passes that hold the most constructs (each file is a clang++ run): the image passes
     # with mirror padding; the buffer passes with halves and shuffles.
     "$d/../msl/check-msl.sh" "$WORK"/a.6/job.pass1.metal "$WORK"/a.6/job.pass3.metal "$WORK"/a.8/job.pass1.metal \
-        "$WORK"/a.8/job.pass2.metal "$WORK"/a.8/job.resample.metal 2>"$WORK/err"
-    ok $? "MSL compiles against the Metal shim: the image passes of --padding mirror, pass 1, 2 and the resample of --storage f16 --subgroup 8"
+        "$WORK"/a.8/job.pass2.metal "$WORK"/a.8/job.resample.metal "$WORK"/a.3/job.pass3.metal 2>"$WORK/err"
+    ok $? "MSL compiles against the Metal shim: the image passes of --padding mirror, pass 1, 2 and the resample of --storage f16 --subgroup 8, pass 3 of 3 channels"
     [ -s "$WORK/err" ] && diag "$(head -20 "$WORK/err")"
 else
     echo "ok $((TAP_N + 1)) # SKIP clang++ not installed"
