@@ -24,7 +24,7 @@ resources.PUSH = {
     { "intensity", "float", "pass 3 with composite: out = src + intensity * (conv - src)" },
     { "composite", "uint", "pass 3: 0 writes the convolution, 1 the composite" },
     { "sharpen", "float", "pass 2: t of the lerp from the PSF to a delta, in the spectrum" },
-    { "psf_scale", "float", "pass 2, resampled: the PSF drawn this many times larger" },
+    { "psf_scale", "float", "resample: the PSF drawn this many times larger" },
 }
 
 function resources.push_fields()
