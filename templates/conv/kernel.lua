@@ -80,7 +80,9 @@ local function make_contract(ctx)
         subgroup = ctx.subgroup, shared_bytes = ctx.slots * 8,
         bindings = resources.bindings(ctx.resources),
         push_constants = resources.push_contract(), push_constant_bytes = 4 * #resources.PUSH,
-        values = {
+        values = ctx.role == "resample" and {
+            { name = "GROUPS_PER_CHANNEL", value = shape.groups_per_channel, doc = "workgroups per channel" },
+        } or {
             { name = "FFT_N", value = shape.n, doc = "the FFT's length" },
             { name = "ELEMENTS_PER_INVOCATION", value = shape.ept },
             { name = "COLUMNS_PER_WORKGROUP", value = ctx.columns, doc = "column passes: in lanes" },
