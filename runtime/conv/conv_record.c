@@ -2,7 +2,6 @@
  * path of spdrt_conv_run (its own command buffer) and of spdrt_conv_record /
  * spdrt_conv_record_pass (the application's, spdrt_vk.h); and the binding of the input and
  * output both use. */
-#include <math.h>
 #include <string.h>
 
 #include "conv_internal.h"
@@ -77,9 +76,6 @@ spdrt_result conv_check_params(spdrt_context *ctx, const spdrt_conv *conv, const
                             p->width, p->height, conv->info.image_width, conv->info.image_height);
     if (!conv->psf_width)
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s: no PSF set (spdrt_conv_set_kernel)", what);
-    if (!(p->psf_scale >= 0.0f) || !isfinite(p->psf_scale))
-        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s: psf_scale %g; 0 (1) or positive", what,
-                            (double)p->psf_scale);
     return SPDRT_OK;
 }
 
