@@ -28,8 +28,11 @@ typedef struct {
 } conv_case;
 
 /* The rows of one job: each pass alone, then the pipeline (the three passes with their
- * barriers, what a frame pays). */
-enum { CONV_ROW_PASS1, CONV_ROW_PASS2, CONV_ROW_PASS3, CONV_ROW_PIPELINE, CONV_ROWS };
+ * barriers, what a frame pays), then, for a resampled spectrum, the resample alone (what a
+ * change of psf_scale or of the PSF adds; not in the pipeline). */
+enum { CONV_ROW_PASS1, CONV_ROW_PASS2, CONV_ROW_PASS3, CONV_ROW_PIPELINE, CONV_ROW_RESAMPLE, CONV_ROWS };
+/* Whether job j has row `row` (an exact spectrum has no resample). */
+#define CONV_ROW_PRESENT(j, row) ((row) != CONV_ROW_RESAMPLE || !(j)->exact)
 
 /* The output of the last timed pipeline run against the reference. */
 typedef struct {

@@ -13,7 +13,9 @@
 #define INTENSITY 0.3f
 
 /* The bytes each pass must move at least: every value it reads and writes once (the
- * spectra between the passes as stored, the kernel spectrum once, the image's texels). */
+ * spectra between the passes as stored, the kernel spectrum once, the image's texels).
+ * Pass 2 reads the kernel spectrum at the image's frequencies in both modes (resampled: the
+ * resample's output), which the resample writes from the PSF-sized spectrum. */
 static void pass_bytes(const spdrt_conv_info *i, uint32_t w, uint32_t h, uint64_t bytes[CONV_ROWS])
 {
     double cb = i->f16 ? 4 : 8, ch = i->channels, px = (double)w * h;
@@ -24,11 +26,12 @@ static void pass_bytes(const spdrt_conv_info *i, uint32_t w, uint32_t h, uint64_
     /* Pass 1 writes two lines per complex line of P1 values; pass 2 reads them and writes the
      * P1/2 + 1 frequencies of each line; pass 3 reads those and the source (the composite). */
     double z = ch * ceil(e2 / 2) * p1 * cb, y = ch * e2 * (p1 / 2 + 1) * cb;
-    double s = i->resampled ? ch * i->spectrum_width * (double)i->spectrum_height * cb : ch * p2 * (p1 / 2 + 1) * cb;
+    double s = ch * p2 * (p1 / 2 + 1) * cb, q = ch * i->spectrum_width * (double)i->spectrum_height * cb;
     bytes[CONV_ROW_PASS1] = (uint64_t)(px * texel + z);
     bytes[CONV_ROW_PASS2] = (uint64_t)(z + s + y);
     bytes[CONV_ROW_PASS3] = (uint64_t)(y + 2 * px * texel);
     bytes[CONV_ROW_PIPELINE] = bytes[0] + bytes[1] + bytes[2];
+    bytes[CONV_ROW_RESAMPLE] = i->resampled ? (uint64_t)(q + s) : 0;
 }
 
 /* The floor's source from random data, its destination poisoned (so the check after the
@@ -116,8 +119,8 @@ static spdrt_conv *generate(conv_bench *b, conv_job_result *r)
     spdrt_take_statistics(b->ctx, NULL, 0); /* drops earlier pipelines' (the floor's copies) */
     if (spdrt_conv_load(b->ctx, plan, &conv) != SPDRT_OK)
         snprintf(r->error, sizeof r->error, "spdrt_conv_load: %s", spdrt_last_error(b->ctx));
-    static const char *const roles[] = {"spectrum1", "spectrum2", "pass1", "pass2", "pass3"};
-    for (int k = 0; k < 5; k++) {
+    static const char *const roles[] = {"spectrum1", "spectrum2", "resample", "pass1", "pass2", "pass3"};
+    for (int k = 0; k < 6; k++) {
         snprintf(out, sizeof out, "%s/job.%s.spv", b->spdgen.tmpdir, roles[k]);
         remove(out);
     }
@@ -182,11 +185,13 @@ static int time_job(conv_bench *b, conv_job_result *r, spdrt_conv *conv, const f
         free(out);
         return -1;
     }
-    static const int order[CONV_ROWS] = {CONV_ROW_PIPELINE, CONV_ROW_PASS1, CONV_ROW_PASS2, CONV_ROW_PASS3};
+    static const int order[CONV_ROWS] = {CONV_ROW_PIPELINE, CONV_ROW_PASS1, CONV_ROW_PASS2, CONV_ROW_PASS3,
+                                         CONV_ROW_RESAMPLE};
     bench_work w = {NULL, conv_job_record, NULL, &job};
     for (int n = 0; n < CONV_ROWS; n++) {
         int row = order[n];
-        job.alone = row == CONV_ROW_PIPELINE ? 0 : row + 1;
+        if (!CONV_ROW_PRESENT(r, row)) continue;
+        job.alone = row == CONV_ROW_PIPELINE ? 0 : row == CONV_ROW_RESAMPLE ? 4 : row + 1;
         if (bench_time(&b->gpu, &w, &r->time[row], NULL) != SPDRT_OK) continue;
         if (row != CONV_ROW_PIPELINE) continue;
         if (conv_job_read(&job, out) != SPDRT_OK) {
@@ -235,6 +240,7 @@ int conv_bench_job(conv_bench *b, conv_job_result *r)
     free(in);
     free(psf);
     spdrt_conv_destroy(b->ctx, conv);
-    for (int row = 0; rc == 0 && row < CONV_ROWS; row++) floor_time(b, r->bytes[row], &r->floor[row]);
+    for (int row = 0; rc == 0 && row < CONV_ROWS; row++)
+        if (CONV_ROW_PRESENT(r, row)) floor_time(b, r->bytes[row], &r->floor[row]);
     return rc;
 }

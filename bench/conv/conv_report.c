@@ -4,14 +4,15 @@
 #include "conv/conv_bench.h"
 #include "report_cells.h"
 
-static const char *const ROW_NAMES[CONV_ROWS] = {"pass 1", "pass 2", "pass 3", "pipeline"};
-static const char *const ROW_KEYS[CONV_ROWS] = {"pass1", "pass2", "pass3", "pipeline"};
+static const char *const ROW_NAMES[CONV_ROWS] = {"pass 1", "pass 2", "pass 3", "pipeline", "resample"};
+static const char *const ROW_KEYS[CONV_ROWS] = {"pass1", "pass2", "pass3", "pipeline", "resample"};
 
 static int job_failed(const conv_job_result *j)
 {
     if (j->error[0] || j->check.status != BENCH_OK) return 1;
     for (int row = 0; row < CONV_ROWS; row++)
-        if (j->time[row].status != BENCH_OK || j->floor[row].status != BENCH_OK) return 1;
+        if (CONV_ROW_PRESENT(j, row) && (j->time[row].status != BENCH_OK || j->floor[row].status != BENCH_OK))
+            return 1;
     return 0;
 }
 
@@ -35,7 +36,9 @@ void conv_report_markdown(const void *report, FILE *out)
     fprintf(out, " Each job (3 channels, rgba16f image in and out, the composite) stays on the device: "
             "the image uploaded and the kernel spectrum computed once, untimed. **pipeline** = the three "
             "passes with their barriers, what a frame pays; **pass k** = that dispatch alone, reading "
-            "what the pipeline left. MB = the bytes a row must move at least (the image's texels, each "
+            "what the pipeline left; **resample** (a resampled spectrum) = the kernel spectrum resampled to "
+            "the image's frequencies, run when the PSF or psf_scale changes, not in the pipeline. MB = the "
+            "bytes a row must move at least (the image's texels, each "
             "spectrum between the passes written once and read once, the kernel spectrum once); the "
             "pipeline's are the passes' sum. **floor** = a compute copy of the same bytes (half read, "
             "half written), timed the same way in the same run; **%% of floor = floor us / us**. "
@@ -50,6 +53,7 @@ void conv_report_markdown(const void *report, FILE *out)
         }
         for (int row = 0; row < CONV_ROWS; row++) {
             const bench_timing *t = &j->time[row], *f = &j->floor[row];
+            if (!CONV_ROW_PRESENT(j, row)) continue;
             if (row == 0) fprintf(out, "| `%s` (padded %ux%u, %s first) |", j->command, j->padded_width,
                                   j->padded_height, j->first_axis_y ? "y" : "x");
             else fprintf(out, "| |");
@@ -74,6 +78,7 @@ void conv_report_markdown(const void *report, FILE *out)
     for (uint32_t i = 0; i < r->job_count; i++) {
         const conv_job_result *j = &r->jobs[i];
         for (int row = 0; row < CONV_ROWS; row++) {
+            if (!CONV_ROW_PRESENT(j, row)) continue;
             if (j->time[row].note[0]) fprintf(out, "- `%s` %s: %s\n", j->command, ROW_NAMES[row], j->time[row].note);
             if (j->floor[row].note[0]) fprintf(out, "- `%s` floor of %s: %s\n", j->command, ROW_NAMES[row],
                                                j->floor[row].note);
@@ -103,6 +108,7 @@ void conv_report_json(const void *report, FILE *out)
         fprintf(out, "}");
         for (int row = 0; row < CONV_ROWS; row++) {
             char key[32];
+            if (!CONV_ROW_PRESENT(j, row)) continue;
             fprintf(out, ",\n     \"%s_bytes\": %llu, ", ROW_KEYS[row], (unsigned long long)j->bytes[row]);
             bench_json_timing(out, ROW_KEYS[row], &j->time[row], j->bytes[row], &j->floor[row]);
             snprintf(key, sizeof key, "%s_floor", ROW_KEYS[row]);

@@ -17,8 +17,8 @@ const char *const sg_conv_axes[] = {"auto", "x", "y", NULL};
 const char *const sg_conv_io[] = {"image", "buffer", NULL};
 const char *const sg_conv_formats[] = {"rgba16f", "rgba32f", NULL};
 const char *const sg_conv_storages[] = {"f32", "f16", NULL};
-const char *const sg_conv_roles[SG_CONV_SHADERS] = {"spectrum1", "spectrum2", "pass1", "pass2",
-                                                    "pass3"};
+const char *const sg_conv_roles[SG_CONV_SHADERS] = {"spectrum1", "spectrum2", "resample", "pass1",
+                                                    "pass2", "pass3"};
 static const long subgroups[] = {0, 4, 8, 16, 32, 64, -1};
 
 static int ept_given(const void *p) { return ((const sg_conv_params *)p)->ept != 0; }

@@ -13,9 +13,12 @@ enum { SG_CONV_IO_IMAGE, SG_CONV_IO_BUFFER };
 enum { SG_CONV_RGBA16F, SG_CONV_RGBA32F };
 enum { SG_CONV_F32, SG_CONV_F16 };
 
-/* The job's shaders, in the order they run: the kernel spectrum (two), then the image. */
-enum { SG_CONV_SPECTRUM1, SG_CONV_SPECTRUM2, SG_CONV_PASS1, SG_CONV_PASS2, SG_CONV_PASS3,
-       SG_CONV_SHADERS };
+/* The job's shaders, in the order they run: the kernel spectrum (two), its resampling to
+ * the image's spectrum (--spectrum resampled only), then the image. */
+enum { SG_CONV_SPECTRUM1, SG_CONV_SPECTRUM2, SG_CONV_RESAMPLE, SG_CONV_PASS1, SG_CONV_PASS2,
+       SG_CONV_PASS3, SG_CONV_SHADERS };
+/* Invocations of a resample workgroup: one per value of the image-sized spectrum. */
+#define SG_CONV_RESAMPLE_WG 256
 
 /* Smallest padded length: the smallest FFT whose plan every layout here supports. */
 #define SG_CONV_MIN_FFT 8
@@ -78,10 +81,12 @@ void sg_conv_header(sg_text *out, const sg_run *run, const struct sg_job *job, c
 int sg_conv_selftest(const sg_run *run, const struct sg_job *job);
 
 /* Buffer sizes, in complex values: the first pass's output (z), the column pass's (y), the
- * kernel spectrum (s) and the PSF's first pass (zk). */
+ * kernel spectrum (s), the PSF's first pass (zk) and the resampled spectrum pass 2 reads (r,
+ * --spectrum resampled; 0 for exact, where pass 2 reads s). */
 long sg_conv_z_values(const sg_conv_params *c);
 long sg_conv_y_values(const sg_conv_params *c);
 long sg_conv_s_values(const sg_conv_params *c);
 long sg_conv_zk_values(const sg_conv_params *c);
+long sg_conv_r_values(const sg_conv_params *c);
 
 #endif

@@ -173,6 +173,10 @@ int sg_conv_check(sg_run *run)
     choose_axis(c);
     rc = line_shape(run, c->q1, &c->shapes[SG_CONV_SPECTRUM1]);
     if (!rc) rc = column_shape(run, c->q2, c->q1 / 2 + 1, &c->shapes[SG_CONV_SPECTRUM2]);
+    /* The resample: one invocation per value of the image-sized spectrum of a channel. */
+    long wg = min_long(SG_CONV_RESAMPLE_WG, c->max_wg);
+    c->shapes[SG_CONV_RESAMPLE] = (sg_conv_shape){.n = 0, .ept = 1, .wg = wg, .lanes = 0,
+        .groups_per_channel = (c->p2 * (c->p1 / 2 + 1) + wg - 1) / wg};
     if (!rc) rc = line_shape(run, c->p1, &c->shapes[SG_CONV_PASS1]);
     if (!rc) rc = column_shape(run, c->p2, c->p1 / 2 + 1, &c->shapes[SG_CONV_PASS2]);
     if (!rc) rc = line_shape(run, c->p1, &c->shapes[SG_CONV_PASS3]);
@@ -182,6 +186,10 @@ int sg_conv_check(sg_run *run)
 long sg_conv_z_values(const sg_conv_params *c) { return c->channels * ((c->e2 + 1) / 2) * c->p1; }
 long sg_conv_y_values(const sg_conv_params *c) { return c->channels * c->e2 * (c->p1 / 2 + 1); }
 long sg_conv_zk_values(const sg_conv_params *c) { return c->channels * ((c->k2 + 1) / 2) * c->q1; }
+long sg_conv_r_values(const sg_conv_params *c)
+{
+    return c->spectrum == SG_CONV_SPECTRUM_EXACT ? 0 : c->channels * c->p2 * (c->p1 / 2 + 1);
+}
 long sg_conv_s_values(const sg_conv_params *c)
 {
     if (c->spectrum == SG_CONV_SPECTRUM_EXACT) return c->channels * c->p2 * (c->p1 / 2 + 1);

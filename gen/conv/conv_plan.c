@@ -1,4 +1,5 @@
 /* conv_plan.c: the --conv job: five shaders (the kernel spectrum's two, the image's three),
+ * six with --spectrum resampled (the kernel spectrum resampled to the image's frequencies),
  * the plan file libspdrt's spdrt_conv_load runs (NAME.convplan), and the contract of the job
  * as a whole for the header. */
 #include <stdio.h>
@@ -11,8 +12,10 @@
 
 int sg_conv_plan(const sg_run *run, sg_job *job)
 {
-    (void)run;
-    for (int i = 0; i < SG_CONV_SHADERS; i++) sg_job_add_shader(job, sg_conv_roles[i], i);
+    const sg_conv_params *c = run->params;
+    for (int i = 0; i < SG_CONV_SHADERS; i++)
+        if (i != SG_CONV_RESAMPLE || c->spectrum == SG_CONV_SPECTRUM_RESAMPLED)
+            sg_job_add_shader(job, sg_conv_roles[i], i);
     return 0;
 }
 
@@ -30,11 +33,13 @@ void sg_conv_job_contract(const sg_run *run, const sg_job *job, sg_contract *out
     snprintf(out->title, sizeof out->title, "an FFT convolution");
     snprintf(out->doc, sizeof out->doc,
              "Images up to %ldx%ld, PSFs up to %ldx%ld. When the PSF changes: spectrum1 (the PSF buffer to the zk buffer), a barrier, "
-             "spectrum2 (zk to the kernel spectrum s). Per image: pass1 (the image to z), pass2 "
-             "(z and s to y: forward FFT along %c, product, inverse), pass3 (y and the source image "
+             "spectrum2 (zk to the kernel spectrum s)%s. Per image: pass1 (the image to z), pass2 "
+             "(z and %s to y: forward FFT along %c, product, inverse), pass3 (y and the source image "
              "to the output), a barrier between each. Every shader takes the same push constants. "
              "Buffers hold complex values of COMPLEX_BYTES each; the padded image is PADDED_WIDTH x "
              "PADDED_HEIGHT, pass 1 and pass 3 run along %c.", c->image[0], c->image[1], c->psf[0], c->psf[1],
+             c->spectrum == SG_CONV_SPECTRUM_RESAMPLED ? ", a barrier, resample (s to r, again whenever "
+             "psf_scale changes)" : "", c->spectrum == SG_CONV_SPECTRUM_RESAMPLED ? "r" : "s",
              axis_name(c, 1), axis_name(c, 0));
     sg_contract_add(out, "IMAGE_WIDTH", c->image[0], "the largest image");
     sg_contract_add(out, "IMAGE_HEIGHT", c->image[1], NULL);
@@ -48,7 +53,7 @@ void sg_conv_job_contract(const sg_run *run, const sg_job *job, sg_contract *out
                     "the width");
     sg_contract_add(out, "MIRROR", c->padding == SG_CONV_PAD_MIRROR, "1: --padding mirror");
     sg_contract_add(out, "RESAMPLED", c->spectrum == SG_CONV_SPECTRUM_RESAMPLED,
-                    "1: the kernel spectrum is SPECTRUM_WIDTH x SPECTRUM_HEIGHT, sampled bilinearly");
+                    "1: the kernel spectrum is SPECTRUM_WIDTH x SPECTRUM_HEIGHT, resampled bilinearly to r");
     sg_contract_add(out, "SPECTRUM_WIDTH", c->first_axis == SG_CONV_AXIS_X ? c->q1 : c->q2, NULL);
     sg_contract_add(out, "SPECTRUM_HEIGHT", c->first_axis == SG_CONV_AXIS_X ? c->q2 : c->q1, NULL);
     sg_contract_add(out, "COMPLEX_BYTES", c->storage == SG_CONV_F16 ? 4 : 8,
@@ -57,6 +62,8 @@ void sg_conv_job_contract(const sg_run *run, const sg_job *job, sg_contract *out
     sg_contract_add(out, "Y_VALUES", sg_conv_y_values(c), "complex values of the y buffer");
     sg_contract_add(out, "S_VALUES", sg_conv_s_values(c), "complex values of the kernel spectrum");
     sg_contract_add(out, "ZK_VALUES", sg_conv_zk_values(c), "complex values of the zk buffer");
+    sg_contract_add(out, "R_VALUES", sg_conv_r_values(c),
+                    "complex values of the resampled spectrum r (0: exact, pass 2 reads s)");
     sg_contract_add(out, "SUBGROUP_SIZE", subgroup, "the largest a shader's shuffles need");
 }
 
@@ -89,9 +96,9 @@ char *sg_conv_manifest(const sg_run *run, const sg_job *job)
                        "# run by libspdrt's spdrt_conv_load. Generated; regenerate with:\n",
                    SPDGEN_VERSION, sg_revision, c->image[0], c->image[1], c->psf[0], c->psf[1]);
     sg_text_command(&t, "#   ", "#       ", run->command);
-    sg_text_printf(&t, "spdgen-conv-plan 1\nimage %ld %ld\npsf %ld %ld\nchannels %ld\npadding %s\n"
+    sg_text_printf(&t, "spdgen-conv-plan 2\nimage %ld %ld\npsf %ld %ld\nchannels %ld\npadding %s\n"
                        "spectrum %s\nfirst-axis %c\ninput %s\noutput %s\nformat %s\nstorage %s\n"
-                       "padded %ld %ld\nspectrum-size %ld %ld\nbuffers %ld %ld %ld %ld\n",
+                       "padded %ld %ld\nspectrum-size %ld %ld\nbuffers %ld %ld %ld %ld %ld\n",
                    c->image[0], c->image[1], c->psf[0], c->psf[1], c->channels,
                    sg_conv_paddings[c->padding], sg_conv_spectra[c->spectrum], axis_name(c, 0),
                    sg_conv_io[c->input], sg_conv_io[c->output],
@@ -99,7 +106,7 @@ char *sg_conv_manifest(const sg_run *run, const sg_job *job)
                    sg_conv_storages[c->storage], c->padded[0], c->padded[1],
                    c->first_axis == SG_CONV_AXIS_X ? c->q1 : c->q2,
                    c->first_axis == SG_CONV_AXIS_X ? c->q2 : c->q1, sg_conv_z_values(c),
-                   sg_conv_y_values(c), sg_conv_s_values(c), sg_conv_zk_values(c));
+                   sg_conv_y_values(c), sg_conv_s_values(c), sg_conv_zk_values(c), sg_conv_r_values(c));
     for (int i = 0; i < job->count; i++) {
         const sg_contract *k = &job->shaders[i].gen.contract;
         const sg_conv_shape *s = &c->shapes[job->shaders[i].index];

@@ -136,7 +136,7 @@ static int prepare(selftest *s, const sg_run *run, const sg_job *job)
         fprintf(stderr, "spdgen: error: --selftest: no usable Vulkan device: %s\n", err);
         return -1;
     }
-    for (int i = 0; i < SG_CONV_SHADERS; i++) spirv[i] = job->shaders[i].module.words, words[i] = job->shaders[i].module.count;
+    for (int i = 0; i < job->count; i++) spirv[i] = job->shaders[i].module.words, words[i] = job->shaders[i].module.count;
     char *plan = sg_conv_manifest(run, job);
     spdrt_result res = plan ? spdrt_conv_create(s->ctx, plan, spirv, words, &s->conv) : SPDRT_ERROR_OUT_OF_MEMORY;
     free(plan);

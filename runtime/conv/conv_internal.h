@@ -8,7 +8,8 @@
 #include "spdrt_vk.h"
 
 #define CONV_PUSH_BYTES 32u
-enum { CONV_SPECTRUM1, CONV_SPECTRUM2, CONV_PASS1, CONV_PASS2, CONV_PASS3, CONV_SHADERS };
+/* The shaders in the order they run; CONV_RESAMPLE only in a resampled job. */
+enum { CONV_SPECTRUM1, CONV_SPECTRUM2, CONV_RESAMPLE, CONV_PASS1, CONV_PASS2, CONV_PASS3, CONV_SHADERS };
 
 /* One shader of the plan. */
 typedef struct {
@@ -27,9 +28,14 @@ typedef struct {
 struct spdrt_conv {
     spdrt_conv_info info;
     uint32_t e1_max, e2_max, k2_max, p1, q1;   /* along the passes' axes */
-    uint64_t values[4];                        /* complex values of z, y, s, zk */
+    uint64_t values[5];                        /* complex values of z, y, s, zk, r */
     conv_shader shaders[CONV_SHADERS];
     spdrt_buffer z, y, s, zk;                  /* device-local */
+    spdrt_buffer r;                            /* resampled: s at the image's frequencies */
+    float resampled_scale;                     /* the psf_scale r was last resampled (or
+                                                  recorded to be) for; 0: r is stale */
+    float scale;                               /* the psf_scale of the last run or record
+                                                  (1 at first): spdrt_conv_set_kernel's */
     spdrt_buffer psf;                          /* host-visible, the plan's largest PSF */
     uint32_t psf_width, psf_height;            /* of the PSF set last (0: none yet) */
     int bound;                                 /* an input and output are bound */
@@ -43,6 +49,13 @@ typedef struct {
     spdrt_buffer upload, readback;
     VkQueryPool timestamps;                    /* 4 queries: around each pass */
 } conv_run_resources;
+
+/* Records the resample for push->psf_scale (nothing for an exact job) between barriers: after
+ * earlier work reading r and spectrum2's writes of s, before later reads of r. Marks r
+ * resampled for that scale. */
+void conv_record_resample(VkCommandBuffer cb, spdrt_conv *conv, const conv_push *push);
+/* Whether r must be resampled before a run with push->psf_scale. */
+int conv_stale(const spdrt_conv *conv, const conv_push *push);
 
 /* Records the three passes (push constants `push`) with the barriers between them
  * (conv_record.c): first a barrier from the compute shaders and `before` (the input's last
@@ -85,7 +98,8 @@ typedef struct {
     conv_run_resources rs;
     spdrt_conv_params params;
     int alone;                                 /* 0: the three passes with their barriers;
-                                                  1..3: that pass alone */
+                                                  1..3: that pass alone; 4: the resample
+                                                  with its barriers */
 } conv_job;
 
 spdrt_result conv_job_prepare(spdrt_context *ctx, spdrt_conv *conv, const spdrt_conv_params *p,

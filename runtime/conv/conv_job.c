@@ -24,7 +24,11 @@ spdrt_result conv_job_prepare(spdrt_context *ctx, spdrt_conv *conv, const spdrt_
     if (res == SPDRT_OK) res = spdrt__commands_begin(ctx, &cb);
     if (res == SPDRT_OK) {
         conv_record_setup(cb, conv, &job->rs, p->width, p->height);
+        /* Resampled once here, so every record times the passes alone. */
+        conv_push push = conv_push_of(conv, p);
+        if (conv_stale(conv, &push)) conv_record_resample(cb, conv, &push);
         res = spdrt__commands_submit(ctx, cb);
+        if (res != SPDRT_OK) conv->resampled_scale = 0.0f;
     }
     if (res != SPDRT_OK) conv_job_release(job);
     return res;
@@ -33,7 +37,10 @@ spdrt_result conv_job_prepare(spdrt_context *ctx, spdrt_conv *conv, const spdrt_
 void conv_job_record(VkCommandBuffer cb, void *user)
 {
     const conv_job *job = user;
-    if (job->alone) spdrt_conv_record_pass(job->ctx, job->conv, cb, &job->params, (uint32_t)job->alone - 1);
+    if (job->alone == 4) {
+        conv_push push = conv_push_of(job->conv, &job->params);
+        conv_record_resample(cb, job->conv, &push);
+    } else if (job->alone) spdrt_conv_record_pass(job->ctx, job->conv, cb, &job->params, (uint32_t)job->alone - 1);
     else spdrt_conv_record(job->ctx, job->conv, cb, &job->params, NULL);
 }
 

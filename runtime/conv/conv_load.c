@@ -1,4 +1,5 @@
-/* conv_load.c: a --conv job from its plan file (NAME.convplan): the five pipelines, the
+/* conv_load.c: a --conv job from its plan file (NAME.convplan): the five pipelines (six for a
+ * resampled spectrum), the
  * buffers between the passes sized for the plan's largest image and PSF, and the descriptor
  * writes that do not change between runs. */
 #define _POSIX_C_SOURCE 200809L
@@ -8,7 +9,8 @@
 
 #include "conv_internal.h"
 
-static const char *const ROLES[CONV_SHADERS] = {"spectrum1", "spectrum2", "pass1", "pass2", "pass3"};
+static const char *const ROLES[CONV_SHADERS] = {"spectrum1", "spectrum2", "resample", "pass1", "pass2",
+                                                "pass3"};
 
 static uint32_t *read_words(const char *path, size_t *words)
 {
@@ -110,8 +112,10 @@ static int parse_line(spdrt_conv *conv, const char *line, char files[CONV_SHADER
     else if (!strcmp(word, "storage")) i->f16 = !strcmp(value, "f16");
     else if (!strcmp(word, "format")) return parse_format(value, &i->output_format);
     else if (!strcmp(word, "buffers")) {
-        if (sscanf(line, "buffers %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3]) != 4) return -1;
+        unsigned long long r;
+        if (sscanf(line, "buffers %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &r) != 5) return -1;
         for (int k = 0; k < 4; k++) conv->values[k] = v[k];
+        conv->values[4] = r;
     }
     return 0;
 }
@@ -127,8 +131,13 @@ static int derive(spdrt_conv *conv)
     conv->p1 = y ? i->padded_height : i->padded_width;
     conv->q1 = y ? i->spectrum_height : i->spectrum_width;
     if (!i->channels || i->channels > 4 || !i->image_width || !i->psf_width || !conv->p1 || !conv->q1) return -1;
-    for (int k = 0; k < CONV_SHADERS; k++)
-        if (!conv->shaders[k].wg || !conv->shaders[k].n) return -1;
+    for (int k = 0; k < CONV_SHADERS; k++) {
+        /* the resample is there exactly when the spectrum is resampled; it runs no FFT */
+        int wanted = k != CONV_RESAMPLE || i->resampled;
+        if (!wanted != !conv->shaders[k].wg || (wanted && k != CONV_RESAMPLE && !conv->shaders[k].n)) return -1;
+    }
+    if (!i->resampled != !conv->values[4]) return -1;
+    conv->scale = 1.0f;
     return 0;
 }
 
@@ -136,10 +145,11 @@ static spdrt_result create_buffers(spdrt_context *ctx, spdrt_conv *conv)
 {
     const VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                      VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
-    spdrt_buffer *bufs[4] = {&conv->z, &conv->y, &conv->s, &conv->zk};
+    spdrt_buffer *bufs[5] = {&conv->z, &conv->y, &conv->s, &conv->zk, &conv->r};
     spdrt_result res = SPDRT_OK;
-    for (int k = 0; k < 4 && res == SPDRT_OK; k++)
-        res = spdrt__buffer_create(ctx, conv->values[k] * conv_complex_bytes(conv), usage, 0, bufs[k]);
+    for (int k = 0; k < 5 && res == SPDRT_OK; k++)
+        if (conv->values[k])
+            res = spdrt__buffer_create(ctx, conv->values[k] * conv_complex_bytes(conv), usage, 0, bufs[k]);
     if (res == SPDRT_OK)
         res = spdrt__buffer_create(ctx, (VkDeviceSize)conv->info.psf_width * conv->info.psf_height *
                                    conv->info.channels * sizeof(float), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 1,
@@ -171,11 +181,16 @@ static void bind_fixed(spdrt_context *ctx, spdrt_conv *conv)
     set = conv->shaders[CONV_SPECTRUM2].pipe.sets[0];
     write_buffer(ctx, set, 0, &conv->zk);
     write_buffer(ctx, set, 1, &conv->s);
+    if (conv->info.resampled) {
+        set = conv->shaders[CONV_RESAMPLE].pipe.sets[0];
+        write_buffer(ctx, set, 0, &conv->s);
+        write_buffer(ctx, set, 1, &conv->r);
+    }
     write_buffer(ctx, conv->shaders[CONV_PASS1].pipe.sets[0], 1, &conv->z);
     set = conv->shaders[CONV_PASS2].pipe.sets[0];
     write_buffer(ctx, set, 0, &conv->z);
     write_buffer(ctx, set, 1, &conv->y);
-    write_buffer(ctx, set, 2, &conv->s);
+    write_buffer(ctx, set, 2, conv->info.resampled ? &conv->r : &conv->s);
     write_buffer(ctx, conv->shaders[CONV_PASS3].pipe.sets[0], 0, &conv->y);
 }
 
@@ -193,7 +208,7 @@ static int parse_plan(spdrt_conv *conv, const char *text, char files[CONV_SHADER
         if (!strncmp(line, "spdgen-conv-plan ", 17)) version = atoi(line + 17);
         else if (parse_line(conv, line, files)) bad = 1;
     }
-    return version == 1 && !bad && !derive(conv) ? 0 : -1;
+    return version == 2 && !bad && !derive(conv) ? 0 : -1;
 }
 
 static spdrt_result create(spdrt_context *ctx, const char *plan, const uint32_t *const spirv[CONV_SHADERS],
@@ -205,10 +220,13 @@ static spdrt_result create(spdrt_context *ctx, const char *plan, const uint32_t 
     memset(files, 0, sizeof files);
     spdrt_result res = SPDRT_OK;
     if (parse_plan(conv, plan, files))
-        res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s is not a version-1 spdgen conv plan", where);
-    for (int k = 0; k < CONV_SHADERS && res == SPDRT_OK; k++) {
-        res = spdrt__spirv_check(ctx, spirv[k], words[k]);
-        if (res == SPDRT_OK) res = create_shader(ctx, conv, k, spirv[k], words[k]);
+        res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s is not a version-2 spdgen conv plan", where);
+    /* The modules come in the plan's order: every shader but an exact job's resample. */
+    for (int k = 0, m = 0; k < CONV_SHADERS && res == SPDRT_OK; k++) {
+        if (!conv->shaders[k].wg) continue;
+        res = spdrt__spirv_check(ctx, spirv[m], words[m]);
+        if (res == SPDRT_OK) res = create_shader(ctx, conv, k, spirv[m], words[m]);
+        m++;
     }
     if (res == SPDRT_OK) res = create_buffers(ctx, conv);
     if (res != SPDRT_OK) {
@@ -220,8 +238,8 @@ static spdrt_result create(spdrt_context *ctx, const char *plan, const uint32_t 
     return SPDRT_OK;
 }
 
-spdrt_result spdrt_conv_create(spdrt_context *ctx, const char *plan, const uint32_t *const spirv[5],
-                               const size_t spirv_words[5], spdrt_conv **out)
+spdrt_result spdrt_conv_create(spdrt_context *ctx, const char *plan, const uint32_t *const spirv[],
+                               const size_t spirv_words[], spdrt_conv **out)
 {
     if (!ctx) return SPDRT_ERROR_ARGUMENT;
     if (!out || !plan || !spirv || !spirv_words)
@@ -264,16 +282,19 @@ spdrt_result spdrt_conv_load(spdrt_context *ctx, const char *path, spdrt_conv **
     memset(files, 0, sizeof files);
     spdrt_result res = SPDRT_OK;
     if (parse_plan(&probe, text, files))
-        res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s is not a version-1 spdgen conv plan", path);
+        res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s is not a version-2 spdgen conv plan", path);
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');
     if (slash) slash[1] = '\0';
     else dir[0] = '\0';
+    int count = 0; /* the modules in the plan's order, as spdrt_conv_create takes them */
     for (int k = 0; k < CONV_SHADERS && res == SPDRT_OK; k++) {
         char file[1400];
+        if (!probe.shaders[k].wg) continue;
         snprintf(file, sizeof file, "%s%s", dir, files[k]);
-        if (!(code[k] = read_words(file, &words[k])))
+        if (!(code[count] = read_words(file, &words[count])))
             res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "cannot read the conv module %s", file);
+        count++;
     }
     if (res == SPDRT_OK) res = create(ctx, text, (const uint32_t *const *)code, words, path, out);
     for (int k = 0; k < CONV_SHADERS; k++) free(code[k]);
@@ -292,6 +313,7 @@ void spdrt_conv_destroy(spdrt_context *ctx, spdrt_conv *conv)
         spdrt__buffer_destroy(ctx, &conv->y);
         spdrt__buffer_destroy(ctx, &conv->s);
         spdrt__buffer_destroy(ctx, &conv->zk);
+        spdrt__buffer_destroy(ctx, &conv->r);
         spdrt__buffer_destroy(ctx, &conv->psf);
     }
     free(conv);

@@ -18,6 +18,22 @@ void conv_dispatch(VkCommandBuffer cb, const conv_shader *s, const conv_push *pu
     vkCmdDispatch(cb, groups, 1, 1);
 }
 
+int conv_stale(const spdrt_conv *conv, const conv_push *push)
+{
+    return conv->info.resampled && conv->resampled_scale != push->psf_scale;
+}
+
+void conv_record_resample(VkCommandBuffer cb, spdrt_conv *conv, const conv_push *push)
+{
+    if (!conv->info.resampled) return;
+    /* After spectrum2's writes of s and an earlier pass 2's reads of r; before the next. */
+    spdrt__memory_barrier(cb, COMPUTE, READ_WRITE, COMPUTE, READ_WRITE);
+    conv_dispatch(cb, &conv->shaders[CONV_RESAMPLE], push, conv_column_groups(conv, CONV_RESAMPLE));
+    spdrt__memory_barrier(cb, COMPUTE, VK_ACCESS_SHADER_WRITE_BIT, COMPUTE, VK_ACCESS_SHADER_READ_BIT);
+    conv->resampled_scale = push->psf_scale;
+    conv->scale = push->psf_scale;
+}
+
 /* One pass's dispatch (0, 1, 2: pass 1, 2, 3), nothing around it. */
 static void record_pass(VkCommandBuffer cb, const spdrt_conv *conv, const conv_push *push, uint32_t pass)
 {
@@ -134,7 +150,19 @@ static spdrt_result check_record(spdrt_context *ctx, const spdrt_conv *conv, VkC
     return SPDRT_OK;
 }
 
-spdrt_result spdrt_conv_record(spdrt_context *ctx, const spdrt_conv *conv, VkCommandBuffer cmd,
+spdrt_result spdrt_conv_record_resample(spdrt_context *ctx, spdrt_conv *conv, VkCommandBuffer cmd,
+                                        const spdrt_conv_params *params)
+{
+    if (!ctx) return SPDRT_ERROR_ARGUMENT;
+    spdrt_result res = conv_check_params(ctx, conv, params, "spdrt_conv_record_resample");
+    if (res != SPDRT_OK) return res;
+    if (!cmd) return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_conv_record_resample: no command buffer");
+    conv_push push = conv_push_of(conv, params);
+    conv_record_resample(cmd, conv, &push);
+    return SPDRT_OK;
+}
+
+spdrt_result spdrt_conv_record(spdrt_context *ctx, spdrt_conv *conv, VkCommandBuffer cmd,
                                const spdrt_conv_params *params, const spdrt_conv_sync *sync)
 {
     spdrt_conv_sync none;
@@ -148,6 +176,7 @@ spdrt_result spdrt_conv_record(spdrt_context *ctx, const spdrt_conv *conv, VkCom
     before.stage |= sync->output_before.stage;
     before.access |= sync->output_before.access;
     conv_push push = conv_push_of(conv, params);
+    if (conv_stale(conv, &push)) conv_record_resample(cmd, conv, &push);
     conv_record_passes(cmd, conv, &push, &before, &sync->output_after, VK_NULL_HANDLE);
     return SPDRT_OK;
 }
@@ -159,6 +188,10 @@ spdrt_result spdrt_conv_record_pass(spdrt_context *ctx, const spdrt_conv *conv, 
     if (res != SPDRT_OK) return res;
     if (pass > 2) return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_conv_record_pass: pass %u; 0, 1 or 2", pass);
     conv_push push = conv_push_of(conv, params);
+    if (pass == 1 && conv_stale(conv, &push))
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_conv_record_pass: the spectrum is resampled for "
+                            "psf_scale %g, not %g (spdrt_conv_record_resample first)",
+                            (double)conv->resampled_scale, (double)push.psf_scale);
     record_pass(cmd, conv, &push, pass);
     return SPDRT_OK;
 }

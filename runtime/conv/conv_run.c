@@ -79,11 +79,15 @@ spdrt_result spdrt_conv_set_kernel(spdrt_context *ctx, spdrt_conv *conv, const f
     conv_dispatch(cb, &conv->shaders[CONV_SPECTRUM1], &push, conv_line_groups(conv_lines(conv, width, height)));
     between_passes(cb);
     conv_dispatch(cb, &conv->shaders[CONV_SPECTRUM2], &push, conv_column_groups(conv, CONV_SPECTRUM2));
-    /* The spectrum for every later run's pass 2, and for a read-back. */
+    /* The spectrum for every later run's pass 2 (resampled: for the resample, at the scale
+     * of the last run, which the next run most likely keeps), and for a read-back. */
     spdrt__memory_barrier(cb, COMPUTE, VK_ACCESS_SHADER_WRITE_BIT, COMPUTE | TRANSFER,
                           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT);
+    push.psf_scale = conv->scale;
+    conv_record_resample(cb, conv, &push);
     res = spdrt__commands_submit(ctx, cb);
     if (res == SPDRT_OK) conv->psf_width = width, conv->psf_height = height;
+    else conv->resampled_scale = 0.0f;
     return res;
 }
 
@@ -323,10 +327,12 @@ spdrt_result spdrt_conv_run(spdrt_context *ctx, spdrt_conv *conv, const spdrt_co
          * conv_record_readback has its own barriers (the output image's layout changes). */
         spdrt_vk_use none = {0, 0, VK_IMAGE_LAYOUT_UNDEFINED};
         if (rs.timestamps) vkCmdResetQueryPool(cb, rs.timestamps, 0, 4);
+        if (conv_stale(conv, &push)) conv_record_resample(cb, conv, &push);
         conv_record_setup(cb, conv, &rs, p->width, p->height);
         conv_record_passes(cb, conv, &push, &none, &none, rs.timestamps);
         conv_record_readback(cb, conv, &rs, p->width, p->height);
         res = spdrt__commands_submit(ctx, cb);
+        if (res != SPDRT_OK) conv->resampled_scale = 0.0f;
     }
     /* Its images go now: nothing is bound until the next spdrt_conv_bind or run. */
     conv->bound = 0;

@@ -1,8 +1,8 @@
 /* spdrt_conv.h: running an spdgen --conv job (an image convolved with a PSF through FFTs)
  * with libspdrt, and its references.
  *
- * spdgen --conv ... --target spirv -o NAME.spv writes five modules and NAME.convplan; the
- * plan says what they were generated for. spdrt_conv_load builds the pipelines and the
+ * spdgen --conv ... --target spirv -o NAME.spv writes six modules (five with --spectrum
+ * exact) and NAME.convplan; the plan says what they were generated for. spdrt_conv_load builds the pipelines and the
  * buffers between the passes (sized for the largest image and PSF), spdrt_conv_set_kernel
  * computes a PSF's spectrum on the device and keeps it, spdrt_conv_run convolves images with
  * it: the runtime allocates the input and output images (or buffers) for each run.
@@ -40,16 +40,18 @@ typedef struct {
 /* Loads NAME.convplan (written with --target spirv; the modules it names are read from the
  * plan file's directory) and builds the job on ctx. */
 spdrt_result spdrt_conv_load(spdrt_context *ctx, const char *path, spdrt_conv **out);
-/* The same from the plan's text and the five modules in the plan's order (spectrum1,
- * spectrum2, pass1, pass2, pass3), copied: what spdgen --selftest runs. */
-spdrt_result spdrt_conv_create(spdrt_context *ctx, const char *plan, const uint32_t *const spirv[5],
-                               const size_t spirv_words[5], spdrt_conv **out);
+/* The same from the plan's text and its modules in the plan's order (spectrum1, spectrum2,
+ * resample, pass1, pass2, pass3: six; five for --spectrum exact, which has no resample),
+ * copied: what spdgen --selftest runs. */
+spdrt_result spdrt_conv_create(spdrt_context *ctx, const char *plan, const uint32_t *const spirv[],
+                               const size_t spirv_words[], spdrt_conv **out);
 const spdrt_conv_info *spdrt_conv_describe(const spdrt_conv *conv);
 void spdrt_conv_destroy(spdrt_context *ctx, spdrt_conv *conv);
 
 /* Sets the PSF: width x height pixels of `channels` floats, centred at (width / 2, height /
  * 2), at most the plan's PSF size. Runs the spectrum shaders and keeps the spectrum for
- * every later run. normalize: each channel is divided by its sum first, so the convolution
+ * every later run (resampled: and resamples it for the psf_scale of the last run, 1 at
+ * first; a run or record for another psf_scale resamples again first). normalize: each channel is divided by its sum first, so the convolution
  * keeps the image's brightness (a PSF summing to 1 needs no normalizing). */
 spdrt_result spdrt_conv_set_kernel(spdrt_context *ctx, spdrt_conv *conv, const float *psf,
                                    uint32_t width, uint32_t height, int normalize);
@@ -81,7 +83,9 @@ void spdrt_conv_round_input(const spdrt_conv *conv, float *input, size_t pixels)
 
 /* Convolves `input` (width x height pixels) with the PSF set last into `output`. The
  * spectra between the passes and the output are filled with NaN first, so a value the
- * shaders should have written and did not shows. `times` may be NULL. */
+ * shaders should have written and did not shows. A resampled job whose spectrum was
+ * resampled for another psf_scale resamples it first, in the same submission. `times` may
+ * be NULL. */
 spdrt_result spdrt_conv_run(spdrt_context *ctx, spdrt_conv *conv, const spdrt_conv_params *params,
                             const float *input, float *output, spdrt_conv_times *times);
 

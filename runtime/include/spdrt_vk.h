@@ -263,13 +263,25 @@ typedef struct {
  * sync may be NULL (all zeroed). Changes the command buffer's compute pipeline, descriptor
  * set 0 and push constants, which hold the size of the PSF set last: a command buffer
  * recorded before spdrt_conv_set_kernel of another size must be recorded again (the
- * spectrum's values themselves are read when it runs). SPDRT_ERROR_ARGUMENT for bad params,
- * no PSF set or nothing bound. */
-spdrt_result spdrt_conv_record(spdrt_context *ctx, const spdrt_conv *conv, VkCommandBuffer cmd,
+ * spectrum's values themselves are read when it runs). A resampled job (--spectrum
+ * resampled) keeps its kernel spectrum resampled for one psf_scale: where params's differs
+ * from the one last resampled for (by spdrt_conv_set_kernel, spdrt_conv_run or a record),
+ * the resample is recorded first, and later records take it as done, so command buffers
+ * must run in the order they were recorded; one that is submitted again after a record for
+ * another scale records spdrt_conv_record_resample itself. SPDRT_ERROR_ARGUMENT for bad
+ * params, no PSF set or nothing bound. */
+spdrt_result spdrt_conv_record(spdrt_context *ctx, spdrt_conv *conv, VkCommandBuffer cmd,
                                const spdrt_conv_params *params, const spdrt_conv_sync *sync);
+/* Records the resample of a resampled job's kernel spectrum for params->psf_scale (nothing
+ * for an exact job), with barriers from any earlier record and to the next one's passes:
+ * a small dispatch, one value per spectrum value pass 2 reads. */
+spdrt_result spdrt_conv_record_resample(spdrt_context *ctx, spdrt_conv *conv, VkCommandBuffer cmd,
+                                        const spdrt_conv_params *params);
 /* One pass alone (0, 1, 2: pass 1, 2, 3), no barrier at all: the caller orders it after
  * what it reads (pass 1 the input, pass 2 pass 1's spectra, pass 3 pass 2's and the input)
- * with compute-to-compute barriers. For timing the passes apart. */
+ * with compute-to-compute barriers. For timing the passes apart. Pass 2 of a resampled job
+ * whose spectrum is resampled for another psf_scale is SPDRT_ERROR_ARGUMENT (record
+ * spdrt_conv_record_resample first). */
 spdrt_result spdrt_conv_record_pass(spdrt_context *ctx, const spdrt_conv *conv, VkCommandBuffer cmd,
                                     const spdrt_conv_params *params, uint32_t pass);
 

@@ -8,7 +8,7 @@
 --              to the kernel spectrum (exact: in bit-reversed order along A2, as pass 2 holds
 --              it; resampled: natural order, the whole L1 x L2 spectrum)
 --   pass2:     forward FFT (DIF, bit-reversed output), product with the kernel spectrum
---              (read, or sampled bilinearly), the inverse as conj(FFT(conj(.))) by a DIT from
+--              (exact, or resampled by resample.lua: the same layout), the inverse as conj(FFT(conj(.))) by a DIT from
 --              where the forward left each value (inverse.lua): no reorder anywhere
 local fftctx = require("templates.conv.fftctx")
 local inverse = require("templates.conv.inverse")
@@ -146,65 +146,23 @@ local function emit_spectrum_store(c, ctx, L)
 end
 
 -- pass2's product: the kernel spectrum at (k1, k2), the lerp toward a delta, the norm of the
--- inverse along A2 (1/P2, a power of two), then conj for the inverse as a forward DIT.
+-- inverse along A2 (1/P2, a power of two), then conj for the inverse as a forward DIT. Both
+-- spectrum modes read one value per register where the DIF left it: the exact spectrum as
+-- spectrum2 stored it, the resampled one as the resample shader stored it (resample.lua).
 local function emit_product(c, ctx, L)
-    local cfg, s = ctx.cfg, ctx.sizes
-    local exact = cfg.spectrum == "exact"
+    local s = ctx.sizes
     local scale = literal(1 / s.p2)
-    if exact then
-        c:comment(string.format("Product: H from the exact kernel spectrum at (c * %d + j2) * %d + k1, j2 " ..
-            "this register's position (spectrum2 stored it in the same bit-reversed order).", s.p2,
-            ctx.strides.half1))
-        c:line("uint sch = ch * %s;", u(s.p2))
-    else
-        c:comment(string.format("Product: H sampled bilinearly from the %dx%d kernel spectrum (along A1, A2) at " ..
-            "u = kappa * Q / P * psf_scale, kappa the signed frequency (k2 - %d above %d), indices wrapping " ..
-            "mod Q: the spectrum stays at the PSF's padded size (Nabla's spectral resampling; it rings). " ..
-            "A Nyquist frequency (k = P / 2) is both +P/2 and -P/2: its samples at +u and -u are " ..
-            "averaged, so the product stays Hermitian and the inverse real at any psf_scale.",
-            s.q1, s.q2, s.p2, s.p2 // 2 - 1))
-        c:line("uint sch = ch * %s;", u(s.q2))
-        c:line("float ratio1 = %s * params.psf_scale;", literal(s.q1 / s.p1))
-        c:line("float ratio2 = %s * params.psf_scale;", literal(s.q2 / s.p2))
-        c:line("float u1 = float(colr) * ratio1;")
-        c:note(string.format("uint n1 = colr == %s ? 2u : 1u;", u(s.p1 // 2)), "signs of k1 sampled")
-    end    local pt = fftctx.position(ctx, L, 0)
-    local ft = fftctx.frequency(ctx, L, 0)
+    c:comment(string.format("Product: H from the kernel spectrum at the image's frequencies, at (c * %d + " ..
+        "j2) * %d + k1, j2 this register's position (%s stored it in the same bit-reversed order). " ..
+        "Then the sharpening lerp toward a delta, H + sharpen (1 - H).", s.p2, ctx.strides.half1,
+        ctx.cfg.spectrum == "exact" and "spectrum2" or "the resample shader"))
+    c:line("uint sch = ch * %s;", u(s.p2))
+    local pt = fftctx.position(ctx, L, 0)
     for k = 0, ctx.registers - 1 do
         local _, pr = fftctx.position(ctx, L, k)
-        local _, fr = fftctx.frequency(ctx, L, k)
         c:block("", function()
-            if exact then
-                c:line("$float2 h = %s;", load_complex(ctx, "spectrum", string.format("(sch + %s) * %s + colr",
-                    plus(pt, pr), u(ctx.strides.half1))))
-            else
-                c:line("uint k2 = %s;", plus(ft, fr))
-                c:line("float u2 = float(k2 < %s ? int(k2) : int(k2) - %d) * ratio2;", u(s.p2 // 2), s.p2)
-                c:note(string.format("uint n = n1 * (k2 == %s ? 2u : 1u);", u(s.p2 // 2)),
-                    "1, 2 or 4 samples")
-                c:line("$float2 h = $float2(0.0f, 0.0f);")
-                c:block("for (uint v = 0u; v < n; v++)", function()
-                    c:line("float v1 = v % n1 != 0u ? -u1 : u1;")
-                    c:line("float v2 = v / n1 != 0u ? -u2 : u2;")
-                    c:line("float floor1 = floor(v1);")
-                    c:line("float floor2 = floor(v2);")
-                    c:line("float t1 = v1 - floor1;")
-                    c:line("float t2 = v2 - floor2;")
-                    c:line("uint i1 = uint(int(floor1)) & %s;", u(s.q1 - 1))
-                    c:line("uint i1b = (i1 + 1u) & %s;", u(s.q1 - 1))
-                    c:line("uint i2 = uint(int(floor2)) & %s;", u(s.q2 - 1))
-                    c:line("uint r0 = (sch + i2) * %s;", u(s.q1))
-                    c:line("uint r1 = (sch + ((i2 + 1u) & %s)) * %s;", u(s.q2 - 1), u(s.q1))
-                    c:line("$float2 h00 = %s;", load_complex(ctx, "spectrum", "r0 + i1"))
-                    c:line("$float2 h01 = %s;", load_complex(ctx, "spectrum", "r0 + i1b"))
-                    c:line("$float2 h10 = %s;", load_complex(ctx, "spectrum", "r1 + i1"))
-                    c:line("$float2 h11 = %s;", load_complex(ctx, "spectrum", "r1 + i1b"))
-                    c:line("$float2 h0 = h00 + (h01 - h00) * t1;")
-                    c:line("$float2 h1 = h10 + (h11 - h10) * t1;")
-                    c:line("h += h0 + (h1 - h0) * t2;")
-                end)
-                c:line("h = h / float(n);")
-            end
+            c:line("$float2 h = %s;", load_complex(ctx, "spectrum", string.format("(sch + %s) * %s + colr",
+                plus(pt, pr), u(ctx.strides.half1))))
             c:line("h = h + params.sharpen * ($float2(1.0f, 0.0f) - h);")
             c:line("$float2 p = fft_mul(%s, h) * %s;", reg(k), scale)
             c:line("%s = $float2(p.x, -p.y);", reg(k))

@@ -3,6 +3,8 @@
 --   spectrum1, spectrum2  the kernel spectrum, when the PSF changes: its FFT along the first
 --                         axis A1 (two PSF lines per complex FFT), then along A2, with the
 --                         FFTShift folded in as a (-1)^(k1 + k2) sign
+--   resample              --spectrum resampled, when the PSF or psf_scale changes: the kernel
+--                         spectrum sampled at the image's frequencies, in pass 2's layout
 --   pass1                 the image's FFT along A1 (two lines per complex FFT), read from the
 --                         image with the padding implied by the loads
 --   pass2                 along A2: forward FFT, product with the kernel spectrum, inverse,
@@ -18,11 +20,12 @@ local resources = require("templates.conv.resources")
 local kernel = {}
 
 local ROLE_MODULE = { spectrum1 = "lines", pass1 = "lines", pass3 = "lines", spectrum2 = "columns",
-    pass2 = "columns" }
+    pass2 = "columns", resample = "resample" }
 
 local WHAT = {
     spectrum1 = "the PSF's FFT along the first axis (two PSF lines per complex FFT)",
     spectrum2 = "the kernel spectrum: the FFT along the second axis, FFTShift as a sign",
+    resample = "the kernel spectrum sampled bilinearly at the image's frequencies, for pass 2",
     pass1 = "the image's FFT along the first axis (two lines per complex FFT, padding implied)",
     pass2 = "along the second axis: forward FFT, product with the kernel spectrum, inverse",
     pass3 = "the inverse along the first axis: two lines unpacked, cropped, composited",
@@ -35,8 +38,12 @@ local function axis_map(cfg)
 end
 
 local function make_context(cfg, dialect)
-    local g = fftctx.geometry(cfg)
-    local ctx = fftctx.new(cfg, dialect, g, cfg.role == "pass3" and 1 or -1)
+    local ctx
+    if cfg.role == "resample" then
+        ctx = { cfg = cfg, dialect = dialect } -- no FFT: resample.prepare sets the shape
+    else
+        ctx = fftctx.new(cfg, dialect, fftctx.geometry(cfg), cfg.role == "pass3" and 1 or -1)
+    end
     ctx.role = cfg.role
     ctx.sizes = cfg.sizes
     ctx.strides = resources.layout(cfg)
@@ -52,7 +59,11 @@ end
 local function make_contract(ctx)
     local cfg, shape = ctx.cfg, ctx.cfg.shape
     local grid, grid_doc
-    if ctx.lanes then
+    if ctx.role == "resample" then
+        grid = { { arg = "channels", value = cfg.channels * shape.groups_per_channel }, {}, {} }
+        grid_doc = string.format("Grid: %d workgroups per channel, one invocation per value.",
+            shape.groups_per_channel)
+    elseif ctx.lanes then
         grid = { { arg = "channels", value = cfg.channels * shape.groups_per_channel }, {}, {} }
         grid_doc = string.format("Grid: %d workgroups per channel, %d columns each.",
             shape.groups_per_channel, ctx.columns)
@@ -69,7 +80,9 @@ local function make_contract(ctx)
         subgroup = ctx.subgroup, shared_bytes = ctx.slots * 8,
         bindings = resources.bindings(ctx.resources),
         push_constants = resources.push_contract(), push_constant_bytes = 4 * #resources.PUSH,
-        values = {
+        values = ctx.role == "resample" and {
+            { name = "GROUPS_PER_CHANNEL", value = shape.groups_per_channel, doc = "workgroups per channel" },
+        } or {
             { name = "FFT_N", value = shape.n, doc = "the FFT's length" },
             { name = "ELEMENTS_PER_INVOCATION", value = shape.ept },
             { name = "COLUMNS_PER_WORKGROUP", value = ctx.columns, doc = "column passes: in lanes" },
@@ -143,9 +156,16 @@ local function emit_header_comment(c, ctx)
         (k.grid_doc:gsub("%.$", "")), k.shared_bytes, ctx.subgroup >= 8 and string.format("needs full subgroups of %d " ..
         "invocations", ctx.subgroup) or ctx.subgroup == 4 and "needs quad operations" or "no subgroup operations"))
     c:line("//")
+    if ctx.role == "resample" then
+        emit_phases(c, ctx)
+        c:blank()
+        return
+    end
     c:comment(string.format("FFT: %d points, %d elements per invocation x %d invocations%s.", cfg.shape.n,
         cfg.shape.ept, cfg.shape.wg, ctx.lanes and string.format(", %d columns per workgroup in lanes",
-        ctx.columns) or string.format(", %d channel%s in registers", 1 << ctx.g.cb, ctx.g.cb > 0 and "s" or "")))
+        ctx.columns) or ctx.dead and string.format(", %d channel slots in registers for %d channels (every step " ..
+        "skips the rest)", 1 << ctx.g.cb, cfg.channels) or
+        string.format(", %d channel%s in registers", 1 << ctx.g.cb, ctx.g.cb > 0 and "s" or "")))
     emit_phases(c, ctx)
     c:blank()
 end
@@ -162,7 +182,7 @@ function kernel.generate(cfg, dialect)
     c:blank()
     ctx.interface:emit_declarations(c)
     c:blank()
-    fftctx.emit_helpers(c, ctx)
+    if ctx.role ~= "resample" then fftctx.emit_helpers(c, ctx) end
     ctx.module.emit_helpers(c, ctx)
     ctx.interface:emit_entry_open(c)
     ctx.module.emit_body(c, ctx)

@@ -18,6 +18,17 @@ local u, plus, reg, literal = fftctx.u, fftctx.plus, fftctx.reg_name, fftctx.lit
 local COMPONENT = { "x", "y", "z", "w" }
 
 function lines.prepare(ctx)
+    -- 3 channels ride in 4 column slots of the registers (the plan needs a power of two): the
+    -- fourth is zero and never meets the others, so every step skips it (no butterflies, no
+    -- shared-memory traffic; templates/fft/steps.lua's ctx.dead) wherever the layout holds
+    -- the channel in registers.
+    local n, channels = ctx.g.n, ctx.cfg.channels
+    if channels < (1 << ctx.g.cb) then
+        ctx.dead = function(L, k)
+            for _, b in ipairs(L.thr) do if b >= n then return false end end
+            return fftctx.channel(ctx, L, k) >= channels
+        end
+    end
     local p = fftctx.plan.build(ctx.g, { dif = true, natural = true })
     ctx.plan = p
     fftctx.account(ctx, p.steps)
@@ -65,9 +76,18 @@ local function emit_pair(c, count)
     c:line("uint line1 = odd_in ? line0 + 1u : line0;")
 end
 
+-- The registers, but those no layout of the plan gives a channel (ctx.dead): never touched.
 local function declare_registers(c, ctx)
     local names = {}
-    for k = 0, ctx.registers - 1 do names[#names + 1] = reg(k) end
+    for k = 0, ctx.registers - 1 do
+        local used = not ctx.dead
+        for _, step in ipairs(ctx.dead and ctx.plan.steps or {}) do
+            for _, L in ipairs({ step.layout, step.from, step.to }) do
+                if not ctx.dead(L, k) then used = true end
+            end
+        end
+        if used then names[#names + 1] = reg(k) end
+    end
     c:line("$float2 %s;", table.concat(names, ", "))
 end
 
@@ -123,7 +143,7 @@ local function emit_real_load(c, ctx, L)
             end
             for _, r in ipairs(grp.regs) do
                 if r.ch >= cfg.channels then
-                    c:line("%s = $float2(0.0f, 0.0f);", reg(r.k))
+                    if not (ctx.dead and ctx.dead(L, r.k)) then c:line("%s = $float2(0.0f, 0.0f);", reg(r.k)) end
                 else
                     local a = image and ("t0." .. COMPONENT[r.ch + 1]) or read("line0", r.ch)
                     local b = image and ("t1." .. COMPONENT[r.ch + 1]) or read("line1", r.ch)
@@ -179,7 +199,7 @@ local function emit_half_load(c, ctx, L)
             end
             for _, r in ipairs(grp.regs) do
                 if r.ch >= cfg.channels then
-                    c:line("%s = $float2(0.0f, 0.0f);", reg(r.k))
+                    if not (ctx.dead and ctx.dead(L, r.k)) then c:line("%s = $float2(0.0f, 0.0f);", reg(r.k)) end
                 else
                     local off = r.ch * e2 * half1
                     local at = off > 0 and (" + " .. u(off)) or ""

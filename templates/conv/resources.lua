@@ -9,6 +9,8 @@
 --   s   the kernel spectrum: exact, (c * P2 + j2) * (P1/2 + 1) + k1 with j2 the bit-reversed
 --       position of frequency k2 along A2 (the order pass 2 holds it in); resampled, the
 --       whole Q1 x Q2 spectrum in natural order, (c * Q2 + k2) * Q1 + k1
+--   r   resampled only: s sampled at the padded image's frequencies (the resample shader,
+--       again whenever psf_scale changes), in the exact s's layout, which pass 2 reads
 --   z   the image after pass 1: (c * Z_PAIRS + p) * P1 + f, pair p = lines 2p and 2p + 1
 --   y   after pass 2: line l's half spectrum along A1, (c * E2 + l) * (P1/2 + 1) + k1
 local resources = {}
@@ -22,7 +24,7 @@ resources.PUSH = {
     { "intensity", "float", "pass 3 with composite: out = src + intensity * (conv - src)" },
     { "composite", "uint", "pass 3: 0 writes the convolution, 1 the composite" },
     { "sharpen", "float", "pass 2: t of the lerp from the PSF to a delta, in the spectrum" },
-    { "psf_scale", "float", "pass 2, resampled: the PSF drawn this many times larger" },
+    { "psf_scale", "float", "resample: the PSF drawn this many times larger" },
 }
 
 function resources.push_fields()
@@ -87,11 +89,18 @@ function resources.of(cfg)
         }
     elseif role == "pass1" then
         return { source(0), buffer(1, "z", "write", "the image along the first axis: " .. complex) }
+    elseif role == "resample" then
+        return {
+            buffer(0, "spectrum", "read", "the kernel spectrum at the PSF's padded size (spectrum2's " ..
+                "output): " .. complex),
+            buffer(1, "r", "write", "the kernel spectrum at the padded image's frequencies: " .. complex),
+        }
     elseif role == "pass2" then
         return {
             buffer(0, "z", "read", "pass 1's output: " .. complex),
             buffer(1, "y", "write", "the convolved lines' half spectra along the first axis: " .. complex),
-            buffer(2, "spectrum", "read", "the kernel spectrum (spectrum2's output)"),
+            buffer(2, "spectrum", "read", cfg.spectrum == "exact" and "the kernel spectrum (spectrum2's output)"
+                or "the kernel spectrum resampled to the image's frequencies (resample's output r)"),
         }
     end
     local out

@@ -26,6 +26,12 @@ local function exponent_note(ctx, L, b, shift)
 end
 
 -- Stage on bit b in registers: pairs (k0, k1) of registers differing in b's register bit.
+-- Whether register k of layout L holds an element some output needs. A kernel whose
+-- registers carry padding elements that never meet the others (the convolution's line passes
+-- hold 3 channels in 4 column slots) sets ctx.dead(L, k); every step skips those registers
+-- (butterflies and exchanges only ever combine or move elements of one column).
+local function live(ctx, L, k) return not ctx.dead or not ctx.dead(L, k) end
+
 local function emit_stage(c, ctx, step)
     local g, L, b = ctx.g, step.layout, step.bit
     local _, r = fft_plan.where(L, b)
@@ -63,7 +69,7 @@ local function emit_stage(c, ctx, step)
     end
     ctx.stage_twiddle = w_base and { name = w_base, runtime = runtime, shift = shift, squared = square } or nil
     for k0 = 0, ctx.registers - 1 do
-        if (k0 >> r) & 1 == 0 then
+        if (k0 >> r) & 1 == 0 and (live(ctx, L, k0) or live(ctx, L, k0 | (1 << r))) then
             local k1 = k0 | (1 << r)
             local a, bb = reg_name(k0), reg_name(k1)
             local kconst = (register_part(L, k0, low)) << shift
@@ -139,6 +145,7 @@ local function emit_shuffle_stage(c, ctx, step)
             end
         end
         for k = 0, ctx.registers - 1 do
+            if not live(ctx, step.layout, k) then goto next end
             local v = reg_name(k)
             c:line("%s o%d = %s;", "$float2", k, shuffle(ctx, v, q))
             if ctx.dif then
@@ -148,6 +155,7 @@ local function emit_shuffle_stage(c, ctx, step)
                 c:line(has_tw and "{ $float2 p = fft_mul(upper ? %s : o%d, w); %s = upper ? o%d - p : %s + p; }"
                     or "{ $float2 p = upper ? %s : o%d; %s = upper ? o%d - p : %s + p; }", v, k, v, k, v)
             end
+            ::next::
         end
     end)
 end
@@ -160,7 +168,9 @@ local function emit_permute(c, ctx, step)
     for kb = 0, ctx.registers - 1 do
         local want = register_part(B, kb, all)
         for ka = 0, ctx.registers - 1 do
-            if register_part(A, ka, all) == want and ka ~= kb then moves[#moves + 1] = { from = ka, to = kb } end
+            if register_part(A, ka, all) == want and ka ~= kb and live(ctx, A, ka) then
+                moves[#moves + 1] = { from = ka, to = kb }
+            end
         end
     end
     if #moves == 0 then return end
@@ -294,18 +304,25 @@ local function emit_exchange(c, ctx, step)
                 end
                 if ok then regs[#regs + 1] = k end
             end
-            if ctx.shared_used then c:line(D.barrier()) end
+            local stores, loads = {}, {}
             for _, k in ipairs(regs) do
+                if live(ctx, A, k) then stores[#stores + 1] = k end
+                if live(ctx, B, k) then loads[#loads + 1] = k end
+            end
+            if #stores == 0 and #loads == 0 then goto skip end -- a round of padding alone
+            if ctx.shared_used then c:line(D.barrier()) end
+            for _, k in ipairs(stores) do
                 local a = slot.constant(A, k)
                 c:note(X.shared_store(ctx, "wa ^ " .. u(a), reg_name(k)), register_note(ctx, A, k, addr_of))
             end
             c:line(D.barrier())
-            for _, k in ipairs(regs) do
+            for _, k in ipairs(loads) do
                 local a = slot.constant(B, k)
                 c:note(string.format("%s = %s;", reg_name(k), X.shared_load(ctx, "ra ^ " .. u(a))),
                     register_note(ctx, B, k, addr_of))
             end
             ctx.shared_used = true
+            ::skip::
         end
     end)
 end
@@ -320,7 +337,7 @@ local function emit_lane_swap(c, ctx, step)
     c:block("", function()
         c:note(string.format("bool upper = (t & %s) != 0u;", u(1 << step.lane)), lane_note(ctx, step.lane))
         for k0 = 0, ctx.registers - 1 do
-            if (k0 >> step.reg) & 1 == 0 then
+            if (k0 >> step.reg) & 1 == 0 and (live(ctx, step.from, k0) or live(ctx, step.from, k0 | (1 << step.reg))) then
                 local k1 = k0 | (1 << step.reg)
                 local a, b = reg_name(k0), reg_name(k1)
                 c:line("{ $float2 o = %s; %s = upper ? o : %s; %s = upper ? %s : o; }",

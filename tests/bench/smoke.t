@@ -67,13 +67,13 @@ perl -MJSON::PP -e 'local $/; my $j = decode_json(<STDIN>);
     my $rows = grep { my $r = $_;
         !grep { $r->{$_}{status} ne "ok" || !($r->{$_}{median_us} > 0) ||
                 $r->{"${_}_floor"}{status} ne "ok" || !($r->{"${_}_bytes"} > 0) }
-            qw(pass1 pass2 pass3 pipeline) } @jobs;
+            qw(pass1 pass2 pass3 pipeline resample) } @jobs;
     exit !($j->{failures} == 0 && @jobs == 1 && $rows == 1 && $jobs[0]{storage} eq "f16" &&
            $jobs[0]{check}{status} eq "ok" && $jobs[0]{check}{samples} > 0 &&
            $jobs[0]{command} =~ / --columns-per-wg 2$/ &&
            $jobs[0]{pipeline_bytes} == $jobs[0]{pass1_bytes} + $jobs[0]{pass2_bytes} +
                                        $jobs[0]{pass3_bytes})' <"$WORK/conv.json"
-ok $? "conv_bench --json: one f16 job of the variant's flags, the pipeline and the three passes timed with their floors, checked"
+ok $? "conv_bench --json: one f16 job of the variant's flags, the pipeline, the three passes and the resample timed with their floors, checked"
 "$SPDGEN_BUILD/bench/conv_bench" --cases 64x64 >"$WORK/usage.txt" 2>"$WORK/usage.err"
 rc=$?
 [ $rc -eq 2 ] && [ "$(wc -l <"$WORK/usage.err")" -eq 1 ] && grep -q -- "--cases 64x64" "$WORK/usage.err"

@@ -49,8 +49,8 @@ refuse "^spdgen: error: --size: only meaningful with --selftest" --image 64x64 -
 refuse "^spdgen: error: --size 65x8: larger than --image 64x64" --image 64x64 --psf 3x3 --selftest --size 65x8
 
 # Every target of the first configuration, two of the others (each spdgen run of HLSL or SPIR-V
-# compiles five shaders): the five shaders and the plan, lines within 100 columns; the first
-# of each target made twice, the same bytes.
+# compiles its shaders): six shaders (five with --spectrum exact, which has no resample) and
+# the plan, lines within 100 columns; the first of each target made twice, the same bytes.
 n=0 bad=0 long=0
 for job in "glsl hlsl msl spirv:--image 320x180 --psf 63x63" \
     "glsl msl:--image 64x48 --psf 16x9 --channels 1 --padding mirror --spectrum exact" \
@@ -67,14 +67,17 @@ for job in "glsl hlsl msl spirv:--image 320x180 --psf 63x63" \
             "$SPDGEN" --conv $flags --target $t -o "$WORK/b.$n/job.$ext" &&
                 diff -r "$WORK/a.$n" "$WORK/b.$n" >/dev/null || { bad=$((bad + 1)); diag "$flags --target $t: not the same twice"; }
         fi
-        [ "$(ls "$WORK/a.$n" | wc -l)" -eq 6 ] || { bad=$((bad + 1)); diag "$flags --target $t: not 5 shaders and a plan"; }
+        case $flags in *exact*) files=6 ;; *) files=7 ;; esac
+        [ "$(ls "$WORK/a.$n" | wc -l)" -eq $files ] &&
+            { [ $files -eq 6 ] || [ -f "$WORK/a.$n/job.resample.$ext" ]; } ||
+            { bad=$((bad + 1)); diag "$flags --target $t: not $((files - 1)) shaders and a plan"; }
         if [ $t != spirv ]; then
             l=$(long_lines "$WORK/a.$n"/* | wc -l)
             [ "$l" -eq 0 ] || { long=$((long + l)); diag "$flags --target $t: $l long lines" "$(long_lines "$WORK/a.$n"/* | head -3)"; }
         fi
     done
 done
-ok $bad "$n jobs of 3 configurations, every target: five shaders and a plan each; one per target made twice, byte for byte the same"
+ok $bad "$n jobs of 3 configurations, every target: six shaders (five exact) and a plan each; one per target made twice, byte for byte the same"
 ok $long "every emitted line (shaders and plans) is within 100 columns"
 
 # The plan's regenerate command, run again, writes the same files.
@@ -89,7 +92,7 @@ ok $? "the plan's regenerate command ($(echo "$cmd" | cut -c1-60)...) makes the 
     printf '#include "bloom.h"\n#include <stdio.h>\nint main(void) { printf("%%d %%d %%d %%d\\n", BLOOM_IMAGE_WIDTH, BLOOM_PSF_HEIGHT, BLOOM_PADDED_WIDTH, BLOOM_PADDED_HEIGHT); return 0; }\n' >"$WORK/h.c" &&
     cc -std=c11 -Wall -Werror -I"$WORK" -o "$WORK/h" "$WORK/h.c" && [ "$("$WORK/h")" = "160 25 256 128" ]
 ok $? "--emit-header compiles and names the image, the PSF and the padded sizes (160 + 25 - 1 -> 256, 90 + 25 - 1 -> 128)"
-for b in SPECTRUM1_PSF SPECTRUM1_ZK SPECTRUM2_ZK SPECTRUM2_SPECTRUM PASS1_SRC PASS1_Z PASS2_Z PASS2_Y PASS2_SPECTRUM \
+for b in SPECTRUM1_PSF SPECTRUM1_ZK SPECTRUM2_ZK SPECTRUM2_SPECTRUM RESAMPLE_SPECTRUM RESAMPLE_R PASS1_SRC PASS1_Z PASS2_Z PASS2_Y PASS2_SPECTRUM \
     PASS3_Y PASS3_SRC PASS3_DST; do grep -q "^#define BLOOM_BINDING_$b [0-9]" "$WORK/bloom.h" || echo "$b"; done >"$WORK/missing"
 [ ! -s "$WORK/missing" ] && [ -z "$(long_lines "$WORK/bloom.h")" ]
 ok $? "the header names every shader's bindings, within 100 columns"
@@ -100,8 +103,8 @@ if command -v "${CLANGXX:-clang++}" >/dev/null 2>&1; then
     # The passes that hold the most constructs (each file is a clang++ run): the image passes
     # with mirror padding; the buffer passes with halves and shuffles.
     "$d/../msl/check-msl.sh" "$WORK"/a.6/job.pass1.metal "$WORK"/a.6/job.pass3.metal "$WORK"/a.8/job.pass1.metal \
-        "$WORK"/a.8/job.pass2.metal 2>"$WORK/err"
-    ok $? "MSL compiles against the Metal shim: the image passes of --padding mirror, pass 1 and 2 of --storage f16 --subgroup 8"
+        "$WORK"/a.8/job.pass2.metal "$WORK"/a.8/job.resample.metal "$WORK"/a.3/job.pass3.metal 2>"$WORK/err"
+    ok $? "MSL compiles against the Metal shim: the image passes of --padding mirror, pass 1, 2 and the resample of --storage f16 --subgroup 8, pass 3 of 3 channels"
     [ -s "$WORK/err" ] && diag "$(head -20 "$WORK/err")"
 else
     echo "ok $((TAP_N + 1)) # SKIP clang++ not installed"

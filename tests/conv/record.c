@@ -11,9 +11,11 @@
  * - a buffer job (2 channels, mirror padding, y first, resampled spectrum): the three passes
  *   recorded one by one (spdrt_conv_record_pass, what conv_bench times) with the test's own
  *   barriers, the output copied out, refilled with NaN and the composite recorded whole into
- *   it (output_before, output_after), both against the resampled pipeline on the CPU;
- * - misuse refused: a record before anything is bound, a pass past 2, targets of the wrong
- *   kind.
+ *   it (output_before, output_after) at psf_scale 1.5, then the convolution again at scale 1
+ *   (each record resamples the kernel spectrum for its scale first, in the same command
+ *   buffer), all against the resampled pipeline on the CPU;
+ * - misuse refused: a record before anything is bound, a pass past 2, pass 2 alone at a
+ *   psf_scale the spectrum was not resampled for, targets of the wrong kind.
  * usage: record    prints TAP */
 #include "common.h"
 
@@ -73,7 +75,8 @@ static void judge(spdrt_conv *conv, const spdrt_conv_params *p, const float *img
         return;
     }
     int rc = i->resampled ? spdrt_conv_reference_resampled(&c, i->padded_width, i->padded_height, i->spectrum_width,
-                                                            i->spectrum_height, 1.0, img, psf, ref)
+                                                            i->spectrum_height,
+                                                            p->psf_scale > 0 ? p->psf_scale : 1.0, img, psf, ref)
                           : spdrt_conv_reference(&c, img, psf, ref);
     if (rc || conv_measure(conv, out, ref, pixels, &r)) {
         ok(0, "%s: out of memory", what);
@@ -226,7 +229,7 @@ static void buffer_job(void)
     const VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                      VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
     uint32_t before = spdrt_validation_messages(conv_ctx);
-    spdrt_conv_params p = {w, h, 0, 0, 0, 0}, p2 = {w, h, 1, 0.7f, 0, 0};
+    spdrt_conv_params p = {w, h, 0, 0, 0, 0}, p2 = {w, h, 1, 0.7f, 0, 1.5f}, p3 = {w, h, 0, 0, 0, 1.0f};
     spdrt_conv_targets t;
     app_commands a;
     memset(&t, 0, sizeof t);
@@ -234,7 +237,7 @@ static void buffer_job(void)
     /* host: the input, then the two results */
     int good = img && psf && spdrt__buffer_create(conv_ctx, bytes, usage, 0, &in) == SPDRT_OK &&
                spdrt__buffer_create(conv_ctx, bytes, usage, 0, &out) == SPDRT_OK &&
-               spdrt__buffer_create(conv_ctx, 3 * bytes, usage, 1, &host) == SPDRT_OK &&
+               spdrt__buffer_create(conv_ctx, 4 * bytes, usage, 1, &host) == SPDRT_OK &&
                spdrt_conv_set_kernel(conv_ctx, conv, psf, k, k, 0) == SPDRT_OK;
     t.input_buffer = in.buffer, t.output_buffer = out.buffer;
     if (!good || spdrt_conv_bind(conv_ctx, conv, &t) != SPDRT_OK || app_begin(&a) != 0) {
@@ -256,6 +259,9 @@ static void buffer_job(void)
         res = spdrt_conv_record_pass(conv_ctx, conv, cb, &p, pass);
     }
     spdrt_result past = spdrt_conv_record_pass(conv_ctx, conv, cb, &p, 3);
+    char past_error[256];
+    snprintf(past_error, sizeof past_error, "%s", spdrt_last_error(conv_ctx));
+    spdrt_result stale = spdrt_conv_record_pass(conv_ctx, conv, cb, &p2, 1);
     spdrt__memory_barrier(cb, COMPUTE, VK_ACCESS_SHADER_WRITE_BIT, TRANSFER, VK_ACCESS_TRANSFER_READ_BIT);
     VkBufferCopy back = {0, bytes, bytes};
     vkCmdCopyBuffer(cb, out.buffer, host.buffer, 1, &back);
@@ -270,9 +276,17 @@ static void buffer_job(void)
     if (res == SPDRT_OK) res = spdrt_conv_record(conv_ctx, conv, cb, &p2, &sync);
     back.dstOffset = 2 * bytes;
     vkCmdCopyBuffer(cb, out.buffer, host.buffer, 1, &back);
+    /* Back to scale 1: resampled again before the passes. */
+    spdrt__memory_barrier(cb, TRANSFER, 0, TRANSFER, 0);
+    vkCmdFillBuffer(cb, out.buffer, 0, VK_WHOLE_SIZE, 0xffffffffu);
+    if (res == SPDRT_OK) res = spdrt_conv_record(conv_ctx, conv, cb, &p3, &sync);
+    back.dstOffset = 3 * bytes;
+    vkCmdCopyBuffer(cb, out.buffer, host.buffer, 1, &back);
     spdrt__memory_barrier(cb, TRANSFER, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
                           VK_ACCESS_HOST_READ_BIT);
-    ok(past == SPDRT_ERROR_ARGUMENT, "buffer job: pass 3 (the fourth) is refused (%s)", spdrt_last_error(conv_ctx));
+    ok(past == SPDRT_ERROR_ARGUMENT, "buffer job: pass 3 (the fourth) is refused (%s)", past_error);
+    ok(stale == SPDRT_ERROR_ARGUMENT, "buffer job: pass 2 alone at psf_scale 1.5, resampled for 1, is refused (%s)",
+       spdrt_last_error(conv_ctx));
     if (app_submit(&a) != 0 || res != SPDRT_OK) {
         ok(0, "%s: record and submit (%s)", what, spdrt_last_error(conv_ctx));
         goto done;
@@ -280,7 +294,10 @@ static void buffer_job(void)
     judge(conv, &p, img, psf, k, (const float *)host.map + bytes / 4,
           "buffer job: three spdrt_conv_record_pass with the test's barriers");
     judge(conv, &p2, img, psf, k, (const float *)host.map + 2 * bytes / 4,
-          "buffer job: then the composite as one spdrt_conv_record, output_before and output_after");
+          "buffer job: then the composite at psf_scale 1.5 as one spdrt_conv_record, output_before and "
+          "output_after");
+    judge(conv, &p3, img, psf, k, (const float *)host.map + 3 * bytes / 4,
+          "buffer job: then the convolution at psf_scale 1 again as one spdrt_conv_record");
     messages(before, what);
 done:
     spdrt__buffer_destroy(conv_ctx, &in);
