@@ -289,10 +289,11 @@ spdrt_result spdrt_conv_load(spdrt_context *ctx, const char *path, spdrt_conv **
     else dir[0] = '\0';
     int count = 0; /* the modules in the plan's order, as spdrt_conv_create takes them */
     for (int k = 0; k < CONV_SHADERS && res == SPDRT_OK; k++) {
-        char file[1400];
+        char file[1024 + 256];
         if (!probe.shaders[k].wg) continue;
-        snprintf(file, sizeof file, "%s%s", dir, files[k]);
-        if (!(code[count] = read_words(file, &words[count])))
+        if (snprintf(file, sizeof file, "%s%s", dir, files[k]) >= (int)sizeof file)
+            res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "the conv module path is too long: %s", files[k]);
+        else if (!(code[count] = read_words(file, &words[count])))
             res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "cannot read the conv module %s", file);
         count++;
     }
