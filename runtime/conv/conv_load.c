@@ -157,41 +157,27 @@ static spdrt_result create_buffers(spdrt_context *ctx, spdrt_conv *conv)
     return res;
 }
 
-static void write_buffer(spdrt_context *ctx, VkDescriptorSet set, uint32_t binding, const spdrt_buffer *b)
-{
-    VkDescriptorBufferInfo info = {b->buffer, 0, VK_WHOLE_SIZE};
-    VkWriteDescriptorSet w;
-    memset(&w, 0, sizeof w);
-    w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-    w.dstSet = set;
-    w.dstBinding = binding;
-    w.descriptorCount = 1;
-    w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    w.pBufferInfo = &info;
-    vkUpdateDescriptorSets(ctx->device, 1, &w, 0, NULL);
-}
-
 /* The bindings that stay: the spectrum shaders' and the buffers between the passes. */
 static void bind_fixed(spdrt_context *ctx, spdrt_conv *conv)
 {
     VkDescriptorSet set;
     set = conv->shaders[CONV_SPECTRUM1].pipe.sets[0];
-    write_buffer(ctx, set, 0, &conv->psf);
-    write_buffer(ctx, set, 1, &conv->zk);
+    spdrt__write_buffer(ctx, set, 0, conv->psf.buffer, 0, VK_WHOLE_SIZE);
+    spdrt__write_buffer(ctx, set, 1, conv->zk.buffer, 0, VK_WHOLE_SIZE);
     set = conv->shaders[CONV_SPECTRUM2].pipe.sets[0];
-    write_buffer(ctx, set, 0, &conv->zk);
-    write_buffer(ctx, set, 1, &conv->s);
+    spdrt__write_buffer(ctx, set, 0, conv->zk.buffer, 0, VK_WHOLE_SIZE);
+    spdrt__write_buffer(ctx, set, 1, conv->s.buffer, 0, VK_WHOLE_SIZE);
     if (conv->info.resampled) {
         set = conv->shaders[CONV_RESAMPLE].pipe.sets[0];
-        write_buffer(ctx, set, 0, &conv->s);
-        write_buffer(ctx, set, 1, &conv->r);
+        spdrt__write_buffer(ctx, set, 0, conv->s.buffer, 0, VK_WHOLE_SIZE);
+        spdrt__write_buffer(ctx, set, 1, conv->r.buffer, 0, VK_WHOLE_SIZE);
     }
-    write_buffer(ctx, conv->shaders[CONV_PASS1].pipe.sets[0], 1, &conv->z);
+    spdrt__write_buffer(ctx, conv->shaders[CONV_PASS1].pipe.sets[0], 1, conv->z.buffer, 0, VK_WHOLE_SIZE);
     set = conv->shaders[CONV_PASS2].pipe.sets[0];
-    write_buffer(ctx, set, 0, &conv->z);
-    write_buffer(ctx, set, 1, &conv->y);
-    write_buffer(ctx, set, 2, conv->info.resampled ? &conv->r : &conv->s);
-    write_buffer(ctx, conv->shaders[CONV_PASS3].pipe.sets[0], 0, &conv->y);
+    spdrt__write_buffer(ctx, set, 0, conv->z.buffer, 0, VK_WHOLE_SIZE);
+    spdrt__write_buffer(ctx, set, 1, conv->y.buffer, 0, VK_WHOLE_SIZE);
+    spdrt__write_buffer(ctx, set, 2, (conv->info.resampled ? conv->r : conv->s).buffer, 0, VK_WHOLE_SIZE);
+    spdrt__write_buffer(ctx, conv->shaders[CONV_PASS3].pipe.sets[0], 0, conv->y.buffer, 0, VK_WHOLE_SIZE);
 }
 
 /* Parses the plan's text into conv; the modules' file names into files. */

@@ -81,36 +81,6 @@ spdrt_result conv_check_params(spdrt_context *ctx, const spdrt_conv *conv, const
 
 /* ---- binding the input and output ---------------------------------------------------------- */
 
-static void write_image(spdrt_context *ctx, VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
-                        VkImageView view, VkImageLayout layout)
-{
-    VkDescriptorImageInfo info = {VK_NULL_HANDLE, view, layout};
-    VkWriteDescriptorSet w;
-    memset(&w, 0, sizeof w);
-    w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-    w.dstSet = set;
-    w.dstBinding = binding;
-    w.descriptorCount = 1;
-    w.descriptorType = type;
-    w.pImageInfo = &info;
-    vkUpdateDescriptorSets(ctx->device, 1, &w, 0, NULL);
-}
-
-static void write_buffer(spdrt_context *ctx, VkDescriptorSet set, uint32_t binding, VkBuffer buffer,
-                         VkDeviceSize offset)
-{
-    VkDescriptorBufferInfo info = {buffer, offset, VK_WHOLE_SIZE};
-    VkWriteDescriptorSet w;
-    memset(&w, 0, sizeof w);
-    w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-    w.dstSet = set;
-    w.dstBinding = binding;
-    w.descriptorCount = 1;
-    w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    w.pBufferInfo = &info;
-    vkUpdateDescriptorSets(ctx->device, 1, &w, 0, NULL);
-}
-
 spdrt_result spdrt_conv_bind(spdrt_context *ctx, spdrt_conv *conv, const spdrt_conv_targets *t)
 {
     if (!ctx) return SPDRT_ERROR_ARGUMENT;
@@ -128,11 +98,11 @@ spdrt_result spdrt_conv_bind(spdrt_context *ctx, spdrt_conv *conv, const spdrt_c
     for (int k = 0; k < 2; k++) {
         VkDescriptorSet set = k ? pass3 : pass1;
         uint32_t binding = k ? 1 : 0; /* pass 3 reads the source for the composite */
-        if (i->input_buffer) write_buffer(ctx, set, binding, t->input_buffer, t->input_offset);
-        else write_image(ctx, set, binding, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, t->input_view, in_layout);
+        if (i->input_buffer) spdrt__write_buffer(ctx, set, binding, t->input_buffer, t->input_offset, VK_WHOLE_SIZE);
+        else spdrt__write_image(ctx, set, binding, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, t->input_view, in_layout);
     }
-    if (i->output_buffer) write_buffer(ctx, pass3, 2, t->output_buffer, t->output_offset);
-    else write_image(ctx, pass3, 2, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, t->output_view, VK_IMAGE_LAYOUT_GENERAL);
+    if (i->output_buffer) spdrt__write_buffer(ctx, pass3, 2, t->output_buffer, t->output_offset, VK_WHOLE_SIZE);
+    else spdrt__write_image(ctx, pass3, 2, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, t->output_view, VK_IMAGE_LAYOUT_GENERAL);
     conv->bound = 1;
     return SPDRT_OK;
 }

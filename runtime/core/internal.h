@@ -181,6 +181,11 @@ typedef struct {
 spdrt_result spdrt__pipeline_create(spdrt_context *ctx, const spdrt_pipeline_desc *desc,
                                     spdrt_pipeline *out);
 void spdrt__pipeline_destroy(spdrt_context *ctx, spdrt_pipeline *p);
+/* One descriptor write: a storage buffer's range at `binding`, or one image (element 0). */
+void spdrt__write_buffer(spdrt_context *ctx, VkDescriptorSet set, uint32_t binding, VkBuffer buffer,
+                         VkDeviceSize offset, VkDeviceSize range);
+void spdrt__write_image(spdrt_context *ctx, VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
+                        VkImageView view, VkImageLayout layout);
 /* SPDRT_ERROR_ARGUMENT unless spirv holds at least a SPIR-V header. */
 spdrt_result spdrt__spirv_check(spdrt_context *ctx, const uint32_t *spirv, size_t words);
 /* The LocalSize x of the module's entry point, or `otherwise` when it states none. */

@@ -257,3 +257,33 @@ void spdrt__pipeline_destroy(spdrt_context *ctx, spdrt_pipeline *p) {
     free(p->sets);
     memset(p, 0, sizeof *p);
 }
+
+void spdrt__write_buffer(spdrt_context *ctx, VkDescriptorSet set, uint32_t binding, VkBuffer buffer,
+                         VkDeviceSize offset, VkDeviceSize range)
+{
+    VkDescriptorBufferInfo info = {buffer, offset, range};
+    VkWriteDescriptorSet w;
+    memset(&w, 0, sizeof w);
+    w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    w.dstSet = set;
+    w.dstBinding = binding;
+    w.descriptorCount = 1;
+    w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    w.pBufferInfo = &info;
+    vkUpdateDescriptorSets(ctx->device, 1, &w, 0, NULL);
+}
+
+void spdrt__write_image(spdrt_context *ctx, VkDescriptorSet set, uint32_t binding, VkDescriptorType type,
+                        VkImageView view, VkImageLayout layout)
+{
+    VkDescriptorImageInfo info = {VK_NULL_HANDLE, view, layout};
+    VkWriteDescriptorSet w;
+    memset(&w, 0, sizeof w);
+    w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    w.dstSet = set;
+    w.dstBinding = binding;
+    w.descriptorCount = 1;
+    w.descriptorType = type;
+    w.pImageInfo = &info;
+    vkUpdateDescriptorSets(ctx->device, 1, &w, 0, NULL);
+}

@@ -80,33 +80,3 @@ void dmap_record_clear(VkCommandBuffer cb, const dmap_image *img, VkImageLayout 
                          VK_ACCESS_TRANSFER_WRITE_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, rw, VK_IMAGE_LAYOUT_GENERAL);
 }
-
-void dmap_write_image(spdrt_context *ctx, VkDescriptorSet set, uint32_t binding,
-                      VkDescriptorType type, VkImageView view, VkImageLayout layout)
-{
-    VkDescriptorImageInfo info = {VK_NULL_HANDLE, view, layout};
-    VkWriteDescriptorSet w;
-    memset(&w, 0, sizeof w);
-    w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-    w.dstSet = set;
-    w.dstBinding = binding;
-    w.descriptorCount = 1;
-    w.descriptorType = type;
-    w.pImageInfo = &info;
-    vkUpdateDescriptorSets(ctx->device, 1, &w, 0, NULL);
-}
-
-void dmap_write_buffer(spdrt_context *ctx, VkDescriptorSet set, uint32_t binding, VkBuffer buffer,
-                       VkDeviceSize size)
-{
-    VkDescriptorBufferInfo info = {buffer, 0, size};
-    VkWriteDescriptorSet w;
-    memset(&w, 0, sizeof w);
-    w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-    w.dstSet = set;
-    w.dstBinding = binding;
-    w.descriptorCount = 1;
-    w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    w.pBufferInfo = &info;
-    vkUpdateDescriptorSets(ctx->device, 1, &w, 0, NULL);
-}

@@ -35,11 +35,4 @@ void dmap_record_readback(VkCommandBuffer cb, const dmap_image *img, VkBuffer bu
 void dmap_record_clear(VkCommandBuffer cb, const dmap_image *img, VkImageLayout from,
                        const VkClearColorValue *value);
 
-/* A descriptor write of a whole storage buffer at `binding`. */
-void dmap_write_buffer(spdrt_context *ctx, VkDescriptorSet set, uint32_t binding, VkBuffer buffer,
-                       VkDeviceSize size);
-/* A descriptor write of one image at `binding` (element 0). */
-void dmap_write_image(spdrt_context *ctx, VkDescriptorSet set, uint32_t binding,
-                      VkDescriptorType type, VkImageView view, VkImageLayout layout);
-
 #endif

@@ -53,10 +53,10 @@ static spdrt_result create(spdrt_context *ctx, const uint32_t *spirv, size_t wor
 static void write_set(spdrt_context *ctx, const resolve_state *s, size_t bin_words)
 {
     VkDescriptorSet set = s->pipe.sets[0];
-    dmap_write_image(ctx, set, 0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, s->dst.view, VK_IMAGE_LAYOUT_GENERAL);
-    dmap_write_image(ctx, set, 1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, s->src.view,
+    spdrt__write_image(ctx, set, 0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, s->dst.view, VK_IMAGE_LAYOUT_GENERAL);
+    spdrt__write_image(ctx, set, 1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, s->src.view,
                      VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-    dmap_write_buffer(ctx, set, 2, s->bins.buffer, bin_words * 4);
+    spdrt__write_buffer(ctx, set, 2, s->bins.buffer, 0, bin_words * 4);
 }
 
 spdrt_result spdrt_dmap_resolve_run(spdrt_context *ctx, const uint32_t *spirv, size_t spirv_words,

@@ -170,15 +170,15 @@ spdrt_result dmap_gen_prepare(spdrt_context *ctx, const uint32_t *spirv, size_t 
     if (res == SPDRT_OK) res = create(ctx, spirv, spirv_words, c, p, j->push_words, &j->s);
     if (res == SPDRT_OK) {
         if (c->content) fill_staging(&j->s, colour, motion);
-        dmap_write_image(ctx, j->s.pipe.sets[0], 0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, j->s.map.view,
+        spdrt__write_image(ctx, j->s.pipe.sets[0], 0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, j->s.map.view,
                          VK_IMAGE_LAYOUT_GENERAL);
         if (c->content) {
-            dmap_write_image(ctx, j->s.pipe.sets[0], 1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, j->s.colour.view,
+            spdrt__write_image(ctx, j->s.pipe.sets[0], 1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, j->s.colour.view,
                              VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-            dmap_write_image(ctx, j->s.pipe.sets[0], 2, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, j->s.motion.view,
+            spdrt__write_image(ctx, j->s.pipe.sets[0], 2, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, j->s.motion.view,
                              VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
         }
-        if (c->rate_map) dmap_write_buffer(ctx, j->s.pipe.sets[0], 3, j->s.axes.buffer, j->s.axes.size);
+        if (c->rate_map) spdrt__write_buffer(ctx, j->s.pipe.sets[0], 3, j->s.axes.buffer, 0, j->s.axes.size);
         res = spdrt__commands_begin(ctx, &cb);
     }
     if (res == SPDRT_OK) {
