@@ -11,12 +11,7 @@ SPDGEN_BUILD=${SPDGEN_BUILD:-$(cd "$d/../.." && pwd)/build}
 . "$d/../msl/tap.sh"
 B="$SPDGEN_BUILD/dmap"
 
-for tool in "${CLANGXX:-clang++}" "${LUA:-lua5.4}" make; do
-    if ! command -v "$tool" >/dev/null 2>&1; then
-        echo "1..0 # SKIP $tool not installed"
-        exit 0
-    fi
-done
+msl_need_tools
 
 # FLAGS|WIDTHS per configuration.
 configs="--dmap fsr --texel 16 --foveation gaze --content --views 1 --max-rate 4 --subgroup 8|8,32

@@ -10,12 +10,7 @@ MSL_BUILD="$SPDGEN_BUILD/msl/exec"
 . "$MSL_DIR/tap.sh"
 LUA=${LUA:-lua5.4}
 
-for tool in "${CLANGXX:-clang++}" "$LUA" make; do
-    if ! command -v "$tool" >/dev/null 2>&1; then
-        echo "1..0 # SKIP $tool not installed"
-        exit 0
-    fi
-done
+msl_need_tools
 
 if msl_build "$WORK/build.log" "$MSL_BUILD/exec/selftest" "$MSL_BUILD/exec/selftest-ucontext"; then
     msl_run "selftest" "$MSL_BUILD/exec/selftest" "$MSL_DIR/selftest"

@@ -27,12 +27,7 @@ MSL_DIR="$here"
 MSL_BUILD="$SPDGEN_BUILD/msl/fft"
 . "$MSL_DIR/tap.sh"
 
-for tool in "${CLANGXX:-clang++}" "${LUA:-lua5.4}" make; do
-    if ! command -v "$tool" >/dev/null 2>&1; then
-        echo "1..0 # SKIP $tool not installed"
-        exit 0
-    fi
-done
+msl_need_tools
 
 cat >"$WORK/configs" <<'EOF'
 --fft 6 --direction forward

@@ -23,12 +23,7 @@ MSL_DIR="$here"
 MSL_BUILD="$SPDGEN_BUILD/msl/spd"
 . "$MSL_DIR/tap.sh"
 
-for tool in "${CLANGXX:-clang++}" "${LUA:-lua5.4}" make; do
-    if ! command -v "$tool" >/dev/null 2>&1; then
-        echo "1..0 # SKIP $tool not installed"
-        exit 0
-    fi
-done
+msl_need_tools
 
 sizes="1x1 2x2 64x64 65x65 127x33 128x32 1x300 5x300 260x3"
 configs=""

@@ -1,4 +1,4 @@
-# tap.sh: sourced by tests/msl/exec.t and tests/msl/spd.t after tests/lib.sh. The
+# tap.sh: sourced by the MSL tests (tests/msl/*.t, tests/dmap/msl.t) after tests/lib.sh. The
 # executor's programs print unnumbered TAP lines ("ok - ...", "not ok - ...",
 # "ok # SKIP ...") and "# ..." comments; msl_run numbers them in the .t's sequence (lib.sh's
 # TAP_N, TAP_FAILED) and adds a failure when the program itself fails, so that a crash or a
@@ -33,4 +33,14 @@ msl_build() {
     ok 1 "build with tests/msl/msl.mk"
     diag "$(tail -n 30 "$msl_log")"
     return 1
+}
+
+# msl_need_tools: the whole file skips (TAP 1..0) where clang++, Lua or make is missing.
+msl_need_tools() {
+    for tool in "${CLANGXX:-clang++}" "${LUA:-lua5.4}" make; do
+        if ! command -v "$tool" >/dev/null 2>&1; then
+            echo "1..0 # SKIP $tool not installed"
+            exit 0
+        fi
+    done
 }
