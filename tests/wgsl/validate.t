@@ -31,8 +31,9 @@ while read -r args; do
     ok $? "spdgen $args --target wgsl (exit $rc)"
     [ "$rc" = 0 ] || diag "$(cat "$WORK/c$i.err")"
     # A four-step FFT writes NAME.pass1.wgsl and NAME.pass2.wgsl instead (Bluestein's plan
-    # NAME.pass3.wgsl too), a convolution its spectrum and pass shaders.
-    for f in "$WORK/c$i.wgsl" "$WORK/c$i".pass[123].wgsl "$WORK/c$i".spectrum[12].wgsl; do
+    # NAME.pass3.wgsl too), a convolution its spectrum, resample and pass shaders.
+    for f in "$WORK/c$i.wgsl" "$WORK/c$i".pass[123].wgsl "$WORK/c$i".spectrum[12].wgsl \
+        "$WORK/c$i".resample.wgsl; do
         [ -f "$f" ] && echo "$f $args" >>"$WORK/files"
     done
 done <"$WORK/sample"
