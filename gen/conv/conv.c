@@ -49,7 +49,7 @@ static const sg_option options[] = {
         "image's padded size"},
     [CONV_OPT_FIRST_AXIS] = {.name = "--first-axis", .kind = SG_OPT_CHOICE, .offset = F(first_axis),
         .choices = sg_conv_axes, .meta = "A", .lua = "first_axis",
-        .default_text = "auto: the order that moves fewer bytes",
+        .default_text = "auto: x, unless y stores a quarter fewer values",
         .help = "the axis of pass 1 and pass 3: x (rows) | y (columns) | auto"},
     [CONV_OPT_INPUT] = {.name = "--input", .kind = SG_OPT_CHOICE, .offset = F(input),
         .choices = sg_conv_io, .meta = "K", .lua = "input", .default_text = "image",

@@ -85,7 +85,8 @@ ok $? "--spd --target wgsl: passes of $k levels, no storage buffers, no atomics 
 ok $? "--unfenced-handoff --max-mips-per-pass 12: one pass with the hand-off, its header states the risk"
 
 # --conv: the default shapes of every shader of the job (six with the resampled spectrum)
-# fit the limits given, and a --max-wg past them is refused naming the rule.
+# fit the limits given, and a workgroup past them (--max-wg, --columns-per-wg) is refused
+# naming the rule.
 for args in "--conv --image 1280x720 --psf 256x256" \
     "--conv --image 320x180 --psf 31x31 --wg-storage 8192 --wg-invocations 128"; do
     slim=$(echo "$args" | sed -n 's/.*--wg-storage \([0-9]*\).*/\1/p'); slim=${slim:-16384}
@@ -103,6 +104,6 @@ for args in "--conv --image 1280x720 --psf 256x256" \
     ok $? "$args: exit $rc, 6 shaders within $slim bytes (${worst:-none}) and $ilim invocations (${wide:-none})"
     [ $rc -eq 0 ] || diag "$(cat "$WORK/err")"
 done
-refused "--conv --image 1280x720 --psf 256x256 --max-wg 1024 $W" "exceeds the WebGPU limit maxComputeInvocationsPerWorkgroup of 256"
+refused "--conv --image 1280x720 --psf 256x256 --max-wg 1024 --columns-per-wg 8 $W" "exceeds the WebGPU limit maxComputeInvocationsPerWorkgroup of 256"
 
 done_testing
