@@ -104,8 +104,8 @@ typedef struct {
  * --fetch, --fence and --ring last. The texel-16 attachment with shared-memory maxima runs
  * at every --batch, with and without --fence and --ring last, and with --fetch strips, so
  * one run picks them; beside it the device's shuffles (unfenced and fenced) and --fetch rows
- * once (the H100 run of 2026-11-26 found rows 46-53% of the floor everywhere and the
- * shuffles 7-10 points behind: the rest of those rows were dropped). The other
+ * once (an earlier run found rows 46-53% of the floor everywhere and the shuffles 7-10
+ * points behind, bench/results: the rest of those rows were dropped). The other
  * configurations run the defaults, texel 8 and 32 and the 64-pixel density map also strips. */
 typedef struct {
     spdrt_dmap_gen_config c;

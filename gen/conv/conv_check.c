@@ -12,8 +12,8 @@
 #define LINE_REGISTERS 32
 /* The default E (the FFT's default shape), and columns per workgroup in lanes at most: 4
  * measured fastest for pass 2 (1.44x over 8 at a 2048x1024 padding, level at 4096x2048;
- * bench/results/h200-2026-11-26-conv-variants): fewer registers and more resident
- * workgroups than 8 or 16 columns, and fewer workgroups than 1 or 2. */
+ * docs/conv.md, Limits): fewer registers and more resident workgroups than 8 or 16
+ * columns, and fewer workgroups than 1 or 2. */
 #define DEFAULT_EPT 16
 #define LANES_DEFAULT 4
 
@@ -63,9 +63,9 @@ static int padded_sizes(sg_run *run)
  * width x padded height), x on a tie. */
 /* auto: x first (rows) unless y first stores under 3/4 of x first's spectrum values. x first
  * measured faster or level even where it stores about 11% more (1280x720 with a 256 PSF:
- * 102 against 103 us; 1920x1080 with 512: 272 against 323 us; bench/results/
- * h100-2026-11-26-conv-axis): its line passes read image rows whole, y first reads columns.
- * The 3/4 margin itself is unmeasured. */
+ * 102 against 103 us; 1920x1080 with 512: 267 against 323 us; docs/conv.md, The axis
+ * order): its line passes read image rows whole, y first reads columns. The 3/4 margin
+ * itself is unmeasured. */
 static void choose_axis(sg_conv_params *c)
 {
     if (c->first_axis == SG_CONV_AXIS_AUTO)

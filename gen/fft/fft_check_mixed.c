@@ -12,12 +12,15 @@
 
 #define usage_error sg_usage_error
 
-/* Shared memory for one exchange round, in complex slots: 32 KB as the power-of-two path,
- * or WGSL's --wg-storage where it is less (WebGPU's default 16 KB); set by
- * sg_fft_check_mixed for the run. */
+/* Shared memory for one exchange round: 32 KB as the power-of-two path, or WGSL's
+ * --wg-storage where it is less (WebGPU's default 16 KB). BUDGET_SLOTS: in complex slots,
+ * for the `run` in scope. */
 #define BUDGET_BYTES 32768
-static long budget_slots = BUDGET_BYTES / 8;
-#define BUDGET_SLOTS budget_slots
+static long budget_bytes(const sg_run *run)
+{
+    return sg_is_wgsl(run) && run->common.wg_storage < BUDGET_BYTES ? run->common.wg_storage : BUDGET_BYTES;
+}
+#define BUDGET_SLOTS (budget_bytes(run) / 8)
 /* Columns per workgroup: up to this many in lanes (a 128-byte line per subgroup load); a
  * plan's passes PLAN_LANES each, as the power-of-two plans. */
 #define LANES_DEFAULT 16
@@ -115,14 +118,14 @@ static int mixed_shape(sg_run *run, long n, long lanes, int flags)
 }
 
 /* The stages of the shape just chosen, for the one shader. */
-static void take_stages(sg_fft_params *f, long n, long ffts, int flags)
+static void take_stages(const sg_run *run, sg_fft_params *f, long n, long ffts, int flags)
 {
     sg_fft_stage_plan(n, f->ept, ffts, BUDGET_SLOTS, flags, &f->stages);
 }
 
 /* Pass p of a plan: FFTs of n points as columns in lanes, --columns-per-wg's or PLAN_LANES
  * per workgroup (fewer where those do not fit). 0, or -1 when no shape fits. */
-static int pass_shape(sg_fft_params *f, int p, long n, int flags)
+static int pass_shape(const sg_run *run, sg_fft_params *f, int p, long n, int flags)
 {
     long c = f->columns_values ? f->columns_per_wg[f->columns_values == 2 && p == 1 ? 1 : 0] : PLAN_LANES;
     for (; c >= 1; c = f->columns_values ? 0 : c / 2) {
@@ -176,7 +179,7 @@ static int mixed_passes(sg_run *run, long single_max)
     long root = (long)ceil(sqrt((double)f->n));
     for (long n1 = root; n1 <= single_max && n1 < f->n; n1++) {
         if (f->n % n1 != 0 || f->n / n1 > single_max) continue;
-        if (pass_shape(f, 0, n1, 0) != 0 || pass_shape(f, 1, f->n / n1, 0) != 0) continue;
+        if (pass_shape(run, f, 0, n1, 0) != 0 || pass_shape(run, f, 1, f->n / n1, 0) != 0) continue;
         f->passes = 2;
         plan_settle(f);
         return 0;
@@ -199,7 +202,7 @@ static int bluestein_passes(sg_run *run, long single_max)
     if (rc) return rc;
     for (long m1 = (long)ceil(sqrt((double)m)); m1 <= single_max && m1 < m; m1++) {
         if (m % m1 != 0 || m / m1 > single_max) continue;
-        if (pass_shape(f, 0, m1, SG_FFT_EXACT) != 0 || pass_shape(f, 1, m / m1, SG_FFT_EXACT) != 0)
+        if (pass_shape(run, f, 0, m1, SG_FFT_EXACT) != 0 || pass_shape(run, f, 1, m / m1, SG_FFT_EXACT) != 0)
             continue;
         f->pass_n[2] = f->pass_n[0], f->pass_ept[2] = f->pass_ept[0], f->pass_wg[2] = f->pass_wg[0];
         f->pass_lanes[2] = f->pass_lanes[0], f->pass_stages[2] = f->pass_stages[0];
@@ -256,9 +259,7 @@ int sg_fft_check_mixed(sg_run *run)
     int rc;
     f->path = sg_fft_path(f->n);
     long length = f->path == SG_FFT_PATH_BLUESTEIN ? sg_fft_bluestein_m(f->n) : f->n;
-    long budget = sg_is_wgsl(run) && run->common.wg_storage < BUDGET_BYTES ? run->common.wg_storage
-                                                                             : BUDGET_BYTES;
-    budget_slots = budget / 8;
+    long budget = budget_bytes(run);
     if ((rc = refuse_pow2_only(run, length > single_max))) return rc;
     if (!run->common.selftest && sg_given(run, FFT_OPT_BATCH))
         return usage_error("--batch: only meaningful with --selftest");
@@ -281,7 +282,7 @@ int sg_fft_check_mixed(sg_run *run)
         if (rc == 2) return 2;
         if (rc != 0) return usage_error("--stride: no plan of --fft %ld as columns (W <= --max-wg %ld)",
                                         f->n, f->max_wg);
-        take_stages(f, n, f->lanes, flags);
+        take_stages(run, f, n, f->lanes, flags);
         f->rows_per_wg = 1;
         return 0;
     }
@@ -299,6 +300,6 @@ int sg_fft_check_mixed(sg_run *run)
                            memory);
     }
     f->rows_per_wg = rows ? rows : sg_fft_mixed_rows(n, f->wg, f->max_wg, BUDGET_SLOTS);
-    take_stages(f, n, f->rows_per_wg, flags);
+    take_stages(run, f, n, f->rows_per_wg, flags);
     return 0;
 }

@@ -22,10 +22,10 @@ static const long primes[] = {2, 3, 5, 7, 11, 13};
 #define IDLE 30
 #define GENERAL 40
 #define ROUND 5
-/* Measured (bench/results/h100-2026-11-26-any-n): a radix past 8 written out in registers
- * costs more than the exchange it saves (1000 as 10 x 10 x 10 ran at 99% of the copy floor,
- * as 40 x 25 at 73%), and so does E past 12 (fewer invocations in flight). BIG_RADIX per
- * point of radix past 8, WIDE_E per element per invocation past 12. */
+/* Measured (docs/fft.md, E and W; the any-N benchmark): a radix past 8 written out in
+ * registers costs more than the exchange it saves (1000 as 10 x 10 x 10 ran at 99% of the
+ * copy floor, as 40 x 25 at 73%), and so does E past 12 (fewer invocations in flight).
+ * BIG_RADIX per point of radix past 8, WIDE_E per element per invocation past 12. */
 #define BIG_RADIX 5
 #define WIDE_E 10
 /* Stop the search after this many orderings: plans are short, this is a guard. */

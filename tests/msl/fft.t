@@ -136,22 +136,6 @@ for which in twiddle barrier-raw barrier-war; do
         what="its second threadgroup_barrier (the first exchange's round-1 reads, then round-2 writes)"
         edit='NR == n { print "// (threadgroup_barrier removed)"; next } { print }' ;;
     esac
-    if [ -z "$line" ]; then
-        ok 1 "mutant: $c has nothing to change for $which"
-        continue
-    fi
-    dir="$MSL_BUILD/mutant/$c-$which"
-    mkdir -p "$dir"
-    awk -v n="$line" "$edit" "$src" >"$dir/kernel.new"
-    # Replaced only when changed, so that make reuses the last build.
-    cmp -s "$dir/kernel.new" "$dir/kernel.metal" || mv "$dir/kernel.new" "$dir/kernel.metal"
-    cmp -s "$MSL_BUILD/fft/$c/contract.h" "$dir/contract.h" || cp "$MSL_BUILD/fft/$c/contract.h" "$dir/contract.h"
-    msl_build "$WORK/mutant.log" "$dir/fft_msl" || continue
-    timeout 600 "$dir/fft_msl" --config "$flags" --label "mutant $which" --count "$count" \
-        --runs 8:forward:0,8:reverse:2,32:shuffled:6 >"$WORK/mutant.out" 2>&1
-    failed=$(grep -c '^not ok' "$WORK/mutant.out")
-    [ "$failed" -gt 0 ]
-    ok $? "mutant: $c with $what (line $line) fails ($failed of 3 dispatches)"
-    grep '^not ok' -A1 "$WORK/mutant.out" | cut -c1-300 | sed 's/^/# /'
+    msl_fft_mutant "$c" "$which" "$line" "$edit" "$flags" "$count" 8:forward:0,8:reverse:2,32:shuffled:6 "$what"
 done
 done_testing

@@ -88,22 +88,6 @@ for which in barrier twiddle; do
     c=$(name $flags)
     src="$MSL_BUILD/fft/$c/kernel.metal"
     line=$(grep -n "$pattern" "$src" | head -n 1 | cut -d: -f1)
-    if [ -z "$line" ]; then
-        ok 1 "mutant: $c has nothing to change for $which"
-        continue
-    fi
-    dir="$MSL_BUILD/mutant/$c-$which"
-    mkdir -p "$dir"
-    awk -v n="$line" "$edit" "$src" >"$dir/kernel.new"
-    # Replaced only when changed, so that make reuses the last build.
-    cmp -s "$dir/kernel.new" "$dir/kernel.metal" || mv "$dir/kernel.new" "$dir/kernel.metal"
-    cmp -s "$MSL_BUILD/fft/$c/contract.h" "$dir/contract.h" || cp "$MSL_BUILD/fft/$c/contract.h" "$dir/contract.h"
-    msl_build "$WORK/mutant.log" "$dir/fft_msl" || continue
-    timeout 600 "$dir/fft_msl" --config "$flags" --label "mutant $which" --count 3 \
-        --runs 8:forward:0,32:reverse:2,8:shuffled:6 >"$WORK/mutant.out" 2>&1
-    failed=$(grep -c '^not ok' "$WORK/mutant.out")
-    [ "$failed" -gt 0 ]
-    ok $? "mutant: $c with $what (line $line) fails ($failed of 3 dispatches)"
-    grep '^not ok' -A1 "$WORK/mutant.out" | cut -c1-300 | sed 's/^/# /'
+    msl_fft_mutant "$c" "$which" "$line" "$edit" "$flags" 3 8:forward:0,32:reverse:2,8:shuffled:6 "$what"
 done
 done_testing

@@ -44,3 +44,30 @@ msl_need_tools() {
         fi
     done
 }
+
+# msl_fft_mutant C WHICH LINE EDIT FLAGS COUNT RUNS WHAT: kernel C's MSL (under
+# $MSL_BUILD/fft, configuration FLAGS) with the awk program EDIT applied at LINE, built and
+# run on COUNT FFTs in each dispatch of RUNS (fft_msl --runs): one TAP line, passing only if
+# a dispatch fails (the mutant WHAT is caught).
+msl_fft_mutant() {
+    m_c=$1 m_which=$2 m_line=$3 m_edit=$4 m_flags=$5 m_count=$6 m_runs=$7 m_what=$8
+    if [ -z "$m_line" ]; then
+        ok 1 "mutant: $m_c has nothing to change for $m_which"
+        return
+    fi
+    m_dir="$MSL_BUILD/mutant/$m_c-$m_which"
+    mkdir -p "$m_dir"
+    awk -v n="$m_line" "$m_edit" "$MSL_BUILD/fft/$m_c/kernel.metal" >"$m_dir/kernel.new"
+    # Replaced only when changed, so that make reuses the last build.
+    cmp -s "$m_dir/kernel.new" "$m_dir/kernel.metal" || mv "$m_dir/kernel.new" "$m_dir/kernel.metal"
+    cmp -s "$MSL_BUILD/fft/$m_c/contract.h" "$m_dir/contract.h" ||
+        cp "$MSL_BUILD/fft/$m_c/contract.h" "$m_dir/contract.h"
+    msl_build "$WORK/mutant.log" "$m_dir/fft_msl" || return
+    timeout 600 "$m_dir/fft_msl" --config "$m_flags" --label "mutant $m_which" --count "$m_count" \
+        --runs "$m_runs" >"$WORK/mutant.out" 2>&1
+    m_failed=$(grep -c '^not ok' "$WORK/mutant.out")
+    m_runs_n=$(echo "$m_runs" | tr ',' '\n' | grep -c .)
+    [ "$m_failed" -gt 0 ]
+    ok $? "mutant: $m_c with $m_what (line $m_line) fails ($m_failed of $m_runs_n dispatches)"
+    grep '^not ok' -A1 "$WORK/mutant.out" | cut -c1-300 | sed 's/^/# /'
+}
