@@ -59,14 +59,19 @@ int bench_common_option(bench_common_options *c, const char *prog, void (*help)(
     return BENCH_ARG_TAKEN;
 }
 
-int bench_each_item(const char *list, int (*item)(const char *token, void *user), void *user) {
-    char buf[512], *tok, *save = NULL;
+int bench_each_sep(const char *list, char sep, int (*item)(const char *token, void *user),
+                   void *user) {
+    char buf[2048], delim[2] = {sep, '\0'}, *tok, *save = NULL;
     int items = 0;
     if (strlen(list) >= sizeof buf)
         return -1;
     snprintf(buf, sizeof buf, "%s", list);
-    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save), items++)
+    for (tok = strtok_r(buf, delim, &save); tok; tok = strtok_r(NULL, delim, &save), items++)
         if (item(tok, user))
             return -1;
     return items ? 0 : -1;
+}
+
+int bench_each_item(const char *list, int (*item)(const char *token, void *user), void *user) {
+    return strlen(list) >= 512 ? -1 : bench_each_sep(list, ',', item, user);
 }

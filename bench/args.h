@@ -28,6 +28,9 @@ int bench_parse_u32(const char *s, uint32_t max, uint32_t *out);
  * or -1 when the list is too long, empty, or an item returns nonzero. The one list parser of
  * both benchmarks' options. */
 int bench_each_item(const char *list, int (*item)(const char *token, void *user), void *user);
+/* The same with another separator and up to 2047 bytes (spd_bench --variants: ';'). */
+int bench_each_sep(const char *list, char sep, int (*item)(const char *token, void *user),
+                   void *user);
 
 /* Prints "prog: error: flag value: allowed (see --help)" to stderr; returns 2, the exit
  * status of a usage error. */

@@ -71,5 +71,18 @@ $(BENCH_DIR)/level_mean_%.spv: bench/shaders/level.comp | $(BENCH_DIR)
 $(BENCH_DIR)/level_max_%.spv: bench/shaders/level.comp | $(BENCH_DIR)
 	$(BENCH_GLSL) -DFORMAT=$* -DOP_MAX=1 -o $@ $<
 
+# `make bench-peers FFX_SPD_DIR=...`: FidelityFX SPD 2.0 for spd_bench's comparison rows
+# (bench/peers/README.md); ffx_a.h and ffx_spd.h are not in this repository.
+FFX_SPD_FORMATS := rgba8 rgba16f r32f
+.PHONY: bench-peers
+bench-peers: bench
+	@test -f "$(FFX_SPD_DIR)/ffx_spd.h" || { echo "bench-peers: FFX_SPD_DIR=$(FFX_SPD_DIR) has no \
+	ffx_spd.h (bench/peers/README.md says where to get it)" >&2; exit 2; }
+	for f in $(FFX_SPD_FORMATS); do \
+	  $(BENCH_GLSL) -I"$(FFX_SPD_DIR)" -DFFX_FORMAT=$$f -o $(BENCH_DIR)/ffx_spd_$$f.spv \
+	    bench/peers/ffx_spd.comp || exit 1; done
+	$(BENCH_GLSL) -I"$(FFX_SPD_DIR)" -DFFX_FORMAT=rgba16f -DA_HALF \
+	  -o $(BENCH_DIR)/ffx_spd_rgba16f_packed.spv bench/peers/ffx_spd.comp
+
 $(BENCH_DIR):
 	mkdir -p $@

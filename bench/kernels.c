@@ -136,6 +136,99 @@ void bench_level_kernel_destroy(bench_level_kernel *k) {
     memset(k, 0, sizeof *k);
 }
 
+/* ---- FidelityFX SPD (a peer) ---------------------------------------------------------- */
+
+/* Pass p reads level base and writes the next `mips` levels (FidelityFX's own push constants:
+ * mips, workgroups, offset); its 64x64 tiles over level base make the grid. */
+static void ffx_grid(const bench_workload *wl, uint32_t base, uint32_t *x, uint32_t *y) {
+    *x = (wl->w[base] + 63) / 64;
+    *y = (wl->h[base] + 63) / 64;
+}
+
+spdrt_result bench_ffx_kernel_create(bench_workload *wl, const uint32_t *spirv, size_t words,
+                                     bench_ffx_kernel *out) {
+    static const spdrt_binding bindings[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+                                               BENCH_FFX_LEVELS, NULL},
+                                              {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, NULL},
+                                              {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL}};
+    spdrt_pipeline_desc desc = {.spirv = spirv, .spirv_words = words, .bindings = bindings,
+                                .binding_count = 3, .push_bytes = 16, .set_count = 2};
+    VkDescriptorImageInfo levels[BENCH_FFX_LEVELS];
+    VkWriteDescriptorSet w;
+    spdrt_result res;
+    uint32_t p, k;
+    memset(out, 0, sizeof *out);
+    out->wl = wl;
+    /* One dispatch while level 6 fits one 64x64 region, else two: levels 1-6, then the rest
+     * from level 6. */
+    if (wl->levels > 6 && (wl->w[6] > 64 || wl->h[6] > 64)) {
+        out->passes = 2;
+        out->base[1] = 6, out->mips[0] = 6, out->mips[1] = wl->levels - 6;
+    } else {
+        out->passes = 1, out->mips[0] = wl->levels;
+    }
+    if (out->mips[out->passes - 1] > BENCH_FFX_LEVELS - 1)
+        return spdrt__error(wl->ctx, SPDRT_ERROR_UNSUPPORTED,
+                            "FidelityFX SPD makes at most %u levels a dispatch",
+                            BENCH_FFX_LEVELS - 1);
+    res = spdrt__pipeline_create(wl->ctx, &desc, &out->pipe);
+    if (res != SPDRT_OK)
+        return res;
+    for (p = 0; p < out->passes; p++) {
+        uint32_t last = out->base[p] + out->mips[p];
+        for (k = 0; k < BENCH_FFX_LEVELS; k++) {
+            memset(&levels[k], 0, sizeof levels[k]);
+            levels[k].imageView = wl->views[out->base[p] + k < last ? out->base[p] + k : last];
+            levels[k].imageLayout = VK_IMAGE_LAYOUT_GENERAL;
+        }
+        memset(&w, 0, sizeof w);
+        w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+        w.dstSet = out->pipe.sets[p];
+        w.dstBinding = 0;
+        w.descriptorCount = BENCH_FFX_LEVELS;
+        w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+        w.pImageInfo = levels;
+        vkUpdateDescriptorSets(wl->ctx->device, 1, &w, 0, NULL);
+        spdrt__write_image(wl->ctx, out->pipe.sets[p], 1, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+                           wl->views[out->base[p] + 6 < last ? out->base[p] + 6 : last],
+                           VK_IMAGE_LAYOUT_GENERAL);
+        spdrt__write_buffer(wl->ctx, out->pipe.sets[p], 2, wl->counters.buffer, 0,
+                            VK_WHOLE_SIZE);
+    }
+    return SPDRT_OK;
+}
+
+void bench_ffx_kernel_record(VkCommandBuffer cb, void *user) {
+    bench_ffx_kernel *k = user;
+    VkMemoryBarrier between;
+    uint32_t p;
+    memset(&between, 0, sizeof between);
+    between.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+    between.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    between.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipe.pipeline);
+    for (p = 0; p < k->passes; p++) {
+        uint32_t x, y, push[4];
+        ffx_grid(k->wl, k->base[p], &x, &y);
+        push[0] = k->mips[p], push[1] = x * y, push[2] = 0, push[3] = 0;
+        if (p > 0) /* level 6, written by pass 1, is pass 2's source */
+            vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &between, 0, NULL,
+                                 0, NULL);
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipe.layout, 0, 1,
+                                &k->pipe.sets[p], 0, NULL);
+        vkCmdPushConstants(cb, k->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push,
+                           push);
+        vkCmdDispatch(cb, x, y, 1);
+    }
+}
+
+void bench_ffx_kernel_destroy(bench_ffx_kernel *k) {
+    if (k->wl && !k->wl->ctx->hung)
+        spdrt__pipeline_destroy(k->wl->ctx, &k->pipe);
+    memset(k, 0, sizeof *k);
+}
+
 /* ---- blit chain ---------------------------------------------------------------------- */
 
 spdrt_result bench_blit_supported(bench_workload *wl, VkFilter filter) {

@@ -41,6 +41,21 @@ spdrt_result bench_level_kernel_create(bench_workload *wl, const uint32_t *spirv
 void bench_level_kernel_record(VkCommandBuffer cb, void *user);
 void bench_level_kernel_destroy(bench_level_kernel *k);
 
+/* FidelityFX SPD 2.0 (bench/peers/ffx_spd.comp), the peer a user would pick instead: one
+ * dispatch up to 4096 texels a side; past it two, the second from level 6, the only correct way
+ * it has there (one dispatch's last workgroup reads one 64x64 region of level 6). */
+#define BENCH_FFX_LEVELS 13u  /* the levels array the shader binds: level 0 and 12 mips */
+typedef struct {
+    bench_workload *wl;
+    spdrt_pipeline pipe;   /* set p: pass p's levels, from base[p] */
+    uint32_t passes, base[2], mips[2];
+} bench_ffx_kernel;
+
+spdrt_result bench_ffx_kernel_create(bench_workload *wl, const uint32_t *spirv, size_t words,
+                                     bench_ffx_kernel *out);
+void bench_ffx_kernel_record(VkCommandBuffer cb, void *user);
+void bench_ffx_kernel_destroy(bench_ffx_kernel *k);
+
 typedef struct {
     bench_workload *wl;
     VkFilter filter;

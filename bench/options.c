@@ -28,6 +28,10 @@ static void help(void) {
            "  --formats LIST    rgba8, rgba16f, r32f, rgba32f (default: rgba8,rgba16f,r32f)\n"
            "  --ops LIST        mean, max (default: both)\n"
            "  --subgroups LIST  spdgen --subgroup values (default: 0, 4 and the device's size)\n"
+           "  --variants LIST   instead of the planned variants, these: spdgen flags, each\n"
+           "                    with @K for K tiles per workgroup (default: libspdrt's),\n"
+           "                    ';'-separated, e.g. \"--subgroup 4@1;--tail hierarchy@8\";\n"
+           "                    spdgen's default row and the peers are timed as well\n"
            "  --reps N          timed repetitions, each with cold caches; median reported\n"
            "                    (default 31)\n"
            "  --warmup N        untimed repetitions first (default 5)\n"
@@ -97,6 +101,14 @@ static int add_op(const char *t, void *user) {
     return 0;
 }
 
+static int add_variant(const char *t, void *user) {
+    bench_options *o = user;
+    if (o->variant_count == 16 || strlen(t) >= sizeof o->variants[0])
+        return -1;
+    snprintf(o->variants[o->variant_count++], sizeof o->variants[0], "%s", t);
+    return 0;
+}
+
 static int add_subgroup(const char *t, void *user) {
     bench_options *o = user;
     uint32_t s;
@@ -135,6 +147,10 @@ int bench_options_parse(int argc, char **argv, bench_options *o) {
             } else if (!strcmp(a, "--ops")) {
                 if (bench_each_item(val, add_op, o))
                     return bench_usage("spd_bench", a, val, "mean and/or max, comma-separated");
+            } else if (!strcmp(a, "--variants")) {
+                if (bench_each_sep(val, ';', add_variant, o))
+                    return bench_usage("spd_bench", a, val,
+                                       "spdgen flags[@K], ';'-separated, at most 16");
             } else if (!strcmp(a, "--subgroups")) {
                 if (bench_each_item(val, add_subgroup, o))
                     return bench_usage("spd_bench", a, val,

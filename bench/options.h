@@ -18,6 +18,9 @@ typedef struct {
     uint32_t op_count;
     uint32_t subgroups[BENCH_MAX_VARIANTS]; /* empty: 0, 4 and the device's own size */
     uint32_t subgroup_count;
+    char variants[16][128];          /* --variants: spdgen flags, each with "@K" tiles per
+                                        workgroup or not; they replace the planned variants */
+    uint32_t variant_count;
     int tiles;                       /* --tiles: the tile sweep instead of the usual one */
     int phases;                      /* --phases: time each prefix of the chain instead */
     bench_common_options common;     /* --quick, --validate, timing, --json .. --device */

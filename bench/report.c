@@ -12,11 +12,29 @@
 #include "report_cells.h"
 
 /* `--subgroup S [--sampler linear [--sampler-coords normalized] --fetch-ahead N] [--half]
- * [--tail hierarchy]`, and the tiles per workgroup the benchmark dispatched. The longest,
- * with every option and 10-digit numbers, is 149 characters: VARIANT_LABEL holds it. */
+ * [--tail hierarchy]`, and the tiles per workgroup the benchmark dispatched, after "default: "
+ * where it is spdgen's default; a peer's name. The longest, with every option and 10-digit
+ * numbers, is 158 characters: VARIANT_LABEL holds it. */
 #define VARIANT_LABEL 176
 static void variant_label(const bench_variant *x, char *out, size_t size) {
     char ahead[32] = "";
+    if (x->maker != BENCH_SPDGEN) {
+        snprintf(out, size, "FidelityFX SPD 2.0, %s, %u dispatch%s",
+                 x->maker == BENCH_FFX_PACKED ? "packed fp16" : "texel loads, fp32", x->passes,
+                 x->passes == 1 ? "" : "es");
+        return;
+    }
+    if (x->is_default) {
+        snprintf(out, size, "default (no flags: `--tail %s`), %u tile%s per workgroup",
+                 x->hierarchy ? "hierarchy" : "loop", x->tiles_per_workgroup,
+                 x->tiles_per_workgroup == 1 ? "" : "s");
+        return;
+    }
+    if (x->extra[0]) {
+        snprintf(out, size, "`%s`, %u tile%s per workgroup", x->extra, x->tiles_per_workgroup,
+                 x->tiles_per_workgroup == 1 ? "" : "s");
+        return;
+    }
     if (x->sampler_linear) snprintf(ahead, sizeof ahead, " --fetch-ahead %u", x->fetch_ahead);
     snprintf(out, size, "`--subgroup %u%s%s%s%s%s`, %u tile%s per workgroup", x->subgroup,
              x->sampler_linear ? " --sampler linear" : "",
@@ -40,7 +58,7 @@ void bench_report_mark_best(bench_report *r) {
             for (v = 0; v < op->variant_count; v++) {
                 bench_variant *x = &op->variants[v];
                 x->best = 0;
-                if (bench_timed(&x->time) && x->check.status == BENCH_OK &&
+                if (x->maker == BENCH_SPDGEN && bench_timed(&x->time) && x->check.status == BENCH_OK &&
                     (!best || x->time.median_us < best->time.median_us))
                     best = x;
             }
@@ -59,9 +77,11 @@ uint32_t bench_report_failures(const bench_report *r) {
         n += gr->copy_buffer.status == BENCH_FAILED;
         for (o = 0; o < gr->op_count; o++) {
             const bench_op_result *op = &gr->ops[o];
+            /* A peer's wrong levels are its own finding (the notes show them), not ours. */
             for (v = 0; v < op->variant_count; v++)
                 n += op->variants[v].time.status == BENCH_FAILED ||
-                     op->variants[v].check.status == BENCH_FAILED;
+                     (op->variants[v].maker == BENCH_SPDGEN &&
+                      op->variants[v].check.status == BENCH_FAILED);
             n += op->per_level.status == BENCH_FAILED ||
                  op->per_level_check.status == BENCH_FAILED;
             n += op->blit.status == BENCH_FAILED || op->blit_check.status == BENCH_FAILED;
@@ -249,10 +269,87 @@ static void notes(const bench_report *r, FILE *out) {
         fprintf(out, "\n**Run failed:** %s\n", r->error);
 }
 
+/* The fastest timed variant of an op that `pick` accepts, or NULL: spdgen's only where they
+ * passed their check, a peer's also where it did not (the table marks it). */
+static const bench_variant *fastest(const bench_op_result *op,
+                                    int (*pick)(const bench_variant *)) {
+    const bench_variant *best = NULL;
+    uint32_t v;
+    for (v = 0; v < op->variant_count; v++) {
+        const bench_variant *x = &op->variants[v];
+        if (pick(x) && bench_timed(&x->time) &&
+            (x->maker != BENCH_SPDGEN || x->check.status == BENCH_OK) &&
+            (!best || x->time.median_us < best->time.median_us))
+            best = x;
+    }
+    return best;
+}
+static int is_ffx(const bench_variant *x) { return x->maker == BENCH_FFX; }
+static int is_ffx_packed(const bench_variant *x) { return x->maker == BENCH_FFX_PACKED; }
+static int is_default(const bench_variant *x) { return x->is_default; }
+/* Exact: texel loads and fp32 math, as spdgen's defaults (no --half, no --sampler linear). */
+static int is_exact(const bench_variant *x) {
+    return x->maker == BENCH_SPDGEN && !x->half && !x->sampler_linear;
+}
+static int is_spdgen(const bench_variant *x) { return x->maker == BENCH_SPDGEN; }
+
+/* One "time (ratio)" cell: the peer's median over x's, > 1 where spdgen is faster. */
+static void cell_against(FILE *out, const bench_variant *peer, const bench_variant *x) {
+    if (!x || !peer)
+        fprintf(out, " — |");
+    else
+        fprintf(out, " %.1f (%.3fx) |", x->time.median_us,
+                peer->time.median_us / x->time.median_us);
+}
+
+/* Issue 29's table: FidelityFX SPD against spdgen's default, its fastest exact variant and
+ * its fastest variant of any kind, each with the peer's time over spdgen's; † marks a peer
+ * whose levels failed the check (the notes say where). */
+static void against_ffx(const bench_report *r, FILE *out) {
+    uint32_t g, o, rows = 0;
+    for (g = 0; g < r->group_count; g++)
+        for (o = 0; o < r->groups[g].op_count; o++) {
+            const bench_op_result *op = &r->groups[g].ops[o];
+            const bench_group *gr = &r->groups[g];
+            const bench_variant *ffx = fastest(op, is_ffx), *packed = fastest(op, is_ffx_packed);
+            if (!ffx)
+                continue;
+            if (!rows++)
+                fprintf(out, "## Against FidelityFX SPD\n\nus (FidelityFX us / spdgen us; "
+                        "above 1 spdgen is faster), medians of the same run; exact = texel "
+                        "loads and fp32 math, spdgen's default path.\n\n"
+                        "| size | format | op | FidelityFX us | its %% of floor | spdgen default "
+                        "| fastest exact spdgen | fastest spdgen | FidelityFX packed fp16 us | "
+                        "fastest spdgen against it |\n"
+                        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+            fprintf(out, "| %ux%u | %s | %s |", gr->width, gr->height,
+                    spdrt__format_name(gr->format), bench_op_name(op->op));
+            bench_cell_us(out, &ffx->time, ffx->check.status == BENCH_OK ? "" : " †");
+            bench_cell_percent(out, bench_median_us(&gr->floor), bench_median_us(&ffx->time));
+            cell_against(out, ffx, fastest(op, is_default));
+            cell_against(out, ffx, fastest(op, is_exact));
+            cell_against(out, ffx, fastest(op, is_spdgen));
+            if (packed)
+                bench_cell_us(out, &packed->time, packed->check.status == BENCH_OK ? "" : " †");
+            else
+                fprintf(out, " — |");
+            cell_against(out, packed, fastest(op, is_spdgen));
+            fprintf(out, "\n");
+        }
+    if (rows)
+        fprintf(out, "\nThe fastest rows' flags are in the SPD table above (marked best for "
+                "all of spdgen's). FidelityFX runs two dispatches where level 6 is larger than "
+                "64x64 (its one dispatch leaves levels past 6 wrong there). † FidelityFX's "
+                "levels failed the check: it rounds level 6 to the format and reduces the rest "
+                "from it, and reads past a level one texel wide or high (the notes say "
+                "where).\n\n");
+}
+
 void bench_report_markdown(const bench_report *r, FILE *out) {
     header(r, out);
     references(r, out);
     spd_rows(r, out);
+    against_ffx(r, out);
     notes(r, out);
 }
 
@@ -283,11 +380,17 @@ static void json_op(FILE *out, const bench_group *gr, const bench_op_result *op)
     fprintf(out, "{\"op\": \"%s\", \"variants\": [", bench_op_name(op->op));
     for (v = 0; v < op->variant_count; v++) {
         const bench_variant *x = &op->variants[v];
-        fprintf(out, "%s\n        {\"subgroup\": %u, \"sampler_linear\": %s, "
+        fprintf(out, "%s\n        {\"maker\": \"%s\", \"dispatches\": %u, \"default\": %s, "
+                "\"subgroup\": %u, \"sampler_linear\": %s, "
                 "\"sampler_normalized\": %s, \"half\": %s, "
                 "\"hierarchy\": %s, \"fetch_ahead\": %u, \"tiles_per_workgroup\": %u, "
                 "\"best\": %s, \"spdgen\": ",
-                v ? "," : "", x->subgroup, x->sampler_linear ? "true" : "false",
+                v ? "," : "",
+                x->maker == BENCH_FFX          ? "fidelityfx-spd"
+                : x->maker == BENCH_FFX_PACKED ? "fidelityfx-spd-packed"
+                                               : "spdgen",
+                x->maker == BENCH_SPDGEN ? 1 : x->passes, x->is_default ? "true" : "false",
+                x->subgroup, x->sampler_linear ? "true" : "false",
                 x->normalized ? "true" : "false",
                 x->half ? "true" : "false", x->hierarchy ? "true" : "false", x->fetch_ahead,
                 x->tiles_per_workgroup, x->best ? "true" : "false");

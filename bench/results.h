@@ -11,7 +11,7 @@
 #include "spdrt.h"
 
 #define BENCH_MAX_LEVELS 16u
-#define BENCH_MAX_VARIANTS 20u
+#define BENCH_MAX_VARIANTS 28u
 
 typedef enum {
     BENCH_NOT_RUN = 0, /* not attempted (an earlier step of its group failed) */
@@ -51,7 +51,17 @@ typedef struct {
     char first[200];      /* the first mismatch, with both values */
 } bench_check;
 
+typedef enum {
+    BENCH_SPDGEN = 0,     /* a shader spdgen made (the fields below say which) */
+    BENCH_FFX,            /* FidelityFX SPD 2.0, texel loads, fp32 (bench/peers/) */
+    BENCH_FFX_PACKED      /* FidelityFX SPD 2.0's packed fp16 path */
+} bench_maker;
+
 typedef struct {
+    bench_maker maker;    /* a peer's rows are timed and checked alike, never marked best */
+    uint32_t passes;      /* a peer's dispatches */
+    int is_default;       /* what `spdgen --spd --op --format --max-size` alone gives, with
+                             libspdrt's default tiles per workgroup */
     uint32_t subgroup;    /* spdgen --subgroup */
     int sampler_linear;   /* spdgen --sampler linear (mean) */
     int normalized;       /* spdgen --sampler-coords normalized (power-of-two sizes) */
@@ -59,6 +69,8 @@ typedef struct {
     int hierarchy;        /* spdgen --tail hierarchy: the level-6 regions reduced in parallel */
     uint32_t fetch_ahead; /* spdgen --fetch-ahead N: next-tile fetches issued early */
     uint32_t tiles_per_workgroup; /* the push constant (grid x = ceil(tiles x / it)) */
+    char extra[128];      /* spd_bench --variants: the flags as given (the fields above
+                             then hold only what the bench needs to know of them) */
     char command[256];    /* the spdgen arguments that made the shader */
     bench_timing time;
     bench_check check;

@@ -143,6 +143,98 @@ static void plan_variant(bench_variant *plan, uint32_t *count, uint32_t subgroup
     plan[(*count)++].tiles_per_workgroup = tiles_per_workgroup;
 }
 
+/* What `spdgen --spd --op --format --max-size` alone makes and libspdrt dispatches by
+ * default: --subgroup 0, the hierarchy past 4096 texels a side (gen/spd/spd_check.c,
+ * hierarchy_by_default: the one rule the bench mirrors), the runtime's tiles per workgroup. */
+static bench_variant default_variant(const bench_group *g) {
+    bench_variant d;
+    spdrt_spd_params p;
+    memset(&d, 0, sizeof d);
+    memset(&p, 0, sizeof p);
+    d.is_default = 1;
+    d.hierarchy = g->width > 4096 || g->height > 4096;
+    p.width = g->width, p.height = g->height, p.layers = 1, p.format = g->format;
+    p.mips_bound = g->levels, p.hierarchy = d.hierarchy;
+    d.tiles_per_workgroup = spdrt__spd_tiles_per_workgroup(&p);
+    return d;
+}
+
+/* spd_bench --variants: spdgen's default first (plan[0], as spd_variants plans it), then
+ * each "FLAGS[@K]" as given. The fields the bench acts on (the pipeline's subgroup size, the
+ * check's bounds, the tiles per workgroup) are read from FLAGS. Returns the plan's length. */
+static uint32_t given_variants(const bench_options *opt, const bench_variant *def,
+                               bench_variant *plan) {
+    uint32_t v, count = 1;
+    for (v = 0; v < opt->variant_count && count < BENCH_MAX_VARIANTS - 2; v++) {
+        bench_variant *x = &plan[count++];
+        const char *at = strrchr(opt->variants[v], '@'), *sub;
+        memset(x, 0, sizeof *x);
+        snprintf(x->extra, sizeof x->extra, "%.*s",
+                 (int)(at ? (size_t)(at - opt->variants[v]) : strlen(opt->variants[v])),
+                 opt->variants[v]);
+        sub = strstr(x->extra, "--subgroup ");
+        x->subgroup = sub ? (uint32_t)strtoul(sub + 11, NULL, 10) : 0;
+        x->hierarchy = strstr(x->extra, "--tail") ? strstr(x->extra, "--tail hierarchy") != NULL
+                                                  : def->hierarchy;
+        x->sampler_linear = strstr(x->extra, "--sampler linear") != NULL;
+        x->normalized = strstr(x->extra, "--sampler-coords normalized") != NULL;
+        x->half = strstr(x->extra, "--half") != NULL;
+        x->tiles_per_workgroup = at ? (uint32_t)strtoul(at + 1, NULL, 10)
+                                    : x->hierarchy == def->hierarchy ? def->tiles_per_workgroup
+                                    : x->hierarchy ? SPDRT_DEFAULT_HIERARCHY_TILES_PER_WORKGROUP
+                                                   : SPDRT_DEFAULT_TILES_PER_WORKGROUP;
+        if (!x->tiles_per_workgroup)
+            x->tiles_per_workgroup = 1;
+    }
+    return count;
+}
+
+/* FidelityFX SPD 2.0 beside spdgen's variants, for mean, where `make bench-peers` compiled
+ * it (bench/peers/README.md): its exact path and, for rgba16f, its packed fp16 path. Timed,
+ * read back and checked like a variant; returns how many samples it added. */
+static uint32_t ffx_peers(bench_sweep *s, bench_workload *wl, bench_group *g,
+                          bench_op_result *op, bench_sample *samples,
+                          const bench_sample **checked, bench_check **checks) {
+    static const bench_maker makers[2] = {BENCH_FFX, BENCH_FFX_PACKED};
+    uint32_t m, n = 0;
+    if (op->op != SPD_OP_MEAN)
+        return 0;
+    for (m = 0; m < 2 && op->variant_count < BENCH_MAX_VARIANTS && !s->ctx->hung; m++) {
+        bench_variant *x;
+        bench_ffx_kernel k;
+        uint32_t *spv;
+        size_t words;
+        char name[64], err[512];
+        spdrt_result res;
+        if (makers[m] == BENCH_FFX_PACKED && g->format != SPDRT_RGBA16F)
+            continue;
+        snprintf(name, sizeof name, "ffx_spd_%s%s.spv", format_arg(g->format),
+                 makers[m] == BENCH_FFX_PACKED ? "_packed" : "");
+        load_shader(s, name, &spv, &words, err, sizeof err);
+        if (!spv)
+            continue; /* not built: the run has no peer rows */
+        x = &op->variants[op->variant_count++];
+        memset(x, 0, sizeof *x);
+        x->maker = makers[m];
+        x->check.half = x->half = makers[m] == BENCH_FFX_PACKED;
+        snprintf(x->command, sizeof x->command, "%s", name);
+        spdrt_take_statistics(s->ctx, NULL, 0);
+        res = bench_ffx_kernel_create(wl, spv, words, &k);
+        x->passes = k.passes;
+        bench_take_statistics(s->ctx, name, &x->time);
+        if (res != SPDRT_OK)
+            outcome(&x->time, s->ctx, res, "pipeline");
+        else if (measure(s, wl, bench_ffx_kernel_record, &k, &x->time, &samples[n]) ==
+                 SPDRT_OK) {
+            checked[n] = &samples[n];
+            checks[n++] = &x->check;
+        }
+        bench_ffx_kernel_destroy(&k);
+        free(spv);
+    }
+    return n;
+}
+
 static void spd_variants(bench_sweep *s, bench_workload *wl, const bench_chain *chain,
                          bench_group *g, bench_op_result *op) {
     bench_sample samples[BENCH_MAX_VARIANTS];
@@ -164,11 +256,16 @@ static void spd_variants(bench_sweep *s, bench_workload *wl, const bench_chain *
     uint32_t per_wg = g->levels > 6 ? SPDRT_DEFAULT_TILES_PER_WORKGROUP : 1;
     uint32_t last = s->subgroups[s->subgroup_count - 1];
     memset(plan, 0, sizeof plan);
+    plan[count++] = default_variant(g);
     for (v = 0; v < s->subgroup_count; v++)
         plan_variant(plan, &count, s->subgroups[v], 0, 0, 0, per_wg, 0);
     if (linear)
         plan_variant(plan, &count, last, 1, 0, 0, per_wg, 0);
     if (per_wg > 1) {
+        /* The default's other tile counts (1: the contract's grid; 4: fewer, longer
+         * workgroups), candidates for a default chosen by size. */
+        plan_variant(plan, &count, 0, 0, 0, 0, 1, 0);
+        plan_variant(plan, &count, 0, 0, 0, 0, 4, 0);
         plan_variant(plan, &count, last, 0, 0, 0, 1, 0);
         if (linear) {
             plan_variant(plan, &count, last, 1, 0, 0, 1, 0);
@@ -198,6 +295,12 @@ static void spd_variants(bench_sweep *s, bench_workload *wl, const bench_chain *
      * --subgroup 8 (shuffles within 8 lanes, shared memory past them), which the H200 ran
      * fastest (rgba8 8192^2 99.6 against 104.6 us at 32, in probes the same day). */
     if (g->width >= 4096 || g->height >= 4096) {
+        /* The exact path (texel loads, fp32) with the hierarchy, the candidate default at
+         * these sizes: at --subgroup 0 (runs anywhere) and at the device's size. */
+        if (linear) {
+            plan_variant(plan, &count, 0, 0, 0, 1, 4, 0);
+            plan_variant(plan, &count, last, 0, 0, 1, 4, 0);
+        }
         plan_variant(plan, &count, last, linear, half && linear, 1, 4, 0);
         if (linear) {
             plan_variant(plan, &count, last, 1, half, 1, 4, 2);
@@ -218,6 +321,8 @@ static void spd_variants(bench_sweep *s, bench_workload *wl, const bench_chain *
                 plan[count++].normalized = 1;
             }
     }
+    if (s->opt->variant_count)
+        count = given_variants(s->opt, &plan[0], plan);
     memset(samples, 0, sizeof samples);
     for (v = 0; v < count && op->variant_count < BENCH_MAX_VARIANTS; v++) {
         bench_variant *x = &op->variants[op->variant_count++];
@@ -232,6 +337,8 @@ static void spd_variants(bench_sweep *s, bench_workload *wl, const bench_chain *
         bench_spd_options o = {.subgroup = x->subgroup, .hierarchy = x->hierarchy,
                                .sampler_linear = x->sampler_linear, .half = x->half,
                                .fetch_ahead = x->fetch_ahead, .normalized = x->normalized};
+        if (x->extra[0] || x->is_default) /* the flags as given (none: spdgen's defaults) */
+            o = (bench_spd_options){.subgroup = x->subgroup, .extra = x->extra};
         if (bench_spdgen_spd(&s->spdgen, bench_op_name(op->op), format_arg(g->format), &o,
                              g->max_size, g->levels, &spv, &words, x->command,
                              sizeof x->command, err, sizeof err) != 0) {
@@ -256,6 +363,7 @@ static void spd_variants(bench_sweep *s, bench_workload *wl, const bench_chain *
         if (s->ctx->hung)
             break;
     }
+    n += ffx_peers(s, wl, g, op, samples + n, checked + n, checks + n);
     if (n)
         bench_verify_spd(chain, op->op, checked, checks, n);
     for (v = 0; v < n; v++)

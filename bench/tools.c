@@ -184,11 +184,17 @@ int bench_spdgen_spd(bench_spdgen *g, const char *op, const char *format,
                      uint32_t **words, size_t *count, char *command, size_t command_size,
                      char *err, size_t err_size) {
     char sub[16], levels[16], out[BENCH_PATH_MAX + 16], max[32], tiles[16], wgs[16], ahead[16];
-    char *argv[30] = {g->path, "--spd", "--op", (char *)op, "--format", (char *)format,
+    char extra[256], *tok, *save = NULL;
+    char *argv[48] = {g->path, "--spd", "--op", (char *)op, "--format", (char *)format,
                       "--subgroup", sub, "--max-size", max, "--mips", levels,
                       "--target", "spirv", "-o", out, NULL};
     int status, i, next = 14;
     size_t used = 0;
+    snprintf(extra, sizeof extra, "%s", o->extra ? o->extra : "");
+    if (strstr(extra, "--subgroup")) { /* theirs, not ours: drop "--subgroup S" */
+        memmove(argv + 6, argv + 8, 6 * sizeof argv[0]);
+        next = 12;
+    }
     snprintf(sub, sizeof sub, "%u", o->subgroup);
     snprintf(levels, sizeof levels, "%u", mips);
     snprintf(max, sizeof max, "%s", max_size);
@@ -199,8 +205,11 @@ int bench_spdgen_spd(bench_spdgen *g, const char *op, const char *format,
         snprintf(wgs, sizeof wgs, "%u", o->wg);
         argv[next++] = "--tile", argv[next++] = tiles, argv[next++] = "--wg", argv[next++] = wgs;
     }
+    /* Named either way at 64x64 tiles, since spdgen's default depends on the size. */
     if (o->hierarchy)
         argv[next++] = "--tail", argv[next++] = "hierarchy";
+    else if ((!o->tile || o->tile == 64) && !o->extra)
+        argv[next++] = "--tail", argv[next++] = "loop";
     if (o->sampler_linear)
         argv[next++] = "--sampler", argv[next++] = "linear";
     if (o->normalized)
@@ -211,6 +220,8 @@ int bench_spdgen_spd(bench_spdgen *g, const char *op, const char *format,
     }
     if (o->half)
         argv[next++] = "--half";
+    for (tok = strtok_r(extra, " ", &save); tok && next < 44; tok = strtok_r(NULL, " ", &save))
+        argv[next++] = tok;
     argv[next++] = "-o", argv[next++] = out, argv[next] = NULL;
     /* The arguments without the binary's path and the output, as the report shows them. */
     command[0] = '\0';

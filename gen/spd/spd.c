@@ -56,13 +56,14 @@ static const sg_option options[] = {
         "256: --tile 64: 256; 32: 256, 64; 16: 64, 16; 8: 16, 4; 4: 4, 1; 2: 1"},
     [SPD_OPT_TAIL] = {.name = "--tail", .kind = SG_OPT_CHOICE, .offset = F(tail),
         .choices = sg_spd_tails, .meta = "T", .lua = "tail",
-        .default_text = "loop at --tile 64, hierarchy below",
+        .default_text = "hierarchy below --tile 64 and past 4096 texels a side (without "
+                        "--edge, --max-mips-per-pass or --target wgsl), else loop",
         .help = "how the chain continues past one tile: loop (the last workgroup loops over "
         "64x64 regions of level 6; needed by updates and --edge) | hierarchy (a hierarchy of "
         "counters reduces the regions in parallel)"},
     [SPD_OPT_LEVEL1] = {.name = "--level1", .kind = SG_OPT_CHOICE, .offset = F(level1),
         .choices = sg_spd_level1s, .meta = "L", .lua = "level1",
-        .default_text = "interleaved; blocks for rgba8 and with --edge",
+        .default_text = "interleaved; blocks with --edge and for rgba8 past 2048x2048",
         .help = "how invocations reading 4x4 blocks read level 0: interleaved (four 2x2 blocks "
         "T/2 apart, dense fetches, one shared-memory exchange) | blocks (each its own 4x4)"},
     [SPD_OPT_SAMPLER] = {.name = "--sampler", .kind = SG_OPT_CHOICE, .offset = F(sampler_linear),

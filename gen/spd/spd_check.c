@@ -36,11 +36,25 @@ static int check_tile_wg(sg_run *run)
                        sizes[1]);
 }
 
+/* Whether --tile 64 defaults to the hierarchy: where level 6 of --max-size spans more than
+ * one 64x64 region (a side past 4096), which the loop's last workgroup would reduce one after
+ * another, and nothing asks for the loop (--edge, passes, a level-6 stop, WGSL's hand-off
+ * rules). Measured faster there (docs/spd.md, "Which options are fastest"). */
+static int hierarchy_by_default(sg_run *run)
+{
+    const sg_spd_params *s = run->params;
+    return (s->max_size[0] > 4096 || s->max_size[1] > 4096) && s->edge == SG_SPD_EDGE_DROP &&
+           !sg_given(run, SPD_OPT_PER_PASS) && !(sg_given(run, SPD_OPT_MIPS) && s->mips <= 6) &&
+           !sg_is_wgsl(run);
+}
+
 /* The loop is written for 64x64 tiles; smaller ones climb the hierarchy. */
 static int check_tail(sg_run *run)
 {
     sg_spd_params *s = run->params;
-    if (!sg_given(run, SPD_OPT_TAIL)) s->tail = s->tile == 64 ? SG_SPD_TAIL_LOOP : SG_SPD_TAIL_HIERARCHY;
+    if (!sg_given(run, SPD_OPT_TAIL))
+        s->tail = s->tile == 64 && !hierarchy_by_default(run) ? SG_SPD_TAIL_LOOP
+                                                              : SG_SPD_TAIL_HIERARCHY;
     if (s->tail == SG_SPD_TAIL_LOOP && s->tile != 64)
         return usage_error("--tail loop: needs --tile 64 (got --tile %ld, whose chain continues "
                            "only by --tail hierarchy)", s->tile);
@@ -135,8 +149,11 @@ static int check_op_format(const sg_spd_params *s)
 static int check_level1_and_sampler(sg_run *run)
 {
     sg_spd_params *s = run->params;
+    /* rgba8 interleaved holds more registers, which costs past 2048x2048 and pays below
+     * (docs/spd.md, "Which options are fastest"). */
+    int large_rgba8 = s->format == SG_SPD_RGBA8 && s->max_size[0] * s->max_size[1] > 2048L * 2048L;
     if (!sg_given(run, SPD_OPT_LEVEL1))
-        s->level1 = s->edge != SG_SPD_EDGE_DROP || s->format == SG_SPD_RGBA8 ||
+        s->level1 = s->edge != SG_SPD_EDGE_DROP || large_rgba8 ||
                     !sg_spd_wgsl_interleaved_fits(run) ? SG_SPD_LEVEL1_BLOCKS : SG_SPD_LEVEL1_INTERLEAVED;
     if (s->level1 == SG_SPD_LEVEL1_INTERLEAVED && s->edge != SG_SPD_EDGE_DROP)
         return usage_error("--level1 interleaved: not with --edge %s (its 5x5 reads and strips "

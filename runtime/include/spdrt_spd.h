@@ -41,6 +41,10 @@ typedef struct {
  * (the measurements: docs/runtime-defaults.md). */
 #define SPDRT_MAX_TILES_PER_WORKGROUP 64u
 #define SPDRT_DEFAULT_TILES_PER_WORKGROUP 2u
+/* ... and 4 where level 0 of one layer holds at least SPDRT_LARGE_SOURCE_BYTES: longer
+ * workgroups pay off once there are enough of them (docs/runtime-defaults.md). */
+#define SPDRT_LARGE_SOURCE_TILES_PER_WORKGROUP 4u
+#define SPDRT_LARGE_SOURCE_BYTES (32u << 20)
 /* What 0 means for --tile 64 --tail hierarchy shaders: the fastest measured, and more than
  * one so that --fetch-ahead has a next tile to fetch (docs/runtime-defaults.md). */
 #define SPDRT_DEFAULT_HIERARCHY_TILES_PER_WORKGROUP 4u
@@ -74,7 +78,9 @@ typedef struct {
                                        tiles_per_workgroup; the grid's x is ceil(tiles x /
                                        it)), so the hand-off runs once per workgroup. 0 =
                                        SPDRT_DEFAULT_TILES_PER_WORKGROUP for --tile 64 --tail
-                                       loop, SPDRT_DEFAULT_HIERARCHY_TILES_PER_WORKGROUP for
+                                       loop (SPDRT_LARGE_SOURCE_TILES_PER_WORKGROUP from
+                                       SPDRT_LARGE_SOURCE_BYTES of level 0),
+                                       SPDRT_DEFAULT_HIERARCHY_TILES_PER_WORKGROUP for
                                        --tile 64 --tail hierarchy, one for smaller tiles
                                        (all: one when a dispatch makes at most 6 levels);
                                        1 = one tile each (the

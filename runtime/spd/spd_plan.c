@@ -21,8 +21,12 @@ uint32_t spdrt__spd_tiles_per_workgroup(const spdrt_spd_params *p) {
         return p->tiles_per_workgroup;
     if (spdrt__spd_tile(p) < 64 || p->mips_bound <= 6)
         return 1;
-    return spdrt__spd_hierarchy(p) ? SPDRT_DEFAULT_HIERARCHY_TILES_PER_WORKGROUP
-                                   : SPDRT_DEFAULT_TILES_PER_WORKGROUP;
+    if (spdrt__spd_hierarchy(p))
+        return SPDRT_DEFAULT_HIERARCHY_TILES_PER_WORKGROUP;
+    return (uint64_t)p->width * p->height * spdrt__format_texel_size(p->format) >=
+                   SPDRT_LARGE_SOURCE_BYTES
+               ? SPDRT_LARGE_SOURCE_TILES_PER_WORKGROUP
+               : SPDRT_DEFAULT_TILES_PER_WORKGROUP;
 }
 
 uint32_t spdrt__spd_passes(const spdrt_spd_params *p, uint32_t mip_count,

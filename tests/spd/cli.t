@@ -68,6 +68,16 @@ case $cmd in *"--level1 blocks"*) ;; *) false ;; esac &&
 ok $? "--level1 blocks is named in the regenerate command, which reproduces the file"
 "$SPDGEN" --help | grep -q -- "--level1"
 ok $? "--help lists --level1"
+# rgba8: interleaved up to 2048x2048 (faster there), blocks past it (its registers cost more).
+"$SPDGEN" --spd --format rgba8 --max-size 2048x2048 -o "$WORK/l1r8s.comp" &&
+    regenerate_command "$WORK/l1r8s.comp" | grep -q -- " --level1 interleaved " &&
+    "$SPDGEN" --spd --format rgba8 --max-size 1920x1080 -o "$WORK/l1r8h.comp" &&
+    regenerate_command "$WORK/l1r8h.comp" | grep -q -- " --level1 interleaved " &&
+    "$SPDGEN" --spd --format rgba8 --max-size 2049x2048 -o "$WORK/l1r8l.comp" &&
+    regenerate_command "$WORK/l1r8l.comp" | grep -q -- " --level1 blocks " &&
+    "$SPDGEN" --spd --format rgba8 -o "$WORK/l1r8d.comp" &&
+    regenerate_command "$WORK/l1r8d.comp" | grep -q -- " --level1 blocks "
+ok $? "--level1 for rgba8: interleaved up to 2048x2048 of --max-size, blocks past it (and at the default 4096x4096)"
 expect_usage_error "--edge unknown" "--edge clamp" --spd --edge clamp
 expect_usage_error "--edge conservative with mean" "--edge conservative" --spd --op mean --edge conservative
 expect_usage_error "--edge conservative with test-order" "--edge conservative" --spd --op test-order --edge conservative
@@ -88,6 +98,17 @@ expect_usage_error "--edge conservative with --tile 32" "--edge conservative" --
 expect_usage_error "--edge weighted with --tile 16" "--edge weighted" --spd --edge weighted --tile 16 --wg 16
 expect_usage_error "--edge conservative with --half" "--edge conservative" --spd --op max --format r16f --half --edge conservative
 expect_usage_error "--tail unknown" "--tail tree" --spd --tail tree
+# --tail at --tile 64: the hierarchy past 4096 texels a side, unless something needs the loop.
+tail_of() { regenerate_command "$1" | sed -n 's/.* --tail \([a-z]*\) .*/\1/p'; }
+"$SPDGEN" --spd --max-size 4096x4096 -o "$WORK/t4k.comp" && [ "$(tail_of "$WORK/t4k.comp")" = loop ] &&
+    "$SPDGEN" --spd --max-size 4097x64 -o "$WORK/t4k1.comp" && [ "$(tail_of "$WORK/t4k1.comp")" = hierarchy ] &&
+    "$SPDGEN" --spd --max-size 16384x16384 -o "$WORK/t16k.comp" && [ "$(tail_of "$WORK/t16k.comp")" = hierarchy ] &&
+    "$SPDGEN" --spd --max-size 8192x8192 --edge weighted -o "$WORK/t8kw.comp" && [ "$(tail_of "$WORK/t8kw.comp")" = loop ] &&
+    "$SPDGEN" --spd --max-size 8192x8192 --max-mips-per-pass 7 -o "$WORK/t8kp.comp" && [ "$(tail_of "$WORK/t8kp.comp")" = loop ] &&
+    "$SPDGEN" --spd --max-size 8192x8192 --mips 6 -o "$WORK/t8k6.comp" && [ "$(tail_of "$WORK/t8k6.comp")" = loop ] &&
+    "$SPDGEN" --spd --max-size 8192x8192 --tail loop -o "$WORK/t8kl.comp" && [ "$(tail_of "$WORK/t8kl.comp")" = loop ] &&
+    "$SPDGEN" --spd --max-size 8192x8192 --target wgsl -o "$WORK/t8k.wgsl" && [ "$(tail_of "$WORK/t8k.wgsl")" = loop ]
+ok $? "--tail at --tile 64: hierarchy past 4096 texels a side; loop at 4096, with --edge, passes, --mips 6, --target wgsl or when named"
 expect_usage_error "--tail loop with --tile 16" "--tail loop" --spd --tile 16 --tail loop
 expect_usage_error "--tail loop with --tile 2" "--tail loop" --spd --tile 2 --tail loop
 expect_usage_error "--edge conservative with --tail hierarchy" "--edge conservative" --spd --op max --edge conservative --tail hierarchy

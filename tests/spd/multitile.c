@@ -16,6 +16,7 @@
  *
  * usage: multitile glsl|hlsl   prints TAP. */
 #include "run.h"
+#include "spd/spd_internal.h"
 
 /* A shader of this program and how to run it. */
 typedef struct {
@@ -152,6 +153,25 @@ static void run_multitile(spdrt_context *ctx, const char *target)
        spdrt_last_error(ctx));
     spdrt_spd_levels_free(&out);
     free(spirv);
+
+    /* What 0 means: 2 tiles for the loop, 4 from 32 MiB of level 0 (one layer) and for the
+     * hierarchy, one for smaller tiles and for dispatches of at most 6 levels. */
+    static const struct { uint32_t w, h, tile, hierarchy, mips; spdrt_format f; uint32_t want; }
+        defaults[] = {
+            {1920, 1080, 64, 0, 10, SPDRT_RGBA16F, 2}, {2048, 2048, 64, 0, 11, SPDRT_RGBA8, 2},
+            {2048, 2048, 64, 0, 11, SPDRT_RGBA16F, 4}, {2048, 2047, 64, 0, 11, SPDRT_RGBA16F, 2},
+            {4096, 2048, 64, 0, 12, SPDRT_RGBA8, 4},   {1920, 1080, 64, 1, 10, SPDRT_RGBA8, 4},
+            {1920, 1080, 32, 1, 10, SPDRT_RGBA8, 1},   {4096, 4096, 64, 0, 6, SPDRT_RGBA16F, 1},
+        };
+    for (size_t k = 0; k < sizeof defaults / sizeof *defaults; k++) {
+        spdrt_spd_params d = {.width = defaults[k].w, .height = defaults[k].h, .layers = 1,
+                              .mips_bound = defaults[k].mips, .tile = defaults[k].tile,
+                              .hierarchy = (int)defaults[k].hierarchy, .format = defaults[k].f};
+        uint32_t got = spdrt__spd_tiles_per_workgroup(&d);
+        ok(got == defaults[k].want, "%s: default tiles per workgroup at %ux%u %s --tile %u%s, "
+           "%u levels: %u (want %u)", target, d.width, d.height, spdrt__format_name(d.format),
+           d.tile, d.hierarchy ? " --tail hierarchy" : "", d.mips_bound, got, defaults[k].want);
+    }
 }
 
 int main(int argc, char **argv) { return spd_test_main(argc, argv, run_multitile); }

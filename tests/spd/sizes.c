@@ -32,8 +32,10 @@ static void run_sizes(spdrt_context *ctx, const char *target)
     run_case(ctx, spirv, words, label, SPD_OP_MAX, SPDRT_R32F, 8, 0, 5000, 3000);
     free(spirv);
 
-    spirv = generate_with(target, "max", 8, "r32f", 0, "--max-size 16384x16384", &words);
-    snprintf(label, sizeof label, "%s max --subgroup 8 r32f --max-size 16384x16384", target);
+    spirv = generate_with(target, "max", 8, "r32f", 0, "--max-size 16384x16384 --tail loop",
+                          &words);
+    snprintf(label, sizeof label, "%s max --subgroup 8 r32f --max-size 16384x16384 --tail loop",
+             target);
     if (!spirv) {
         ok(0, "%s: spdgen failed", label);
         return;
@@ -47,6 +49,22 @@ static void run_sizes(spdrt_context *ctx, const char *target)
         if (big[i].w == 8192 && strcmp(target, "glsl") != 0) continue;
         run_case(ctx, spirv, words, label, SPD_OP_MAX, SPDRT_R32F, 8, 0, big[i].w, big[i].h);
     }
+    free(spirv);
+
+    /* Past 4096 texels a side the default tail is the hierarchy: the shader made with no
+     * --tail runs as one (libspdrt's default 4 tiles per workgroup) over the same sizes. */
+    spirv = generate_with(target, "max", 8, "r32f", 0, "--max-size 16384x16384", &words);
+    snprintf(label, sizeof label, "%s max --subgroup 8 r32f --max-size 16384x16384 (default "
+             "tail: hierarchy)", target);
+    if (!spirv) {
+        ok(0, "%s: spdgen failed", label);
+        return;
+    }
+    hierarchy = 1;
+    for (size_t i = 0; i < sizeof big / sizeof *big; i++)
+        if (big[i].w != 8192)
+            run_case(ctx, spirv, words, label, SPD_OP_MAX, SPDRT_R32F, 8, 0, big[i].w, big[i].h);
+    hierarchy = 0;
     mips_bound = 12;
     free(spirv);
 }

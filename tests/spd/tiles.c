@@ -29,10 +29,11 @@ static void run_tiles(spdrt_context *ctx, const char *target)
         char flags[64], extra[128], label[192];
         size_t words;
         tile = shapes[i].t;
-        /* Below 64 the hierarchy is implied: --tail is named only where it is a choice. */
+        /* Below 64 the hierarchy is implied: --tail is named only where it is a choice (at
+         * 64 always, since past 4096 texels a side the default is the hierarchy). */
         hierarchy = shapes[i].hierarchy;
         snprintf(flags, sizeof flags, "--tile %u --wg %u%s%s", shapes[i].t, shapes[i].n,
-                 shapes[i].t == 64 && hierarchy ? " --tail hierarchy" : "",
+                 shapes[i].t != 64 ? "" : hierarchy ? " --tail hierarchy" : " --tail loop",
                  shapes[i].blocks ? " --level1 blocks" : "");
         for (size_t s = 0; s < subgroup_count; s++) {
             snprintf(extra, sizeof extra, "%s", flags);
