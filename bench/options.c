@@ -101,9 +101,13 @@ static int add_op(const char *t, void *user) {
     return 0;
 }
 
+/* "FLAGS[@K]": spdgen flags (starting with --), K tiles per workgroup 1..64. */
 static int add_variant(const char *t, void *user) {
     bench_options *o = user;
-    if (o->variant_count == 16 || strlen(t) >= sizeof o->variants[0])
+    const char *at = strrchr(t, '@');
+    uint32_t k;
+    if (o->variant_count == 16 || strlen(t) >= sizeof o->variants[0] || strncmp(t, "--", 2) ||
+        (at && (bench_parse_u32(at + 1, SPDRT_MAX_TILES_PER_WORKGROUP, &k) || k == 0)))
         return -1;
     snprintf(o->variants[o->variant_count++], sizeof o->variants[0], "%s", t);
     return 0;
@@ -150,7 +154,8 @@ int bench_options_parse(int argc, char **argv, bench_options *o) {
             } else if (!strcmp(a, "--variants")) {
                 if (bench_each_sep(val, ';', add_variant, o))
                     return bench_usage("spd_bench", a, val,
-                                       "spdgen flags[@K], ';'-separated, at most 16");
+                                       "spdgen flags starting with --, each with @K (1..64 "
+                                       "tiles per workgroup) or not, ';'-separated, at most 16");
             } else if (!strcmp(a, "--subgroups")) {
                 if (bench_each_item(val, add_subgroup, o))
                     return bench_usage("spd_bench", a, val,

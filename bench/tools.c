@@ -191,7 +191,7 @@ int bench_spdgen_spd(bench_spdgen *g, const char *op, const char *format,
     int status, i, next = 14;
     size_t used = 0;
     snprintf(extra, sizeof extra, "%s", o->extra ? o->extra : "");
-    if (strstr(extra, "--subgroup")) { /* theirs, not ours: drop "--subgroup S" */
+    if (o->extra) { /* flags as given, the subgroup among them or spdgen's default */
         memmove(argv + 6, argv + 8, 6 * sizeof argv[0]);
         next = 12;
     }

@@ -43,8 +43,8 @@ typedef struct {
     int normalized;       /* --sampler-coords normalized (power-of-two sizes) */
     int half;             /* --half */
     uint32_t fetch_ahead; /* --fetch-ahead N, given with --sampler linear */
-    const char *extra;    /* more flags, space-separated (spd_bench --variants), or NULL; with
-                             --subgroup among them the bench's own is left out */
+    const char *extra;    /* the flags, space-separated (spd_bench --variants; "" = none:
+                             spdgen's defaults), instead of the fields above; or NULL */
 } bench_spd_options;
 
 /* Runs `spdgen --spd --op OP --format F --max-size M --mips L --target spirv` with the

@@ -23,6 +23,29 @@ ok $? "spd_bench --json: parses; 256x256 in each of the 3 formats, no failures, 
 [ ! -e "$WORK/spd.md.tmp" ] && [ ! -e "$WORK/spd.json.tmp" ]
 ok $? "spd_bench: no report's temporary file is left"
 
+# --variants: spdgen's default row first (the shader of no flags, libspdrt's tiles), then the
+# given flags with their tiles per workgroup, each checked; in the JSON exactly one default.
+"$SPDGEN_BUILD/bench/spd_bench" --quick --sizes 256x256 --formats r32f --ops max \
+    --variants "--subgroup 4@1;--level1 blocks" --json "$WORK/var.json" >"$WORK/var.txt" 2>"$WORK/var.err"
+rc=$?
+[ $rc -eq 0 ] && grep -q '| 256x256 | r32f | max | default (no flags: `--tail loop`), 2 tiles per workgroup |' "$WORK/var.txt" &&
+    grep -q '| 256x256 | r32f | max | `--subgroup 4`, 1 tile per workgroup' "$WORK/var.txt" &&
+    grep -q '| 256x256 | r32f | max | `--level1 blocks`, 2 tiles per workgroup' "$WORK/var.txt" &&
+    perl -MJSON::PP -e 'local $/; my $j = decode_json(<STDIN>);
+        my @v = @{$j->{groups}[0]{ops}[0]{variants}};
+        exit !(@v == 3 && (grep { $_->{default} } @v) == 1 && $v[0]{default} &&
+               $v[0]{spdgen} eq "spdgen --spd --op max --format r32f --max-size 256x256 --mips 8 --target spirv" &&
+               $v[1]{spdgen} =~ / --subgroup 4$/ && $v[2]{spdgen} =~ / --level1 blocks$/ &&
+               !grep { $_->{check}{status} ne "ok" } @v)' <"$WORK/var.json"
+ok $? "spd_bench --variants: the default row, then the given flags at their tiles per workgroup, all checked"
+[ $rc -eq 0 ] || diag "$(tail -5 "$WORK/var.txt" "$WORK/var.err")"
+for bad in "subgroup 4" "--subgroup 4@0" "--tail hierarchy@65" ""; do
+    "$SPDGEN_BUILD/bench/spd_bench" --variants "$bad" >"$WORK/usage.txt" 2>"$WORK/usage.err"
+    rc=$?
+    [ $rc -eq 2 ] && [ "$(wc -l <"$WORK/usage.err")" -eq 1 ] && grep -q -- "--variants $bad" "$WORK/usage.err"
+    ok $? "spd_bench --variants '$bad': exit 2 (got $rc), one line naming the flag and value"
+done
+
 # A report that cannot be written fails the run (exit 1) with the path named, and leaves
 # nothing behind. --json: the target is a directory, so the rename over it fails.
 # --markdown: the temporary's name is taken by a directory, so the file cannot be started,
