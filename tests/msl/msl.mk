@@ -1,5 +1,5 @@
-# Builds the MSL CPU executor and the programs tests/msl/exec.t, tests/msl/spd.t and
-# tests/msl/fft.t run:
+# Builds the MSL CPU executor and the programs tests/msl/exec.t, tests/msl/spd.t,
+# tests/msl/fft.t and tests/msl/conv.t run:
 #
 #   make -f tests/msl/msl.mk B=DIR SPDGEN_BUILD=DIR TARGET...
 #
@@ -19,6 +19,13 @@
 #                                 spdgen's MSL and contract header for it, the kernel bound
 #                                 by attribute (exec/unit.cpp), the contract (fft/contract.cpp)
 #   DIR/fft_msl                   likewise for any DIR holding an FFT kernel.metal and contract.h
+#   B/conv/CONFIG/conv_msl        the conv harness for one job, CONFIG being spdgen's --conv
+#                                 flags without dashes, words joined by _ (e.g.
+#                                 conv_image_64x48_psf_16x16_channels_1_format_rgba32f):
+#                                 spdgen's MSL shaders (job.ROLE.metal) and plan (job.convplan),
+#                                 one unit per shader (exec/unit.cpp), the harness (conv/)
+#   DIR/conv_msl                  likewise for any DIR holding a job's job.convplan and
+#                                 job.ROLE.metal (the .t writes mutants that way)
 # Everything is rebuilt when spdgen, the shim or the executor changes (depfiles).
 M := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 ROOT := $(M)/../..
@@ -124,5 +131,43 @@ $(B)/fft/fft_msl.o: $(M)/fft/fft_msl.cpp
 	$(CLANGXX) -o $@ $*/fft_unit.o $*/fft_contract.o $(B)/fft/fft_msl.o $(EXEC_OBJ) $(LIBSPDRT) -ldl -lm
 
 .PRECIOUS: %/fft_unit.o %/fft_contract.o $(B)/fft/%/kernel.metal $(B)/fft/%/contract.h
+
+# ---- conv jobs ---------------------------------------------------------------------------
+# CONFIG -> spdgen arguments, as for the FFT.
+CONV_FLAG_NAMES := conv image psf channels padding spectrum first-axis input output format storage padded \
+	ept max-wg subgroup columns-per-wg
+CONV_ROLES := spectrum1 spectrum2 resample pass1 pass2 pass3
+conv_args = $(foreach w,$(subst _, ,$(1)),$(if $(filter $(CONV_FLAG_NAMES),$(w)),--$(w),$(w)))
+
+# The plan stands for every shader spdgen writes beside it.
+$(B)/conv/%/job.convplan: $(SPDGEN)
+	@mkdir -p $(@D)
+	$(SPDGEN) $(call conv_args,$*) --target msl -o $(@D)/job.metal
+
+$(B)/conv/conv_msl.o: $(M)/conv/conv_msl.cpp
+	@mkdir -p $(@D)
+	$(CLANGXX) $(MSL_CXXFLAGS) -c $< -o $@
+$(B)/conv/plan.o: $(M)/conv/plan.cpp
+	@mkdir -p $(@D)
+	$(CLANGXX) $(MSL_CXXFLAGS) -c $< -o $@
+
+# One unit per shader, conv_ROLE; a role the job lacks (an exact job's resample) is an
+# empty object, and the harness's weak reference finds no kernel.
+define conv_unit
+%/conv_$(1).o: %/job.convplan $(M)/exec/unit.cpp $(M)/exec/kernel-attrs.lua
+	if [ -f $$*/job.$(1).metal ]; then \
+		$(LUA) $(M)/exec/kernel-attrs.lua $$*/job.$(1).metal >$$*/conv_$(1).attrs.h && \
+		$(CLANGXX) $(MSL_CXXFLAGS) -DMSL_UNIT=conv_$(1) -DMSL_KERNEL_SOURCE='"$$(abspath $$*/job.$(1).metal)"' \
+			-DMSL_KERNEL_ATTRS='"$$(abspath $$*/conv_$(1).attrs.h)"' -c $(M)/exec/unit.cpp -o $$@; \
+	else printf '' | $(CLANGXX) -x c++ -c - -o $$@; fi
+endef
+$(foreach r,$(CONV_ROLES),$(eval $(call conv_unit,$(r))))
+
+%/conv_msl: %/conv_spectrum1.o %/conv_spectrum2.o %/conv_resample.o %/conv_pass1.o %/conv_pass2.o %/conv_pass3.o \
+	$(B)/conv/conv_msl.o $(B)/conv/plan.o $(EXEC_OBJ) $(LIBSPDRT)
+	$(CLANGXX) -o $@ $(CONV_ROLES:%=$*/conv_%.o) $(B)/conv/conv_msl.o $(B)/conv/plan.o $(EXEC_OBJ) $(LIBSPDRT) -ldl -lm
+
+.PRECIOUS: %/conv_spectrum1.o %/conv_spectrum2.o %/conv_resample.o %/conv_pass1.o %/conv_pass2.o %/conv_pass3.o \
+	$(B)/conv/%/job.convplan
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

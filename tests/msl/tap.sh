@@ -22,12 +22,12 @@ msl_run() {
     fi
 }
 
-# msl_build LOG TARGET...: builds with tests/msl/msl.mk into $MSL_BUILD; on failure one
-# "not ok" with the end of the log, and status 1.
+# msl_build LOG TARGET...: builds with tests/msl/msl.mk into $MSL_BUILD (MSL_JOBS make jobs, 2
+# unless set); on failure one "not ok" with the end of the log, and status 1.
 msl_build() {
     msl_log=$1
     shift
-    if make -s -j2 -f "$MSL_DIR/msl.mk" B="$MSL_BUILD" SPDGEN_BUILD="$SPDGEN_BUILD" "$@" >"$msl_log" 2>&1; then
+    if make -s -j"${MSL_JOBS:-2}" -f "$MSL_DIR/msl.mk" B="$MSL_BUILD" SPDGEN_BUILD="$SPDGEN_BUILD" "$@" >"$msl_log" 2>&1; then
         return 0
     fi
     ok 1 "build with tests/msl/msl.mk"
