@@ -6,12 +6,10 @@ local fft_plan = require("templates.fft.plan")
 local log2 = fft_plan.log2
 local function u(n) return string.format("%du", n) end
 
--- The expression that places bits of t where `map` says: map(index bit) gives the
--- destination bit, or nil to drop it. Consecutive runs become one mask and shift.
-local function thread_part(L, map)
-    local terms = {}
-    local q = 0
-    local w = #L.thr
+-- Calls fn(q, d, len) for each run of t's bits that `map` (index bit -> destination bit, or
+-- nil to drop it) sends to consecutive places: t bits q..q+len-1 to bits d..d+len-1.
+local function each_thread_run(L, map, fn)
+    local q, w = 0, #L.thr
     while q < w do
         local d = map(L.thr[q + 1])
         if d == nil then
@@ -19,14 +17,24 @@ local function thread_part(L, map)
         else
             local len = 1
             while q + len < w and map(L.thr[q + len + 1]) == d + len do len = len + 1 end
-            local mask = ((1 << len) - 1) << q
-            local expr = (q == 0 and len == w) and "t" or string.format("(t & %s)", u(mask))
-            if d > q then expr = string.format("(%s << %s)", expr, u(d - q))
-            elseif d < q then expr = string.format("(%s >> %s)", expr, u(q - d)) end
-            terms[#terms + 1] = expr
+            fn(q, d, len)
             q = q + len
         end
     end
+end
+
+-- The expression that places bits of t where `map` says: map(index bit) gives the
+-- destination bit, or nil to drop it. Consecutive runs become one mask and shift.
+local function thread_part(L, map)
+    local terms = {}
+    local w = #L.thr
+    each_thread_run(L, map, function(q, d, len)
+        local mask = ((1 << len) - 1) << q
+        local expr = (q == 0 and len == w) and "t" or string.format("(t & %s)", u(mask))
+        if d > q then expr = string.format("(%s << %s)", expr, u(d - q))
+        elseif d < q then expr = string.format("(%s >> %s)", expr, u(q - d)) end
+        terms[#terms + 1] = expr
+    end)
     if #terms == 0 then return nil end
     local text = table.concat(terms, " | ")
     if #terms == 1 then text = text:gsub("^%((.*)%)$", "%1") end
@@ -36,20 +44,12 @@ end
 -- What thread_part(L, map) moves, in words: "t bits 3-5 -> <unit> 7-9, t bit 0 -> 0" (nil:
 -- nothing).
 local function thread_part_note(L, map, unit)
-    local parts, q, w = {}, 0, #L.thr
-    while q < w do
-        local d = map(L.thr[q + 1])
-        if d == nil then
-            q = q + 1
-        else
-            local len = 1
-            while q + len < w and map(L.thr[q + len + 1]) == d + len do len = len + 1 end
-            local to = #parts == 0 and unit .. " " or ""
-            parts[#parts + 1] = len == 1 and string.format("t bit %d -> %s%d", q, to:gsub("bits ", "bit "), d)
-                or string.format("t bits %d-%d -> %s%d-%d", q, q + len - 1, to, d, d + len - 1)
-            q = q + len
-        end
-    end
+    local parts = {}
+    each_thread_run(L, map, function(q, d, len)
+        local to = #parts == 0 and unit .. " " or ""
+        parts[#parts + 1] = len == 1 and string.format("t bit %d -> %s%d", q, to:gsub("bits ", "bit "), d)
+            or string.format("t bits %d-%d -> %s%d-%d", q, q + len - 1, to, d, d + len - 1)
+    end)
     return #parts > 0 and table.concat(parts, ", ") or nil
 end
 
@@ -107,8 +107,9 @@ end
 local function reg_name(k) return "v" .. k end
 
 -- expr + constant, with expr parenthesized unless it is a name ("<<" and "|" bind more
--- loosely than "+").
+-- loosely than "+"); a nil expr is the constant alone (mixed_io.lua's element indices).
 local function plus(expr, constant)
+    if expr == nil then return u(constant) end
     local grouped = expr:match("^[%w_]+$") and expr or "(" .. expr .. ")"
     if constant == 0 then return grouped end
     return string.format("%s + %s", grouped, u(constant))

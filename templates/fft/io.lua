@@ -3,6 +3,7 @@
 -- real rows per FFT and its unpacking into half spectra), the norm's scale.
 local twiddle = require("templates.fft.twiddle")
 local X = require("templates.fft.expr")
+local common = require("templates.fft.common")
 
 local u, log2, plus, factor, reg_name = X.u, X.log2, X.plus, X.factor, X.reg_name
 local thread_part, register_part, j_bit = X.thread_part, X.register_part, X.j_bit
@@ -89,15 +90,7 @@ local function split_note(c, f)
         u(log2(cols)), u(cols - 1), cols, cols))
 end
 
-local function load_complex(ctx, index)
-    if ctx.src_storage == "f16" then return ctx.dialect.unpack_half2("src[" .. index .. "]") end
-    return "src[" .. index .. "]"
-end
-
-local function store_complex(ctx, index, v)
-    if ctx.dst_storage == "f16" then return string.format("dst[%s] = %s;", index, ctx.dialect.pack_half2(v)) end
-    return string.format("dst[%s] = %s;", index, v)
-end
+local load_complex, store_complex = common.load_complex, common.store_complex
 
 -- A real sample of an input row (f16: half j & 1 of word j >> 1).
 local function load_real(ctx, base, j)
@@ -108,10 +101,7 @@ local function load_real(ctx, base, j)
     return string.format("src[%s + %s]", base, j)
 end
 
-local function scaled(ctx, v)
-    if ctx.scale == 1 then return v end
-    return string.format("%s * %s", v, twiddle.literal(ctx.scale))
-end
+local scaled = common.scaled
 
 -- The column a register belongs to (--stride), as "col0 + c": the workgroup's first
 -- column plus the column bits the register number holds. In the lanes layout the column

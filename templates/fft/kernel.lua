@@ -9,25 +9,18 @@
 -- which holds only what one round of an exchange needs. templates/fft_plan.lua decides the
 -- steps (it is the algorithm's structure, as data); this file spells them with the target's
 -- dialect and writes the contract, with fft_steps.lua (butterflies and exchanges), fft_io.lua
--- (loads and stores), fft_expr.lua (index arithmetic) and fft_twiddle.lua (twiddles).
-local emit = require("templates.lib.emit")
+-- (loads and stores), fft_expr.lua (index arithmetic), fft_twiddle.lua (twiddles) and
+-- common.lua (the contract's parts and the file's order, shared with mixed.lua).
 local fft_plan = require("templates.fft.plan")
 local twiddle = require("templates.fft.twiddle")
 local X = require("templates.fft.expr")
 local steps = require("templates.fft.steps")
 local io = require("templates.fft.io")
-local interface = require("templates.lib.interface")
+local common = require("templates.fft.common")
 
 local fft = {}
 
--- Shared memory the plan may use: 32 KB, what Metal guarantees and the least the Vulkan
--- devices in use offer, so one plan runs everywhere; less where the target sets a limit
--- (cfg.wg_storage: WebGPU's 16 KB by default). One slot is one complex value, stored as
--- two floats in separate arrays (fft_re, fft_im) or one float2 (fft_c).
-local SHARED_BUDGET_BYTES = 32768
-local SLOT_BYTES = 8
-
-local u, log2, n_total_columns, reg_name = X.u, X.log2, X.n_total_columns, X.reg_name
+local u, log2, reg_name = X.u, X.log2, X.reg_name
 local column_access = io.column_access
 
 -- FFTs per workgroup, and whether they sit in lanes. Columns (--stride, a plan's passes):
@@ -44,22 +37,14 @@ end
 
 -- ---- context and contract --------------------------------------------------------------
 
--- The output scale: of the whole transform, applied by its last (or only) pass.
-local function scale_of(f)
-    if f.pass and f.pass.index < f.pass.count then return 1 end
-    local n = f.pass and f.pass.n_total or f.n
-    if f.norm == "unitary" then return 1 / math.sqrt(n) end
-    if f.norm == "inverse" and f.direction == "inverse" then return 1 / n end
-    return 1
-end
-
 local function make_context(cfg, dialect)
     local f = cfg
     local C, lanes = columns_per_workgroup(f)
     local g = {
         n = log2(f.n), e = log2(f.ept), w = log2(f.wg),
         cb = lanes and 0 or log2(C), tc = lanes and log2(C) or 0,
-        budget = math.min(cfg.wg_storage or SHARED_BUDGET_BYTES, SHARED_BUDGET_BYTES) // SLOT_BYTES,
+        -- Slots of shared memory one exchange may use (common.lua).
+        budget = common.budget_slots(cfg),
     }
     -- Butterflies by shuffles: on j's bits held by the lanes of one subgroup above the
     -- column lanes (lanes layout: S / C lanes per column; none when C >= S).
@@ -86,7 +71,7 @@ local function make_context(cfg, dialect)
     local ctx = {
         cfg = cfg, f = f, dialect = dialect, g = g, plan = p, dif = dif, forward = forward,
         sign = forward and -1 or 1, columns = C, lanes = lanes, registers = lanes and f.ept or f.ept * C,
-        scale = scale_of(f), wg = f.wg, invocations = lanes and f.wg * C or f.wg,
+        scale = common.scale_of(f), wg = f.wg, invocations = lanes and f.wg * C or f.wg,
         -- The subgroup size the shader's shuffles need (0: it has none).
         subgroup = g.s > 0 and cfg.subgroup or 0,
         slots = slots, lut = f.twiddles == "lut", squared = f.twiddles == "squared", swizzles = {},
@@ -95,21 +80,7 @@ local function make_context(cfg, dialect)
         -- --prefetch-rows R: R rows per workgroup one after another (plain complex rows only).
         rows_in_turn = math.max(1, f.prefetch_rows or 1),
     }
-    -- The exchange arrays the targets declare (fft_expr.lua's shared_store/shared_load use
-    -- the same names): re and im apart, or one float2 per value (--shared-layout paired).
-    ctx.exchange_arrays = slots == 0 and {} or ctx.paired and { { type = "float2", name = "fft_c" } }
-        or { { type = "float", name = "fft_re" }, { type = "float", name = "fft_im" } }
-    -- Storage per binding: a multi-pass plan keeps fp32 between its passes.
-    ctx.src_storage, ctx.dst_storage = f.storage, f.storage
-    if f.pass then
-        if f.pass.index > 1 then ctx.src_storage = "f32" end
-        if f.pass.index < f.pass.count then ctx.dst_storage = "f32" end
-    end
-    local function element(storage, real) return storage == "f16" and "uint" or real and "float" or "float2" end
-    ctx.elements = {
-        src = element(ctx.src_storage, f.real and forward),
-        dst = element(ctx.dst_storage, f.real and not forward),
-    }
+    common.set_storage(ctx)
     ctx.access_in, ctx.access_out = column_access(f)
     for _, s in ipairs(p.steps) do
         local helper = s.kind == "exchange" and steps.swizzle_helper(ctx, s)
@@ -118,150 +89,57 @@ local function make_context(cfg, dialect)
     return ctx
 end
 
--- What a buffer holds, in words, for the header comment and the C header.
-local function describe_buffers(ctx)
-    local f = ctx.f
-    local half = f.storage == "f16"
-    local function complex_of(storage)
-        return storage == "f16" and "complex values, each a uint of two IEEE halves (x low, y high)"
-            or "complex values, each a float2 (x real, y imaginary)"
-    end
-    local complex = complex_of(f.storage)
-    local real = half and "real samples, IEEE halves two per uint (even j in the low half)"
-        or "real samples, each a float"
-    local n = f.n
-    local src, dst
-    if f.real and ctx.forward then
-        src = string.format("real rows of %d %s; FFT b reads rows 2b and 2b+1 (x and y), row r at " ..
-            "r * in_stride", n, real)
-        dst = string.format("half spectra, %d %s per row: row 2b = X[0..%d), row 2b+1 = Y[0..%d); " ..
-            "element 0 packs (X[0], X[%d]) (both real), row r at r * out_stride", n // 2, complex,
-            n // 2, n // 2, n // 2)
-    elseif f.real then
-        src = string.format("half spectra, %d %s per row: rows 2b and 2b+1 = X and Y of FFT b, " ..
-            "element 0 packing (X[0], X[%d]); row r at r * in_stride", n // 2, complex, n // 2)
-        dst = string.format("real rows of %d %s: rows 2b and 2b+1 = x and y; row r at " ..
-            "r * out_stride", n, real)
-    elseif f.pass then
-        local p = f.pass
-        local n_total, cols = p.n_total, n_total_columns(f)
-        if p.index == 1 then
-            src = string.format("%s; the transforms' rows of %d, row b at b * in_stride, each read " ..
-                "as a %d x %d matrix: this pass's FFT c is column c mod %d of row c / %d (element j " ..
-                "at j * %d)", complex_of(ctx.src_storage), n_total, f.n, cols, cols, cols, cols)
-            dst = string.format("%s; scratch, %d per transform: FFT c writes its output times " ..
-                "exp(%s2 pi i (c mod %d) k / %d) as the contiguous row at c * %d",
-                complex_of(ctx.dst_storage), n_total, ctx.forward and "-" or "+", cols, n_total, f.n)
-        else
-            src = string.format("%s; the scratch of pass 1: %d per transform, FFT c is column " ..
-                "c mod %d of transform c / %d (element j at j * %d)", complex_of(ctx.src_storage),
-                n_total, cols, cols, cols)
-            dst = string.format("%s; the result in natural order, transform b at b * out_stride: " ..
-                "output k of FFT c is frequency (c mod %d) + %d k", complex_of(ctx.dst_storage), cols, cols)
-        end
-    elseif f.strided then
-        src = string.format("%s; FFT c is column c: element j at c + j * in_stride", complex)
-        dst = string.format("%s; element j of column c at c + j * out_stride", complex)
-    else
-        src = string.format("%s; FFT b is row b: element j at b * in_stride + j", complex)
-        dst = string.format("%s; element j of row b at b * out_stride + j", complex)
-    end
-    return src, dst
-end
-
 local function make_contract(ctx)
     local f = ctx.f
-    local src, dst = describe_buffers(ctx)
-    local bindings = {
-        { binding = 0, macro = "SRC", name = "src", kind = "storage buffer", doc = "input, read-only: " .. src },
-        { binding = 1, macro = "DST", name = "dst", kind = "storage buffer", doc = "output, write-only: " .. dst },
-    }
+    local bindings = common.buffer_bindings(common.describe_buffers(ctx))
     if ctx.lut then
         bindings[3] = { binding = 2, macro = "TWIDDLES", name = "twiddle_lut", kind = "storage buffer",
             doc = string.format("%d float2: exp(-2 pi i k / %d) for k = 0..%d, computed in double " ..
                 "on the host and rounded to float", f.n // 2, f.n, f.n // 2 - 1) }
     end
-    local unit_in = (f.real and ctx.forward) and "real samples" or "complex elements"
-    local unit_out = (f.real and not ctx.forward) and "real samples" or "complex elements"
     local per_wg = ctx.columns * ctx.rows_in_turn
-    local function flag(v) return v and 1 or 0 end
-    return {
+    local flag = common.flag
+    local k = {
         title = f.pass and string.format("pass %d of a four-step FFT plan", f.pass.index) or "a workgroup FFT",
         entry = ctx.dialect.entry_name("fft"),
         workgroup = { ctx.invocations, 1, 1 },
-        grid_text = { per_wg == 1 and "count" or string.format("(count + %d) / %d", per_wg - 1, per_wg), "1", "1" },
-        grid_doc = "Grid: workgroups for `count` FFTs (rows, pairs of real rows, or columns), the push " ..
-            "constant count.",
-        grid = { { arg = "count", per = per_wg }, {}, {} },
         n = f.n, ept = f.ept, wg = f.wg, subgroup = ctx.subgroup, direction = f.direction,
         norm = f.norm, order = f.order, storage = f.storage, real = f.real, strided = f.strided,
         columns = per_wg, rows_in_turn = ctx.rows_in_turn > 1, lanes = ctx.lanes,
         twiddles = f.twiddles, scale = ctx.scale,
-        shared_bytes = ctx.slots * SLOT_BYTES,
-        element_bytes = { src = (ctx.elements.src == "float2") and 8 or 4, dst = (ctx.elements.dst == "float2") and 8 or 4 },
+        shared_bytes = ctx.slots * common.SLOT_BYTES,
+        element_bytes = common.element_bytes(ctx),
         bindings = bindings,
-        values = {
-            { name = "N", value = f.n },
-            { name = "ELEMENTS_PER_INVOCATION", value = f.ept },
-            { name = "INVERSE", value = flag(f.direction == "inverse"),
-              doc = "0: X[f] = sum x[j] exp(-2 pi i j f / N); 1: exp(+...)" },
-            { name = "SCALE", value = ctx.scale + 0.0, doc = "--norm " .. f.norm .. ": applied to every output value" },
-            { name = "NATIVE_ORDER", value = flag(f.order == "native"),
+        values = common.values(ctx, per_wg, {
+            native_order = { name = "NATIVE_ORDER", value = flag(f.order == "native"),
               doc = string.format("1: the %s is in bit-reversed order (fft_native_index)",
                   f.direction == "inverse" and "input" or "output") },
-            { name = "REAL", value = flag(f.real), doc = "two real rows per FFT, half spectra with X[0], X[N/2] packed" },
-            { name = "STRIDED", value = flag(f.strided), doc = "FFTs along columns: element j of column c at c + j * stride" },
-            { name = "F16", value = flag(f.storage == "f16"), doc = "elements stored as IEEE halves" },
-            { name = "TWIDDLE_LUT", value = flag(ctx.lut), doc = "binding 2 holds N/2 float2 exp(-2 pi i k / N)" },
-            { name = "COLUMNS_PER_WORKGROUP", value = per_wg, doc = "FFTs per workgroup: columns (--stride) or rows" },
-            { name = "ROWS_IN_TURN", value = flag(ctx.rows_in_turn > 1),
+            twiddle_lut = { name = "TWIDDLE_LUT", value = flag(ctx.lut),
+              doc = "binding 2 holds N/2 float2 exp(-2 pi i k / N)" },
+            rows_in_turn = { name = "ROWS_IN_TURN", value = flag(ctx.rows_in_turn > 1),
               doc = "1: those rows run one after another (--prefetch-rows); 0: together, in registers or lanes" },
-            { name = "COLUMNS_IN_LANES", value = flag(ctx.lanes),
+            columns_in_lanes = { name = "COLUMNS_IN_LANES", value = flag(ctx.lanes),
               doc = "1: the columns sit in lanes (WORKGROUP_SIZE_X = COLUMNS_PER_WORKGROUP x N / " ..
                   "ELEMENTS_PER_INVOCATION; invocation t runs column t mod COLUMNS_PER_WORKGROUP); 0: in " ..
                   "each invocation's registers" },
-            { name = "SRC_ELEMENT_BYTES", value = (ctx.elements.src == "float2") and 8 or 4,
-              doc = "bytes of one element of the input buffer" },
-            { name = "DST_ELEMENT_BYTES", value = (ctx.elements.dst == "float2") and 8 or 4,
-              doc = "bytes of one element of the output buffer" },
-        },
-        push_constants = {
-            { name = "count", offset = 0, doc = f.strided and "columns to transform (FFTs)"
-                or f.real and "FFTs: pairs of real rows" or "rows to transform (FFTs)" },
-            { name = "in_stride", offset = 4, doc = string.format("%s between %s of the input, in %s",
-                f.strided and "distance" or "distance", f.strided and "consecutive elements of a column"
-                or "rows", unit_in) },
-            { name = "out_stride", offset = 8, doc = string.format("the same for the output, in %s", unit_out) },
-            { name = "unused", offset = 12, doc = "padding to 16 bytes" },
-        },
+        }),
+        push_constants = common.push_constants(ctx),
         push_constant_bytes = 16,
     }
+    common.set_grid(k, per_wg)
+    return k
 end
 
 -- What the shader declares, as data for templates/lib/interface.lua: the source and
 -- destination buffers, the twiddle table, the parameter block (the contract's push
 -- constants), the exchange arrays and the builtins.
 local function fft_interface(ctx)
-    local resources = {
-        { kind = "storage_buffer", binding = 0, name = "src", block = "FftSource", element = ctx.elements.src,
-          access = "read" },
-        { kind = "storage_buffer", binding = 1, name = "dst", block = "FftDestination",
-          element = ctx.elements.dst, access = "write" },
-    }
+    local resources = common.buffer_resources(ctx)
     if ctx.lut then
         resources[3] = { kind = "storage_buffer", binding = 2, name = "twiddle_lut", block = "FftTwiddles",
             element = "float2", access = "read" }
     end
-    local fields = {}
-    for _, p in ipairs(ctx.contract.push_constants) do fields[#fields + 1] = { type = "uint", name = p.name } end
-    local shared = {}
-    for _, a in ipairs(ctx.exchange_arrays) do shared[#shared + 1] = { type = a.type, name = a.name, count = ctx.slots } end
-    return interface.new(ctx.dialect, {
-        kernel = "fft", local_size = { ctx.invocations, 1, 1 }, resources = resources,
-        params = { block = "FftParams", name = "params", fields = fields }, shared = shared,
-        builtins = { "t", "group" },
-        features = { shuffle_xor = ctx.subgroup >= 8, quad = ctx.subgroup == 4 },
-    })
+    return common.interface(ctx, resources, { shuffle_xor = ctx.subgroup >= 8, quad = ctx.subgroup == 4 })
 end
 
 -- ---- the file ----------------------------------------------------------------------------
@@ -350,38 +228,16 @@ local function emit_phase_map(c, ctx)
 end
 
 local function emit_header_comment(c, ctx)
-    local cfg, f, k, D = ctx.cfg, ctx.f, ctx.contract, ctx.dialect
-    c:line("// spdgen %s: workgroup FFT, %s.", cfg.version, D.language)
-    c:line("// Generated; regenerate with:")
-    c:command(cfg.command)
-    c:line("//")
-    local sign = ctx.forward and "-" or "+"
-    local what = f.real and (ctx.forward and "two real rows -> their half spectra" or "two half spectra -> two real rows")
-        or "complex to complex"
+    local cfg, f, k = ctx.cfg, ctx.f, ctx.contract
+    common.comment_opening(c, ctx)
     if f.pass then
-        local p, cols = f.pass, n_total_columns(f)
-        c:hanging("// Transform: ", string.format("pass %d of %d of a four-step %s FFT of N = %d " ..
-            "points = %d x %d (X[f] = s * sum_j x[j] exp(%s2 pi i j f / N), s = %s, --norm %s; " ..
-            "natural order). This pass runs %d FFTs of %d points per transform%s.", p.index,
-            p.count, f.direction, p.n_total, p.index == 1 and f.n or cols, p.index == 1 and cols or f.n,
-            sign, ctx.scale == 1 and "1 here" or twiddle.literal(ctx.scale):gsub("f$", ""), f.norm,
-            cols, f.n, p.index == 1 and ", over the columns of the transform read as a matrix, " ..
-            "then multiplies by the four-step twiddles" or ", over the columns of pass 1's scratch"))
+        common.comment_pass_transform(c, ctx, "FFTs")
     else
-        c:hanging("// Transform: ", string.format("%s FFT of N = %d points (%s), X[f] = s * sum_j " ..
-            "x[j] exp(%s2 pi i j f / N), s = %s (--norm %s); %s.", f.direction, f.n, what, sign,
-            ctx.scale == 1 and "1" or twiddle.literal(ctx.scale):gsub("f$", ""), f.norm,
-            f.order == "natural" and "input and output in natural order" or (ctx.dif
-                and "input natural, output in native order (element j holds X[bitreverse(j)] over log2 N bits)"
-                or "input in native order (element j holds X[bitreverse(j)] over log2 N bits), output natural")))
+        common.comment_transform(c, ctx, f.order == "natural" and "input and output in natural order" or (ctx.dif
+            and "input natural, output in native order (element j holds X[bitreverse(j)] over log2 N bits)"
+            or "input in native order (element j holds X[bitreverse(j)] over log2 N bits), output natural"))
     end
-    c:line("// Contract:")
-    for _, b in ipairs(k.bindings) do
-        c:hanging(string.format("//   %s %s: ", ctx.interface:binding_label(b.binding), b.name), b.doc)
-    end
-    local pcs = {}
-    for _, p in ipairs(k.push_constants) do pcs[#pcs + 1] = p.name end
-    c:line("//   %s, FftParams params: uint %s (16 bytes)", ctx.interface:params_label(), table.concat(pcs, ", "))
+    common.comment_contract(c, ctx)
     if ctx.lanes then
         c:hanging("//   ", string.format("workgroup %dx1x1 = %d columns x %d invocations, dispatch " ..
             "(%s, 1, 1): invocation t runs column col0 + t mod %d as the FFT's invocation t / %d, so " ..
@@ -420,11 +276,7 @@ local function emit_header_comment(c, ctx)
 end
 
 local function emit_helpers(c, ctx)
-    c:comment("Complex product.")
-    c:block("$float2 fft_mul($float2 a, $float2 b)", function()
-        c:line("return $float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);")
-    end)
-    c:blank()
+    common.emit_complex_product(c)
     if ctx.lut and not ctx.forward then
         c:block("$float2 fft_conj($float2 a)", function() c:line("return $float2(a.x, -a.y);") end)
         c:blank()
@@ -552,17 +404,7 @@ function fft.generate(cfg, dialect)
     local ctx = make_context(cfg, dialect)
     ctx.contract = make_contract(ctx)
     ctx.interface = fft_interface(ctx)
-    local names = {}
-    for k, v in pairs(dialect.types) do names[k] = v end
-    local c = emit.new(names)
-    emit_header_comment(c, ctx)
-    ctx.interface:emit_preamble(c)
-    c:blank()
-    ctx.interface:emit_declarations(c)
-    c:blank()
-    emit_helpers(c, ctx)
-    emit_main(c, ctx)
-    return c:text(), ctx.contract
+    return common.write_shader(ctx, emit_header_comment, emit_helpers, emit_main)
 end
 
 return fft

@@ -1,6 +1,7 @@
 -- mixed.lua: the FFT of any length that is not a power of two (--fft N, N = 2^a 3^b 5^c
 -- 7^d 11^e 13^f; Bluestein for the rest), written once for every target. The power-of-two
--- path (kernel.lua, plan.lua) is untouched; this one is beside it.
+-- path (kernel.lua, plan.lua) is beside it; what both write alike (the contract's parts,
+-- the opening comment's common lines, the file's order) is common.lua's.
 --
 -- One workgroup runs `ffts` FFTs (rows in blocks of W invocations, or columns interleaved
 -- in lanes), each as the Stockham stages stockham.lua plans from the radices
@@ -13,7 +14,6 @@
 -- the four-step plan's first FFTs of M1 points (and its twiddles); the FFTs of M2 points, the
 -- product with `spectrum` and the inverse FFTs of M2 points (and the inverse's twiddles); the
 -- inverse FFTs of M1 points and the chirp product, cropped to N.
-local emit = require("templates.lib.emit")
 local stockham = require("templates.fft.stockham")
 local steps = require("templates.fft.mixed_steps")
 local io = require("templates.fft.mixed_io")
@@ -22,21 +22,14 @@ local twiddle_any = require("templates.fft.twiddle_any")
 local twiddle = require("templates.fft.twiddle")
 local X = require("templates.fft.expr")
 local radix = require("templates.fft.radix")
+local common = require("templates.fft.common")
 
 local mixed = {}
 
 local u = io.u
--- One exchange round's slots: 32 KB, or WebGPU's workgroup storage where it is less
--- (cfg.wg_storage, WGSL only; gen/fft/fft_check_mixed.c plans the stages within the same).
-local function budget_slots(cfg) return math.min(cfg.wg_storage or 32768, 32768) // 8 end
-
-local function scale_of(f)
-    if f.pass and f.pass.index < f.pass.count then return 1 end
-    local n = f.pass and (f.pass.bluestein_n or f.pass.n_total) or f.n
-    if f.norm == "unitary" then return 1 / math.sqrt(n) end
-    if f.norm == "inverse" and f.direction == "inverse" then return 1 / n end
-    return 1
-end
+-- One exchange round's slots: common.budget_slots (gen/fft/fft_check_mixed.c plans the
+-- stages within the same).
+local budget_slots = common.budget_slots
 
 -- The real unpack's rounds: the fewest that divide E with every round within the budget.
 local function real_rounds(ctx)
@@ -65,7 +58,7 @@ local function make_context(cfg, dialect)
         ctx.sign = ctx.bpass == 3 and 1 or -1
         ctx.cols = f.pass.n_total // f.n
     end
-    ctx.scale = scale_of(f)
+    ctx.scale = common.scale_of(f)
     ctx.plan = stockham.build(n, f.ept, n // f.ept, f.radices, f.rounds)
     ctx.plan_now = ctx.plan
     ctx.invocations = ctx.ffts * ctx.plan.w
@@ -78,24 +71,13 @@ local function make_context(cfg, dialect)
     if ctx.bluestein or ctx.bpass then
         assert(ctx.plan.exact, "mixed: Bluestein's FFTs need every radix dividing E")
     end
-    ctx.src_storage, ctx.dst_storage = f.storage, f.storage
-    if f.pass then
-        if f.pass.index > 1 then ctx.src_storage = "f32" end
-        if f.pass.index < f.pass.count then ctx.dst_storage = "f32" end
-    end
-    local function element(storage, real) return storage == "f16" and "uint" or real and "float" or "float2" end
-    ctx.elements = { src = element(ctx.src_storage, f.real and ctx.forward),
-                     dst = element(ctx.dst_storage, f.real and not ctx.forward) }
+    common.set_storage(ctx)
     return ctx
 end
 
 local function emit_helpers(c, ctx)
     local f = ctx.f
-    c:comment("Complex product.")
-    c:block("$float2 fft_mul($float2 a, $float2 b)", function()
-        c:line("return $float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);")
-    end)
-    c:blank()
+    common.emit_complex_product(c)
     local radices = {}
     for _, st in ipairs(ctx.plan.stages) do radices[#radices + 1] = st.radix end
     local both = ctx.bluestein or ctx.bpass == 2
@@ -337,17 +319,7 @@ function mixed.generate(cfg, dialect)
     local ctx = make_context(cfg, dialect)
     ctx.contract = contract.make(ctx)
     ctx.interface = contract.interface(ctx)
-    local names = {}
-    for k, v in pairs(dialect.types) do names[k] = v end
-    local c = emit.new(names)
-    contract.header_comment(c, ctx)
-    ctx.interface:emit_preamble(c)
-    c:blank()
-    ctx.interface:emit_declarations(c)
-    c:blank()
-    emit_helpers(c, ctx)
-    emit_main(c, ctx)
-    return c:text(), ctx.contract
+    return common.write_shader(ctx, contract.header_comment, emit_helpers, emit_main)
 end
 
 return mixed

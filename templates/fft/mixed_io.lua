@@ -2,20 +2,16 @@
 -- buffers: rows, columns (--stride), a four-step pass's matrix and scratch, real rows,
 -- halves (--storage f16), and the norm's scale. Element x of the FFT is an index
 -- expression; the stages (mixed_steps.lua) name which elements they load and store.
-local twiddle = require("templates.fft.twiddle")
+local X = require("templates.fft.expr")
+local common = require("templates.fft.common")
 
 local io = {}
 
-local function u(n) return string.format("%du", n) end
+local u = X.u
 io.u = u
 
--- expr + constant, the expression grouped when it is not a name.
-function io.plus(expr, constant)
-    if expr == nil then return u(constant) end
-    local grouped = expr:match("^[%w_]+$") and expr or "(" .. expr .. ")"
-    if constant == 0 then return grouped end
-    return string.format("%s + %s", grouped, u(constant))
-end
+-- expr + constant, the expression grouped when it is not a name (nil: the constant alone).
+io.plus = X.plus
 
 local function factor(e) return e:match("^[%w_]+$") and e or "(" .. e .. ")" end
 
@@ -113,15 +109,7 @@ function io.setup_bluestein_pass(c, ctx, fin)
     end
 end
 
-local function load_complex(ctx, index)
-    if ctx.src_storage == "f16" then return ctx.dialect.unpack_half2("src[" .. index .. "]") end
-    return "src[" .. index .. "]"
-end
-
-local function store_complex(ctx, index, v)
-    if ctx.dst_storage == "f16" then return string.format("dst[%s] = %s;", index, ctx.dialect.pack_half2(v)) end
-    return string.format("dst[%s] = %s;", index, v)
-end
+local load_complex, store_complex = common.load_complex, common.store_complex
 io.store_complex = store_complex
 
 -- A real sample j of the row at `base` (f16: half j & 1 of word j >> 1).
@@ -133,10 +121,7 @@ local function load_real(ctx, base, j)
     return string.format("src[%s + %s]", base, factor(j))
 end
 
-function io.scaled(ctx, v)
-    if ctx.scale == 1 then return v end
-    return string.format("%s * %s", v, twiddle.literal(ctx.scale))
-end
+io.scaled = common.scaled
 
 -- Loads element x (an index expression) of this FFT's input into register reg; the caller
 -- guards it (an idle butterfly, an FFT past count) and zeroes reg otherwise. below: x < N

@@ -51,19 +51,22 @@ local function coefficients()
 end
 twiddle.coefficients = coefficients
 
+-- Horner's rule into writer c, one step per line: var = c_i + x2 * var from the highest
+-- coefficient down; `last` wraps the lowest step (the same operations, in the same order,
+-- as one nested expression). Both device twiddles (here and twiddle_any.lua) use it.
+function twiddle.emit_horner(c, var, coef, last)
+    local L = twiddle.literal
+    c:line("float %s = %s;", var, L(coef[#coef]))
+    for i = #coef - 1, 2, -1 do c:line("%s = %s + x2 * %s;", var, L(coef[i]), var) end
+    c:line("%s = %s;", var, string.format(last, string.format("%s + x2 * %s", L(coef[1]), var)))
+end
+
 -- The device function `name`(k) = w^k: for 0 <= k < N/2, or with full_circle for
 -- 0 <= k < N (the four-step twiddle between passes), emitted into writer c.
 function twiddle.emit_device_function(c, n_points, sign, name, full_circle)
     local L = twiddle.literal
     local sin_c, cos_c = coefficients()
-    -- Horner's rule, one step per line: var = c_i + x2 * var from the highest coefficient
-    -- down; `last` wraps the lowest step (the same operations, in the same order, as one
-    -- nested expression).
-    local function horner(var, coef, last)
-        c:line("float %s = %s;", var, L(coef[#coef]))
-        for i = #coef - 1, 2, -1 do c:line("%s = %s + x2 * %s;", var, L(coef[i]), var) end
-        c:line("%s = %s;", var, string.format(last, string.format("%s + x2 * %s", L(coef[1]), var)))
-    end
+    local function horner(var, coef, last) twiddle.emit_horner(c, var, coef, last) end
     local range = full_circle and n_points or n_points // 2
     c:comment(string.format("w^k = exp(%s2 pi i k / %d) for 0 <= k < %d, from the integer k rather " ..
         "than a rounded angle: exact integer steps reduce k to m <= N/8 (an angle of at most pi/4) " ..

@@ -17,11 +17,7 @@ local coefficients = twiddle.coefficients
 -- `name`(k) = exp(sign 2 pi i k / n) for 0 <= k < n (8 n < 2^32), into writer c.
 function any.emit_device_function(c, n, sign, name)
     local sin_c, cos_c = coefficients()
-    local function horner(var, coef, last)
-        c:line("float %s = %s;", var, L(coef[#coef]))
-        for i = #coef - 1, 2, -1 do c:line("%s = %s + x2 * %s;", var, L(coef[i]), var) end
-        c:line("%s = %s;", var, string.format(last, string.format("%s + x2 * %s", L(coef[1]), var)))
-    end
+    local function horner(var, coef, last) twiddle.emit_horner(c, var, coef, last) end
     c:comment(string.format("w^k = exp(%s2 pi i k / %d) for 0 <= k < %d, from the integer k rather " ..
         "than a rounded angle: 8k = octant x %d + r exactly, an odd octant reflects r to %d - r, so " ..
         "x = r / %d is at most an eighth of a turn, where Taylor polynomials of cos and sin of 2 pi x " ..
