@@ -58,7 +58,8 @@ void bench_report_mark_best(bench_report *r) {
             for (v = 0; v < op->variant_count; v++) {
                 bench_variant *x = &op->variants[v];
                 x->best = 0;
-                if (x->maker == BENCH_SPDGEN && bench_timed(&x->time) && x->check.status == BENCH_OK &&
+                if (x->maker == BENCH_SPDGEN && bench_timed(&x->time) &&
+                    x->check.status == BENCH_OK &&
                     (!best || x->time.median_us < best->time.median_us))
                     best = x;
             }

@@ -77,7 +77,8 @@ ok $? "--help lists --level1"
     regenerate_command "$WORK/l1r8l.comp" | grep -q -- " --level1 blocks " &&
     "$SPDGEN" --spd --format rgba8 -o "$WORK/l1r8d.comp" &&
     regenerate_command "$WORK/l1r8d.comp" | grep -q -- " --level1 blocks "
-ok $? "--level1 for rgba8: interleaved up to 2048x2048 of --max-size, blocks past it (and at the default 4096x4096)"
+ok $? "--level1 for rgba8: interleaved up to 2048x2048 of --max-size, blocks past it (and at \
+the default 4096x4096)"
 expect_usage_error "--edge unknown" "--edge clamp" --spd --edge clamp
 expect_usage_error "--edge conservative with mean" "--edge conservative" --spd --op mean --edge conservative
 expect_usage_error "--edge conservative with test-order" "--edge conservative" --spd --op test-order --edge conservative
@@ -99,16 +100,23 @@ expect_usage_error "--edge weighted with --tile 16" "--edge weighted" --spd --ed
 expect_usage_error "--edge conservative with --half" "--edge conservative" --spd --op max --format r16f --half --edge conservative
 expect_usage_error "--tail unknown" "--tail tree" --spd --tail tree
 # --tail at --tile 64: the hierarchy past 4096 texels a side, unless something needs the loop.
-tail_of() { regenerate_command "$1" | sed -n 's/.* --tail \([a-z]*\) .*/\1/p'; }
-"$SPDGEN" --spd --max-size 4096x4096 -o "$WORK/t4k.comp" && [ "$(tail_of "$WORK/t4k.comp")" = loop ] &&
-    "$SPDGEN" --spd --max-size 4097x64 -o "$WORK/t4k1.comp" && [ "$(tail_of "$WORK/t4k1.comp")" = hierarchy ] &&
-    "$SPDGEN" --spd --max-size 16384x16384 -o "$WORK/t16k.comp" && [ "$(tail_of "$WORK/t16k.comp")" = hierarchy ] &&
-    "$SPDGEN" --spd --max-size 8192x8192 --edge weighted -o "$WORK/t8kw.comp" && [ "$(tail_of "$WORK/t8kw.comp")" = loop ] &&
-    "$SPDGEN" --spd --max-size 8192x8192 --max-mips-per-pass 7 -o "$WORK/t8kp.comp" && [ "$(tail_of "$WORK/t8kp.comp")" = loop ] &&
-    "$SPDGEN" --spd --max-size 8192x8192 --mips 6 -o "$WORK/t8k6.comp" && [ "$(tail_of "$WORK/t8k6.comp")" = loop ] &&
-    "$SPDGEN" --spd --max-size 8192x8192 --tail loop -o "$WORK/t8kl.comp" && [ "$(tail_of "$WORK/t8kl.comp")" = loop ] &&
-    "$SPDGEN" --spd --max-size 8192x8192 --target wgsl -o "$WORK/t8k.wgsl" && [ "$(tail_of "$WORK/t8k.wgsl")" = loop ]
-ok $? "--tail at --tile 64: hierarchy past 4096 texels a side; loop at 4096, with --edge, passes, --mips 6, --target wgsl or when named"
+# tail_is WANT FILE FLAGS...: spdgen FLAGS -o FILE names --tail WANT in its regenerate command.
+tail_is() {
+    want=$1 file=$WORK/$2
+    shift 2
+    "$SPDGEN" --spd "$@" -o "$file" &&
+        [ "$(regenerate_command "$file" | sed -n 's/.* --tail \([a-z]*\) .*/\1/p')" = "$want" ]
+}
+tail_is loop t4k.comp --max-size 4096x4096 &&
+    tail_is hierarchy t4k1.comp --max-size 4097x64 &&
+    tail_is hierarchy t16k.comp --max-size 16384x16384 &&
+    tail_is loop t8kw.comp --max-size 8192x8192 --edge weighted &&
+    tail_is loop t8kp.comp --max-size 8192x8192 --max-mips-per-pass 7 &&
+    tail_is loop t8k6.comp --max-size 8192x8192 --mips 6 &&
+    tail_is loop t8kl.comp --max-size 8192x8192 --tail loop &&
+    tail_is loop t8k.wgsl --max-size 8192x8192 --target wgsl
+ok $? "--tail at --tile 64: hierarchy past 4096 texels a side; loop at 4096, with --edge, passes, \
+--mips 6, --target wgsl or when named"
 expect_usage_error "--tail loop with --tile 16" "--tail loop" --spd --tile 16 --tail loop
 expect_usage_error "--tail loop with --tile 2" "--tail loop" --spd --tile 2 --tail loop
 expect_usage_error "--edge conservative with --tail hierarchy" "--edge conservative" --spd --op max --edge conservative --tail hierarchy
