@@ -26,7 +26,7 @@ function columns.prepare(ctx)
     fftctx.account(ctx, fwd.steps)
     ctx.segments = { { text = "load two lines' spectra and unpack the column", steps = fwd.steps } }
     if ctx.role == "pass2" then
-        local inv = inverse.plan(ctx.g, fwd.final, inverse.group(ctx.g))
+        local inv = inverse.plan(ctx.g, fwd.final)
         ctx.inverse_plan = inv
         fftctx.account(ctx, inv.steps)
         ctx.segments[#ctx.segments + 1] = { text = "product with the kernel spectrum", steps = {} }

@@ -11,14 +11,10 @@ local emit = require("templates.lib.emit")
 local fft_plan = require("templates.fft.plan")
 local twiddle = require("templates.fft.twiddle")
 local steps = require("templates.fft.steps")
+local common = require("templates.fft.common")
 local X = require("templates.fft.expr")
 
 local fftctx = {}
-
--- 32 KB of shared memory, as the FFT: what Metal guarantees and every device here offers;
--- WGSL plans within --wg-storage (cfg.wg_storage, WebGPU's 16 KB by default) in more rounds.
-local SHARED_BUDGET_BYTES = 32768
-local SLOT_BYTES = 8
 
 local log2, u = emit.log2, X.u
 
@@ -30,7 +26,8 @@ function fftctx.geometry(cfg)
     local g = {
         n = log2(shape.n), e = log2(shape.ept), w = log2(shape.wg),
         cb = lanes and 0 or cfg.sizes.channel_bits, tc = lanes and log2(shape.lanes) or 0,
-        budget = math.min(cfg.wg_storage or SHARED_BUDGET_BYTES, SHARED_BUDGET_BYTES) // SLOT_BYTES,
+        -- The FFT's shared budget (32 KB, less within WGSL's --wg-storage), so both plan alike.
+        budget = common.budget_slots(cfg),
     }
     g.s = math.max(0, math.min(log2(math.max(cfg.subgroup, 1)) - g.tc, g.w))
     return g
@@ -59,12 +56,8 @@ function fftctx.account(ctx, plan_steps)
     end
 end
 
--- The exchange arrays (templates/fft/expr.lua's shared_store and shared_load use the names).
-function fftctx.shared_arrays(ctx)
-    if ctx.slots == 0 then return {} end
-    if ctx.paired then return { { type = "float2", name = "fft_c", count = ctx.slots } } end
-    return { { type = "float", name = "fft_re", count = ctx.slots }, { type = "float", name = "fft_im", count = ctx.slots } }
-end
+-- The exchange arrays: the FFT's own, whose names expr.lua's shared_store and shared_load use.
+fftctx.shared_arrays = common.exchange_arrays
 
 -- Spells one plan step (not the load and the store, which each pass writes itself).
 function fftctx.step(c, ctx, step)
@@ -77,39 +70,17 @@ function fftctx.step(c, ctx, step)
     else error("conv: unexpected FFT step " .. step.kind) end
 end
 
--- The helper functions: the complex product, the twiddles, the swizzles.
+-- The helper functions: the complex product, the twiddles, the swizzles (the product and the
+-- swizzles written by templates/fft/, as the FFT's shaders have them).
 function fftctx.emit_helpers(c, ctx)
-    c:comment("Complex product.")
-    c:block("$float2 fft_mul($float2 a, $float2 b)", function()
-        c:line("return $float2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);")
-    end)
-    c:blank()
+    common.emit_complex_product(c)
     twiddle.emit_device_function(c, 1 << ctx.g.n, ctx.sign, "fft_twiddle", false)
     c:blank()
-    local function swizzle_helper(name, bits, slots, text)
-        local terms, shift = {}, bits
-        while (1 << shift) < slots do
-            terms[#terms + 1] = string.format("(a >> %s)", u(shift))
-            shift = shift + bits
-        end
-        c:comment(text)
-        c:block("uint " .. name .. "(uint a)", function()
-            c:line("return a ^ ((%s) & %s);", table.concat(terms, " ^ "), u((1 << bits) - 1))
-        end)
-        c:blank()
-    end
-    if ctx.swizzles.slot then
-        swizzle_helper("fft_swizzle", 5, ctx.slots, "Shared-memory address swizzle: XORs the " ..
-            "higher 5-bit groups of the address into its low 5 bits (the bank), a bijection that " ..
-            "spreads power-of-two strides over 32 banks.")
-    end
-    if ctx.swizzles.address then
-        local bits = X.swizzle_bits(ctx.g.tc)
-        swizzle_helper("fft_swizzle_address", bits, ctx.slots >> ctx.g.tc, string.format(
-            "Swizzle of the address above the column (slot = address x %d + column): XORs its " ..
-            "higher %d-bit groups into its low %d bits, a bijection that spreads power-of-two " ..
-            "strides over the banks.", ctx.columns, bits, bits))
-    end
+    steps.emit_swizzles(c, ctx, function(bits)
+        return string.format("Swizzle of the address above the column (slot = address x %d + " ..
+            "column): XORs its higher %d-bit groups into its low %d bits, a bijection that spreads " ..
+            "power-of-two strides over the banks.", ctx.columns, bits, bits)
+    end)
 end
 
 -- Index expressions of register k in layout L (templates/fft/expr.lua's bit algebra):

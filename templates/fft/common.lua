@@ -204,6 +204,7 @@ local function exchange_arrays(ctx)
     if ctx.paired then return { { type = "float2", name = "fft_c", count = ctx.slots } } end
     return { { type = "float", name = "fft_re", count = ctx.slots }, { type = "float", name = "fft_im", count = ctx.slots } }
 end
+common.exchange_arrays = exchange_arrays
 
 -- What the shader declares: `resources` (common.buffer_resources and the caller's tables),
 -- the parameter block, the exchange arrays and the builtins t and group; `features` the

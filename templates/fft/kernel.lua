@@ -289,31 +289,12 @@ local function emit_helpers(c, ctx)
         c:blank()
     end
     io.scratch_index(c, ctx)
-    local function swizzle_helper(name, bits, slots, text)
-        local terms, shift = {}, bits
-        while (1 << shift) < slots do
-            terms[#terms + 1] = string.format("(a >> %s)", u(shift))
-            shift = shift + bits
-        end
-        c:comment(text)
-        c:block("uint " .. name .. "(uint a)", function()
-            c:line("return a ^ ((%s) & %s);", table.concat(terms, " ^ "), u((1 << bits) - 1))
-        end)
-        c:blank()
-    end
-    if ctx.swizzles.slot then
-        swizzle_helper("fft_swizzle", 5, ctx.slots, "Shared-memory address swizzle: XORs the higher " ..
-            "5-bit groups of the address into its low 5 bits (the bank), a bijection that spreads " ..
-            "power-of-two strides over 32 banks.")
-    end
-    if ctx.swizzles.address then
-        local bits = X.swizzle_bits(ctx.g.tc)
-        swizzle_helper("fft_swizzle_address", bits, ctx.slots >> ctx.g.tc, string.format("Swizzle of " ..
-            "the address above the column (slot = address x %d + column, so the %d columns of a " ..
-            "subgroup take %d banks): XORs its higher %d-bit groups into its low %d bits (the rest " ..
-            "of the bank), a bijection that spreads power-of-two strides over the 32 banks.",
-            ctx.columns, ctx.columns, ctx.columns, bits, bits))
-    end
+    steps.emit_swizzles(c, ctx, function(bits)
+        return string.format("Swizzle of the address above the column (slot = address x %d + " ..
+            "column, so the %d columns of a subgroup take %d banks): XORs its higher %d-bit groups " ..
+            "into its low %d bits (the rest of the bank), a bijection that spreads power-of-two " ..
+            "strides over the 32 banks.", ctx.columns, ctx.columns, ctx.columns, bits, bits)
+    end)
 end
 
 -- The plan's steps in order (the load and store included), spelled for the target.

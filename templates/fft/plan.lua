@@ -36,12 +36,15 @@ local plan = {}
 local log2 = emit.log2
 plan.log2 = log2
 
+-- Exported with bring_in, exchange and exchange_group below: the convolution's inverse
+-- (templates/conv/inverse.lua) plans its DIT from these, so both plan by the same rules.
 local function copy_layout(L)
     local c = { reg = {}, thr = {} }
     for i, b in ipairs(L.reg) do c.reg[i] = b end
     for i, b in ipairs(L.thr) do c.thr[i] = b end
     return c
 end
+plan.copy_layout = copy_layout
 
 -- Where bit b sits in L: "reg"/"thr" and the 0-based position.
 function plan.where(L, b)
@@ -131,6 +134,7 @@ local function bring_in(g, L, bits, done_at)
     end
     return T
 end
+plan.bring_in = bring_in
 
 local function same_threads(A, B)
     for q = 1, #A.thr do if A.thr[q] ~= B.thr[q] then return false end end
@@ -158,6 +162,7 @@ local function fits_budget(g, A, B)
     local common, f = fixable_bits(g, A, B)
     return f <= #common
 end
+plan.fits_budget = fits_budget
 
 local function plan_exchange(g, A, B, what)
     if same_threads(A, B) then
@@ -183,6 +188,15 @@ local function plan_exchange(g, A, B, what)
     return { kind = "exchange", from = A, to = B, fixed = fixed, addr_of = addr_of,
              slots = 1 << a, rounds = 1 << f, what = what }
 end
+plan.exchange = plan_exchange
+
+-- The largest group of bits one shared exchange brings in: 2^group slots for every
+-- invocation (W x C of them in the lanes layout) must fit, at most the register bits.
+function plan.exchange_group(g)
+    local group = 0
+    while group < g.e and (g.budget >> (group + 1)) >= (1 << (g.w + g.tc)) do group = group + 1 end
+    return group
+end
 
 -- The plan: { steps = {...}, shared_slots = n, final = layout }. g holds n, e, w, s, cb, tc
 -- and budget (shared-memory slots, one complex each); opts: dif, natural, real_unpack
@@ -206,10 +220,7 @@ function plan.build(g, opts)
         add(plan_exchange(g, L, T, what))
         L = T
     end
-    -- The largest group of bits one shared exchange brings in: 2^group slots for every
-    -- invocation (W x C of them in the lanes layout) must fit.
-    local group = 0
-    while group < g.e and (g.budget >> (group + 1)) >= (1 << (g.w + g.tc)) do group = group + 1 end
+    local group = plan.exchange_group(g)
     if group == 0 and g.s < g.w then
         error("fft_plan: shared memory cannot hold one exchange of the workgroup")
     end

@@ -354,6 +354,33 @@ steps.exchange = emit_exchange
 -- The swizzle helper an exchange needs: "slot" (fft_swizzle), "address"
 -- (fft_swizzle_address) or nil.
 function steps.swizzle_helper(ctx, step) return exchange_slots(ctx, step).helper end
+
+-- The swizzle functions ctx.swizzles asks for, written here beside the exchanges that call
+-- them so every kernel using these steps (the FFT's, the convolution's) writes the same ones.
+-- address_comment(bits): the comment of fft_swizzle_address, each kernel's own wording.
+function steps.emit_swizzles(c, ctx, address_comment)
+    local function swizzle_function(name, bits, slots, text)
+        local terms, shift = {}, bits
+        while (1 << shift) < slots do
+            terms[#terms + 1] = string.format("(a >> %s)", u(shift))
+            shift = shift + bits
+        end
+        c:comment(text)
+        c:block("uint " .. name .. "(uint a)", function()
+            c:line("return a ^ ((%s) & %s);", table.concat(terms, " ^ "), u((1 << bits) - 1))
+        end)
+        c:blank()
+    end
+    if ctx.swizzles.slot then
+        swizzle_function("fft_swizzle", 5, ctx.slots, "Shared-memory address swizzle: XORs the higher " ..
+            "5-bit groups of the address into its low 5 bits (the bank), a bijection that spreads " ..
+            "power-of-two strides over 32 banks.")
+    end
+    if ctx.swizzles.address then
+        local bits = swizzle_bits(ctx.g.tc)
+        swizzle_function("fft_swizzle_address", bits, ctx.slots >> ctx.g.tc, address_comment(bits))
+    end
+end
 steps.lane_swap = emit_lane_swap
 steps.layout_text = layout_text
 steps.bit_names = bit_names
