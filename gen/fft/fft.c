@@ -17,6 +17,7 @@ const char *const sg_fft_storages[] = {"f32", "f16", NULL};
 const char *const sg_fft_twiddle_kinds[] = {"device", "lut", "squared", NULL};
 const char *const sg_fft_shared_layouts[] = {"split", "paired", NULL};
 const char *const sg_fft_column_layouts[] = {"lanes", "registers", NULL};
+const char *const sg_fft_bluestein_ms[] = {"auto", "pow2", "smooth", NULL};
 static const long subgroups[] = {0, 4, 8, 16, 32, 64, -1};
 
 static int one_dispatch(const void *p) { return !((const sg_fft_params *)p)->passes; }
@@ -29,6 +30,11 @@ static int columns_in_lanes(const void *p)
 {
     const sg_fft_params *f = p;
     return (f->strided && f->lanes) || (f->passes && f->pass_lanes[0]);
+}
+static int bluestein_one(const void *p)
+{
+    const sg_fft_params *f = p;
+    return f->path == SG_FFT_PATH_BLUESTEIN && !f->passes && f->bluestein_m != sg_fft_bluestein_m(f->n);
 }
 static int rows(const void *p)
 {
@@ -117,6 +123,12 @@ static const sg_option options[] = {
     [FFT_OPT_BATCH] = {.name = "--batch", .kind = SG_OPT_UINT, .offset = F(batch), .min = 1,
         .max = 65535, .meta = "B", .command = SG_CMD_NEVER, .why = "FFTs run by --selftest",
         .default_text = "4", .help = "FFTs run by --selftest"},
+    [FFT_OPT_BLUESTEIN_M] = {.name = "--bluestein-m", .kind = SG_OPT_CHOICE,
+        .offset = F(bluestein_choice), .choices = sg_fft_bluestein_ms, .meta = "K",
+        .command = SG_CMD_WHEN, .shown = bluestein_one, .default_text = "auto",
+        .help = "Bluestein's convolution length M >= 2N - 1 in one dispatch: auto (the cheaper by "
+        "the planner's estimate) | pow2 (the power of two) | smooth (the smallest 2^a 3^b 5^c 7^d "
+        "or 2^a 3^b 5^c)"},
     {0},
 };
 

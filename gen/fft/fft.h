@@ -23,6 +23,9 @@ enum { SG_FFT_STORAGE_F32, SG_FFT_STORAGE_F16 };
 enum { SG_FFT_TWIDDLES_DEVICE, SG_FFT_TWIDDLES_LUT, SG_FFT_TWIDDLES_SQUARED };
 enum { SG_FFT_SHARED_SPLIT, SG_FFT_SHARED_PAIRED };
 enum { SG_FFT_COLUMNS_LANES, SG_FFT_COLUMNS_REGISTERS };
+/* --bluestein-m: AUTO, the cheaper by the planner's estimate; POW2, the power of two >= 2N - 1;
+ * SMOOTH, the smallest 2^a 3^b 5^c 7^d or 2^a 3^b 5^c >= 2N - 1 (the cheaper). */
+enum { SG_FFT_BLUESTEIN_AUTO, SG_FFT_BLUESTEIN_POW2, SG_FFT_BLUESTEIN_SMOOTH };
 
 typedef struct {
     long n;                  /* --fft N */
@@ -39,6 +42,7 @@ typedef struct {
     long columns_per_wg[2];  /* --columns-per-wg C or C1,C2 */
     int columns_values;      /* how many --columns-per-wg gave */
     long batch;              /* --batch: FFTs --selftest runs */
+    int bluestein_choice;    /* --bluestein-m (SG_FFT_BLUESTEIN_*; resolved to POW2 or SMOOTH) */
 
     /* Derived. lanes: this shader's columns in lanes (0: registers, or rows). */
     long lanes;
@@ -64,12 +68,12 @@ enum {
     FFT_OPT_FFT, FFT_OPT_EPT, FFT_OPT_WG, FFT_OPT_MAX_WG, FFT_OPT_SUBGROUP, FFT_OPT_DIRECTION,
     FFT_OPT_NORM, FFT_OPT_ORDER, FFT_OPT_STORAGE, FFT_OPT_STRIDE, FFT_OPT_REAL,
     FFT_OPT_COLUMN_LAYOUT, FFT_OPT_COLUMNS, FFT_OPT_ROWS, FFT_OPT_PREFETCH, FFT_OPT_TWIDDLES,
-    FFT_OPT_SHARED, FFT_OPT_BATCH
+    FFT_OPT_SHARED, FFT_OPT_BATCH, FFT_OPT_BLUESTEIN_M
 };
 
 extern const char *const sg_fft_directions[], *const sg_fft_norms[], *const sg_fft_orders[],
     *const sg_fft_storages[], *const sg_fft_twiddle_kinds[], *const sg_fft_shared_layouts[],
-    *const sg_fft_column_layouts[];
+    *const sg_fft_column_layouts[], *const sg_fft_bluestein_ms[];
 
 int sg_fft_check(sg_run *run);
 int sg_fft_check_mixed(sg_run *run);

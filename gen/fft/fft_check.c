@@ -297,6 +297,10 @@ int sg_fft_check(sg_run *run)
     int rc = sg_fft_wgsl_check(run);
     if (rc) return rc;
     if (sg_fft_path(f->n) != SG_FFT_PATH_POW2) return sg_fft_check_mixed(run);
+    if (sg_given(run, FFT_OPT_BLUESTEIN_M) && f->bluestein_choice != SG_FFT_BLUESTEIN_AUTO)
+        return usage_error("--bluestein-m %s: only for Bluestein's chirp-z in one dispatch (a prime factor "
+                           "above 13); --fft %ld is a power of two",
+                           sg_fft_bluestein_ms[f->bluestein_choice], f->n);
     rc = derive_shape(run);
     if (rc) return rc;
     if (!sg_given(run, FFT_OPT_SHARED))

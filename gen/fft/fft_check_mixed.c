@@ -226,6 +226,48 @@ static int given_shape_fits(const sg_run *run, long n, long lanes, int flags)
            sg_fft_stage_plan(n, e, lanes, BUDGET_SLOTS, flags, &st) == 0;
 }
 
+/* Bluestein's M in one dispatch, among the power of two >= 2N - 1 and the smallest 2^a 3^b 5^c
+ * 7^d and 2^a 3^b 5^c >= 2N - 1 (--bluestein-m: all three, the power of two alone, or the
+ * two smooth ones). The planner's estimate (sg_fft_mixed_shape_cost) is of one FFT in units
+ * of exchanges of all its values, so M x the estimate of M's best E x W compares lengths; the
+ * power of two stays unless a smooth M is strictly cheaper (a tie keeps it). With --ept or --wg,
+ * the first candidate (power of two, 7-smooth, 5-smooth) that they make with a plan. Sets
+ * f->bluestein_m; 0, or 2 after an error. */
+static int bluestein_length(sg_run *run, long rows)
+{
+    sg_fft_params *f = run->params;
+    long pow2 = sg_fft_bluestein_m(f->n);
+    long cand[3] = {pow2, sg_fft_next_smooth(2 * f->n - 1, 7), sg_fft_next_smooth(2 * f->n - 1, 5)};
+    int first = f->bluestein_choice == SG_FFT_BLUESTEIN_SMOOTH ? 1 : 0;
+    int last = f->bluestein_choice == SG_FFT_BLUESTEIN_POW2 ? 0 : 2;
+    int shaped = sg_given(run, FFT_OPT_EPT) || sg_given(run, FFT_OPT_WG);
+    long best = 0, best_cost = -1;
+    for (int i = first; i <= last; i++) {
+        long m = cand[i], e, w, c;
+        if (m > (long)SG_FFT_DEFAULT_EPT * f->max_wg) continue;
+        if (shaped) {
+            long lanes = rows;
+            w = sg_given(run, FFT_OPT_WG) ? f->wg : m / f->ept;
+            if (!lanes && w >= 1) lanes = sg_fft_mixed_rows(m, w, f->max_wg, BUDGET_SLOTS);
+            if (w >= 1 && given_shape_fits(run, m, lanes, SG_FFT_EXACT)) {
+                best = m;
+                break;
+            }
+            continue;
+        }
+        if (sg_fft_mixed_shape_cost(m, f->max_wg, rows, BUDGET_SLOTS, SG_FFT_EXACT, &e, &w, &c) != 0)
+            continue;
+        if (best_cost < 0 || m * c < best_cost) best = m, best_cost = m * c;
+    }
+    if (!best && f->bluestein_choice == SG_FFT_BLUESTEIN_SMOOTH)
+        return usage_error("--bluestein-m smooth: no one-dispatch plan of --fft %ld over M = %ld or %ld%s "
+                           "(W <= --max-wg %ld); use --bluestein-m pow2 (M = %ld)", f->n, cand[1], cand[2],
+                           shaped ? " with the given --ept/--wg" : "", f->max_wg, pow2);
+    f->bluestein_m = best ? best : pow2; /* none: the power of two's own error follows */
+    f->bluestein_choice = f->bluestein_m == pow2 ? SG_FFT_BLUESTEIN_POW2 : SG_FFT_BLUESTEIN_SMOOTH;
+    return 0;
+}
+
 /* Columns of --stride in lanes: --columns-per-wg, else the most up to LANES_DEFAULT that fit.
  * 0, 2 after an error, -1 when no shape exists (no error printed). */
 static int mixed_columns(sg_run *run, long n, int flags)
@@ -269,11 +311,19 @@ int sg_fft_check_mixed(sg_run *run)
     f->prefetch_rows = 1;
     long n = f->n;
     int flags = f->real ? SG_FFT_EXACT | SG_FFT_EVEN : 0;
+    if (sg_given(run, FFT_OPT_BLUESTEIN_M) && f->bluestein_choice != SG_FFT_BLUESTEIN_AUTO &&
+        (f->path != SG_FFT_PATH_BLUESTEIN || length > single_max))
+        return usage_error("--bluestein-m %s: only for Bluestein's chirp-z in one dispatch (a prime factor "
+                           "above 13, M <= %ld = 16 x --max-wg %ld); --fft %ld %s",
+                           sg_fft_bluestein_ms[f->bluestein_choice], single_max, f->max_wg, f->n,
+                           f->path != SG_FFT_PATH_BLUESTEIN ? "does not take it"
+                                                            : "runs as three passes over the power of two");
     if (f->path == SG_FFT_PATH_BLUESTEIN) {
         f->bluestein_m = sg_fft_bluestein_m(f->n);
-        n = f->bluestein_m;
         flags = SG_FFT_EXACT;
-        if (n > single_max) return bluestein_passes(run, single_max);
+        if (f->bluestein_m > single_max) return bluestein_passes(run, single_max);
+        if ((rc = bluestein_length(run, sg_given(run, FFT_OPT_ROWS) ? f->rows_per_wg : 0))) return rc;
+        n = f->bluestein_m;
     } else if (f->n > single_max) {
         return mixed_passes(run, single_max);
     }

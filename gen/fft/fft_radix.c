@@ -52,6 +52,16 @@ long sg_fft_bluestein_m(long n)
     return m;
 }
 
+long sg_fft_next_smooth(long n, long largest)
+{
+    for (long m = n < 1 ? 1 : n;; m++) {
+        long r = m;
+        for (int i = 0; i < PRIMES && primes[i] <= largest; i++)
+            while (r % primes[i] == 0) r /= primes[i];
+        if (r == 1) return m;
+    }
+}
+
 static long gcd(long a, long b)
 {
     while (b) {
@@ -232,7 +242,8 @@ static int shape_cost(long n, long e, long max_wg, long lanes, long budget, int 
     return 0;
 }
 
-int sg_fft_mixed_shape(long n, long max_wg, long lanes, long budget, int flags, long *ept, long *wg)
+int sg_fft_mixed_shape_cost(long n, long max_wg, long lanes, long budget, int flags, long *ept, long *wg,
+                            long *cost)
 {
     long best = -1, best_e = 0;
     for (long e = 2; e <= SG_FFT_MAX_REGISTERS && e <= n; e++) {
@@ -245,7 +256,13 @@ int sg_fft_mixed_shape(long n, long max_wg, long lanes, long budget, int flags, 
     if (best < 0) return -1;
     *ept = best_e;
     *wg = n / best_e;
+    if (cost) *cost = best;
     return 0;
+}
+
+int sg_fft_mixed_shape(long n, long max_wg, long lanes, long budget, int flags, long *ept, long *wg)
+{
+    return sg_fft_mixed_shape_cost(n, max_wg, lanes, budget, flags, ept, wg, NULL);
 }
 
 void sg_fft_mixed_pairs(long n, long max_wg, long lanes, long budget, int flags, char *buf,

@@ -34,6 +34,8 @@ int sg_fft_is_smooth(long n);
 int sg_fft_path(long n);
 /* Bluestein's convolution length: the power of two >= 2n - 1. */
 long sg_fft_bluestein_m(long n);
+/* The smallest m >= n with no prime factor above `largest` (5: 2^a 3^b 5^c, 7: ... 7^d). */
+long sg_fft_next_smooth(long n, long largest);
 
 /* What a shape must allow: EXACT, every radix divides E (every invocation busy in every
  * stage, so register k holds element t + W k between stages: real rows' unpack and
@@ -51,6 +53,9 @@ long sg_fft_mixed_rows(long n, long wg, long max_wg, long budget);
 /* The default shape of n: the E x W (W <= max_wg, E <= SG_FFT_MAX_REGISTERS) whose plan is
  * cheapest, with `lanes` FFTs per workgroup (0: the rows' own choice). 0, or -1 when none. */
 int sg_fft_mixed_shape(long n, long max_wg, long lanes, long budget, int flags, long *ept, long *wg);
+/* The same, also giving the chosen shape's estimate (*cost, where cost is not NULL). */
+int sg_fft_mixed_shape_cost(long n, long max_wg, long lanes, long budget, int flags, long *ept, long *wg,
+                            long *cost);
 
 /* "E1xW1, E2xW2, ..." for the --ept/--wg pairs that make n with a plan, into buf. */
 void sg_fft_mixed_pairs(long n, long max_wg, long lanes, long budget, int flags, char *buf,

@@ -69,8 +69,12 @@ static size_t bluestein_length(size_t n)
     return m;
 }
 
-/* b[j] = conj c[j] for |j| < n, placed mod m; its m-point forward transform divided by m. */
-static void kernel_spectrum(const double *c, size_t n, size_t m, double *b)
+static int bluestein(double *data, size_t n, int sign);
+
+/* b[j] = conj c[j] for |j| < n, placed mod m; its m-point forward transform divided by m (a
+ * power of two m by the radix-2 FFT, a plan's smooth m by the direct sum or Bluestein in
+ * double). 0, or -1 when out of memory. */
+static int kernel_spectrum(const double *c, size_t n, size_t m, double *b)
 {
     memset(b, 0, 2 * m * sizeof *b);
     for (size_t j = 0; j < n; j++) {
@@ -81,8 +85,13 @@ static void kernel_spectrum(const double *c, size_t n, size_t m, double *b)
             b[2 * (m - j) + 1] = -c[2 * j + 1];
         }
     }
-    spdrt_fft_ref_transform(b, m, -1);
+    if (m & (m - 1)) {
+        if ((m <= DIRECT_MAX ? direct(b, m, -1) : bluestein(b, m, -1)) != 0) return -1;
+    } else {
+        spdrt_fft_ref_transform(b, m, -1);
+    }
     for (size_t k = 0; k < 2 * m; k++) b[k] /= (double)m;
+    return 0;
 }
 
 static int bluestein(double *data, size_t n, int sign)
@@ -96,7 +105,12 @@ static int bluestein(double *data, size_t n, int sign)
         return -1;
     }
     chirp(c, n, n, sign);
-    kernel_spectrum(c, n, m, b);
+    if (kernel_spectrum(c, n, m, b) != 0) { /* m is a power of two here: it cannot fail */
+        free(c);
+        free(a);
+        free(b);
+        return -1;
+    }
     for (size_t j = 0; j < n; j++) { /* a[j] = x[j] c[j] */
         a[2 * j] = data[2 * j] * c[2 * j] - data[2 * j + 1] * c[2 * j + 1];
         a[2 * j + 1] = data[2 * j] * c[2 * j + 1] + data[2 * j + 1] * c[2 * j];
@@ -133,7 +147,7 @@ int spdrt_fft_ref_direct(double *data, size_t n, int sign) { return direct(data,
 
 int spdrt_fft_bluestein_tables(uint32_t n, uint32_t m, int inverse, float *chirp_out, float *spectrum)
 {
-    if (n < 2 || m < 2 * (size_t)n - 1 || (m & (m - 1))) return -1;
+    if (n < 2 || m < 2 * (size_t)n - 1) return -1;
     double *c = malloc(2 * (size_t)n * sizeof *c), *b = malloc(2 * (size_t)m * sizeof *b);
     if (!c || !b) {
         free(c);
@@ -141,7 +155,11 @@ int spdrt_fft_bluestein_tables(uint32_t n, uint32_t m, int inverse, float *chirp
         return -1;
     }
     chirp(c, n, n, inverse ? 1 : -1);
-    kernel_spectrum(c, n, m, b);
+    if (kernel_spectrum(c, n, m, b) != 0) {
+        free(c);
+        free(b);
+        return -1;
+    }
     for (size_t j = 0; j < 2 * (size_t)n; j++) chirp_out[j] = (float)c[j];
     for (size_t k = 0; k < 2 * (size_t)m; k++) spectrum[k] = (float)b[k];
     free(c);

@@ -17,9 +17,8 @@ static int check_mixed(const spdrt_fft_config *c, char *err, size_t size)
     uint32_t cols = c->columns ? c->columns : 1, len = c->bluestein_m ? c->bluestein_m : c->n;
     if (c->n < 2)
         snprintf(err, size, "fft: N = %u is less than 2", c->n);
-    else if (c->bluestein_m && (c->bluestein_m < 2 * c->n - 1 || (c->bluestein_m & (c->bluestein_m - 1))))
-        snprintf(err, size, "fft: Bluestein's M = %u is not the power of two >= 2N - 1 for N = %u",
-                 c->bluestein_m, c->n);
+    else if (c->bluestein_m && c->bluestein_m < 2 * c->n - 1)
+        snprintf(err, size, "fft: Bluestein's M = %u is less than 2N - 1 for N = %u", c->bluestein_m, c->n);
     else if (c->wg == 0 || c->wg % cols != 0 || len % (c->wg / cols) != 0 || c->wg / cols > len / 2)
         snprintf(err, size, "fft: workgroup size %u is not %u FFTs per workgroup times invocations that "
                  "divide N = %u into 2 or more values each", c->wg, cols, c->n);

@@ -143,8 +143,9 @@ int spdrt_fft_ref_direct(double *data, size_t n, int sign);
 /* A Bluestein shader's tables (bindings 2 and 3), computed in double and rounded to float:
  * chirp[j] = exp(s pi i (j^2 mod 2n) / n), j < n (2n floats), s = -1 forward, +1 inverse;
  * spectrum = the m-point forward FFT of b (b[j] = conj chirp[j] for |j| < n, mod m, zero
- * elsewhere) divided by m (2m floats). m is FFT_BLUESTEIN_M, the power of two >= 2n - 1.
- * 0, or -1 for other sizes or when out of memory. */
+ * elsewhere) divided by m (2m floats). m is FFT_BLUESTEIN_M >= 2n - 1: the power of two or,
+ * for one shader, a smooth length 2^a 3^b 5^c 7^d (spdgen --bluestein-m). 0, or -1 for m <
+ * 2n - 1 or when out of memory. */
 int spdrt_fft_bluestein_tables(uint32_t n, uint32_t m, int inverse, float *chirp, float *spectrum);
 
 /* bitreverse(k) over log2(n) bits: where --order native puts frequency k (and, the map being

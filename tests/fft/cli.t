@@ -42,6 +42,33 @@ mkdir -p "$WORK/bplan"
     cmp -s "$WORK/bplan/a.pass2.comp" "$WORK/bplan/b.pass2.comp" &&
     cmp -s "$WORK/bplan/a.pass3.comp" "$WORK/bplan/b.pass3.comp"
 ok $? "--fft 8209: a plan of three passes over M = 32768 = M1 x M2; its regenerate command writes it again"
+# Bluestein in one dispatch (--bluestein-m auto): M is the power of two >= 2N - 1 unless the
+# smallest 2^a 3^b 5^c 7^d or 2^a 3^b 5^c >= 2N - 1 is cheaper by the planner's estimate times
+# M. N = 4099: 2N - 1 = 8197, so a smooth M < 16384 (half the values); its comment, its
+# header's FFT_*_BLUESTEIN_M and the regenerate command agree, and --bluestein-m pow2 keeps
+# the power of two. (--selftest of it: with the device's cases below.)
+smooth7() { s7=$1; for p in 2 3 5 7; do while [ $((s7 % p)) -eq 0 ]; do s7=$((s7 / p)); done; done; [ "$s7" -eq 1 ]; }
+mkdir -p "$WORK/bsmooth"
+"$SPDGEN" --fft 4099 -o "$WORK/bsmooth/a.comp" --emit-header "$WORK/bsmooth/a.h" &&
+    m=$(sed -n 's/^#define FFT_[0-9A-F]*_BLUESTEIN_M \([0-9]*\)$/\1/p' "$WORK/bsmooth/a.h") &&
+    [ -n "$m" ] && [ "$m" -ge 8197 ] && [ "$m" -lt 16384 ] && smooth7 "$m" &&
+    tr -d '\n/' <"$WORK/bsmooth/a.comp" | tr -s ' ' | grep -q "convolution of length M = $m >= 2N - 1" &&
+    grep -q "^// Plan: $m = " "$WORK/bsmooth/a.comp" && ! grep -q "16384" "$WORK/bsmooth/a.comp" &&
+    cmd=$(regenerate_command "$WORK/bsmooth/a.comp" | sed 's/^spdgen //') &&
+    # shellcheck disable=SC2086
+    "$SPDGEN" $cmd -o "$WORK/bsmooth/b.comp" && cmp -s "$WORK/bsmooth/a.comp" "$WORK/bsmooth/b.comp"
+ok $? "--fft 4099: Bluestein's M is 7-smooth, 8197 <= M < 16384, named by the comment, the Plan line and the header; its regenerate command writes it again"
+"$SPDGEN" --fft 4099 --bluestein-m pow2 -o "$WORK/bsmooth/p.comp" &&
+    grep -q "^// Plan: 16384 = " "$WORK/bsmooth/p.comp" && ! grep -q -- "--bluestein-m" "$WORK/bsmooth/p.comp"
+ok $? "--fft 4099 --bluestein-m pow2: M = 16384, the regenerate command as before (no --bluestein-m)"
+"$SPDGEN" --fft 8191 -o "$WORK/bsmooth/q.comp" && grep -q "^// Plan: 16384 = " "$WORK/bsmooth/q.comp"
+ok $? "--fft 8191: M = 16384 (also the smallest smooth length >= 2N - 1)"
+expect_usage_error "--bluestein-m not a choice" "--bluestein-m" --fft 4099 --bluestein-m odd
+grep -q "pow2 | smooth" "$WORK/err"
+ok $? "--bluestein-m odd: the error names the allowed values"
+expect_usage_error "--bluestein-m beside a mixed N" "--bluestein-m smooth" --fft 1000 --bluestein-m smooth
+expect_usage_error "--bluestein-m beside a power of two" "--bluestein-m pow2" --fft 1024 --bluestein-m pow2
+expect_usage_error "--bluestein-m beside Bluestein's plan" "--bluestein-m smooth" --fft 8209 --bluestein-m smooth
 expect_usage_error "--ept that no plan of a mixed N takes" "--ept 7" --fft 1000 --ept 7
 # The pairs the error lists: each multiplies to N and generates.
 pairs=$("$SPDGEN" --fft 1000 --ept 7 2>&1 | sed 's/.*; use //' | tr ',' '\n')
@@ -419,6 +446,11 @@ if "$SPDGEN_BUILD/tests/fft/list" >/dev/null 2>&1 && vulkaninfo --summary >/dev/
         rc=$?
         [ $rc -eq 0 ] && grep -q "selftest passed" "$WORK/out" && grep -q "relative L2 error" "$WORK/out"
         ok $? "--selftest passes for --target $target and prints the errors"
+    done
+    for d in forward inverse; do
+        "$SPDGEN" --fft 4099 --direction $d --selftest >"$WORK/out" 2>&1 &&
+            grep -q "selftest passed" "$WORK/out" && grep -q -- "--bluestein-m smooth" "$WORK/out"
+        ok $? "--fft 4099 --direction $d (Bluestein over a smooth M): --selftest passes"
     done
     mkdir -p "$WORK/tdir/templates/fft"
     sed 's/c:line(sign < 0 and "return $float2(w.x, -w.y);" or "return w;")/c:line("return w;")/' \

@@ -204,17 +204,19 @@ double expected_scale(const flags& f) {
   return 1.0;
 }
 
-// Whether N has a prime factor above 13 (Bluestein's path) and the power of two M >= 2N - 1
-// its convolution needs.
+// Whether N has a prime factor above 13 (Bluestein's path), and whether the header's M is a
+// length its convolution takes: >= 2N - 1, the power of two or 2^a 3^b 5^c 7^d (spdgen's
+// --bluestein-m picks among those by its estimate; the test checks the rule, not the pick).
 bool bluestein_length(uint32_t n) {
   for (uint32_t r : {2u, 3u, 5u, 7u, 11u, 13u})
     while (n % r == 0) n /= r;
   return n != 1;
 }
-uint32_t bluestein_m_for(uint32_t n) {
-  uint32_t m = 1;
-  while (m < 2 * n - 1) m *= 2;
-  return m;
+bool bluestein_m_fits(uint32_t n, uint32_t m) {
+  if (m < 2 * n - 1) return false;
+  for (uint32_t r : {2u, 3u, 5u, 7u})
+    while (m % r == 0) m /= r;
+  return m == 1;
 }
 
 // A mixed-radix or Bluestein header (docs/fft.md, "Lengths beyond powers of two") against the
@@ -228,14 +230,17 @@ std::string check_mixed_contract(const fft_contract& c, const flags& f) {
                        : std::string(what) + " is " + std::to_string(got) + ", expected " + std::to_string(want);
   };
   bool bluestein = bluestein_length(f.n);
-  uint32_t len = bluestein ? bluestein_m_for(f.n) : f.n; // what E x W makes
+  uint32_t len = bluestein ? c.bluestein_m : f.n; // what E x W makes
   uint32_t complex_bytes = f.f16 ? 4 : 8;
   uint32_t src_bytes = f.real && !f.inverse ? 4 : complex_bytes;
   uint32_t dst_bytes = f.real && f.inverse ? 4 : complex_bytes;
   uint32_t w = c.ept ? len / c.ept : 0;
   std::string e;
   if (e.empty()) e = num("FFT_N", c.n, f.n);
-  if (e.empty()) e = num("FFT_BLUESTEIN_M", c.bluestein_m, bluestein ? len : 0);
+  if (e.empty() && !bluestein) e = num("FFT_BLUESTEIN_M", c.bluestein_m, 0);
+  if (e.empty() && bluestein && !bluestein_m_fits(f.n, c.bluestein_m))
+    e = "FFT_BLUESTEIN_M is " + std::to_string(c.bluestein_m) +
+        ", not a power of two or 7-smooth length >= 2N - 1";
   if (e.empty() && c.bluestein_m == 0 && c.stages == 0) e = "FFT_STAGES missing or 0";
   if (e.empty() && f.ept) e = num("FFT_ELEMENTS_PER_INVOCATION", c.ept, f.ept);
   if (e.empty()) e = num("E x W", uint64_t(c.ept) * w, len);
