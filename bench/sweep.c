@@ -159,6 +159,26 @@ static bench_variant default_variant(const bench_group *g) {
     return d;
 }
 
+/* The same shader at the same tiles per workgroup as an earlier row (the default row and
+ * `--subgroup 0` spelled out; the device's subgroup when it is 0): planned once, timed once.
+ * Returns the new count. */
+static uint32_t distinct_variants(bench_variant *plan, uint32_t count) {
+    uint32_t v, w, n = 0;
+    for (v = 0; v < count; v++) {
+        const bench_variant *x = &plan[v];
+        int seen = 0;
+        for (w = 0; w < n && !seen; w++)
+            seen = plan[w].subgroup == x->subgroup &&
+                   plan[w].sampler_linear == x->sampler_linear &&
+                   plan[w].normalized == x->normalized && plan[w].half == x->half &&
+                   plan[w].hierarchy == x->hierarchy && plan[w].fetch_ahead == x->fetch_ahead &&
+                   plan[w].tiles_per_workgroup == x->tiles_per_workgroup;
+        if (!seen)
+            plan[n++] = *x;
+    }
+    return n;
+}
+
 /* spd_bench --variants: spdgen's default first (plan[0], as spd_variants plans it), then
  * each "FLAGS[@K]" as given. The fields the bench acts on (the pipeline's subgroup size, the
  * check's bounds, the tiles per workgroup) are read from FLAGS. Returns the plan's length. */
@@ -323,6 +343,8 @@ static void spd_variants(bench_sweep *s, bench_workload *wl, const bench_chain *
     }
     if (s->opt->variant_count)
         count = given_variants(s->opt, &plan[0], plan);
+    else
+        count = distinct_variants(plan, count);
     memset(samples, 0, sizeof samples);
     for (v = 0; v < count && op->variant_count < BENCH_MAX_VARIANTS; v++) {
         bench_variant *x = &op->variants[op->variant_count++];
