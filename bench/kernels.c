@@ -200,21 +200,16 @@ spdrt_result bench_ffx_kernel_create(bench_workload *wl, const uint32_t *spirv, 
 
 void bench_ffx_kernel_record(VkCommandBuffer cb, void *user) {
     bench_ffx_kernel *k = user;
-    VkMemoryBarrier between;
     uint32_t p;
-    memset(&between, 0, sizeof between);
-    between.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
-    between.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-    between.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipe.pipeline);
     for (p = 0; p < k->passes; p++) {
         uint32_t x, y, push[4];
         ffx_grid(k->wl, k->base[p], &x, &y);
         push[0] = k->mips[p], push[1] = x * y, push[2] = 0, push[3] = 0;
         if (p > 0) /* level 6, written by pass 1, is pass 2's source */
-            vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &between, 0, NULL,
-                                 0, NULL);
+            spdrt__memory_barrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                  VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                  VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
         vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, k->pipe.layout, 0, 1,
                                 &k->pipe.sets[p], 0, NULL);
         vkCmdPushConstants(cb, k->pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push,
