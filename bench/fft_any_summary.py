@@ -3,7 +3,7 @@
 per N, spdgen's default and best variant and cuFFT, each as TB/s of bytes read + written and
 as a percentage of the copy floor each program measured in that run, and spdgen's best time
 against cuFFT's. Issue 27's targets beside them: mixed radix >= 80% of the floor and within
-10% of cuFFT (or ahead), Bluestein >= 30% of the floor; powers of two issue 5's.
+10% of cuFFT (or ahead), Rader and Bluestein >= 30% of the floor; powers of two issue 5's.
 
 usage: python3 bench/fft_any_summary.py FFT_BENCH.json [CUFFT.json] > SUMMARY.md
 """
@@ -18,14 +18,21 @@ def kind(n):
     for r in (2, 3, 5, 7, 11, 13):
         while m % r == 0:
             m //= r
-    return "mixed" if m == 1 else "Bluestein"
+    if m == 1:
+        return "mixed"
+    prime = m == n and all(n % d for d in range(2, int(n ** 0.5) + 1))
+    rest = n - 1
+    for r in (2, 3, 5, 7, 11, 13):
+        while rest % r == 0:
+            rest //= r
+    return "Rader" if prime and rest == 1 else "Bluestein"
 
 
 def target(n):
     k = kind(n)
     if k == "mixed":
         return 0.80
-    if k == "Bluestein":
+    if k in ("Rader", "Bluestein"):
         return 0.30
     return 0.90 if n <= 8192 else 0.85 if n <= 16384 else 0.45
 
@@ -78,7 +85,11 @@ def main(argv):
                 if v["time"]["status"] == "ok" and v["check"]["status"] == "ok"]
         dflt = next((v for v in good if v["default"]), None)
         best = next((v for v in good if v["best"]), None)
-        row = [str(n), kind(n), str(g["batch"]), cell(gbps(nbytes, floor), "{:.1f}")]
+        # A prime's path is the one its default took (spdgen's --prime auto).
+        path = kind(n)
+        if path == "Rader" and dflt and "Rader" not in dflt.get("shape", ""):
+            path = "Bluestein"
+        row = [str(n), path, str(g["batch"]), cell(gbps(nbytes, floor), "{:.1f}")]
         for v in (dflt,):
             us = v["time"]["median_us"] if v else None
             row += [cell(us, "{:.1f}"), cell(gbps(nbytes, us), "{:.1f}"),

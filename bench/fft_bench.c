@@ -406,7 +406,8 @@ static void variants_any(fft_sweep *s, fft_group *g) {
         return;
     /* The default's shape, so that the same pair is not timed twice. */
     if (fft_generate(&s->spdgen, &r, "probe", &sh, command, sizeof command, err, sizeof err) == 0) {
-        uint32_t len = sh.config[0].bluestein_m ? sh.config[0].bluestein_m : g->n;
+        const spdrt_fft_config *c0 = &sh.config[0];
+        uint32_t len = c0->bluestein_m ? c0->bluestein_m : c0->rader_root ? g->n - 1 : g->n;
         if (!sh.plan)
             e0 = sh.ept[0], w0 = len / sh.ept[0];
         fft_shader_free(&sh);

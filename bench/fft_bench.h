@@ -25,7 +25,7 @@
 
 #define FFT_BENCH_MAX_SIZES 24u
 #define FFT_BENCH_MAX_VARIANTS 24u
-#define FFT_BENCH_MAX_PAIRS 20u      /* (E, W) pairs spdgen lists for one N (3000 has 15) */
+#define FFT_BENCH_MAX_PAIRS 32u      /* (E, W) pairs spdgen lists for one N (3000 has 15; a Rader prime both lists) */
 #define FFT_BENCH_MAX_SUBGROUPS 6u
 #define FFT_BENCH_2D_ROWS 1024u  /* the 2D transform: 1024 rows of 2048 complex values */
 #define FFT_BENCH_2D_COLS 2048u
@@ -38,7 +38,9 @@ typedef enum { FFT_GROUP_1D, FFT_GROUP_2D, FFT_GROUP_2D_REAL } fft_group_kind;
 /* Which path spdgen takes for a length (docs/fft.md, "Lengths beyond powers of two"):
  * powers of two; mixed radix for N = 2^a 3^b 5^c 7^d 11^e 13^f; Bluestein's chirp-z for the
  * rest. Decides the variants, the error bars and the target. */
-typedef enum { FFT_LENGTH_POW2, FFT_LENGTH_SMOOTH, FFT_LENGTH_BLUESTEIN } fft_length_kind;
+/* RADER: a prime whose N - 1 is smooth (spdgen's --prime picks Rader or Bluestein);
+ * BLUESTEIN: any other N with a prime factor above 13. */
+typedef enum { FFT_LENGTH_POW2, FFT_LENGTH_SMOOTH, FFT_LENGTH_RADER, FFT_LENGTH_BLUESTEIN } fft_length_kind;
 fft_length_kind fft_length_kind_of(uint32_t n); /* fft_check.c */
 
 /* One run's output against what it must be. */

@@ -33,7 +33,15 @@ fft_length_kind fft_length_kind_of(uint32_t n) {
     for (i = 0; i < sizeof radices / sizeof radices[0]; i++)
         while (m % radices[i] == 0)
             m /= radices[i];
-    return m == 1 ? FFT_LENGTH_SMOOTH : FFT_LENGTH_BLUESTEIN;
+    if (m == 1)
+        return FFT_LENGTH_SMOOTH;
+    for (i = 2; i * i <= n; i++)
+        if (n % i == 0)
+            return FFT_LENGTH_BLUESTEIN;
+    for (m = n - 1, i = 0; i < sizeof radices / sizeof radices[0]; i++)
+        while (m % radices[i] == 0)
+            m /= radices[i];
+    return m == 1 ? FFT_LENGTH_RADER : FFT_LENGTH_BLUESTEIN;
 }
 
 float fft_input_value(uint64_t seed, uint64_t i) {
@@ -66,7 +74,7 @@ int fft_reference_1d_make(uint64_t seed, uint32_t n, uint32_t batch, uint32_t ma
     if (count == 0)
         count = 1;
     out->n = n, out->batch = batch, out->row_count = count;
-    out->bluestein = fft_length_kind_of(n) == FFT_LENGTH_BLUESTEIN;
+    out->bluestein = fft_length_kind_of(n) >= FFT_LENGTH_RADER; /* Rader's and Bluestein's bar */
     out->rows = calloc(count, sizeof *out->rows);
     out->expected = malloc((size_t)count * 2 * n * sizeof *out->expected);
     out->energy = calloc(batch, sizeof *out->energy);

@@ -67,6 +67,9 @@ static int read_single(const fft_request *r, const char *spv, const char *header
      * 3, runtime/fft/fft_run.c) when the configuration names M. */
     if (header_define(header, "FFT_BLUESTEIN_M") > 0)
         out->config[0].bluestein_m = (uint32_t)header_define(header, "FFT_BLUESTEIN_M");
+    /* Rader's: the kernel spectrum (binding 2) when it names the root. */
+    if (header_define(header, "FFT_RADER_ROOT") > 0)
+        out->config[0].rader_root = (uint32_t)header_define(header, "FFT_RADER_ROOT");
     out->rows_in_turn = header_define(header, "FFT_ROWS_IN_TURN") == 1;
     out->ffts_per_transform[0] = 1;
     out->whole = out->config[0];
@@ -251,8 +254,7 @@ int fft_valid_pairs(bench_spdgen *g, uint32_t n, uint32_t (*pairs)[2], uint32_t 
     for (p += 6; p && count < max && sscanf(p, "--ept %u --wg %u", &e, &w) == 2;) {
         pairs[count][0] = e, pairs[count][1] = w;
         count++;
-        if ((p = strstr(p, ", --ept")))
-            p += 2;
+        p = strstr(p + 1, "--ept "); /* the next pair, in this list or the next one (Rader's) */
     }
     return (int)count;
 }
@@ -271,7 +273,8 @@ void fft_shader_free(fft_shader *s) {
  * C x W) or in registers, or rows. */
 static void pass_shape(const fft_shader *s, int p, char *out, size_t size) {
     const spdrt_fft_config *c = &s->config[p];
-    uint32_t len = c->bluestein_m ? c->bluestein_m : c->n; /* Bluestein: E x W = M */
+    /* Bluestein: E x W = M; Rader: N - 1 */
+    uint32_t len = c->bluestein_m ? c->bluestein_m : c->rader_root ? c->n - 1 : c->n;
     uint32_t w = len / s->ept[p], lanes = c->wg / w;
     char per_wg[64] = "", m[32] = "";
     /* Mixed radix: rows side by side, each on W consecutive invocations. */
@@ -284,6 +287,8 @@ static void pass_shape(const fft_shader *s, int p, char *out, size_t size) {
                  c->strided ? "columns in registers" : s->rows_in_turn ? "rows in turn" : "rows in registers");
     if (c->bluestein_m)
         snprintf(m, sizeof m, " (Bluestein, M = %u)", c->bluestein_m);
+    else if (c->rader_root)
+        snprintf(m, sizeof m, " (Rader, L = %u)", c->n - 1);
     snprintf(out, size, "E %u x W %u%s%s", s->ept[p], w, per_wg, m);
 }
 

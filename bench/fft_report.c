@@ -28,6 +28,7 @@ static double target(const fft_group *g) {
     switch (fft_length_kind_of(g->n)) {
     case FFT_LENGTH_SMOOTH:
         return 0.80;
+    case FFT_LENGTH_RADER:
     case FFT_LENGTH_BLUESTEIN:
         return 0.30;
     default:
@@ -199,6 +200,7 @@ static void summary(const fft_report *r, FILE *out) {
             continue;
         fprintf(out, "| %u%s | %u |", gr->n,
                 fft_length_kind_of(gr->n) == FFT_LENGTH_BLUESTEIN ? " (Bluestein)"
+                : fft_length_kind_of(gr->n) == FFT_LENGTH_RADER ? " (Rader)"
                 : fft_length_kind_of(gr->n) == FFT_LENGTH_SMOOTH ? " (mixed)" : "", gr->batch);
         bench_cell_us(out, &gr->floor, "");
         bench_cell_gbps(out, gr->bytes, bench_median_us(&gr->floor));
@@ -500,6 +502,7 @@ void fft_report_json(const fft_report *r, FILE *out) {
             fprintf(out, "null");
         fprintf(out, ", \"path\": \"%s\"", gr->kind != FFT_GROUP_1D ? "power of two"
                 : fft_length_kind_of(gr->n) == FFT_LENGTH_BLUESTEIN ? "bluestein"
+                : fft_length_kind_of(gr->n) == FFT_LENGTH_RADER ? "rader"
                 : fft_length_kind_of(gr->n) == FFT_LENGTH_SMOOTH ? "mixed radix" : "power of two");
         fprintf(out, ", \"batch_note\": ");
         bench_json_string(out, gr->batch_note);

@@ -18,6 +18,7 @@ const char *const sg_fft_twiddle_kinds[] = {"device", "lut", "squared", NULL};
 const char *const sg_fft_shared_layouts[] = {"split", "paired", NULL};
 const char *const sg_fft_column_layouts[] = {"lanes", "registers", NULL};
 const char *const sg_fft_bluestein_ms[] = {"auto", "pow2", "smooth", NULL};
+const char *const sg_fft_primes[] = {"auto", "rader", "bluestein", NULL};
 static const long subgroups[] = {0, 4, 8, 16, 32, 64, -1};
 
 static int one_dispatch(const void *p) { return !((const sg_fft_params *)p)->passes; }
@@ -34,7 +35,13 @@ static int columns_in_lanes(const void *p)
 static int bluestein_one(const void *p)
 {
     const sg_fft_params *f = p;
-    return f->path == SG_FFT_PATH_BLUESTEIN && !f->passes && f->bluestein_m != sg_fft_bluestein_m(f->n);
+    return f->path == SG_FFT_PATH_BLUESTEIN && !f->passes && f->bluestein_m &&
+           f->bluestein_m != sg_fft_bluestein_m(f->n);
+}
+static int rader_applies(const void *p)
+{
+    const sg_fft_params *f = p;
+    return sg_fft_rader_root(f->n) && !f->passes;
 }
 static int rows(const void *p)
 {
@@ -129,6 +136,12 @@ static const sg_option options[] = {
         .help = "Bluestein's convolution length M >= 2N - 1 in one dispatch: auto (the cheaper by "
         "the planner's estimate) | pow2 (the power of two) | smooth (the smallest 2^a 3^b 5^c 7^d "
         "or 2^a 3^b 5^c)"},
+    [FFT_OPT_PRIME] = {.name = "--prime", .kind = SG_OPT_CHOICE, .offset = F(prime_choice),
+        .choices = sg_fft_primes, .meta = "P", .command = SG_CMD_WHEN, .shown = rader_applies,
+        .default_text = "auto",
+        .help = "a prime N above 13 whose N - 1 factors into 2..13, in one dispatch: rader (a "
+        "convolution of N - 1 points) | bluestein (of M >= 2N - 1) | auto (the cheaper by the "
+        "planner's estimate)"},
     {0},
 };
 
@@ -160,6 +173,10 @@ static void push_stages(lua_State *L, const sg_fft_params *f, int p)
     if (f->bluestein_m && !f->passes) {
         lua_pushinteger(L, f->bluestein_m);
         lua_setfield(L, -2, "bluestein_m");
+    }
+    if (f->rader_root) {
+        lua_pushinteger(L, f->rader_root);
+        lua_setfield(L, -2, "rader_root");
     }
 }
 
@@ -206,7 +223,8 @@ const sg_kernel sg_fft_kernel = {
         "  --fft N               workgroup FFT of N = 2..16384 complex points per workgroup, E per\n"
         "                        invocation in registers, subgroup shuffles and shared memory (at\n"
         "                        most 32 KB) between them: powers of two by radix-2 stages, other\n"
-        "                        N = 2^a 3^b 5^c 7^d 11^e 13^f by mixed-radix stages, any other N up\n"
+        "                        N = 2^a 3^b 5^c 7^d 11^e 13^f by mixed-radix stages, a prime N whose\n"
+        "                        N - 1 is such an N by Rader's convolution (--prime), any other N up\n"
         "                        to 8192 by Bluestein's chirp-z; longer N up to 2^20 as a four-step\n"
         "                        plan: -o NAME.EXT writes NAME.pass1.EXT, NAME.pass2.EXT and the\n"
         "                        plan file NAME.fftplan (Bluestein's: three passes, NAME.pass3.EXT)\n",

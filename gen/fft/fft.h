@@ -23,6 +23,9 @@ enum { SG_FFT_STORAGE_F32, SG_FFT_STORAGE_F16 };
 enum { SG_FFT_TWIDDLES_DEVICE, SG_FFT_TWIDDLES_LUT, SG_FFT_TWIDDLES_SQUARED };
 enum { SG_FFT_SHARED_SPLIT, SG_FFT_SHARED_PAIRED };
 enum { SG_FFT_COLUMNS_LANES, SG_FFT_COLUMNS_REGISTERS };
+/* --prime: AUTO, Rader where it applies and the planner's estimate finds it cheaper; RADER;
+ * BLUESTEIN. */
+enum { SG_FFT_PRIME_AUTO, SG_FFT_PRIME_RADER, SG_FFT_PRIME_BLUESTEIN };
 /* --bluestein-m: AUTO, the cheaper by the planner's estimate; POW2, the power of two >= 2N - 1;
  * SMOOTH, the smallest 2^a 3^b 5^c 7^d or 2^a 3^b 5^c >= 2N - 1 (the cheaper). */
 enum { SG_FFT_BLUESTEIN_AUTO, SG_FFT_BLUESTEIN_POW2, SG_FFT_BLUESTEIN_SMOOTH };
@@ -43,6 +46,7 @@ typedef struct {
     int columns_values;      /* how many --columns-per-wg gave */
     long batch;              /* --batch: FFTs --selftest runs */
     int bluestein_choice;    /* --bluestein-m (SG_FFT_BLUESTEIN_*; resolved to POW2 or SMOOTH) */
+    int prime_choice;        /* --prime (SG_FFT_PRIME_*) */
 
     /* Derived. lanes: this shader's columns in lanes (0: registers, or rows). */
     long lanes;
@@ -57,10 +61,13 @@ typedef struct {
 
     /* Lengths that are not powers of two (fft_check_mixed.c): the path (SG_FFT_PATH_*), the
      * stages of the one shader or of each pass, and Bluestein's convolution length M (the
-     * shader's E x W and stages are those of its M-point FFTs). */
+     * shader's E x W and stages are those of its M-point FFTs). Rader in one dispatch (a prime
+     * N, path BLUESTEIN, bluestein_m 0): its primitive root; E x W and the stages are those of
+     * its N - 1 point FFTs. */
     int path;
     sg_fft_stages stages, pass_stages[SG_FFT_MAX_PASSES];
     long bluestein_m;
+    long rader_root;
 } sg_fft_params;
 
 /* Positions in the option table (fft.c), for sg_given(). */
@@ -68,12 +75,12 @@ enum {
     FFT_OPT_FFT, FFT_OPT_EPT, FFT_OPT_WG, FFT_OPT_MAX_WG, FFT_OPT_SUBGROUP, FFT_OPT_DIRECTION,
     FFT_OPT_NORM, FFT_OPT_ORDER, FFT_OPT_STORAGE, FFT_OPT_STRIDE, FFT_OPT_REAL,
     FFT_OPT_COLUMN_LAYOUT, FFT_OPT_COLUMNS, FFT_OPT_ROWS, FFT_OPT_PREFETCH, FFT_OPT_TWIDDLES,
-    FFT_OPT_SHARED, FFT_OPT_BATCH, FFT_OPT_BLUESTEIN_M
+    FFT_OPT_SHARED, FFT_OPT_BATCH, FFT_OPT_BLUESTEIN_M, FFT_OPT_PRIME
 };
 
 extern const char *const sg_fft_directions[], *const sg_fft_norms[], *const sg_fft_orders[],
     *const sg_fft_storages[], *const sg_fft_twiddle_kinds[], *const sg_fft_shared_layouts[],
-    *const sg_fft_column_layouts[], *const sg_fft_bluestein_ms[];
+    *const sg_fft_column_layouts[], *const sg_fft_bluestein_ms[], *const sg_fft_primes[];
 
 int sg_fft_check(sg_run *run);
 int sg_fft_check_mixed(sg_run *run);

@@ -81,6 +81,12 @@ static int refuse_pow2_only(sg_run *run, int plan)
     return 0;
 }
 
+/* Whose FFTs E x W makes, for the errors: a convolution's, or the transform's own. */
+static const char *convolution_text(const sg_fft_params *f)
+{
+    return f->rader_root ? " (Rader's FFTs of N - 1 points)" : f->bluestein_m ? " (Bluestein's FFTs)" : "";
+}
+
 /* E x W for a given --ept / --wg, or the default; `lanes`: fixed FFTs per workgroup (0: the
  * rows' default). */
 static int mixed_shape(sg_run *run, long n, long lanes, int flags)
@@ -104,12 +110,22 @@ static int mixed_shape(sg_run *run, long n, long lanes, int flags)
         const char *flag = ept_given && wg_given ? "--ept/--wg" : ept_given ? "--ept" : "--wg";
         long value = ept_given ? f->ept : f->wg;
         sg_fft_mixed_pairs(n, f->max_wg, lanes, BUDGET_SLOTS, flags, pairs, sizeof pairs);
+        if (f->bluestein_m && !sg_given(run, FFT_OPT_PRIME) && sg_fft_rader_root(f->n)) {
+            /* auto found no Rader shape in them either: both lists */
+            size_t used = strlen(pairs);
+            snprintf(pairs + used, sizeof pairs - used, " (Bluestein, M = %ld), or ", n);
+            used = strlen(pairs);
+            sg_fft_mixed_pairs(f->n - 1, f->max_wg, lanes, BUDGET_SLOTS, SG_FFT_JUNCTION, pairs + used,
+                               sizeof pairs - used);
+            used = strlen(pairs);
+            snprintf(pairs + used, sizeof pairs - used, " (Rader, N - 1 = %ld)", f->n - 1);
+        }
         if (ept_given && wg_given)
             return usage_error("--ept %ld --wg %ld: no plan of --fft %ld%s as %ld x %ld; use %s", f->ept, f->wg,
-                               f->n, f->bluestein_m ? " (Bluestein's FFTs)" : "", f->ept, f->wg,
+                               f->n, convolution_text(f), f->ept, f->wg,
                                pairs[0] ? pairs : "the default");
         return usage_error("%s %ld: no plan of --fft %ld%s with it (E x W = %ld, W <= --max-wg %ld); use %s",
-                           flag, value, f->n, f->bluestein_m ? " (Bluestein's FFTs)" : "", n, f->max_wg,
+                           flag, value, f->n, convolution_text(f), n, f->max_wg,
                            pairs[0] ? pairs : "the default");
     }
     f->ept = e;
@@ -233,7 +249,7 @@ static int given_shape_fits(const sg_run *run, long n, long lanes, int flags)
  * power of two stays unless a smooth M is strictly cheaper (a tie keeps it). With --ept or --wg,
  * the first candidate (power of two, 7-smooth, 5-smooth) that they make with a plan. Sets
  * f->bluestein_m; 0, or 2 after an error. */
-static int bluestein_length(sg_run *run, long rows)
+static int bluestein_length(sg_run *run, long rows, long *cost)
 {
     sg_fft_params *f = run->params;
     long pow2 = sg_fft_bluestein_m(f->n);
@@ -263,8 +279,56 @@ static int bluestein_length(sg_run *run, long rows)
         return usage_error("--bluestein-m smooth: no one-dispatch plan of --fft %ld over M = %ld or %ld%s "
                            "(W <= --max-wg %ld); use --bluestein-m pow2 (M = %ld)", f->n, cand[1], cand[2],
                            shaped ? " with the given --ept/--wg" : "", f->max_wg, pow2);
+    *cost = best_cost;
     f->bluestein_m = best ? best : pow2; /* none: the power of two's own error follows */
     f->bluestein_choice = f->bluestein_m == pow2 ? SG_FFT_BLUESTEIN_POW2 : SG_FFT_BLUESTEIN_SMOOTH;
+    return 0;
+}
+
+/* What Rader's gathered load and scattered store cost beyond its FFTs, per point, in the
+ * planner's units (an exchange of every value is 100): fitted to one H100 run of both paths
+ * (bench/results/h100-2026-11-27-rader: Bluestein faster at 97 and 7681, Rader at 257 and
+ * 1009; those four leave 244..258). */
+#define RADER_GATHER 250
+
+/* Rader's convolution of L = N - 1 points in one dispatch, for a prime N above 13 whose N - 1
+ * is smooth (--prime). auto: Rader where L has a one-dispatch plan and L x its estimate is
+ * below Bluestein's M x its own (L < M / 2), or where Bluestein has none in one
+ * dispatch; with --ept or --wg, Rader where they make L. Rader's estimate adds RADER_GATHER
+ * per point. Its plans need not be exact: where some radix does not divide E, an exchange
+ * between its FFTs (SG_FFT_JUNCTION, set in *flags). Sets f->rader_root (clearing
+ * f->bluestein_m) or leaves Bluestein's M; 0, or 2 after an error. */
+static int prime_method(sg_run *run, long single_max, long rows, int *flags)
+{
+    sg_fft_params *f = run->params;
+    long root = sg_fft_rader_root(f->n), l = f->n - 1, e, w, cost = -1, bluestein_cost = -1;
+    int choice = f->prime_choice, shaped = sg_given(run, FFT_OPT_EPT) || sg_given(run, FFT_OPT_WG);
+    int forced_m = sg_given(run, FFT_OPT_BLUESTEIN_M) && f->bluestein_choice != SG_FFT_BLUESTEIN_AUTO;
+    if (choice == SG_FFT_PRIME_RADER && forced_m)
+        return usage_error("--bluestein-m %s: not with --prime rader (Rader's convolution has N - 1 = %ld "
+                           "points)", sg_fft_bluestein_ms[f->bluestein_choice], l);
+    int rader = root && choice != SG_FFT_PRIME_BLUESTEIN && !forced_m && l <= single_max;
+    if (rader) {
+        long lanes = rows;
+        w = sg_given(run, FFT_OPT_WG) ? f->wg : sg_given(run, FFT_OPT_EPT) ? l / f->ept : 0;
+        if (shaped && !lanes && w >= 1) lanes = sg_fft_mixed_rows(l, w, f->max_wg, BUDGET_SLOTS);
+        rader = shaped ? w >= 1 && given_shape_fits(run, l, lanes, SG_FFT_JUNCTION)
+                       : sg_fft_mixed_shape_cost(l, f->max_wg, rows, BUDGET_SLOTS, SG_FFT_JUNCTION, &e, &w,
+                                                 &cost) == 0;
+    }
+    if (!rader && choice == SG_FFT_PRIME_RADER)
+        return usage_error("--prime rader: no one-dispatch plan of --fft %ld's N - 1 = %ld points%s (W <= "
+                           "--max-wg %ld); use --prime bluestein", f->n, l,
+                           shaped ? " with the given --ept/--wg" : "", f->max_wg);
+    if (f->bluestein_m <= single_max && (!rader || (choice == SG_FFT_PRIME_AUTO && !shaped))) {
+        int rc = bluestein_length(run, rows, &bluestein_cost);
+        if (rc) return rc;
+    }
+    if (rader && choice == SG_FFT_PRIME_AUTO && !shaped && bluestein_cost >= 0 &&
+        bluestein_cost <= l * (cost + RADER_GATHER))
+        rader = 0;
+    f->prime_choice = rader ? SG_FFT_PRIME_RADER : SG_FFT_PRIME_BLUESTEIN;
+    if (rader) f->rader_root = root, f->bluestein_m = 0, *flags = SG_FFT_JUNCTION;
     return 0;
 }
 
@@ -321,9 +385,10 @@ int sg_fft_check_mixed(sg_run *run)
     if (f->path == SG_FFT_PATH_BLUESTEIN) {
         f->bluestein_m = sg_fft_bluestein_m(f->n);
         flags = SG_FFT_EXACT;
-        if (f->bluestein_m > single_max) return bluestein_passes(run, single_max);
-        if ((rc = bluestein_length(run, sg_given(run, FFT_OPT_ROWS) ? f->rows_per_wg : 0))) return rc;
-        n = f->bluestein_m;
+        if ((rc = prime_method(run, single_max, sg_given(run, FFT_OPT_ROWS) ? f->rows_per_wg : 0, &flags)))
+            return rc;
+        if (!f->rader_root && f->bluestein_m > single_max) return bluestein_passes(run, single_max);
+        n = f->rader_root ? f->n - 1 : f->bluestein_m;
     } else if (f->n > single_max) {
         return mixed_passes(run, single_max);
     }

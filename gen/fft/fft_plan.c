@@ -95,6 +95,12 @@ void sg_fft_header(sg_text *t, const sg_run *run, const sg_job *job, const char 
         plan_helpers(t, run, job, P);
         return;
     }
+    if (f->rader_root) {
+        sg_text_printf(t, "\n/* Binding 2 holds Rader's kernel spectrum: libspdrt's spdrt_fft_rader_tables(%ld, %ld, %d,\n"
+                          " * spectrum) computes it in double (docs/fft.md). */\n", f->n, f->rader_root,
+                       f->direction == SG_FFT_INVERSE);
+        return;
+    }
     if (f->path == SG_FFT_PATH_BLUESTEIN) {
         sg_text_printf(t, "\n/* Bindings 2 and 3 hold Bluestein's tables: libspdrt's spdrt_fft_bluestein_tables(%ld, %ld,\n"
                           " * %d, chirp, spectrum) computes them in double (docs/fft.md). */\n", f->n, f->bluestein_m,

@@ -62,6 +62,27 @@ long sg_fft_next_smooth(long n, long largest)
     }
 }
 
+long sg_fft_rader_root(long n)
+{
+    if (n <= 13 || !sg_fft_is_smooth(n - 1)) return 0;
+    for (long d = 2; d * d <= n; d++)
+        if (n % d == 0) return 0;
+    /* g is a primitive root iff g^((n-1)/p) != 1 for each prime p dividing n - 1; n - 1 is
+     * smooth, so its primes are among primes[]. */
+    for (long g = 2; g < n; g++) {
+        int primitive = 1;
+        for (int i = 0; i < PRIMES && primitive; i++) {
+            if ((n - 1) % primes[i] != 0) continue;
+            long e = (n - 1) / primes[i], r = 1, b = g;
+            for (; e; e >>= 1, b = b * b % n)
+                if (e & 1) r = r * b % n;
+            primitive = r != 1;
+        }
+        if (primitive) return g;
+    }
+    return 0;
+}
+
 static long gcd(long a, long b)
 {
     while (b) {
@@ -179,7 +200,27 @@ static void multisets(search *s, long m, int first)
     }
 }
 
+static int stage_search(long n, long e, long ffts, long budget, int flags, sg_fft_stages *out);
+
 int sg_fft_stage_plan(long n, long e, long ffts, long budget, int flags, sg_fft_stages *out)
+{
+    if (!(flags & SG_FFT_JUNCTION)) return stage_search(n, e, ffts, budget, flags, out);
+    /* Two FFTs back to back: an exact plan hands its registers straight over; any other costs
+     * the exchange between them. */
+    sg_fft_stages exact, any;
+    int has_exact = stage_search(n, e, ffts, budget, flags | SG_FFT_EXACT, &exact) == 0;
+    int has_any = stage_search(n, e, ffts, budget, flags & ~SG_FFT_JUNCTION, &any) == 0;
+    if (has_any) {
+        int is_exact = 1;
+        for (int i = 0; i < any.count; i++) is_exact = is_exact && e % any.radix[i] == 0;
+        if (!is_exact) any.cost += EXCHANGE;
+    }
+    if (!has_exact && !has_any) return -1;
+    *out = has_exact && (!has_any || exact.cost <= any.cost) ? exact : any;
+    return 0;
+}
+
+static int stage_search(long n, long e, long ffts, long budget, int flags, sg_fft_stages *out)
 {
     search s;
     if (n < 2 || e < 2 || n % e != 0 || !sg_fft_is_smooth(n)) return -1;

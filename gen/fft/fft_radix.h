@@ -36,11 +36,15 @@ int sg_fft_path(long n);
 long sg_fft_bluestein_m(long n);
 /* The smallest m >= n with no prime factor above `largest` (5: 2^a 3^b 5^c, 7: ... 7^d). */
 long sg_fft_next_smooth(long n, long largest);
+/* Rader's primitive root: for a prime n above 13 whose n - 1 is smooth, the smallest g whose
+ * powers g^0 .. g^(n-2) mod n are every residue 1 .. n-1; 0 for any other n. */
+long sg_fft_rader_root(long n);
 
 /* What a shape must allow: EXACT, every radix divides E (every invocation busy in every
  * stage, so register k holds element t + W k between stages: real rows' unpack and
- * Bluestein's product need it); EVEN, an even E (real rows: N/2 = W E/2). */
-enum { SG_FFT_EXACT = 1, SG_FFT_EVEN = 2 };
+ * Bluestein's product need it); EVEN, an even E (real rows: N/2 = W E/2); JUNCTION, two FFTs
+ * back to back (Rader's convolution): exact, or any plan plus one exchange between them. */
+enum { SG_FFT_EXACT = 1, SG_FFT_EVEN = 2, SG_FFT_JUNCTION = 4 };
 
 /* The cheapest stage plan of an n-point FFT as E x W (E = n / W), `ffts` FFTs per
  * workgroup sharing `budget` complex slots of shared memory: 0, or -1 when none fits. */

@@ -36,6 +36,7 @@ static void runtime_config(const sg_fft_params *f, const sg_contract *c, spdrt_f
     rc->lut = f->twiddles == SG_FFT_TWIDDLES_LUT;
     rc->norm = norm_of(f);
     rc->bluestein_m = (uint32_t)f->bluestein_m;
+    rc->rader_root = (uint32_t)f->rader_root;
 }
 
 /* Runs the check with a pipeline (one shader) or a plan (four-step) already built for ctx,
@@ -74,7 +75,7 @@ static int check(const sg_run *run, spdrt_context *ctx, const spdrt_fft_config *
     }
     spdrt_fft_compare(out, ref, out_n, !(rc->real && rc->inverse), &e);
     double l2_bound = rc->f16 ? SPDRT_FFT_BOUND_F16_REL_L2
-                    : rc->bluestein_m ? SPDRT_FFT_BOUND_BLUESTEIN_REL_L2 : SPDRT_FFT_BOUND_REL_L2;
+                    : rc->bluestein_m || rc->rader_root ? SPDRT_FFT_BOUND_BLUESTEIN_REL_L2 : SPDRT_FFT_BOUND_REL_L2;
     double max_bound = rc->f16 ? SPDRT_FFT_BOUND_F16_MAX_REL : SPDRT_FFT_BOUND_MAX_REL;
     printf("relative L2 error    %.3g (bound %g)\n", e.rel_l2, l2_bound);
     printf("max|err| / max|ref|  %.3g (bound %g)\n", e.max_rel, max_bound);

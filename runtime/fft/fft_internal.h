@@ -12,8 +12,8 @@ struct spdrt_fft_pipeline {
     spdrt_pipeline pipe;
     spdrt_fft_config config;
     spdrt_buffer lut;              /* --twiddles lut: N/2 float2, device-local */
-    spdrt_buffer chirp, spectrum;  /* Bluestein: N and M float2, device-local */
-    uint32_t bindings;             /* 2, 3 with the twiddle table, 4 with Bluestein's */
+    spdrt_buffer chirp, spectrum;  /* Bluestein: N and M float2; Rader: spectrum, N - 1 float2 */
+    uint32_t bindings;             /* 2, 3 with the twiddle table or Rader's, 4 with Bluestein's */
 };
 
 /* The configuration's own consistency (not the device's limits): 0, or -1 with what is

@@ -58,10 +58,10 @@ spdrt_result spdrt_fft_kernel_create(const spdrt_fft_kernel_info *info, spdrt_ff
                     "spdrt_fft_kernel_create: not a SPIR-V module (%zu words)", info->spirv_words);
     if (spdrt__fft_check_config(&info->config, problem, sizeof problem) != 0)
         return fail(err, err_size, SPDRT_ERROR_ARGUMENT, "spdrt_fft_kernel_create: %s", problem);
-    if (info->config.bluestein_m)
-        return fail(err, err_size, SPDRT_ERROR_UNSUPPORTED, "spdrt_fft_kernel_create: a Bluestein "
+    if (info->config.bluestein_m || info->config.rader_root)
+        return fail(err, err_size, SPDRT_ERROR_UNSUPPORTED, "spdrt_fft_kernel_create: a %s "
                     "shader (N = %u) needs its tables bound; record it with libspdrt's own context",
-                    info->config.n);
+                    info->config.rader_root ? "Rader" : "Bluestein", info->config.n);
     k = calloc(1, sizeof *k);
     if (!k)
         return fail(err, err_size, SPDRT_ERROR_OUT_OF_MEMORY, "out of memory");

@@ -7,7 +7,8 @@
  *     (spdrt_fft_ref_transform) of the power of two M >= 2n - 1, the chirp exponents
  *     j^2 mod 2n exact in 64-bit integers; tests/fft/ref_any.t checks it against the
  *     direct sum.
- * And the two tables a Bluestein shader reads (spdrt_fft_bluestein_tables). */
+ * And the tables a Bluestein shader reads (spdrt_fft_bluestein_tables) and a Rader shader
+ * reads (spdrt_fft_rader_tables). */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -163,6 +164,37 @@ int spdrt_fft_bluestein_tables(uint32_t n, uint32_t m, int inverse, float *chirp
     for (size_t j = 0; j < 2 * (size_t)n; j++) chirp_out[j] = (float)c[j];
     for (size_t k = 0; k < 2 * (size_t)m; k++) spectrum[k] = (float)b[k];
     free(c);
+    free(b);
+    return 0;
+}
+
+int spdrt_fft_rader_tables(uint32_t n, uint32_t root, int inverse, float *spectrum)
+{
+    if (n < 3 || root < 2 || root >= n) return -1;
+    for (uint32_t d = 2; (uint64_t)d * d <= n; d++)
+        if (n % d == 0) return -1;
+    size_t l = n - 1;
+    uint64_t inv = 1, e = n - 2, base = root; /* root^-1 = root^(n - 2) mod n */
+    for (; e; e >>= 1, base = base * base % n)
+        if (e & 1) inv = inv * base % n;
+    double *b = malloc(2 * l * sizeof *b);
+    if (!b) return -1;
+    uint64_t k = 1; /* root^-p mod n */
+    for (size_t p = 0; p < l; p++) {
+        if (p > 0 && k == 1) { /* a cycle shorter than n - 1: not a primitive root */
+            free(b);
+            return -1;
+        }
+        double a = TWO_PI * (double)k / (double)n;
+        b[2 * p] = cos(a);
+        b[2 * p + 1] = (inverse ? 1 : -1) * sin(a);
+        k = k * inv % n;
+    }
+    if (spdrt_fft_ref_any(b, l, -1) != 0) {
+        free(b);
+        return -1;
+    }
+    for (size_t i = 0; i < 2 * l; i++) spectrum[i] = (float)(b[i] / (double)l);
     free(b);
     return 0;
 }

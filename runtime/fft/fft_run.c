@@ -14,9 +14,15 @@
  * each of W invocations that divide the FFT's length (Bluestein's M). */
 static int check_mixed(const spdrt_fft_config *c, char *err, size_t size)
 {
-    uint32_t cols = c->columns ? c->columns : 1, len = c->bluestein_m ? c->bluestein_m : c->n;
+    uint32_t cols = c->columns ? c->columns : 1;
+    uint32_t len = c->bluestein_m ? c->bluestein_m : c->rader_root ? c->n - 1 : c->n;
     if (c->n < 2)
         snprintf(err, size, "fft: N = %u is less than 2", c->n);
+    else if (c->rader_root && c->bluestein_m)
+        snprintf(err, size, "fft: a shader is Rader's (root %u) or Bluestein's (M = %u), not both",
+                 c->rader_root, c->bluestein_m);
+    else if (c->rader_root && (c->n < 3 || c->rader_root >= c->n))
+        snprintf(err, size, "fft: Rader's root %u is not a residue of N = %u", c->rader_root, c->n);
     else if (c->bluestein_m && c->bluestein_m < 2 * c->n - 1)
         snprintf(err, size, "fft: Bluestein's M = %u is less than 2N - 1 for N = %u", c->bluestein_m, c->n);
     else if (c->wg == 0 || c->wg % cols != 0 || len % (c->wg / cols) != 0 || c->wg / cols > len / 2)
@@ -24,8 +30,9 @@ static int check_mixed(const spdrt_fft_config *c, char *err, size_t size)
                  "divide N = %u into 2 or more values each", c->wg, cols, c->n);
     else if (c->real && (c->strided || c->n < 8 || c->n % 2 || c->bluestein_m))
         snprintf(err, size, "fft: --real needs rows and an even N >= 8 (N = %u)", c->n);
-    else if (c->bluestein_m && (c->real || c->strided || c->lut || c->native))
-        snprintf(err, size, "fft: Bluestein (N = %u) runs complex rows in natural order", c->n);
+    else if ((c->bluestein_m || c->rader_root) && (c->real || c->strided || c->lut || c->native))
+        snprintf(err, size, "fft: %s (N = %u) runs complex rows in natural order",
+                 c->rader_root ? "Rader" : "Bluestein", c->n);
     else
         return 0;
     return -1;
@@ -33,7 +40,8 @@ static int check_mixed(const spdrt_fft_config *c, char *err, size_t size)
 
 int spdrt__fft_check_config(const spdrt_fft_config *c, char *err, size_t size)
 {
-    if (c->bluestein_m || (c->n >= 2 && (c->n & (c->n - 1))) || c->n == 2) return check_mixed(c, err, size);
+    if (c->bluestein_m || c->rader_root || (c->n >= 2 && (c->n & (c->n - 1))) || c->n == 2)
+        return check_mixed(c, err, size);
     if (c->n < 4 || (c->n & (c->n - 1)))
         snprintf(err, size, "fft: N = %u is not a power of two >= 4", c->n);
     else if (c->columns & (c->columns - 1))
@@ -111,6 +119,31 @@ static spdrt_result create_lut(spdrt_context *ctx, spdrt_fft_pipeline *fp)
     return res;
 }
 
+/* Rader's kernel spectrum (N - 1 float2, binding 2), device-local. */
+static spdrt_result rader_table_create(spdrt_context *ctx, spdrt_fft_pipeline *fp)
+{
+    const spdrt_fft_config *c = &fp->config;
+    VkDeviceSize bytes = (VkDeviceSize)(c->n - 1) * 8;
+    spdrt_buffer staging;
+    VkCommandBuffer cb;
+    spdrt_result res = spdrt__buffer_create(ctx, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 1, &staging);
+    if (res != SPDRT_OK) return res;
+    if (spdrt_fft_rader_tables(c->n, c->rader_root, c->inverse, staging.map) != 0)
+        res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "Rader's table of N = %u: %u is not a primitive root "
+                           "of a prime N (or out of memory)", c->n, c->rader_root);
+    if (res == SPDRT_OK)
+        res = spdrt__buffer_create(ctx, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                   VK_BUFFER_USAGE_TRANSFER_DST_BIT, 0, &fp->spectrum);
+    if (res == SPDRT_OK) res = spdrt__commands_begin(ctx, &cb);
+    if (res == SPDRT_OK) {
+        VkBufferCopy copy = {0, 0, bytes};
+        vkCmdCopyBuffer(cb, staging.buffer, fp->spectrum.buffer, 1, &copy);
+        res = spdrt__commands_submit(ctx, cb);
+    }
+    if (!ctx->hung) spdrt__buffer_destroy(ctx, &staging);
+    return res;
+}
+
 spdrt_result spdrt__fft_tables_create(spdrt_context *ctx, uint32_t n, uint32_t m, int inverse,
                                       spdrt_buffer *chirp, spdrt_buffer *spectrum)
 {
@@ -181,7 +214,7 @@ spdrt_result spdrt__fft_pipeline_create(spdrt_context *ctx, const uint32_t *spir
 spdrt_result spdrt_fft_pipeline_create(spdrt_context *ctx, const uint32_t *spirv, size_t spirv_words,
                                        const spdrt_fft_config *config, spdrt_fft_pipeline **out)
 {
-    uint32_t bindings = config ? (config->bluestein_m ? 4 : config->lut ? 3 : 2) : 0;
+    uint32_t bindings = config ? (config->bluestein_m ? 4 : config->lut || config->rader_root ? 3 : 2) : 0;
     spdrt_result res = spdrt__fft_pipeline_create(ctx, spirv, spirv_words, config, bindings, out);
     if (res != SPDRT_OK) return res;
     spdrt_fft_pipeline *fp = *out;
@@ -189,6 +222,7 @@ spdrt_result spdrt_fft_pipeline_create(spdrt_context *ctx, const uint32_t *spirv
     if (res == SPDRT_OK && config->bluestein_m)
         res = spdrt__fft_tables_create(ctx, config->n, config->bluestein_m, config->inverse, &fp->chirp,
                                        &fp->spectrum);
+    if (res == SPDRT_OK && config->rader_root) res = rader_table_create(ctx, fp);
     if (res != SPDRT_OK) {
         spdrt_fft_pipeline_destroy(ctx, fp);
         *out = NULL;
@@ -261,7 +295,8 @@ void spdrt__fft_download(const spdrt__fft_resources *rs, int f16, float *output,
 void spdrt__fft_bind(spdrt_context *ctx, const spdrt_fft_pipeline *fp, const spdrt_buffer *src,
                      const spdrt_buffer *dst)
 {
-    spdrt__fft_bind_tables(ctx, fp, src, dst, fp->config.bluestein_m ? &fp->chirp : &fp->lut, &fp->spectrum);
+    const spdrt_buffer *table2 = fp->config.bluestein_m ? &fp->chirp : fp->config.rader_root ? &fp->spectrum : &fp->lut;
+    spdrt__fft_bind_tables(ctx, fp, src, dst, table2, &fp->spectrum);
 }
 
 void spdrt__fft_bind_tables(spdrt_context *ctx, const spdrt_fft_pipeline *fp, const spdrt_buffer *src,

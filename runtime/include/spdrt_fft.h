@@ -49,6 +49,9 @@ typedef struct {
     uint32_t bluestein_m;   /* a Bluestein shader's FFT_BLUESTEIN_M (N with a prime factor
                                above 13): the runtime fills bindings 2 and 3
                                (spdrt_fft_bluestein_tables); 0 otherwise */
+    uint32_t rader_root;    /* a Rader shader's FFT_RADER_ROOT (a prime N above 13 whose N - 1
+                               is smooth): the runtime fills binding 2 with the kernel spectrum
+                               (spdrt_fft_rader_tables); 0 otherwise */
 } spdrt_fft_config;
 
 typedef struct {
@@ -147,6 +150,12 @@ int spdrt_fft_ref_direct(double *data, size_t n, int sign);
  * for one shader, a smooth length 2^a 3^b 5^c 7^d (spdgen --bluestein-m). 0, or -1 for m <
  * 2n - 1 or when out of memory. */
 int spdrt_fft_bluestein_tables(uint32_t n, uint32_t m, int inverse, float *chirp, float *spectrum);
+
+/* A Rader shader's table (binding 2), computed in double and rounded to float: with g = root (a
+ * primitive root mod the prime n) and L = n - 1, the L-point forward FFT of b[p] = exp(s 2 pi i
+ * (g^-p mod n) / n), p < L, divided by L (2L floats), s = -1 forward, +1 inverse. 0, or -1 when
+ * n is not prime, root is not a primitive root mod n, or out of memory. */
+int spdrt_fft_rader_tables(uint32_t n, uint32_t root, int inverse, float *spectrum);
 
 /* bitreverse(k) over log2(n) bits: where --order native puts frequency k (and, the map being
  * an involution, which frequency element k holds). */

@@ -13,7 +13,8 @@
 -- the same steps in three passes of column FFTs (ctx.bpass = 1, 2, 3): the chirp product and
 -- the four-step plan's first FFTs of M1 points (and its twiddles); the FFTs of M2 points, the
 -- product with `spectrum` and the inverse FFTs of M2 points (and the inverse's twiddles); the
--- inverse FFTs of M1 points and the chirp product, cropped to N.
+-- inverse FFTs of M1 points and the chirp product, cropped to N. Rader (cfg.rader_root, a
+-- prime N): the same convolution over L = N - 1 points, its index maps in rader.lua.
 local stockham = require("templates.fft.stockham")
 local steps = require("templates.fft.mixed_steps")
 local io = require("templates.fft.mixed_io")
@@ -23,6 +24,7 @@ local twiddle = require("templates.fft.twiddle")
 local X = require("templates.fft.expr")
 local radix = require("templates.fft.radix")
 local common = require("templates.fft.common")
+local rader = require("templates.fft.rader")
 
 local mixed = {}
 
@@ -41,7 +43,7 @@ end
 
 local function make_context(cfg, dialect)
     local f = cfg
-    local n = f.bluestein_m or f.n
+    local n = f.bluestein_m or f.rader_root and f.n - 1 or f.n
     local ctx = {
         cfg = cfg, f = f, dialect = dialect, forward = f.direction == "forward",
         ffts = math.max(1, f.lanes and f.lanes > 0 and f.lanes or f.rows_per_wg or 1),
@@ -49,7 +51,10 @@ local function make_context(cfg, dialect)
         paired = f.paired_shared, shared_used = false, n = f.n,
         -- Bluestein's pass (1, 2, 3) of a plan, its N and M; big_n: the N the chirp covers.
         bpass = f.pass and f.pass.bluestein_n and f.pass.index, big_n = f.pass and f.pass.bluestein_n or f.n,
+        -- Rader's primitive root g mod N, and its convolution's length L = N - 1 (as m).
+        rader = f.rader_root ~= nil, root = f.rader_root,
     }
+    if ctx.rader then ctx.m = f.n - 1 end
     ctx.sign = ctx.forward and -1 or 1
     if ctx.bpass then
         -- The convolution's FFTs: forward in pass 1, both in pass 2, inverse in pass 3; the
@@ -80,7 +85,7 @@ local function emit_helpers(c, ctx)
     common.emit_complex_product(c)
     local radices = {}
     for _, st in ipairs(ctx.plan.stages) do radices[#radices + 1] = st.radix end
-    local both = ctx.bluestein or ctx.bpass == 2
+    local both = ctx.bluestein or ctx.rader or ctx.bpass == 2
     radix.emit_routines(c, ctx.dialect, radices, both and { -1, 1 } or { ctx.sign })
     local needs = false
     for _, st in ipairs(ctx.plan.stages) do needs = needs or st.twiddles ~= "none" end
@@ -104,8 +109,31 @@ local function emit_helpers(c, ctx)
     end
 end
 
+-- Rader's load: element j of the convolution is x[g^j mod N], g^(it + c) = gin g^c.
+local function emit_rader_load(c, ctx)
+    local plan, st, N, g = ctx.plan, ctx.plan.stages[1], ctx.n, ctx.root
+    local phys = {}
+    c:comment(string.format("Load a[j] = x[g^j mod %d] (g = %d): butterfly q of stage 1 reads elements j = it + " ..
+        "%d q + %d m into registers q + %d m; gin = g^it mod %d.", N, g, plan.w, plan.n // st.radix, st.b, N))
+    rader.emit_power(c, "gin", "it", g, rader.bits(plan.w), N)
+    for q = 0, st.b - 1 do
+        local bound = stockham.guard(plan, st, q)
+        local function body()
+            for m = 0, st.radix - 1 do
+                local k = q + m * st.b
+                phys[k] = steps.reg_name(k)
+                local at = ctx.src_at(rader.index("gin", g, steps.input_element(ctx, q, m), N))
+                c:line("%s = %s;", phys[k], common.load_complex(ctx, at))
+            end
+        end
+        if bound then c:block(string.format("if (it < %s)", u(bound)), body) else body() end
+    end
+    return phys
+end
+
 -- The first stage's loads: butterfly q's input m is element it + W q + m N / R.
 local function emit_load(c, ctx)
+    if ctx.rader then return emit_rader_load(c, ctx) end
     local plan, st = ctx.plan, ctx.plan.stages[1]
     local phys = {}
     c:comment(string.format("Load: butterfly q of stage 1 reads elements it + %d q + %d m into registers " ..
@@ -241,8 +269,9 @@ local function emit_product(c, ctx, out, comment)
     c:comment(comment)
     local st = ctx.plan.stages[#ctx.plan.stages]
     local nxt = {}
-    each_output(ctx, out, function(reg, x, q, m)
-        c:line("%s = fft_mul(%s, spectrum[%s]);", reg, reg, ctx.spectrum_at and ctx.spectrum_at(x) or x)
+    each_output(ctx, out, function(reg, x, q, m, bound)
+        local line = string.format("%s = fft_mul(%s, spectrum[%s]);", reg, reg, ctx.spectrum_at and ctx.spectrum_at(x) or x)
+        if bound then c:line("if (it < %s) %s", u(bound), line) else c:line(line) end
         nxt[q + m * st.b] = reg
     end)
     return nxt
@@ -266,6 +295,48 @@ local function emit_chirp_store(c, ctx, out)
         local store = function() io.store(c, ctx, reg, x) end
         if #cond > 0 then c:block(string.format("if (%s)", table.concat(cond, " && ")), store) else store() end
     end)
+end
+
+-- Rader's store: output element j of the inverse FFT is X[g^-j mod N]; gout = g^-(its thread
+-- part), times the constant g^-(its constant part).
+local function emit_rader_store(c, ctx, out)
+    local N, inv = ctx.n, rader.inverse(ctx.root, ctx.n)
+    local thread = steps.output_element(ctx, 0, 0)
+    c:blank()
+    c:comment(string.format("Store X[g^-j mod %d] = x[0] + (a (*) b)[j] for output element j%s; gout = " ..
+        "g^-(%s) mod %d.", N, ctx.scale ~= 1 and ", times the norm's scale" or "", thread, N))
+    rader.emit_power(c, "gout", thread, inv, rader.bits(thread == "it" and ctx.plan.w or ctx.m), N)
+    each_output(ctx, out, function(reg, x, q, m, bound)
+        local _, const = steps.output_element(ctx, q, m)
+        local function store()
+            c:line(common.store_complex(ctx, ctx.dst_at(rader.index("gout", inv, const, N)), io.scaled(ctx, reg)))
+        end
+        local cond = {}
+        if bound then cond[#cond + 1] = string.format("it < %s", u(bound)) end
+        if ctx.live then cond[#cond + 1] = ctx.live end
+        if #cond > 0 then c:block(string.format("if (%s)", table.concat(cond, " && ")), store) else store() end
+    end)
+end
+
+-- Rader's convolution, after its load: forward FFT, X[0], the product (x[0] added at
+-- frequency 0), inverse FFT, the scattered store.
+local function emit_rader(c, ctx, phys)
+    local out = steps.run(c, ctx, phys, -1, string.format("Forward FFT of L = %d points. ", ctx.m))
+    local dc = out[0][1] -- frequency 0 in invocation 0
+    rader.emit_dc(c, ctx, dc)
+    local nxt = emit_product(c, ctx, out, string.format("The product with the kernel's spectrum (divided by " ..
+        "L = %d) at each output's frequency; frequency 0 adds x[0].", ctx.m))
+    c:line("%s = it == 0u ? %s + x0 : %s;", dc, dc, dc)
+    -- Every radix dividing E, output j of register k is the inverse's input in register k;
+    -- else the registers may still hold the inverse's inputs, or one more exchange puts them there.
+    if ctx.plan.exact then
+        out = nxt
+    else
+        out = steps.handover(ctx, out) or steps.junction(c, ctx, out)
+    end
+    ctx.twiddle_fn, ctx.run_prefix = "fft_twiddle_inverse", "i"
+    out = steps.run(c, ctx, out, 1, string.format("Inverse FFT of L = %d points. ", ctx.m))
+    emit_rader_store(c, ctx, out)
 end
 
 -- One pass of Bluestein's plan (ctx.bpass), after its load.
@@ -300,6 +371,8 @@ local function emit_main(c, ctx)
     local phys = emit_load(c, ctx)
     if ctx.bpass then
         emit_bluestein_pass(c, ctx, phys)
+    elseif ctx.rader then
+        emit_rader(c, ctx, phys)
     elseif ctx.bluestein then
         local out = steps.run(c, ctx, phys, -1, "Forward FFT of M points. ")
         out = emit_product(c, ctx, out, string.format("The product with the convolution kernel's spectrum " ..

@@ -49,6 +49,12 @@ function contract.make(ctx)
                     "(spdrt_fft_bluestein_tables)", N, ctx.forward and "-" or "+", 2 * N, N) }
         end
     end
+    if ctx.rader then
+        bindings[3] = { binding = 2, macro = "SPECTRUM", name = "spectrum", kind = "storage buffer",
+            doc = string.format("%d float2: Rader's kernel spectrum, the %d-point FFT of b[p] = exp(%s2 pi i " ..
+                "(g^-p mod %d) / %d) (g = %d) divided by %d, in double rounded to float " ..
+                "(spdrt_fft_rader_tables)", ctx.m, ctx.m, ctx.forward and "-" or "+", n, n, ctx.root, ctx.m) }
+    end
     if ctx.bluestein then
         bindings[3] = { binding = 2, macro = "CHIRP", name = "chirp", kind = "storage buffer",
             doc = string.format("%d float2: c[j] = exp(%s pi i (j^2 mod %d) / %d), computed in double on " ..
@@ -62,8 +68,10 @@ function contract.make(ctx)
     local flag = common.flag
     local per_wg = ctx.ffts
     local values = common.values(ctx, per_wg, {
-        ept_doc = ctx.bluestein and string.format("of the %d-point FFTs of Bluestein's convolution", ctx.m) or nil,
-        native_order = { name = "NATIVE_ORDER", value = 0, doc = "mixed radix and Bluestein are in natural order" },
+        ept_doc = ctx.bluestein and string.format("of the %d-point FFTs of Bluestein's convolution", ctx.m)
+            or ctx.rader and string.format("of the %d-point FFTs of Rader's convolution", ctx.m) or nil,
+        native_order = { name = "NATIVE_ORDER", value = 0,
+            doc = "mixed radix, Rader and Bluestein are in natural order" },
         twiddle_lut = { name = "TWIDDLE_LUT", value = 0, doc = "twiddles computed on the device" },
         rows_in_turn = { name = "ROWS_IN_TURN", value = 0, doc = "the FFTs of a workgroup run together, in lanes" },
         columns_in_lanes = { name = "COLUMNS_IN_LANES", value = flag(ctx.interleaved),
@@ -76,10 +84,15 @@ function contract.make(ctx)
         values[#values + 1] = { name = "BLUESTEIN_M", value = ctx.m,
             doc = "Bluestein's convolution length: the tables' sizes are N and BLUESTEIN_M" }
     end
+    if ctx.rader then
+        values[#values + 1] = { name = "RADER_ROOT", value = ctx.root,
+            doc = "Rader's primitive root g mod N: a convolution of N - 1 points whose table (binding 2) " ..
+                "spdrt_fft_rader_tables(N, RADER_ROOT, inverse) computes" }
+    end
     local k = {
         title = ctx.bpass and string.format("pass %d of a three-pass Bluestein FFT plan", f.pass.index)
             or f.pass and string.format("pass %d of a four-step FFT plan", f.pass.index)
-            or ctx.bluestein and "a Bluestein FFT" or "a mixed-radix workgroup FFT",
+            or ctx.bluestein and "a Bluestein FFT" or ctx.rader and "a Rader FFT" or "a mixed-radix workgroup FFT",
         entry = ctx.dialect.entry_name("fft"),
         workgroup = { ctx.invocations, 1, 1 },
         subgroup = 0,
@@ -99,9 +112,11 @@ function contract.interface(ctx)
     -- Bluestein's tables: the chirp (binding 2) and the kernel's spectrum (binding 3).
     local function chirp() return { kind = "storage_buffer", binding = 2, name = "chirp", block = "FftChirp",
         element = "float2", access = "read" } end
-    local function spectrum() return { kind = "storage_buffer", binding = 3, name = "spectrum",
+    local function spectrum(binding) return { kind = "storage_buffer", binding = binding or 3, name = "spectrum",
         block = "FftSpectrum", element = "float2", access = "read" } end
-    if ctx.bpass == 2 then
+    if ctx.rader then
+        resources[3] = spectrum(2)
+    elseif ctx.bpass == 2 then
         resources[3] = spectrum()
     elseif ctx.bpass then
         resources[3] = chirp()
@@ -154,6 +169,14 @@ function contract.header_comment(c, ctx)
             this[ctx.bpass]))
     elseif f.pass then
         common.comment_pass_transform(c, ctx, "mixed-radix FFTs")
+    elseif ctx.rader then
+        c:hanging("// Transform: ", string.format("%s FFT of N = %d points (complex to complex), X[f] = s * " ..
+            "sum_j x[j] exp(%s2 pi i j f / N), s = %s (--norm %s); input and output in natural order. %d is " ..
+            "a prime above 13, so Rader's algorithm: with the primitive root g = %d, a[q] = x[g^q] and b[p] " ..
+            "= exp(%s2 pi i g^-p / N), X[g^-m] = x[0] + (a (*) b)[m], a circular convolution of L = N - 1 = " ..
+            "%d points done by a forward FFT, a product with the table `spectrum` and an inverse FFT, all " ..
+            "in this workgroup; X[0] = x[0] + the sum of a.", f.direction, n, sign, s, f.norm, n, ctx.root,
+            sign, ctx.m))
     elseif ctx.bluestein then
         c:hanging("// Transform: ", string.format("%s FFT of N = %d points (complex to complex), X[f] = s * " ..
             "sum_j x[j] exp(%s2 pi i j f / N), s = %s (--norm %s); input and output in natural order. %d has " ..
@@ -179,13 +202,13 @@ function contract.header_comment(c, ctx)
     c:comment(string.format("Plan: %s = %s, %d elements per invocation x %d invocations (E x W; a stage " ..
         "whose radix does not divide E leaves invocations idle), Stockham autosort: each stage's outputs " ..
         "go where the next stage reads them, so input and output are in natural order. Twiddles: computed " ..
-        "on the device from integer exponents (fft_twiddle).", ctx.bluestein and ctx.m or f.n, radices,
+        "on the device from integer exponents (fft_twiddle).", (ctx.bluestein or ctx.rader) and ctx.m or f.n, radices,
         f.ept, ctx.plan.w))
-    local two = ctx.bluestein or ctx.bpass == 2
+    local two = ctx.bluestein or ctx.rader or ctx.bpass == 2
     c:comment(two and "Phases, in order (the forward FFT, then the inverse):" or "Phases, in order:")
     local i = 1
     c:hanging(string.format("//   %d. ", i), (ctx.bluestein or ctx.bpass == 1) and "load x[j] c[j] (zero for j >= N)"
-        or "load")
+        or ctx.rader and "load a[j] = x[g^j mod N]" or "load")
     local function list(prefix)
         for _, text in ipairs(parts) do
             i = i + 1
@@ -196,11 +219,12 @@ function contract.header_comment(c, ctx)
         list("forward: ")
         i = i + 1
         c:hanging(string.format("//   %d. ", i), ctx.bpass and "registers: times spectrum[k1 + M1 k2]"
+            or ctx.rader and "store X[0] = x[0] + A[0]; registers: times spectrum[f], plus x[0] at f = 0"
             or "registers: times spectrum[f]")
         list("inverse: ")
         i = i + 1
         c:hanging(string.format("//   %d. ", i), ctx.bluestein and "store X[f] = c[f] times the convolution, f < N"
-            or "the store times the inverse four-step twiddles")
+            or ctx.rader and "store X[g^-j mod N] = output j" or "the store times the inverse four-step twiddles")
     elseif ctx.bpass then
         list("")
         i = i + 1

@@ -123,16 +123,18 @@ local function slot_const(ctx, const)
 end
 
 -- The exchange after stage s: its outputs out[q][m] through shared memory, in rounds, into
--- the next stage's registers; returns them (phys[k], k = q' + m' B').
-local function exchange(c, ctx, s, out)
+-- the next stage's registers; returns them (phys[k], k = q' + m' B'). junction: after the last
+-- stage, into the first stage of the next FFT (a convolution's inverse), in one round.
+local function exchange(c, ctx, s, out, junction)
     local D, plan = ctx.dialect, ctx.plan_now
-    local st, nx = plan.stages[s], plan.stages[s + 1]
-    local Q = st.rounds
+    local st, nx = plan.stages[s], plan.stages[junction and 1 or s + 1]
+    local Q = junction and 1 or st.rounds
     local size = plan.n // Q
     local thread = output_thread(plan, st)
     c:comment(string.format("Exchange through shared memory: output m of butterfly i goes to element " ..
-        "(i div %d) %d + (i mod %d) + %d m, where stage %d's butterfly i' reads its input m' from element " ..
-        "i' + %d m'. %s.", st.p, st.p * st.radix, st.p, st.p, s + 1, plan.n // nx.radix, Q == 1 and
+        "(i div %d) %d + (i mod %d) + %d m, where %s's butterfly i' reads its input m' from element " ..
+        "i' + %d m'. %s.", st.p, st.p * st.radix, st.p, st.p, junction and "the inverse's stage 1" or
+        "stage " .. (s + 1), plan.n // nx.radix, Q == 1 and
         string.format("One round of %d slots", size * ctx.ffts) or string.format("%d rounds of %d slots, " ..
         "each the elements [a %d, (a + 1) %d) (the outputs of a range of butterflies, the inputs of a range " ..
         "of registers)", Q, size * ctx.ffts, size, size)))
@@ -223,6 +225,42 @@ function steps.run(c, ctx, phys, sign, label)
         end
     end
     return out
+end
+
+-- A convolution's FFTs where some radix does not divide E: the inverse's first-stage registers
+-- (phys[k], k = q + m B) where the last stage's outputs already hold each invocation's inputs
+-- (both elements it + constants, no invocation idle); nil otherwise.
+function steps.handover(ctx, out)
+    local plan = ctx.plan_now
+    local last, first = plan.stages[#plan.stages], plan.stages[1]
+    local held = {}
+    for q = 0, last.b - 1 do
+        if stockham.guard(plan, last, q) then return nil end
+        for m = 0, last.radix - 1 do
+            local thread, const = steps.output_element(ctx, q, m)
+            if thread ~= "it" then return nil end
+            held[const] = out[q][m + 1]
+        end
+    end
+    local phys = {}
+    for q = 0, first.b - 1 do
+        if stockham.guard(plan, first, q) then return nil end
+        for m = 0, first.radix - 1 do
+            phys[q + m * first.b] = held[steps.input_element(ctx, q, m)]
+            if not phys[q + m * first.b] then return nil end
+        end
+    end
+    return phys
+end
+
+-- Otherwise the last stage's outputs (element output_element(q, m)) go through shared memory
+-- into the inverse's first-stage registers.
+function steps.junction(c, ctx, out)
+    for _, st in ipairs(ctx.plan_now.stages) do
+        assert((st.rounds or 1) == 1, "mixed: a junction needs every exchange in one round")
+    end
+    c:blank()
+    return exchange(c, ctx, #ctx.plan_now.stages, out, true)
 end
 
 -- Element index of the last stage's output m of butterfly q, as (thread part, constant).

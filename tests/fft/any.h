@@ -42,6 +42,8 @@ static uint32_t *any_generate(const char *flags, const char *lang, spdrt_fft_con
     cfg->f16 = header_define(header, "FFT_F16") == 1;
     long m = header_define(header, "FFT_BLUESTEIN_M");
     cfg->bluestein_m = m > 0 ? (uint32_t)m : 0;
+    long g = header_define(header, "FFT_RADER_ROOT");
+    cfg->rader_root = g > 0 ? (uint32_t)g : 0;
     cfg->norm = strstr(flags, "--norm none") ? SPDRT_FFT_NORM_NONE
               : strstr(flags, "--norm unitary") ? SPDRT_FFT_NORM_UNITARY : SPDRT_FFT_NORM_INVERSE;
     unlink(spv);
@@ -93,7 +95,8 @@ static any_result any_run(const spdrt_fft_config *cfg, const uint32_t *spirv, si
 /* The bars of cfg: f16, Bluestein, or the power-of-two path's. */
 static void any_bounds(const spdrt_fft_config *cfg, double *l2, double *max)
 {
-    *l2 = cfg->f16 ? SPDRT_FFT_BOUND_F16_REL_L2 : cfg->bluestein_m ? ANY_BOUND_BLUESTEIN_REL_L2 : SPDRT_FFT_BOUND_REL_L2;
+    *l2 = cfg->f16 ? SPDRT_FFT_BOUND_F16_REL_L2
+        : cfg->bluestein_m || cfg->rader_root ? ANY_BOUND_BLUESTEIN_REL_L2 : SPDRT_FFT_BOUND_REL_L2;
     *max = cfg->f16 ? SPDRT_FFT_BOUND_F16_MAX_REL : SPDRT_FFT_BOUND_MAX_REL;
 }
 

@@ -68,6 +68,30 @@ grep -q "pow2 | smooth" "$WORK/err"
 ok $? "--bluestein-m odd: the error names the allowed values"
 expect_usage_error "--bluestein-m beside a mixed N" "--bluestein-m smooth" --fft 1000 --bluestein-m smooth
 expect_usage_error "--bluestein-m beside a power of two" "--bluestein-m pow2" --fft 1024 --bluestein-m pow2
+# Rader's convolution (--prime auto): a prime N whose N - 1 is smooth runs as a convolution
+# of N - 1 points. N = 1009: the header names the primitive root (11, the smallest: its
+# powers are every residue), the comment and the Plan line name 1008, the regenerate
+# command writes the file again; --prime bluestein keeps Bluestein's M = 2048; --prime is
+# refused where Rader does not apply, and beside --bluestein-m.
+mkdir -p "$WORK/rader"
+"$SPDGEN" --fft 1009 -o "$WORK/rader/a.comp" --emit-header "$WORK/rader/a.h" &&
+    [ "$(sed -n 's/^#define FFT_[0-9A-F]*_RADER_ROOT \([0-9]*\)$/\1/p' "$WORK/rader/a.h")" = 11 ] &&
+    ! grep -q "BLUESTEIN_M" "$WORK/rader/a.h" &&
+    tr -d '\n/' <"$WORK/rader/a.comp" | tr -s ' ' | grep -q "convolution of L = N - 1 = 1008 points" &&
+    grep -q "^// Plan: 1008 = " "$WORK/rader/a.comp" &&
+    cmd=$(regenerate_command "$WORK/rader/a.comp" | sed 's/^spdgen //') &&
+    # shellcheck disable=SC2086
+    "$SPDGEN" $cmd -o "$WORK/rader/b.comp" && cmp -s "$WORK/rader/a.comp" "$WORK/rader/b.comp"
+ok $? "--fft 1009: Rader over 1008 points, root 11 in the header; its regenerate command writes it again"
+"$SPDGEN" --fft 1009 --prime bluestein -o "$WORK/rader/p.comp" && grep -q "^// Plan: 2048 = " "$WORK/rader/p.comp"
+ok $? "--fft 1009 --prime bluestein: Bluestein's M = 2048"
+"$SPDGEN" --fft 1013 -o "$WORK/rader/q.comp" && grep -q "Bluestein's chirp-z" "$WORK/rader/q.comp"
+ok $? "--fft 1013 (1012 = 4 x 11 x 23): Bluestein"
+expect_usage_error "--prime rader beside a prime whose N - 1 is not smooth" "--prime rader" --fft 1013 --prime rader
+expect_usage_error "--prime beside a mixed N" "--prime bluestein" --fft 1000 --prime bluestein
+expect_usage_error "--prime beside a power of two" "--prime rader" --fft 1024 --prime rader
+expect_usage_error "--prime rader with --bluestein-m" "--bluestein-m pow2" --fft 1009 --prime rader --bluestein-m pow2
+expect_usage_error "--prime not a choice" "--prime" --fft 1009 --prime chirp
 expect_usage_error "--bluestein-m beside Bluestein's plan" "--bluestein-m smooth" --fft 8209 --bluestein-m smooth
 expect_usage_error "--ept that no plan of a mixed N takes" "--ept 7" --fft 1000 --ept 7
 # The pairs the error lists: each multiplies to N and generates.

@@ -17,8 +17,9 @@
  *                                                 layouts, packed strides)
  *   check fft N COUNT SEED OUT [FLAG...]          --norm inverse; FLAG: real, inverse,
  *                                                 stride, native (bit-reversed order),
- *                                                 bluestein, f16 (their bars)
+ *                                                 bluestein, rader, f16 (their bars)
  *   check fft-tables N M DIRECTION FILE           a Bluestein shader's chirp and spectrum
+ *   check fft-rader-table N G DIRECTION FILE      a Rader shader's spectrum (root G)
  *   check dmap-params KIND TEXEL FOVEATION MAX_RATE W H FILE   a --dmap fdm|fsr uniform
  *   check dmap KIND TEXEL FOVEATION MAX_RATE W H MAP    the map against the reference, bit
  *                                                 for bit (spdrt_dmap_gen_reference)
@@ -125,8 +126,8 @@ static int spd(int argc, char **argv)
     return c.mismatches == 0 && c.sentinels == 0 ? 0 : 1;
 }
 
-/* The FFT's flags after the fixed arguments: real, inverse, stride, native, bluestein, f16
- * (the layouts, order and direction of spdrt_fft.h's contract; bluestein: a Bluestein
+/* The FFT's flags after the fixed arguments: real, inverse, stride, native, bluestein, rader, f16
+ * (the layouts, order and direction of spdrt_fft.h's contract; bluestein, rader: such a
  * shader's error bar; f16: halves in the buffers, the input rounded to half by the
  * reference, the f16 bars). */
 static int fft_flags(int argc, char **argv, int first, spdrt_fft_config *config)
@@ -136,6 +137,7 @@ static int fft_flags(int argc, char **argv, int first, spdrt_fft_config *config)
         else if (strcmp(argv[i], "inverse") == 0) config->inverse = 1;
         else if (strcmp(argv[i], "stride") == 0) config->strided = 1;
         else if (strcmp(argv[i], "bluestein") == 0) config->bluestein_m = 1;
+        else if (strcmp(argv[i], "rader") == 0) config->rader_root = 1;
         else if (strcmp(argv[i], "f16") == 0) config->f16 = 1;
         else if (strcmp(argv[i], "native") == 0) config->native = 1;
         else return -1;
@@ -159,9 +161,27 @@ static int fft_tables(int argc, char **argv)
     return rc;
 }
 
+/* A Rader shader's table for run.mjs (binding 2): its kernel spectrum, for the root G the
+ * shader names. */
+static int fft_rader_table(int argc, char **argv)
+{
+    if (argc != 6) return 2;
+    uint32_t n = (uint32_t)atoi(argv[2]), g = (uint32_t)atoi(argv[3]);
+    int inverse = strcmp(argv[4], "inverse") == 0;
+    float *table = malloc((size_t)(n - 1) * 2 * sizeof *table);
+    if (!table || n < 3 || spdrt_fft_rader_tables(n, g, inverse, table) != 0) {
+        free(table);
+        return 2;
+    }
+    int rc = write_floats(argv[5], table, (size_t)(n - 1) * 2);
+    free(table);
+    return rc;
+}
+
 static int fft(int argc, char **argv)
 {
     if (strcmp(argv[1], "fft-tables") == 0) return fft_tables(argc, argv);
+    if (strcmp(argv[1], "fft-rader-table") == 0) return fft_rader_table(argc, argv);
     int source_only = strcmp(argv[1], "fft-source") == 0;
     spdrt_fft_config config = {.n = (uint32_t)atoi(argv[2]), .norm = SPDRT_FFT_NORM_INVERSE};
     if (argc < 6 || fft_flags(argc, argv, 6, &config) != 0) return 2;
@@ -192,7 +212,8 @@ static int fft(int argc, char **argv)
     spdrt_fft_error e = {0};
     spdrt_fft_compare(out, ref, out_floats, !(config.real && config.inverse), &e);
     double l2 = config.f16 ? SPDRT_FFT_BOUND_F16_REL_L2
-                : config.bluestein_m ? SPDRT_FFT_BOUND_BLUESTEIN_REL_L2 : SPDRT_FFT_BOUND_REL_L2;
+                : config.bluestein_m || config.rader_root ? SPDRT_FFT_BOUND_BLUESTEIN_REL_L2
+                : SPDRT_FFT_BOUND_REL_L2;
     double max = config.f16 ? SPDRT_FFT_BOUND_F16_MAX_REL : SPDRT_FFT_BOUND_MAX_REL;
     int passed = e.non_finite == 0 && e.rel_l2 <= l2 && e.max_rel <= max;
     printf("%u FFTs of %u points%s: rel L2 %.3g (bound %.3g), max rel %.3g (bound %.3g), %zu "
@@ -275,7 +296,7 @@ int main(int argc, char **argv)
     if (argc > 1 && strncmp(argv[1], "fft", 3) == 0) rc = fft(argc, argv);
     if (argc > 1 && strncmp(argv[1], "dmap", 4) == 0) rc = dmap(argc, argv);
     if (rc == 2)
-        fprintf(stderr, "usage: check spd-source|spd|fft-source|fft|fft-tables|dmap-params|dmap ... "
+        fprintf(stderr, "usage: check spd-source|spd|fft-source|fft|fft-tables|fft-rader-table|dmap-params|dmap ... "
                         "(tests/wgsl/check.c)\n");
     return rc;
 }

@@ -8,7 +8,8 @@
 //     SOURCE and OUT: COUNT FFTs' input and output as the contract lays them out (complex
 //     rows, --real's real rows and half spectra, --stride's columns), packed, float32
 //     (--storage f16: converted to and from halves);
-//     TABLES: a Bluestein shader's chirp and spectrum (tests/wgsl/check.c fft-tables).
+//     TABLES: a Bluestein shader's chirp and spectrum (tests/wgsl/check.c fft-tables), or a
+//     Rader shader's spectrum (fft-rader-table).
 //   node run.mjs plan NAME.fftplan N COUNT SOURCE OUT
 //     a four-step plan's passes in turn over COUNT rows of N complex values.
 //   node run.mjs dmap SHADER.wgsl WIDTH HEIGHT PARAMS OUT
@@ -244,8 +245,8 @@ function storageBuffer(dev, size, data) {
 }
 
 // One FFT dispatch of `ffts` FFTs from src to dst with the given strides, recorded into pass;
-// the twiddle table of --twiddles lut at 2, or a Bluestein shader's tables (chirp then
-// spectrum, as check.c fft-tables writes them) at 2 and 3.
+// the twiddle table of --twiddles lut at 2, a Bluestein shader's tables (chirp then
+// spectrum, as check.c fft-tables writes them) at 2 and 3, or a Rader shader's spectrum at 2.
 function fftDispatch(dev, pass, code, src, dst, ffts, inStride, outStride, tables) {
   const pipeline = dev.createComputePipeline({ layout: 'auto', compute: { module: dev.createShaderModule({ code }) } });
   const params = dev.createBuffer({ size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
@@ -263,6 +264,10 @@ function fftDispatch(dev, pass, code, src, dst, ffts, inStride, outStride, table
       lut[2 * k + 1] = -Math.sin((2 * Math.PI * k) / n);
     }
     entries.push({ binding: 2, resource: { buffer: storageBuffer(dev, lut.byteLength, lut) } });
+  }
+  // A Rader shader: its kernel spectrum alone at 2 (check.c fft-rader-table).
+  if (/var<storage, read> spectrum:/.test(code) && !/var<storage, read> chirp:/.test(code)) {
+    entries.push({ binding: 2, resource: { buffer: storageBuffer(dev, tables.byteLength, tables) } });
   }
   if (/var<storage, read> chirp:/.test(code)) {
     const n = Number(/N = (\d+)/.exec(code)[1]);

@@ -83,22 +83,29 @@ fft() {
     case " $* " in *" --direction inverse "*) flags="$flags inverse" ;; esac
     case " $* " in *" --storage f16 "*) flags="$flags f16" ;; esac
     case " $* " in *" --order native "*) flags="$flags native" ;; esac
-    # A Bluestein shader: its tables' length M from the contract ("spectrum: M float2").
+    # A Bluestein shader: its tables' length M from the contract ("spectrum: M float2"). A
+    # Rader shader: its primitive root from the opening comment ("primitive root g = G").
     m=$(sed -n 's/.* spectrum: \([0-9]*\) float2.*/\1/p' "$WORK/f.wgsl" 2>/dev/null | head -1)
+    g=$(sed -n '/^\/\//p' "$WORK/f.wgsl" 2>/dev/null | sed 's|^//||' | tr -s ' \n' ' ' |
+        sed -n 's/.*primitive root g = \([0-9]*\).*/\1/p')
+    [ -n "$g" ] && m=
     rm -f "$WORK/out.bin" "$WORK/tables.bin"
     # shellcheck disable=SC2086
     "$CHECK" fft-source "$n" "$count" "$((n + count))" "$WORK/src.bin" $flags || { ok 1 "$label: check.c"; return; }
+    case " $flags " in *" inverse "*) dir=inverse ;; *) dir=forward ;; esac
     if [ -n "$m" ]; then
         flags="$flags bluestein"
-        case " $flags " in *" inverse "*) dir=inverse ;; *) dir=forward ;; esac
         "$CHECK" fft-tables "$n" "$m" "$dir" "$WORK/tables.bin" || { ok 1 "$label: check.c tables"; return; }
+    elif [ -n "$g" ]; then
+        flags="$flags rader"
+        "$CHECK" fft-rader-table "$n" "$g" "$dir" "$WORK/tables.bin" || { ok 1 "$label: check.c table"; return; }
     fi
     if [ -f "$WORK/f.fftplan" ]; then
         label="$label (four-step plan)"
         wgsl_node 120 run.mjs plan "$WORK/f.fftplan" "$n" "$count" "$WORK/src.bin" "$WORK/out.bin"
     else
         wgsl_node 60 run.mjs fft "$WORK/f.wgsl" "$n" "$count" "$WORK/src.bin" "$WORK/out.bin" \
-            ${m:+"$WORK/tables.bin"}
+            ${m:+"$WORK/tables.bin"} ${g:+"$WORK/tables.bin"}
     fi
     rc=$?
     if [ $rc -eq 3 ]; then

@@ -8,8 +8,8 @@
 
 #define FFT_CONTRACT_STRING2(x) #x
 #define FFT_CONTRACT_STRING(x) FFT_CONTRACT_STRING2(x)
-// Mixed radix and Bluestein (any N not a power of two, and N = 2) have no native order, so
-// their headers define no fft_native_index.
+// Mixed radix, Rader and Bluestein (any N not a power of two, and N = 2) have no native order,
+// so their headers define no fft_native_index.
 #if defined(FFT_BLUESTEIN_M) || (FFT_N & (FFT_N - 1)) != 0 || FFT_N == 2
 #define FFT_CONTRACT_MIXED 1
 #define FFT_CONTRACT_NATIVE_INDEX nullptr
@@ -22,6 +22,9 @@
 #endif
 #ifndef FFT_BLUESTEIN_M
 #define FFT_BLUESTEIN_M 0
+#endif
+#ifndef FFT_RADER_ROOT
+#define FFT_RADER_ROOT 0
 #endif
 #if FFT_TWIDDLE_LUT
 #define FFT_CONTRACT_FILL_TWIDDLES fft_fill_twiddles
@@ -69,4 +72,5 @@ extern const fft_contract fft_this_contract = {
     FFT_CONTRACT_MIXED,
     FFT_STAGES,
     FFT_BLUESTEIN_M,
+    FFT_RADER_ROOT,
 };

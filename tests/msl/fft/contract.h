@@ -26,11 +26,12 @@ struct fft_contract {
   uint32_t (*native_index)(uint32_t k);             // the header's fft_native_index
   void (*fill_twiddles)(float* table);              // --twiddles lut: the header's
                                                     // fft_fill_twiddles (N floats); else null
-  // Lengths beyond powers of two (mixed radix, Bluestein): their headers have no native order
-  // (native_index is null), count their stages and name Bluestein's M.
+  // Lengths beyond powers of two (mixed radix, Rader, Bluestein): their headers have no native
+  // order (native_index is null), count their stages and name Bluestein's M or Rader's root.
   int mixed;            // N is not a power of two, or N = 2 (the mixed-radix path)
   uint32_t stages;      // FFT_STAGES (mixed radix); 0 for powers of two
   uint32_t bluestein_m; // FFT_BLUESTEIN_M: the convolution's length; 0 unless Bluestein
+  uint32_t rader_root;  // FFT_RADER_ROOT: Rader's primitive root mod N; 0 unless Rader
 };
 
 extern const fft_contract fft_this_contract;

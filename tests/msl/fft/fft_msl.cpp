@@ -212,6 +212,17 @@ bool bluestein_length(uint32_t n) {
     while (n % r == 0) n /= r;
   return n != 1;
 }
+// Rader's root: a prime N whose N - 1 is 13-smooth may run as Rader's convolution (spdgen's
+// --prime picks by its estimate); the root must generate every residue 1 .. N - 1.
+bool rader_root_fits(uint32_t n, uint32_t g) {
+  if (g < 2 || g >= n) return false;
+  uint64_t k = 1;
+  for (uint32_t p = 1; p < n - 1; p++) {
+    k = k * g % n;
+    if (k == 1) return false;
+  }
+  return true;
+}
 bool bluestein_m_fits(uint32_t n, uint32_t m) {
   if (m < 2 * n - 1) return false;
   for (uint32_t r : {2u, 3u, 5u, 7u})
@@ -229,8 +240,8 @@ std::string check_mixed_contract(const fft_contract& c, const flags& f) {
     return got == want ? std::string()
                        : std::string(what) + " is " + std::to_string(got) + ", expected " + std::to_string(want);
   };
-  bool bluestein = bluestein_length(f.n);
-  uint32_t len = bluestein ? c.bluestein_m : f.n; // what E x W makes
+  bool bluestein = bluestein_length(f.n) && c.rader_root == 0, rader = c.rader_root != 0;
+  uint32_t len = bluestein ? c.bluestein_m : rader ? f.n - 1 : f.n; // what E x W makes
   uint32_t complex_bytes = f.f16 ? 4 : 8;
   uint32_t src_bytes = f.real && !f.inverse ? 4 : complex_bytes;
   uint32_t dst_bytes = f.real && f.inverse ? 4 : complex_bytes;
@@ -238,6 +249,8 @@ std::string check_mixed_contract(const fft_contract& c, const flags& f) {
   std::string e;
   if (e.empty()) e = num("FFT_N", c.n, f.n);
   if (e.empty() && !bluestein) e = num("FFT_BLUESTEIN_M", c.bluestein_m, 0);
+  if (e.empty() && rader && (!bluestein_length(f.n) || !rader_root_fits(f.n, c.rader_root)))
+    e = "FFT_RADER_ROOT is " + std::to_string(c.rader_root) + ", not a primitive root of a prime N";
   if (e.empty() && bluestein && !bluestein_m_fits(f.n, c.bluestein_m))
     e = "FFT_BLUESTEIN_M is " + std::to_string(c.bluestein_m) +
         ", not a power of two or 7-smooth length >= 2N - 1";
@@ -402,6 +415,7 @@ spdrt_fft_config config_of(const fft_contract& c, const flags& f) {
   cfg.f16 = c.f16;
   cfg.lut = c.lut;
   cfg.bluestein_m = c.bluestein_m;
+  cfg.rader_root = c.rader_root;
   cfg.norm = f.norm;
   return cfg;
 }
@@ -516,6 +530,13 @@ void run_one(const fft_contract& c, const options& o, size_t index, const run_sp
     res.bind_buffer(3, chirp.data(), chirp.bytes);
     res.bind_buffer(4, spectrum.data(), spectrum.bytes);
   }
+  // Rader's kernel spectrum (N - 1 float2) at binding 2 (MSL buffer(3)).
+  guarded rader(c.rader_root ? size_t(c.n - 1) * 8 : 0, 0xff);
+  if (c.rader_root) {
+    if (spdrt_fft_rader_tables(c.n, c.rader_root, c.inverse, reinterpret_cast<float*>(rader.data())) != 0)
+      problem = "spdrt_fft_rader_tables failed";
+    res.bind_buffer(3, rader.data(), rader.bytes);
+  }
 
   msl_exec::dispatch_params d;
   d.groups = metal::uint3{c.grid(p.count), 1, 1};
@@ -558,7 +579,7 @@ void run_one(const fft_contract& c, const options& o, size_t index, const run_sp
   spdrt_fft_error e{};
   spdrt_fft_compare(got.data(), want.data(), got.size(), !(c.real && c.inverse), &e);
   double l2_bound = c.f16 ? SPDRT_FFT_BOUND_F16_REL_L2
-                  : c.bluestein_m ? SPDRT_FFT_BOUND_BLUESTEIN_REL_L2 : SPDRT_FFT_BOUND_REL_L2;
+                  : c.bluestein_m || c.rader_root ? SPDRT_FFT_BOUND_BLUESTEIN_REL_L2 : SPDRT_FFT_BOUND_REL_L2;
   double max_bound = c.f16 ? SPDRT_FFT_BOUND_F16_MAX_REL : SPDRT_FFT_BOUND_MAX_REL;
   // Every problem of a run that dispatched, not only the first.
   auto add = [&](const std::string& p) { problem += (problem.empty() ? "" : "; ") + p; };
@@ -603,7 +624,8 @@ int main(int argc, char** argv) {
   }
   std::string contract = check_contract(c, o.f);
   tap(contract.empty(), o.label + ": the contract header states the flags, the README's grid and element sizes, " +
-                            (c.mixed ? std::string(c.bluestein_m ? "Bluestein's M" : "the stages") +
+                            (c.mixed ? std::string(c.bluestein_m ? "Bluestein's M" : c.rader_root ? "Rader's root"
+                                                   : "the stages") +
                                            " and E x W of a length beyond powers of two"
                                      : std::string("the runtime's native order")) +
                             " and the kernel's threadgroup memory (" + std::to_string(c.shared_bytes) + " bytes)");
