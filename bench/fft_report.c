@@ -172,6 +172,22 @@ static const fft_variant *default_at(const fft_group *g, uint32_t subgroup) {
     return NULL;
 }
 
+/* " (mixed)", " (Rader)", " (Bluestein)" or "": a prime whose N - 1 is smooth is named by the
+ * path its default took (spdgen's --prime auto). */
+static const char *path_label(const fft_group *g) {
+    const fft_variant *d = default_at(g, 0);
+    switch (fft_length_kind_of(g->n)) {
+    case FFT_LENGTH_SMOOTH:
+        return " (mixed)";
+    case FFT_LENGTH_RADER:
+        return d && !strstr(d->shape, "Rader") ? " (Bluestein)" : " (Rader)";
+    case FFT_LENGTH_BLUESTEIN:
+        return " (Bluestein)";
+    default:
+        return "";
+    }
+}
+
 static void cell_variant_percent(FILE *out, const fft_group *g, const fft_variant *v) {
     if (v && correct(v) && bench_timed(&g->floor))
         fprintf(out, " %.1f us, %.1f%% |", v->time.median_us,
@@ -198,10 +214,7 @@ static void summary(const fft_report *r, FILE *out) {
         double t = target(gr);
         if (gr->kind != FFT_GROUP_1D)
             continue;
-        fprintf(out, "| %u%s | %u |", gr->n,
-                fft_length_kind_of(gr->n) == FFT_LENGTH_BLUESTEIN ? " (Bluestein)"
-                : fft_length_kind_of(gr->n) == FFT_LENGTH_RADER ? " (Rader)"
-                : fft_length_kind_of(gr->n) == FFT_LENGTH_SMOOTH ? " (mixed)" : "", gr->batch);
+        fprintf(out, "| %u%s | %u |", gr->n, path_label(gr), gr->batch);
         bench_cell_us(out, &gr->floor, "");
         bench_cell_gbps(out, gr->bytes, bench_median_us(&gr->floor));
         cell_variant_percent(out, gr, default_at(gr, 0));

@@ -41,7 +41,7 @@ static int bluestein_one(const void *p)
 static int rader_applies(const void *p)
 {
     const sg_fft_params *f = p;
-    return sg_fft_rader_root(f->n) && !f->passes;
+    return sg_fft_rader_root(f->n) != 0; /* a plan's regenerate command keeps --prime bluestein */
 }
 static int rows(const void *p)
 {

@@ -286,16 +286,32 @@ static int bluestein_length(sg_run *run, long rows, long *cost)
 }
 
 /* What Rader's gathered load and scattered store cost beyond its FFTs, per point, in the
- * planner's units (an exchange of every value is 100): fitted to one H100 run of both paths
- * (bench/results/h100-2026-11-27-rader: Bluestein faster at 97 and 7681, Rader at 257 and
- * 1009; those four leave 244..258). */
+ * planner's units (an exchange of every value is 100), fitted to H100 runs of both paths
+ * (bench/results/h100-2026-11-27-rader). STAGED: the row passes through shared memory in
+ * order (templates/fft/rader.lua, where every exchange is one round), two more passes
+ * through it; Rader was faster at 19, 61, 257, 1009 and 2003, which leave up to 168. GATHER:
+ * scattered buffer addresses; Bluestein was faster at 17 and 7681, which need 244 or more. */
+#define RADER_STAGED 100
 #define RADER_GATHER 250
+
+/* Whether the shader stages Rader's row in shared memory: two stages or more, every
+ * exchange in one round (templates/fft/rader.lua's rule). */
+static int rader_staged(const sg_run *run, long l, long e, long w, long rows)
+{
+    const sg_fft_params *f = run->params;
+    sg_fft_stages st;
+    long ffts = rows ? rows : sg_fft_mixed_rows(l, w, f->max_wg, BUDGET_SLOTS);
+    if (sg_fft_stage_plan(l, e, ffts, BUDGET_SLOTS, SG_FFT_JUNCTION, &st) != 0 || st.count < 2) return 0;
+    for (int i = 0; i + 1 < st.count; i++)
+        if (st.rounds[i] > 1) return 0;
+    return 1;
+}
 
 /* Rader's convolution of L = N - 1 points in one dispatch, for a prime N above 13 whose N - 1
  * is smooth (--prime). auto: Rader where L has a one-dispatch plan and L x its estimate is
  * below Bluestein's M x its own (L < M / 2), or where Bluestein has none in one
- * dispatch; with --ept or --wg, Rader where they make L. Rader's estimate adds RADER_GATHER
- * per point. Its plans need not be exact: where some radix does not divide E, an exchange
+ * dispatch; with --ept or --wg, Rader where they make L. Rader's estimate adds RADER_STAGED
+ * or RADER_GATHER per point. Its plans need not be exact: where some radix does not divide E, an exchange
  * between its FFTs (SG_FFT_JUNCTION, set in *flags). Sets f->rader_root (clearing
  * f->bluestein_m) or leaves Bluestein's M; 0, or 2 after an error. */
 static int prime_method(sg_run *run, long single_max, long rows, int *flags)
@@ -325,7 +341,7 @@ static int prime_method(sg_run *run, long single_max, long rows, int *flags)
         if (rc) return rc;
     }
     if (rader && choice == SG_FFT_PRIME_AUTO && !shaped && bluestein_cost >= 0 &&
-        bluestein_cost <= l * (cost + RADER_GATHER))
+        bluestein_cost <= l * (cost + (rader_staged(run, l, e, w, rows) ? RADER_STAGED : RADER_GATHER)))
         rader = 0;
     f->prime_choice = rader ? SG_FFT_PRIME_RADER : SG_FFT_PRIME_BLUESTEIN;
     if (rader) f->rader_root = root, f->bluestein_m = 0, *flags = SG_FFT_JUNCTION;

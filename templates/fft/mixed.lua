@@ -73,6 +73,14 @@ local function make_context(cfg, dialect)
         ctx.real_rounds = real_rounds(ctx)
         ctx.slots = math.max(ctx.slots, ctx.ffts * ctx.plan.n // ctx.real_rounds)
     end
+    if ctx.rader then
+        -- A plan where some radix does not divide E may need the exchange between its FFTs,
+        -- all L values of every row at once (such plans have no rounds, so they fit).
+        if not ctx.plan.exact then ctx.slots = math.max(ctx.slots, ctx.plan.n * ctx.ffts) end
+        ctx.rader_staged = rader.staged(ctx)
+        ctx.rader_stride = rader.row_stride(ctx)
+        if ctx.rader_staged then ctx.slots = math.max(ctx.slots, ctx.rader_stride * ctx.ffts) end
+    end
     if ctx.bluestein or ctx.bpass then
         assert(ctx.plan.exact, "mixed: Bluestein's FFTs need every radix dividing E")
     end
@@ -109,21 +117,18 @@ local function emit_helpers(c, ctx)
     end
 end
 
--- Rader's load: element j of the convolution is x[g^j mod N], g^(it + c) = gin g^c.
-local function emit_rader_load(c, ctx)
-    local plan, st, N, g = ctx.plan, ctx.plan.stages[1], ctx.n, ctx.root
+-- The first stage's inputs, register by register, within the guard of idle butterflies:
+-- fn(reg, x) loads element it + x into register reg; returns the registers (phys[k], k = q + m B).
+local function each_input(c, ctx, fn)
+    local plan, st = ctx.plan, ctx.plan.stages[1]
     local phys = {}
-    c:comment(string.format("Load a[j] = x[g^j mod %d] (g = %d): butterfly q of stage 1 reads elements j = it + " ..
-        "%d q + %d m into registers q + %d m; gin = g^it mod %d.", N, g, plan.w, plan.n // st.radix, st.b, N))
-    rader.emit_power(c, "gin", "it", g, rader.bits(plan.w), N)
     for q = 0, st.b - 1 do
         local bound = stockham.guard(plan, st, q)
         local function body()
             for m = 0, st.radix - 1 do
                 local k = q + m * st.b
                 phys[k] = steps.reg_name(k)
-                local at = ctx.src_at(rader.index("gin", g, steps.input_element(ctx, q, m), N))
-                c:line("%s = %s;", phys[k], common.load_complex(ctx, at))
+                fn(phys[k], steps.input_element(ctx, q, m))
             end
         end
         if bound then c:block(string.format("if (it < %s)", u(bound)), body) else body() end
@@ -131,40 +136,65 @@ local function emit_rader_load(c, ctx)
     return phys
 end
 
+-- Where x[j] (1 <= j < N) waits in shared memory when Rader's row is staged there: slot j - 1
+-- of this FFT's rader.row_stride.
+local function rader_slot(ctx, j_minus_1)
+    if ctx.ffts == 1 then return j_minus_1 end
+    return string.format("row * %s + %s", u(ctx.rader_stride), X.factor(j_minus_1))
+end
+
+-- Rader's load: element j of the convolution is x[g^j mod N], g^(it + c) = gin g^c. Staged
+-- (rader.staged): x[1..N-1] read in order into shared memory, then gathered from there; else
+-- gathered from the buffer.
+local function emit_rader_load(c, ctx)
+    local plan, st, N, g, D = ctx.plan, ctx.plan.stages[1], ctx.n, ctx.root, ctx.dialect
+    local staged = ctx.rader_staged
+    if staged then
+        c:comment(string.format("Load x[1..%d] in order (consecutive invocations, consecutive elements) into " ..
+            "shared slots 0..%d, so the gather below reads shared memory, not scattered addresses.", N - 1, N - 2))
+        for k = 0, ctx.f.ept - 1 do
+            c:line("%s = %s;", steps.reg_name(k), common.load_complex(ctx, ctx.src_at(io.plus("it", plan.w * k + 1))))
+        end
+        for k = 0, ctx.f.ept - 1 do
+            c:line(X.shared_store(ctx, rader_slot(ctx, io.plus("it", plan.w * k)), steps.reg_name(k)))
+        end
+        c:line(D.barrier())
+        ctx.shared_used = true
+    end
+    c:comment(string.format("Gather a[j] = x[g^j mod %d] (g = %d)%s: butterfly q of stage 1 reads elements j = " ..
+        "it + %d q + %d m into registers q + %d m; gin = g^it mod %d.", N, g, staged and " from those slots" or "",
+        plan.w, plan.n // st.radix, st.b, N))
+    rader.emit_power(c, "gin", "it", g, rader.bits(plan.w), N)
+    return each_input(c, ctx, function(reg, x)
+        local index = rader.index("gin", g, x, N)
+        c:line("%s = %s;", reg, staged and X.shared_load(ctx, rader_slot(ctx, index .. " - 1u"))
+            or common.load_complex(ctx, ctx.src_at(index)))
+    end)
+end
+
 -- The first stage's loads: butterfly q's input m is element it + W q + m N / R.
 local function emit_load(c, ctx)
     if ctx.rader then return emit_rader_load(c, ctx) end
     local plan, st = ctx.plan, ctx.plan.stages[1]
-    local phys = {}
     c:comment(string.format("Load: butterfly q of stage 1 reads elements it + %d q + %d m into registers " ..
         "q + %d m%s.", plan.w, plan.n // st.radix, st.b, st.exact and
         string.format(" (register k holds element it + %d k: consecutive invocations read consecutive " ..
             "elements)", plan.w) or ""))
-    for q = 0, st.b - 1 do
-        local bound = stockham.guard(plan, st, q)
-        local function body()
-            for m = 0, st.radix - 1 do
-                local k = q + m * st.b
-                phys[k] = steps.reg_name(k)
-                local x = steps.input_element(ctx, q, m)
-                if ctx.bluestein or ctx.bpass == 1 then
-                    -- Element x of this FFT is x[j] for j = chirp_at(x), j < N read, else zero.
-                    local stride = ctx.bpass and ctx.cols or 1
-                    local below = (x + plan.w) * stride <= ctx.big_n
-                    if x * stride >= ctx.big_n then
-                        c:line("%s = $float2(0.0f, 0.0f);", phys[k])
-                    else
-                        if not below then c:line("%s = $float2(0.0f, 0.0f);", phys[k]) end
-                        io.load(c, ctx, phys[k], io.plus("it", x), below)
-                    end
-                else
-                    io.load(c, ctx, phys[k], io.plus("it", x))
-                end
+    return each_input(c, ctx, function(reg, x)
+        if ctx.bluestein or ctx.bpass == 1 then
+            -- Element x of this FFT is x[j] for j = chirp_at(x), j < N read, else zero.
+            local stride = ctx.bpass and ctx.cols or 1
+            local below = (x + plan.w) * stride <= ctx.big_n
+            if x * stride >= ctx.big_n then
+                c:line("%s = $float2(0.0f, 0.0f);", reg)
+            else
+                if not below then c:line("%s = $float2(0.0f, 0.0f);", reg) end
+                io.load(c, ctx, reg, io.plus("it", x), below)
             end
+        else
+            io.load(c, ctx, reg, io.plus("it", x))
         end
-        if bound then c:block(string.format("if (it < %s)", u(bound)), body) else body() end
-    end
-    return phys
+    end)
 end
 
 -- The last stage's outputs, element by element: fn(reg, x_expr, q, m).
@@ -298,24 +328,41 @@ local function emit_chirp_store(c, ctx, out)
 end
 
 -- Rader's store: output element j of the inverse FFT is X[g^-j mod N]; gout = g^-(its thread
--- part), times the constant g^-(its constant part).
+-- part), times the constant g^-(its constant part). Staged: scattered into shared slot
+-- (g^-j mod N) - 1, then stored in order.
 local function emit_rader_store(c, ctx, out)
-    local N, inv = ctx.n, rader.inverse(ctx.root, ctx.n)
+    local N, inv, D, W = ctx.n, rader.inverse(ctx.root, ctx.n), ctx.dialect, ctx.plan.w
+    local staged = ctx.rader_staged
     local thread = steps.output_element(ctx, 0, 0)
     c:blank()
-    c:comment(string.format("Store X[g^-j mod %d] = x[0] + (a (*) b)[j] for output element j%s; gout = " ..
-        "g^-(%s) mod %d.", N, ctx.scale ~= 1 and ", times the norm's scale" or "", thread, N))
-    rader.emit_power(c, "gout", thread, inv, rader.bits(thread == "it" and ctx.plan.w or ctx.m), N)
+    c:comment(string.format("%s X[g^-j mod %d] = x[0] + (a (*) b)[j] for output element j%s; gout = " ..
+        "g^-(%s) mod %d.", staged and "Scatter into shared slot X - 1:" or "Store", N,
+        not staged and ctx.scale ~= 1 and ", times the norm's scale" or "", thread, N))
+    if staged then c:line(D.barrier()) end
+    rader.emit_power(c, "gout", thread, inv, rader.bits(thread == "it" and W or ctx.m), N)
     each_output(ctx, out, function(reg, x, q, m, bound)
         local _, const = steps.output_element(ctx, q, m)
+        local index = rader.index("gout", inv, const, N)
         local function store()
-            c:line(common.store_complex(ctx, ctx.dst_at(rader.index("gout", inv, const, N)), io.scaled(ctx, reg)))
+            if staged then
+                c:line(X.shared_store(ctx, rader_slot(ctx, index .. " - 1u"), reg))
+            else
+                c:line(common.store_complex(ctx, ctx.dst_at(index), io.scaled(ctx, reg)))
+            end
         end
         local cond = {}
         if bound then cond[#cond + 1] = string.format("it < %s", u(bound)) end
-        if ctx.live then cond[#cond + 1] = ctx.live end
+        if ctx.live and not staged then cond[#cond + 1] = ctx.live end
         if #cond > 0 then c:block(string.format("if (%s)", table.concat(cond, " && ")), store) else store() end
     end)
+    if not staged then return end
+    c:line(D.barrier())
+    c:comment(string.format("Store X[1..%d] in order%s.", N - 1, ctx.scale ~= 1 and ", times the norm's scale" or ""))
+    for k = 0, ctx.f.ept - 1 do
+        local line = common.store_complex(ctx, ctx.dst_at(io.plus("it", W * k + 1)),
+            io.scaled(ctx, X.shared_load(ctx, rader_slot(ctx, io.plus("it", W * k)))))
+        if ctx.live then c:line("if (%s) %s", ctx.live, line) else c:line(line) end
+    end
 end
 
 -- Rader's convolution, after its load: forward FFT, X[0], the product (x[0] added at

@@ -53,6 +53,29 @@ function rader.index(var, base, const, n)
     return string.format("%s * %s %% %s", var, u(k), u(n))
 end
 
+-- Whether the row passes through shared memory on the way in and out (its gather and
+-- scatter then read and write shared memory, the buffer in order): where every exchange
+-- holds all of the workgroup's L-point rows at once, so the slots exist already.
+function rader.staged(ctx)
+    if #ctx.plan.stages < 2 then return false end
+    for _, st in ipairs(ctx.plan.stages) do
+        if (st.rounds or 1) > 1 then return false end
+    end
+    return ctx.slots >= ctx.plan.n * ctx.ffts
+end
+
+-- The slots between two staged rows: L, or L + W where L is a multiple of 32 and a subgroup
+-- of 32 holds several rows of W invocations, which would otherwise meet in the same banks
+-- (where the padded rows still fit the shared-memory budget).
+function rader.row_stride(ctx)
+    local L, W = ctx.plan.n, ctx.plan.w
+    if ctx.ffts > 1 and L % 32 == 0 and W < 32 and 32 % W == 0 and
+        (L + W) * ctx.ffts <= common.budget_slots(ctx.cfg) then
+        return L + W
+    end
+    return L
+end
+
 -- X[0] = x[0] + A[0] (A[0]: register reg of invocation 0, frequency 0 of the forward FFT),
 -- stored scaled; x0 declared for the product.
 function rader.emit_dc(c, ctx, reg)

@@ -161,6 +161,7 @@ static void options(const char *lang)
          * divide 16), an exact plan, halves, and Bluestein asked for where Rader applies */
         "--fft 37 --rows-per-wg 4 --norm unitary",
         "--fft 1009 --ept 16 --direction inverse",
+        "--fft 23 --ept 11 --wg 2", /* one stage of radix 22: the exchange still between the FFTs */
         "--fft 1009 --ept 42",
         "--fft 257 --storage f16",
         "--fft 1009 --prime bluestein",

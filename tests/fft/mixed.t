@@ -4,8 +4,8 @@
 # - GLSL, forward: every smooth N = 2^a 3^b 5^c 7^d 11^e 13^f from 2 to 64 that is not a
 #   power of two;
 # - GLSL, forward, inverse and round trip: the issue's sample of every radix and mixed pairs
-#   up to 16384, primes through Bluestein (17, 97: spdgen's estimate picks it) and Rader
-#   (19, 257, 1009);
+#   up to 16384, primes through Bluestein (17, 23: spdgen's estimate picks it) and Rader
+#   (19, 97, 257, 1009);
 # - HLSL: a subset, forward, inverse and round trip;
 # - GLSL: the options beside complex rows (norms, shapes given, --real, --stride,
 #   --storage f16, the paired shared-memory layout), against spdrt_fft_reference.
@@ -14,6 +14,6 @@
 exec "${SPDGEN_BUILD:-$(dirname "$0")/../../build}/tests/fft/mixed" glsl \
     forward 2 3 5 6 7 9 10 11 12 13 14 18 20 22 24 25 26 27 28 30 33 36 39 40 42 44 45 48 49 50 \
     52 54 55 56 60 63 \
-    all 15 21 35 77 143 169 1000 1536 2310 3000 4860 6561 10000 15625 17 97 19 257 1009 \
+    all 15 21 35 77 143 169 1000 1536 2310 3000 4860 6561 10000 15625 17 23 19 97 257 1009 \
     options \
-    hlsl all 35 1000 97 257
+    hlsl all 35 1000 23 97

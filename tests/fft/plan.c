@@ -122,13 +122,14 @@ static void roundtrip(const char *lang, const char *flags)
 
 /* Bluestein beyond one dispatch: M = 32768 (8209, the first prime past one dispatch's 8192,
  * and 10007) and M = 262144 (65537), forward, inverse with each norm and the round trip,
- * GLSL and HLSL, halves; M split by a small --max-wg (M = 2048 as 64 x 32 for 1009). */
+ * GLSL and HLSL, halves; M split by a small --max-wg (M = 2048 as 64 x 32 for 1009, which
+ * --prime auto would run as Rader's 1008 points in one dispatch). */
 static void bluestein_plans(void)
 {
     accuracy("glsl", "--fft 8209", 3);
     accuracy("glsl", "--fft 10007 --direction inverse", 1);
     accuracy("glsl", "--fft 10007 --direction inverse --norm unitary", 1);
-    accuracy("glsl", "--fft 1009 --max-wg 64 --norm none", 2);
+    accuracy("glsl", "--fft 1009 --max-wg 64 --norm none --prime bluestein", 2); /* not Rader's 1008 */
     accuracy("glsl", "--fft 65537", 1);
     roundtrip("glsl", "--fft 8209");
     accuracy("hlsl", "--fft 8209 --direction inverse --norm none", 1);
