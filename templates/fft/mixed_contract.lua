@@ -208,7 +208,10 @@ function contract.header_comment(c, ctx)
     c:comment(two and "Phases, in order (the forward FFT, then the inverse):" or "Phases, in order:")
     local i = 1
     c:hanging(string.format("//   %d. ", i), (ctx.bluestein or ctx.bpass == 1) and "load x[j] c[j] (zero for j >= N)"
-        or ctx.rader and "load a[j] = x[g^j mod N]" or "load")
+        or ctx.rader and "load a[j] = x[g^j mod N]"
+        or ctx.rows_staged and "load the workgroup's rows in order into shared memory, then each invocation's " ..
+            "elements from there (the store goes back the same way)"
+        or "load")
     local function list(prefix)
         for _, text in ipairs(parts) do
             i = i + 1
