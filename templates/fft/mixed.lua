@@ -29,6 +29,7 @@ local rader = require("templates.fft.rader")
 local mixed = {}
 
 local u = io.u
+local each_input, each_output = steps.each_input, steps.each_output
 -- One exchange round's slots: common.budget_slots (gen/fft/fft_check_mixed.c plans the
 -- stages within the same).
 local budget_slots = common.budget_slots
@@ -128,25 +129,6 @@ local function emit_helpers(c, ctx)
     end
 end
 
--- The first stage's inputs, register by register, within the guard of idle butterflies:
--- fn(reg, x) loads element it + x into register reg; returns the registers (phys[k], k = q + m B).
-local function each_input(c, ctx, fn)
-    local plan, st = ctx.plan, ctx.plan.stages[1]
-    local phys = {}
-    for q = 0, st.b - 1 do
-        local bound = stockham.guard(plan, st, q)
-        local function body()
-            for m = 0, st.radix - 1 do
-                local k = q + m * st.b
-                phys[k] = steps.reg_name(k)
-                fn(phys[k], steps.input_element(ctx, q, m))
-            end
-        end
-        if bound then c:block(string.format("if (it < %s)", u(bound)), body) else body() end
-    end
-    return phys
-end
-
 -- Every element of the workgroup's rows in order, fn() inside a loop over them: invocation t
 -- takes element e = t + T k of the F rows of n_row elements (T = F W invocations), row
 -- r = e / n_row, element j = e - r n_row.
@@ -158,42 +140,6 @@ local function each_row_element(c, ctx, n_row, fn)
         c:line("uint r = e / %s;", u(n_row))
         c:line("uint j = e - r * %s;", u(n_row))
         fn()
-    end)
-end
-
--- Where x[j] (1 <= j < N) waits in shared memory when Rader's row is staged there: slot j - 1
--- of this FFT's rader.row_stride.
-local function rader_slot(ctx, j_minus_1)
-    if ctx.ffts == 1 then return j_minus_1 end
-    return string.format("row * %s + %s", u(ctx.rader_stride), X.factor(j_minus_1))
-end
-
--- Rader's load: element j of the convolution is x[g^j mod N], g^(it + c) = gin g^c. Staged
--- (rader.staged): x[1..N-1] read in order into shared memory, then gathered from there; else
--- gathered from the buffer.
-local function emit_rader_load(c, ctx)
-    local plan, st, N, g, D = ctx.plan, ctx.plan.stages[1], ctx.n, ctx.root, ctx.dialect
-    local staged = ctx.rader_staged
-    if staged then
-        c:comment(string.format("Load x[1..%d] in order (consecutive invocations, consecutive elements) into " ..
-            "shared slots 0..%d, so the gather below reads shared memory, not scattered addresses.", N - 1, N - 2))
-        for k = 0, ctx.f.ept - 1 do
-            c:line("%s = %s;", steps.reg_name(k), common.load_complex(ctx, ctx.src_at(io.plus("it", plan.w * k + 1))))
-        end
-        for k = 0, ctx.f.ept - 1 do
-            c:line(X.shared_store(ctx, rader_slot(ctx, io.plus("it", plan.w * k)), steps.reg_name(k)))
-        end
-        c:line(D.barrier())
-        ctx.shared_used = true
-    end
-    c:comment(string.format("Gather a[j] = x[g^j mod %d] (g = %d)%s: butterfly q of stage 1 reads elements j = " ..
-        "it + %d q + %d m into registers q + %d m; gin = g^it mod %d.", N, g, staged and " from those slots" or "",
-        plan.w, plan.n // st.radix, st.b, N))
-    rader.emit_power(c, "gin", "it", g, rader.bits(plan.w), N)
-    return each_input(c, ctx, function(reg, x)
-        local index = rader.index("gin", g, x, N)
-        c:line("%s = %s;", reg, staged and X.shared_load(ctx, rader_slot(ctx, index .. " - 1u"))
-            or common.load_complex(ctx, ctx.src_at(index)))
     end)
 end
 
@@ -219,7 +165,7 @@ end
 
 -- The first stage's loads: butterfly q's input m is element it + W q + m N / R.
 local function emit_load(c, ctx)
-    if ctx.rader then return emit_rader_load(c, ctx) end
+    if ctx.rader then return rader.emit_load(c, ctx) end
     if ctx.rows_staged then return emit_rows_load(c, ctx) end
     local plan, st = ctx.plan, ctx.plan.stages[1]
     c:comment(string.format("Load: butterfly q of stage 1 reads elements it + %d q + %d m into registers " ..
@@ -241,19 +187,6 @@ local function emit_load(c, ctx)
             io.load(c, ctx, reg, io.plus("it", x))
         end
     end)
-end
-
--- The last stage's outputs, element by element: fn(reg, x_expr, q, m).
-local function each_output(ctx, out, fn)
-    local plan = ctx.plan_now
-    local st = plan.stages[#plan.stages]
-    for q = 0, st.b - 1 do
-        local bound = stockham.guard(plan, st, q)
-        for m = 0, st.radix - 1 do
-            local thread, const = steps.output_element(ctx, q, m)
-            fn(out[q][m + 1], io.plus(thread or "it", const), q, m, bound)
-        end
-    end
 end
 
 -- Short rows staged: the outputs into shared memory, then stored in order.
@@ -395,65 +328,6 @@ local function emit_chirp_store(c, ctx, out)
     end)
 end
 
--- Rader's store: output element j of the inverse FFT is X[g^-j mod N]; gout = g^-(its thread
--- part), times the constant g^-(its constant part). Staged: scattered into shared slot
--- (g^-j mod N) - 1, then stored in order.
-local function emit_rader_store(c, ctx, out)
-    local N, inv, D, W = ctx.n, rader.inverse(ctx.root, ctx.n), ctx.dialect, ctx.plan.w
-    local staged = ctx.rader_staged
-    local thread = steps.output_element(ctx, 0, 0)
-    c:blank()
-    c:comment(string.format("%s X[g^-j mod %d] = x[0] + (a (*) b)[j] for output element j%s; gout = " ..
-        "g^-(%s) mod %d.", staged and "Scatter into shared slot X - 1:" or "Store", N,
-        not staged and ctx.scale ~= 1 and ", times the norm's scale" or "", thread, N))
-    if staged then c:line(D.barrier()) end
-    rader.emit_power(c, "gout", thread, inv, rader.bits(thread == "it" and W or ctx.m), N)
-    each_output(ctx, out, function(reg, x, q, m, bound)
-        local _, const = steps.output_element(ctx, q, m)
-        local index = rader.index("gout", inv, const, N)
-        local function store()
-            if staged then
-                c:line(X.shared_store(ctx, rader_slot(ctx, index .. " - 1u"), reg))
-            else
-                c:line(common.store_complex(ctx, ctx.dst_at(index), io.scaled(ctx, reg)))
-            end
-        end
-        local cond = {}
-        if bound then cond[#cond + 1] = string.format("it < %s", u(bound)) end
-        if ctx.live and not staged then cond[#cond + 1] = ctx.live end
-        if #cond > 0 then c:block(string.format("if (%s)", table.concat(cond, " && ")), store) else store() end
-    end)
-    if not staged then return end
-    c:line(D.barrier())
-    c:comment(string.format("Store X[1..%d] in order%s.", N - 1, ctx.scale ~= 1 and ", times the norm's scale" or ""))
-    for k = 0, ctx.f.ept - 1 do
-        local line = common.store_complex(ctx, ctx.dst_at(io.plus("it", W * k + 1)),
-            io.scaled(ctx, X.shared_load(ctx, rader_slot(ctx, io.plus("it", W * k)))))
-        if ctx.live then c:line("if (%s) %s", ctx.live, line) else c:line(line) end
-    end
-end
-
--- Rader's convolution, after its load: forward FFT, X[0], the product (x[0] added at
--- frequency 0), inverse FFT, the scattered store.
-local function emit_rader(c, ctx, phys)
-    local out = steps.run(c, ctx, phys, -1, string.format("Forward FFT of L = %d points. ", ctx.m))
-    local dc = out[0][1] -- frequency 0 in invocation 0
-    rader.emit_dc(c, ctx, dc)
-    local nxt = emit_product(c, ctx, out, string.format("The product with the kernel's spectrum (divided by " ..
-        "L = %d) at each output's frequency; frequency 0 adds x[0].", ctx.m))
-    c:line("%s = it == 0u ? %s + x0 : %s;", dc, dc, dc)
-    -- Every radix dividing E, output j of register k is the inverse's input in register k;
-    -- else the registers may still hold the inverse's inputs, or one more exchange puts them there.
-    if ctx.plan.exact then
-        out = nxt
-    else
-        out = steps.handover(ctx, out) or steps.junction(c, ctx, out)
-    end
-    ctx.twiddle_fn, ctx.run_prefix = "fft_twiddle_inverse", "i"
-    out = steps.run(c, ctx, out, 1, string.format("Inverse FFT of L = %d points. ", ctx.m))
-    emit_rader_store(c, ctx, out)
-end
-
 -- One pass of Bluestein's plan (ctx.bpass), after its load.
 local function emit_bluestein_pass(c, ctx, phys)
     local M1, M2 = ctx.bpass == 2 and ctx.cols or ctx.plan.n, ctx.bpass == 2 and ctx.plan.n or ctx.cols
@@ -487,7 +361,7 @@ local function emit_main(c, ctx)
     if ctx.bpass then
         emit_bluestein_pass(c, ctx, phys)
     elseif ctx.rader then
-        emit_rader(c, ctx, phys)
+        rader.emit(c, ctx, phys, emit_product)
     elseif ctx.bluestein then
         local out = steps.run(c, ctx, phys, -1, "Forward FFT of M points. ")
         out = emit_product(c, ctx, out, string.format("The product with the convolution kernel's spectrum " ..

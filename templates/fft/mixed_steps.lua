@@ -281,6 +281,38 @@ function steps.input_element(ctx, q, m)
     return plan.w * q + m * (plan.n // st.radix)
 end
 
+-- The first stage's inputs, register by register, within the guard of idle butterflies:
+-- fn(reg, x) loads element it + x into register reg; returns the registers (phys[k], k = q + m B).
+function steps.each_input(c, ctx, fn)
+    local plan, st = ctx.plan, ctx.plan.stages[1]
+    local phys = {}
+    for q = 0, st.b - 1 do
+        local bound = stockham.guard(plan, st, q)
+        local function body()
+            for m = 0, st.radix - 1 do
+                local k = q + m * st.b
+                phys[k] = reg_name(k)
+                fn(phys[k], steps.input_element(ctx, q, m))
+            end
+        end
+        if bound then c:block(string.format("if (it < %s)", u(bound)), body) else body() end
+    end
+    return phys
+end
+
+-- The last stage's outputs, element by element: fn(reg, x_expr, q, m).
+function steps.each_output(ctx, out, fn)
+    local plan = ctx.plan_now
+    local st = plan.stages[#plan.stages]
+    for q = 0, st.b - 1 do
+        local bound = stockham.guard(plan, st, q)
+        for m = 0, st.radix - 1 do
+            local thread, const = steps.output_element(ctx, q, m)
+            fn(out[q][m + 1], X.plus(thread or "it", const), q, m, bound)
+        end
+    end
+end
+
 steps.reg_name = reg_name
 steps.slot_thread = slot_thread
 steps.slot_const = slot_const
