@@ -286,8 +286,8 @@ static int bluestein_length(sg_run *run, long rows, long *cost)
 }
 
 /* What Rader's gathered load and scattered store cost beyond its FFTs, per point, in the
- * planner's units (an exchange of every value is 100), fitted to H100 runs of both paths
- * (bench/results/h100-2026-11-27-rader). STAGED: the row passes through shared memory in
+ * planner's units (an exchange of every value is 100), fitted to measured runs of both
+ * paths (docs/fft.md, "Rader's algorithm"). STAGED: the row passes through shared memory in
  * order (templates/fft/rader.lua, where every exchange is one round), two more passes
  * through it; Rader was faster at 19, 61, 257, 1009 and 2003, which leave up to 168. GATHER:
  * scattered buffer addresses; Bluestein was faster at 17 and 7681, which need 244 or more. */

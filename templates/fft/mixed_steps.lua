@@ -176,19 +176,10 @@ local function exchange(c, ctx, s, out, junction)
             end
             c:line(D.barrier())
             if Q == 1 then
-                for q = 0, nx.b - 1 do
-                    local bound = stockham.guard(plan, nx, q)
-                    local function body()
-                        for m = 0, nx.radix - 1 do
-                            local k = q + m * nx.b
-                            phys[k] = reg_name(k)
-                            local at = plan.w * q + m * (plan.n // nx.radix)
-                            c:line("%s = %s;", phys[k], X.shared_load(ctx, at == 0 and "ra" or
-                                string.format("ra + %s", u(slot_const(ctx, at)))))
-                        end
-                    end
-                    if bound then c:block(string.format("if (it < %s)", u(bound)), body) else body() end
-                end
+                phys = steps.each_input(c, ctx, function(reg, at)
+                    c:line("%s = %s;", reg, X.shared_load(ctx, at == 0 and "ra" or
+                        string.format("ra + %s", u(slot_const(ctx, at)))))
+                end, nx)
             else
                 local _, reads = stockham.round_sets(plan, s, a)
                 table.sort(freed, function(x, y) return tonumber(x:sub(2)) < tonumber(y:sub(2)) end)
@@ -281,10 +272,12 @@ function steps.input_element(ctx, q, m)
     return plan.w * q + m * (plan.n // st.radix)
 end
 
--- The first stage's inputs, register by register, within the guard of idle butterflies:
--- fn(reg, x) loads element it + x into register reg; returns the registers (phys[k], k = q + m B).
-function steps.each_input(c, ctx, fn)
-    local plan, st = ctx.plan, ctx.plan.stages[1]
+-- The inputs of stage st (the first by default), register by register, within the guard of
+-- idle butterflies: fn(reg, x) loads element it + x (x = W q + m N / R) into register reg;
+-- returns the registers (phys[k], k = q + m B).
+function steps.each_input(c, ctx, fn, st)
+    local plan = ctx.plan_now
+    st = st or plan.stages[1]
     local phys = {}
     for q = 0, st.b - 1 do
         local bound = stockham.guard(plan, st, q)
@@ -292,7 +285,7 @@ function steps.each_input(c, ctx, fn)
             for m = 0, st.radix - 1 do
                 local k = q + m * st.b
                 phys[k] = reg_name(k)
-                fn(phys[k], steps.input_element(ctx, q, m))
+                fn(phys[k], plan.w * q + m * (plan.n // st.radix))
             end
         end
         if bound then c:block(string.format("if (it < %s)", u(bound)), body) else body() end
