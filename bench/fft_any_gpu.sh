@@ -11,7 +11,7 @@
 # Default sizes: the mixed-radix N (768, 1000, 1536, 2187, 3000, 4860, 6144, 10000,
 # 15625), Bluestein 1009 and 4099, and the powers of two beside them (1024 .. 16384); 512 MiB
 # per transform; every --ept/--wg pair spdgen lists for each N not a power of two.
-# --quick: a smoke run for a CPU implementation (lavapipe): N = 15, 23, 97, 1000, 1024 at 2 MiB
+# --quick: a smoke run for a CPU implementation (lavapipe): N = 15, 41, 97, 1000, 1024 at 2 MiB
 # per transform, one other pair, few repetitions. cuFFT runs only where PyTorch sees a CUDA
 # device; otherwise SUMMARY.md says it was not run.
 # Exit status: 0 when both programs ran and every check passed; 1 otherwise; 2 usage.
@@ -41,7 +41,7 @@ if [ ! -x "$build/bench/fft_bench" ]; then
 fi
 
 if [ $quick -eq 1 ]; then
-    sizes=${sizes:-15,23,97,1000,1024}
+    sizes=${sizes:-15,41,97,1000,1024}
     set -- --quick --batch-mib 2 --pairs 1
     cuargs="--batch-mib 2 --reps 3 --heat-ms 10"
 else

@@ -11,18 +11,23 @@ import json
 import sys
 
 
+# spdgen's prime radices (gen/fft/fft_radix.c): a length with a larger factor is Rader's or
+# Bluestein's.
+PRIME_RADICES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31)
+
+
 def kind(n):
     if n & (n - 1) == 0:
         return "power of two"
     m = n
-    for r in (2, 3, 5, 7, 11, 13):
+    for r in PRIME_RADICES:
         while m % r == 0:
             m //= r
     if m == 1:
         return "mixed"
     prime = m == n and all(n % d for d in range(2, int(n ** 0.5) + 1))
     rest = n - 1
-    for r in (2, 3, 5, 7, 11, 13):
+    for r in PRIME_RADICES:
         while rest % r == 0:
             rest //= r
     return "Rader" if prime and rest == 1 else "Bluestein"

@@ -36,10 +36,10 @@
 typedef enum { FFT_GROUP_1D, FFT_GROUP_2D, FFT_GROUP_2D_REAL } fft_group_kind;
 
 /* Which path spdgen takes for a length (docs/fft.md, "Lengths beyond powers of two"):
- * powers of two; mixed radix for N = 2^a 3^b 5^c 7^d 11^e 13^f; Bluestein's chirp-z for the
+ * powers of two; mixed radix for N with no prime factor above 31; Rader or Bluestein for the
  * rest. Decides the variants, the error bars and the target. */
 /* RADER: a prime whose N - 1 is smooth (spdgen's --prime picks Rader or Bluestein);
- * BLUESTEIN: any other N with a prime factor above 13. */
+ * BLUESTEIN: any other N with a prime factor above 31. */
 typedef enum { FFT_LENGTH_POW2, FFT_LENGTH_SMOOTH, FFT_LENGTH_RADER, FFT_LENGTH_BLUESTEIN } fft_length_kind;
 fft_length_kind fft_length_kind_of(uint32_t n); /* fft_check.c */
 

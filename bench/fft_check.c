@@ -26,7 +26,7 @@
 #define PARSEVAL_BOUND 1e-5
 
 fft_length_kind fft_length_kind_of(uint32_t n) {
-    static const uint32_t radices[] = {2, 3, 5, 7, 11, 13};
+    static const uint32_t radices[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31};
     uint32_t i, m = n;
     if (n && !(n & (n - 1)))
         return FFT_LENGTH_POW2;

@@ -139,7 +139,7 @@ static const sg_option options[] = {
     [FFT_OPT_PRIME] = {.name = "--prime", .kind = SG_OPT_CHOICE, .offset = F(prime_choice),
         .choices = sg_fft_primes, .meta = "P", .command = SG_CMD_WHEN, .shown = rader_applies,
         .default_text = "auto",
-        .help = "a prime N above 13 whose N - 1 factors into 2..13, in one dispatch: rader (a "
+        .help = "a prime N above 31 whose N - 1 factors into 2..31, in one dispatch: rader (a "
         "convolution of N - 1 points) | bluestein (of M >= 2N - 1) | auto (the cheaper by the "
         "planner's estimate)"},
     {0},
@@ -223,7 +223,7 @@ const sg_kernel sg_fft_kernel = {
         "  --fft N               workgroup FFT of N = 2..16384 complex points per workgroup, E per\n"
         "                        invocation in registers, subgroup shuffles and shared memory (at\n"
         "                        most 32 KB) between them: powers of two by radix-2 stages, other\n"
-        "                        N = 2^a 3^b 5^c 7^d 11^e 13^f by mixed-radix stages, a prime N whose\n"
+        "                        N with no prime factor above 31 by mixed-radix stages, a prime N whose\n"
         "                        N - 1 is such an N by Rader's convolution (--prime), any other N up\n"
         "                        to 8192 by Bluestein's chirp-z; longer N up to 2^20 as a four-step\n"
         "                        plan: -o NAME.EXT writes NAME.pass1.EXT, NAME.pass2.EXT and the\n"

@@ -297,14 +297,14 @@ int sg_fft_check(sg_run *run)
     int rc = sg_fft_wgsl_check(run);
     if (rc) return rc;
     if (sg_given(run, FFT_OPT_PRIME) && f->prime_choice != SG_FFT_PRIME_AUTO && !sg_fft_rader_root(f->n))
-        return usage_error("--prime %s: only for a prime --fft above 13 whose N - 1 has no prime factor above "
-                           "13 (where Rader's convolution applies); --fft %ld is not one",
-                           sg_fft_primes[f->prime_choice], f->n);
+        return usage_error("--prime %s: only for a prime --fft above %d whose N - 1 has no prime factor above "
+                           "%d (where Rader's convolution applies); --fft %ld is not one",
+                           sg_fft_primes[f->prime_choice], SG_FFT_LARGEST_PRIME, SG_FFT_LARGEST_PRIME, f->n);
     if (sg_fft_path(f->n) != SG_FFT_PATH_POW2) return sg_fft_check_mixed(run);
     if (sg_given(run, FFT_OPT_BLUESTEIN_M) && f->bluestein_choice != SG_FFT_BLUESTEIN_AUTO)
         return usage_error("--bluestein-m %s: only for Bluestein's chirp-z in one dispatch (a prime factor "
-                           "above 13); --fft %ld is a power of two",
-                           sg_fft_bluestein_ms[f->bluestein_choice], f->n);
+                           "above %d); --fft %ld is a power of two",
+                           sg_fft_bluestein_ms[f->bluestein_choice], SG_FFT_LARGEST_PRIME, f->n);
     rc = derive_shape(run);
     if (rc) return rc;
     if (!sg_given(run, FFT_OPT_SHARED))

@@ -1,5 +1,5 @@
 /* fft_check_mixed.c: the --fft parameters for lengths that are not powers of two (and N =
- * 2): mixed radix over 2, 3, 5, 7, 11, 13 in one dispatch or a four-step plan of two, and
+ * 2): mixed radix over the primes 2 to 31 in one dispatch or a four-step plan of two, and
  * Bluestein's chirp-z for lengths with a larger prime factor. Derives E x W and the stage
  * radices (fft_radix.c), the FFTs per workgroup, and refuses what these paths do not do,
  * each with a one-line error. */
@@ -76,8 +76,8 @@ static int refuse_pow2_only(sg_run *run, int plan)
         return usage_error("%s: only for column FFTs (--stride); rows use --rows-per-wg",
                            f->columns_values ? "--columns-per-wg" : "--column-layout");
     if (f->path == SG_FFT_PATH_BLUESTEIN && (f->real || f->strided))
-        return usage_error("%s: not for --fft %ld (a prime factor above 13: Bluestein's chirp-z runs "
-                           "complex rows)", f->real ? "--real" : "--stride", f->n);
+        return usage_error("%s: not for --fft %ld (a prime factor above %d: Bluestein's chirp-z runs "
+                           "complex rows)", f->real ? "--real" : "--stride", f->n, SG_FFT_LARGEST_PRIME);
     return 0;
 }
 
@@ -226,9 +226,10 @@ static int bluestein_passes(sg_run *run, long single_max)
         plan_settle(f);
         return 0;
     }
-    return usage_error("--fft %ld: its prime factor %ld (above 13) needs Bluestein's chirp-z, whose "
+    return usage_error("--fft %ld: its prime factor %ld (above %d) needs Bluestein's chirp-z, whose "
                        "FFTs of M = %ld points make no two passes of at most %ld points (16 x --max-wg "
-                       "%ld); raise --max-wg", f->n, largest_prime(f->n), m, single_max, f->max_wg);
+                       "%ld); raise --max-wg", f->n, largest_prime(f->n), SG_FFT_LARGEST_PRIME, m, single_max,
+                       f->max_wg);
 }
 
 /* Whether a given --ept / --wg makes a plan of n with `lanes` FFTs per workgroup. */
@@ -307,7 +308,7 @@ static int rader_staged(const sg_run *run, long l, long e, long w, long rows)
     return 1;
 }
 
-/* Rader's convolution of L = N - 1 points in one dispatch, for a prime N above 13 whose N - 1
+/* Rader's convolution of L = N - 1 points in one dispatch, for a prime N above 31 whose N - 1
  * is smooth (--prime). auto: Rader where L has a one-dispatch plan and L x its estimate is
  * below Bluestein's M x its own (L < M / 2), or where Bluestein has none in one
  * dispatch; with --ept or --wg, Rader where they make L. Rader's estimate adds RADER_STAGED
@@ -394,8 +395,9 @@ int sg_fft_check_mixed(sg_run *run)
     if (sg_given(run, FFT_OPT_BLUESTEIN_M) && f->bluestein_choice != SG_FFT_BLUESTEIN_AUTO &&
         (f->path != SG_FFT_PATH_BLUESTEIN || length > single_max))
         return usage_error("--bluestein-m %s: only for Bluestein's chirp-z in one dispatch (a prime factor "
-                           "above 13, M <= %ld = 16 x --max-wg %ld); --fft %ld %s",
-                           sg_fft_bluestein_ms[f->bluestein_choice], single_max, f->max_wg, f->n,
+                           "above %d, M <= %ld = 16 x --max-wg %ld); --fft %ld %s",
+                           sg_fft_bluestein_ms[f->bluestein_choice], SG_FFT_LARGEST_PRIME, single_max,
+                           f->max_wg, f->n,
                            f->path != SG_FFT_PATH_BLUESTEIN ? "does not take it"
                                                             : "runs as three passes over the power of two");
     if (f->path == SG_FFT_PATH_BLUESTEIN) {

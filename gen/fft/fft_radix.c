@@ -11,8 +11,9 @@
 #include "fft_radix.h"
 #include "number.h"
 
-static const long primes[] = {2, 3, 5, 7, 11, 13};
-#define PRIMES 6
+/* The prime radices a stage writes out in registers (templates/fft/radix.lua's kernels). */
+static const long primes[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31};
+#define PRIMES 11
 
 /* Cost units: one exchange through shared memory (a write and a read of every value and
  * two barriers) is EXCHANGE; idle invocations cost IDLE per stage's worth of values they
@@ -64,7 +65,7 @@ long sg_fft_next_smooth(long n, long largest)
 
 long sg_fft_rader_root(long n)
 {
-    if (n <= 13 || !sg_fft_is_smooth(n - 1)) return 0;
+    if (n <= SG_FFT_LARGEST_PRIME || !sg_fft_is_smooth(n - 1)) return 0;
     for (long d = 2; d * d <= n; d++)
         if (n % d == 0) return 0;
     /* g is a primitive root iff g^((n-1)/p) != 1 for each prime p dividing n - 1; n - 1 is

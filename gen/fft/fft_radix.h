@@ -1,6 +1,6 @@
 /* fft_radix.h: lengths beyond powers of two. Which path a length takes (the power-of-two
- * plan, mixed radix over 2, 3, 5, 7, 11, 13, or Bluestein's chirp-z for the rest), and the
- * mixed-radix shape: E x W and the stage radices, each stage's butterflies in registers, the
+ * plan, mixed radix over the primes 2 to 31, or Rader's or Bluestein's convolution for the
+ * rest), and the mixed-radix shape: E x W and the stage radices, each stage's butterflies in registers, the
  * exchanges between stages through shared memory in rounds that fit its budget. */
 #ifndef SPDGEN_FFT_RADIX_H
 #define SPDGEN_FFT_RADIX_H
@@ -28,7 +28,12 @@ typedef struct {
     long cost; /* the search's estimate, for comparing shapes */
 } sg_fft_stages;
 
-/* n = 2^a 3^b 5^c 7^d 11^e 13^f. */
+/* The largest prime radix: a DFT of up to 31 points is written out in registers (the odd
+ * primes as pairs x[l] +- x[R - l]); a length with a larger prime factor takes Rader's or
+ * Bluestein's convolution. */
+#define SG_FFT_LARGEST_PRIME 31
+
+/* n has no prime factor above SG_FFT_LARGEST_PRIME. */
 int sg_fft_is_smooth(long n);
 /* Which path n takes: POW2 (a power of two >= 4), MIXED (smooth) or BLUESTEIN. */
 int sg_fft_path(long n);
@@ -36,8 +41,8 @@ int sg_fft_path(long n);
 long sg_fft_bluestein_m(long n);
 /* The smallest m >= n with no prime factor above `largest` (5: 2^a 3^b 5^c, 7: ... 7^d). */
 long sg_fft_next_smooth(long n, long largest);
-/* Rader's primitive root: for a prime n above 13 whose n - 1 is smooth, the smallest g whose
- * powers g^0 .. g^(n-2) mod n are every residue 1 .. n-1; 0 for any other n. */
+/* Rader's primitive root: for a prime n above SG_FFT_LARGEST_PRIME whose n - 1 is smooth,
+ * the smallest g whose powers g^0 .. g^(n-2) mod n are every residue 1 .. n-1; 0 for any other n. */
 long sg_fft_rader_root(long n);
 
 /* What a shape must allow: EXACT, every radix divides E (every invocation busy in every

@@ -1,5 +1,5 @@
--- mixed.lua: the FFT of any length that is not a power of two (--fft N, N = 2^a 3^b 5^c
--- 7^d 11^e 13^f; Bluestein for the rest), written once for every target. The power-of-two
+-- mixed.lua: the FFT of any length that is not a power of two (--fft N with no prime factor
+-- above 31; Rader or Bluestein for the rest), written once for every target. The power-of-two
 -- path (kernel.lua, plan.lua) is beside it; what both write alike (the contract's parts,
 -- the opening comment's common lines, the file's order) is common.lua's.
 --

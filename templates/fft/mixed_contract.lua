@@ -160,7 +160,7 @@ function contract.header_comment(c, ctx)
         }
         c:hanging("// Transform: ", string.format("pass %d of 3 of a %s FFT of N = %d points (complex to " ..
             "complex), X[f] = s * sum_j x[j] exp(%s2 pi i j f / N), s = %s (--norm %s); input and output in " ..
-            "natural order. %d has a prime factor above 13, so Bluestein's chirp-z: with c[j] = exp(%s pi i " ..
+            "natural order. %d has a prime factor above 31, so Bluestein's chirp-z: with c[j] = exp(%s pi i " ..
             "j^2 / N), X[f] = c[f] sum_j (x[j] c[j]) conj c[f - j], a circular convolution of length M = %d = " ..
             "%d x %d (M1 x M2) >= 2N - 1, in three passes: 1. the chirp product and the FFTs of M1 points; " ..
             "2. the FFTs of M2 points, the product with the kernel's spectrum and the inverse FFTs of M2 " ..
@@ -172,7 +172,7 @@ function contract.header_comment(c, ctx)
     elseif ctx.rader then
         c:hanging("// Transform: ", string.format("%s FFT of N = %d points (complex to complex), X[f] = s * " ..
             "sum_j x[j] exp(%s2 pi i j f / N), s = %s (--norm %s); input and output in natural order. %d is " ..
-            "a prime above 13, so Rader's algorithm: with the primitive root g = %d, a[q] = x[g^q] and b[p] " ..
+            "a prime above 31, so Rader's algorithm: with the primitive root g = %d, a[q] = x[g^q] and b[p] " ..
             "= exp(%s2 pi i g^-p / N), X[g^-m] = x[0] + (a (*) b)[m], a circular convolution of L = N - 1 = " ..
             "%d points done by a forward FFT, a product with the table `spectrum` and an inverse FFT, all " ..
             "in this workgroup; X[0] = x[0] + the sum of a.", f.direction, n, sign, s, f.norm, n, ctx.root,
@@ -180,7 +180,7 @@ function contract.header_comment(c, ctx)
     elseif ctx.bluestein then
         c:hanging("// Transform: ", string.format("%s FFT of N = %d points (complex to complex), X[f] = s * " ..
             "sum_j x[j] exp(%s2 pi i j f / N), s = %s (--norm %s); input and output in natural order. %d has " ..
-            "a prime factor above 13, so Bluestein's chirp-z: with c[j] = exp(%s pi i j^2 / N), X[f] = " ..
+            "a prime factor above 31, so Bluestein's chirp-z: with c[j] = exp(%s pi i j^2 / N), X[f] = " ..
             "c[f] sum_j (x[j] c[j]) conj c[f - j], a circular convolution of length M = %d >= 2N - 1 done " ..
             "by a forward FFT of M points, a product with the table `spectrum` and an inverse FFT, all in " ..
             "this workgroup.", f.direction, n, sign, s, f.norm, n, sign, ctx.m))

@@ -5,7 +5,7 @@
 -- out[m + 1] names the register holding X[m] (a composite R leaves its outputs permuted;
 -- the caller reads them where they are instead of moving them). The kernels:
 --   2, 4: sums and differences, the products by +-i as swaps;
---   3, 5, 7, 11, 13: pairs x[l] +- x[R - l], so each of the (R - 1) / 2 cosines and sines
+--   the odd primes 3 to 31: pairs x[l] +- x[R - l], so each of the (R - 1) / 2 cosines and sines
 --     multiplies a sum or a difference once for an output pair (X[m] and X[R - m] share
 --     them): (R - 1)^2 / 2 real-by-complex products instead of (R - 1)^2 complex ones;
 --   any other R (8 = 4 x 2, 16 = 4 x 4, 12, 48, ...): Cooley-Tukey over its largest kernel
@@ -16,7 +16,10 @@ local twiddle = require("templates.fft.twiddle")
 local radix = {}
 
 local L = twiddle.literal
-local KERNELS = { 13, 11, 7, 5, 4, 3, 2 }
+local KERNELS = { 31, 29, 23, 19, 17, 13, 11, 7, 5, 4, 3, 2 }
+-- The odd primes among them: each written as pairs (dft_odd).
+local ODD_PRIME = { [3] = true, [5] = true, [7] = true, [11] = true, [13] = true, [17] = true,
+    [19] = true, [23] = true, [29] = true, [31] = true }
 
 -- v (a name) times i^q as an expression: a swap and signs, no multiply.
 local function times_i(v, q)
@@ -125,7 +128,7 @@ function radix.dft(c, regs, sign)
     if R == 1 then return regs end
     if R == 2 then dft2(c, regs) return regs end
     if R == 4 then dft4(c, regs, sign) return regs end
-    if R == 3 or R == 5 or R == 7 or R == 11 or R == 13 then dft_odd(c, regs, sign) return regs end
+    if ODD_PRIME[R] then dft_odd(c, regs, sign) return regs end
     -- R = R1 x R2, x[l1 R2 + l2]: R2 DFTs of R1 points over l1, twiddles w_R^(l2 m1), then R1
     -- DFTs of R2 points over l2; X[m1 + R1 m2] ends where the second DFT of m1 puts m2.
     local r1 = kernel_of(R)
@@ -156,7 +159,7 @@ function radix.kernels(radices)
     local seen, list = {}, {}
     local function walk(R)
         if R == 1 or R == 2 then return end
-        if R == 4 or R == 3 or R == 5 or R == 7 or R == 11 or R == 13 then
+        if R == 4 or ODD_PRIME[R] then
             if not seen[R] then seen[R], list[#list + 1] = true, R end
             return
         end
@@ -196,7 +199,7 @@ end
 
 -- How R is written out, for comments: "16 = 4 x 4", "5".
 function radix.describe(R)
-    if R <= 7 and R ~= 6 or R == 11 or R == 13 then return tostring(R) end
+    if R <= 5 or ODD_PRIME[R] then return tostring(R) end
     local parts, rest = {}, R
     while rest > 1 do
         local k = kernel_of(rest)

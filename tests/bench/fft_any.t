@@ -1,7 +1,7 @@
 #!/bin/sh
 # FFT lengths beyond powers of two in the benchmark (issue 27), on the local device (lavapipe
 # on CI): bench/fft_any_gpu.sh --quick runs fft_bench on a mixed-radix N (15, 1000), a
-# primes (23: Bluestein by default, 97: Rader) and a power of two, every output checked against the double reference in
+# primes (41: Bluestein by default, 97: Rader) and a power of two, every output checked against the double reference in
 # the same run, and writes the reports and the summary; a length spdgen refuses fails the
 # run. Times mean nothing here.
 . "$(dirname "$0")/../lib.sh"
@@ -18,11 +18,11 @@ ok $? "fft_any_gpu.sh --quick: exit 0 (got $rc), every fft_bench check passes"
 # every variant checked against the reference on 64 rows within the bar of its path
 # (Rader's and Bluestein's relative L2 1.5e-6, the others 4e-7), and the primes' variants
 # running the pipeline with their tables: Rader's (L = N - 1) or Bluestein's (the shape names
-# M, a power of two or 7-smooth >= 2N - 1); 23's default Bluestein's, 97's Rader's, and a
+# M, a power of two or 7-smooth >= 2N - 1); 41's default Bluestein's, 97's Rader's, and a
 # Bluestein variant for each.
 perl -MJSON::PP -e 'local $/; my $j = decode_json(<STDIN>); my $bad = "";
-    my %want = (15 => 4e-7, 23 => 1.5e-6, 97 => 1.5e-6, 1000 => 4e-7, 1024 => 4e-7);
-    my %default = (23 => "Bluestein", 97 => "Rader"); my %bluestein;
+    my %want = (15 => 4e-7, 41 => 1.5e-6, 97 => 1.5e-6, 1000 => 4e-7, 1024 => 4e-7);
+    my %default = (41 => "Bluestein", 97 => "Rader"); my %bluestein;
     for my $g (@{$j->{groups}}) {
         my $n = $g->{n}; my $b = delete $want{$n};
         $bad .= "N = $n unexpected; " unless defined $b;
@@ -47,14 +47,14 @@ perl -MJSON::PP -e 'local $/; my $j = decode_json(<STDIN>); my $bad = "";
         }
     }
     $bad .= "missing N = " . join(",", keys %want) if %want;
-    $bad .= "23: no Bluestein variant; " unless $bluestein{23};
+    $bad .= "41: no Bluestein variant; " unless $bluestein{41};
     $bad .= "97: no Bluestein pair; " unless $bluestein{97};
     print $bad; exit($bad ne "")' <"$WORK/out/fft_any.json" >"$WORK/json.txt"
-ok $? "fft_any.json: N = 15, 23 and 97 (Bluestein and Rader), 1000, 1024, each variant checked within its path's bar"
+ok $? "fft_any.json: N = 15, 41 and 97 (Bluestein and Rader), 1000, 1024, each variant checked within its path's bar"
 [ -s "$WORK/json.txt" ] && diag "$(cat "$WORK/json.txt")"
 
 # The summary: one row per N with its path, and cuFFT said to be absent where it is.
-rows=$(grep -cE '^\| (15 \| mixed|23 \| Bluestein|97 \| Rader|1000 \| mixed|1024 \| power of two) \|' "$WORK/out/SUMMARY.md")
+rows=$(grep -cE '^\| (15 \| mixed|41 \| Bluestein|97 \| Rader|1000 \| mixed|1024 \| power of two) \|' "$WORK/out/SUMMARY.md")
 [ "$rows" -eq 5 ] && grep -q "^fft_bench: 0 failure(s)" "$WORK/out/SUMMARY.md"
 ok $? "SUMMARY.md: a row for each of the 5 N with its path ($rows), no failures"
 

@@ -18,7 +18,7 @@ expect_usage_error() { # DESCRIPTION FLAG_IN_MESSAGE ARGS...
 }
 
 expect_usage_error "N < 2" "--fft 1" --fft 1
-# Lengths beyond powers of two (issue 27): smooth N = 2^a 3^b 5^c 7^d 11^e 13^f by mixed
+# Lengths beyond powers of two (issue 27): smooth N (no prime factor above 31) by mixed
 # radix, others by Bluestein's chirp-z: in one dispatch while its M <= 16 x --max-wg, else a
 # plan of three passes over M = M1 x M2 (up to N = 2^20); where --max-wg makes the passes too
 # short for M, the error names the prime factor, M and --max-wg.
@@ -85,9 +85,9 @@ mkdir -p "$WORK/rader"
 ok $? "--fft 1009: Rader over 1008 points, root 11 in the header; its regenerate command writes it again"
 "$SPDGEN" --fft 1009 --prime bluestein -o "$WORK/rader/p.comp" && grep -q "^// Plan: 2048 = " "$WORK/rader/p.comp"
 ok $? "--fft 1009 --prime bluestein: Bluestein's M = 2048"
-"$SPDGEN" --fft 1013 -o "$WORK/rader/q.comp" && grep -q "Bluestein's chirp-z" "$WORK/rader/q.comp"
-ok $? "--fft 1013 (1012 = 4 x 11 x 23): Bluestein"
-expect_usage_error "--prime rader beside a prime whose N - 1 is not smooth" "--prime rader" --fft 1013 --prime rader
+"$SPDGEN" --fft 1019 -o "$WORK/rader/q.comp" && grep -q "Bluestein's chirp-z" "$WORK/rader/q.comp"
+ok $? "--fft 1019 (1018 = 2 x 509): Bluestein"
+expect_usage_error "--prime rader beside a prime whose N - 1 is not smooth" "--prime rader" --fft 1019 --prime rader
 expect_usage_error "--prime beside a mixed N" "--prime bluestein" --fft 1000 --prime bluestein
 expect_usage_error "--prime beside a power of two" "--prime rader" --fft 1024 --prime rader
 expect_usage_error "--prime rader with --bluestein-m" "--bluestein-m pow2" --fft 1009 --prime rader --bluestein-m pow2
@@ -105,7 +105,7 @@ expect_usage_error "--ept x --wg != a mixed N" "--ept 10 --wg 10" --fft 1000 --e
 expect_usage_error "--order native beside a mixed N" "--order native" --fft 1000 --order native
 expect_usage_error "--twiddles lut beside a mixed N" "--twiddles lut" --fft 1000 --twiddles lut
 expect_usage_error "--real with an odd N" "--real" --fft 15 --real
-expect_usage_error "--stride beside Bluestein" "--stride" --fft 17 --stride
+expect_usage_error "--stride beside Bluestein" "--stride" --fft 74 --stride
 expect_usage_error "--ept of a power of two that is not one" "--ept 3" --fft 1024 --ept 3
 # A mixed-radix or Bluestein shader's regenerate command (the shape it was given or chose:
 # --ept, --wg, --rows-per-wg or --columns-per-wg) writes the same file again; its opening

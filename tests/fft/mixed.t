@@ -1,11 +1,12 @@
 #!/bin/sh
 # FFT lengths beyond powers of two in one dispatch on the local Vulkan device (issue 27;
 # tests/fft/mixed.c), against a direct DFT in double:
-# - GLSL, forward: every smooth N = 2^a 3^b 5^c 7^d 11^e 13^f from 2 to 64 that is not a
+# - GLSL, forward: every smooth N (no prime factor above 31) from 2 to 64 that is not a
 #   power of two;
 # - GLSL, forward, inverse and round trip: the issue's sample of every radix and mixed pairs
-#   up to 16384, primes through Bluestein (17, 23: spdgen's estimate picks it) and Rader
-#   (19, 97, 257, 1009);
+#   up to 16384, the prime radices 17 to 31 alone and in pairs (391 = 17 x 23, 1984 = 31 x 64),
+#   primes through Bluestein (41, 47: spdgen's estimate picks it) and Rader (43, 97, 257,
+#   1009);
 # - HLSL: a subset, forward, inverse and round trip;
 # - GLSL: the options beside complex rows (norms, shapes given, --real, --stride,
 #   --storage f16, the paired shared-memory layout), against spdrt_fft_reference.
@@ -13,7 +14,8 @@
 # a lavapipe pipeline.
 exec "${SPDGEN_BUILD:-$(dirname "$0")/../../build}/tests/fft/mixed" glsl \
     forward 2 3 5 6 7 9 10 11 12 13 14 18 20 22 24 25 26 27 28 30 33 36 39 40 42 44 45 48 49 50 \
-    52 54 55 56 60 63 \
-    all 15 21 35 77 143 169 1000 1536 2310 3000 4860 6561 10000 15625 17 23 19 97 257 1009 \
+    52 54 55 56 60 63 34 38 46 51 57 58 62 \
+    all 15 21 35 77 143 169 1000 1536 2310 3000 4860 6561 10000 15625 17 19 23 29 31 391 1984 \
+    41 47 43 97 257 1009 \
     options \
-    hlsl all 35 1000 23 97
+    hlsl all 35 1000 23 31 47 97

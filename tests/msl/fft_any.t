@@ -8,14 +8,15 @@
 #   forward and inverse (25 x 40, radices 40 and 25, two FFTs per threadgroup), 1000 as 8 x 125
 #   (125 threads: SIMD-groups cut by the FFT's edge), 1536 (48 x 32), columns (12 --stride) and
 #   real rows (1000 --real: 20 x 50, two pairs of rows per threadgroup);
-#   Bluestein: 23 forward and inverse (its chirp and kernel-spectrum tables at buffer(3) and
-#   buffer(4), computed by spdrt_fft_bluestein_tables as libspdrt fills them);
+#   the prime radices 17 and 23 (391 = 17 x 23);
+#   Bluestein: 41 forward and inverse (M = 81; its chirp and kernel-spectrum tables at
+#   buffer(3) and buffer(4), computed by spdrt_fft_bluestein_tables as libspdrt fills them);
 #   Rader: 257 forward and inverse (its kernel spectrum at buffer(3), spdrt_fft_rader_tables).
 # Each configuration: its contract header against the flags, then three dispatches (threadgroup
 # orders forward, reverse, shuffled; SIMD widths 8, 32, 8; packed strides, then 2 and 6
 # elements longer). These paths use no SIMD-group functions (every exchange goes through
 # threadgroup memory), so the widths only change the fibers' schedule.
-# Round trips for 1000, 23 and 257: the forward program saves its first run's input and output
+# Round trips for 1000, 41 and 257: the forward program saves its first run's input and output
 # (--save), the inverse program reads that output as its first run's input (--from) and must
 # give the input back within relative L2 1e-6 (mixed.t's bar): the harness links one kernel
 # per program, so the two directions meet through a file.
@@ -39,8 +40,9 @@ cat >"$WORK/configs" <<'EOF'
 --fft 1536 --direction forward
 --fft 12 --direction forward --stride
 --fft 1000 --direction forward --real
---fft 23 --direction forward
---fft 23 --direction inverse
+--fft 391 --direction forward
+--fft 41 --direction forward
+--fft 41 --direction inverse
 --fft 257 --direction forward
 --fft 257 --direction inverse
 EOF
@@ -80,8 +82,8 @@ for which in barrier twiddle rader; do
         what="its threadgroup_barrier"
         pattern='threadgroup_barrier'
         edit='NR == n { print "// (threadgroup_barrier removed)"; next } { print }' ;;
-    twiddle) # sin's first Taylor coefficient 2 pi, in the Bluestein kernel's 64-point FFTs
-        flags="--fft 23 --direction forward"
+    twiddle) # sin's first Taylor coefficient 2 pi, in the Bluestein kernel's 81-point FFTs
+        flags="--fft 41 --direction forward"
         what="fft_twiddle's coefficient 6.28318548f as 6.28308548f"
         pattern='6\.28318548f'
         # shellcheck disable=SC2016 # awk's $0

@@ -204,15 +204,15 @@ double expected_scale(const flags& f) {
   return 1.0;
 }
 
-// Whether N has a prime factor above 13 (Bluestein's path), and whether the header's M is a
+// Whether N has a prime factor above 31 (Bluestein's path), and whether the header's M is a
 // length its convolution takes: >= 2N - 1, the power of two or 2^a 3^b 5^c 7^d (spdgen's
 // --bluestein-m picks among those by its estimate; the test checks the rule, not the pick).
 bool bluestein_length(uint32_t n) {
-  for (uint32_t r : {2u, 3u, 5u, 7u, 11u, 13u})
+  for (uint32_t r : {2u, 3u, 5u, 7u, 11u, 13u, 17u, 19u, 23u, 29u, 31u})
     while (n % r == 0) n /= r;
   return n != 1;
 }
-// Rader's root: a prime N whose N - 1 is 13-smooth may run as Rader's convolution (spdgen's
+// Rader's root: a prime N whose N - 1 is 31-smooth may run as Rader's convolution (spdgen's
 // --prime picks by its estimate); the root must generate every residue 1 .. N - 1.
 bool rader_root_fits(uint32_t n, uint32_t g) {
   if (g < 2 || g >= n) return false;
