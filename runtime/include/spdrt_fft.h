@@ -47,9 +47,9 @@ typedef struct {
     int lut;                /* --twiddles lut: the runtime fills binding 2 */
     spdrt_fft_norm norm;    /* --norm */
     uint32_t bluestein_m;   /* a Bluestein shader's FFT_BLUESTEIN_M (N with a prime factor
-                               above 13): the runtime fills bindings 2 and 3
+                               above 31): the runtime fills bindings 2 and 3
                                (spdrt_fft_bluestein_tables); 0 otherwise */
-    uint32_t rader_root;    /* a Rader shader's FFT_RADER_ROOT (a prime N above 13 whose N - 1
+    uint32_t rader_root;    /* a Rader shader's FFT_RADER_ROOT (a prime N above 31 whose N - 1
                                is smooth): the runtime fills binding 2 with the kernel spectrum
                                (spdrt_fft_rader_tables); 0 otherwise */
 } spdrt_fft_config;
@@ -93,7 +93,7 @@ spdrt_result spdrt_fft_run(spdrt_context *ctx, spdrt_fft_pipeline *pipeline,
  * N fp32 complex values per transform; pass 2 runs N1 column FFTs of N2 points of the
  * scratch into the output, in natural order. The input and output follow the row contract
  * above (count transforms, in_stride / out_stride between them). Bluestein's plans (N with a
- * prime factor above 13 whose M is beyond one dispatch: whole.bluestein_m = M) have three
+ * prime factor above 31 whose M is beyond one dispatch: whole.bluestein_m = M) have three
  * passes over M = M1 x M2 (ffts_per_transform = M / n): the chirp product and the M1-point
  * FFTs; the M2-point FFTs, the product with the kernel's spectrum and the inverse M2-point
  * FFTs; the inverse M1-point FFTs and the chirp product. The plan fills the tables. */
@@ -168,7 +168,7 @@ uint32_t spdrt_fft_native_index(uint32_t k, uint32_t n);
 #define SPDRT_FFT_BOUND_MAX_REL 2e-6
 #define SPDRT_FFT_BOUND_F16_REL_L2 1e-3
 #define SPDRT_FFT_BOUND_F16_MAX_REL 2e-3
-/* Bluestein shaders (N with a prime factor above 13): relative L2, against the same
+/* Bluestein shaders (N with a prime factor above 31): relative L2, against the same
  * reference (issue 27; VkFFT's measured envelope for that path is about 1.4e-6). */
 #define SPDRT_FFT_BOUND_BLUESTEIN_REL_L2 1.5e-6
 

@@ -5,7 +5,7 @@
  * the output is compared with the double reference: relative L2 <= 4e-7 and
  * max|err| / max|ref| <= 2e-6 (f16: 1e-3, 2e-3), with the errors in every TAP line. Forward
  * then inverse must return the input within 1e-6.
- * `bluestein`: Bluestein's plans of three passes (N with a prime factor above 13 whose M is
+ * `bluestein`: Bluestein's plans of three passes (N with a prime factor above 31 whose M is
  * beyond one dispatch) instead, against spdrt_fft_reference (for these N Bluestein's chirp-z
  * in double over the radix-2 double FFT, checked against the direct sum by
  * tests/fft/ref_any.t) with Bluestein's bar, relative L2 <= 1.5e-6, and the same max bar.
