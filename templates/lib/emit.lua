@@ -122,11 +122,13 @@ function emit:block(header, body)
 end
 
 -- Where a code line may break (the space at `at`): after "; " and ", ", after the ") " that
--- closes an if/for/while condition, and before a binary operator. Each point knows the
+-- closes an if/for/while condition, and before a binary operator (a product's last). Each point knows the
 -- bracket it lies in (`open`: its index and character; nil at depth 0).
 local OPERATORS = { ["+"] = true, ["-"] = true, ["*"] = true, ["/"] = true, ["?"] = true, [":"] = true,
     ["&&"] = true, ["||"] = true, ["|"] = true, ["^"] = true, ["&"] = true, ["<<"] = true, [">>"] = true,
     ["=="] = true, ["!="] = true, ["<"] = true, [">"] = true, ["<="] = true, [">="] = true }
+-- A break before a product's operator splits a term: sums and conditions break first.
+local MULTIPLICATIVE = { ["*"] = true, ["/"] = true }
 local function break_points(line, indent)
     local points, stack, closed = {}, {}, nil
     for i = indent + 1, #line do
@@ -143,7 +145,7 @@ local function break_points(line, indent)
             elseif prev == ")" and closed and #stack == 0 and (closed.head:match("^%s*if%s*$")
                 or closed.head:match("^%s*for%s*$") or closed.head:match("^%s*while%s*$")) then
                 rank = 0
-            elseif word and OPERATORS[word] then rank = 10 end
+            elseif word and OPERATORS[word] then rank = MULTIPLICATIVE[word] and 25 or 10 end
             -- Never leave only closing brackets for the next line.
             if rank and not line:sub(i + 1):match("^[%)%]}]*;?$") then
                 points[#points + 1] = { at = i, depth = #stack, rank = rank, open = stack[#stack] }
