@@ -25,6 +25,7 @@ static long budget_bytes(const sg_run *run)
  * plan's passes PLAN_LANES each, as the power-of-two plans. */
 #define LANES_DEFAULT 16
 #define PLAN_LANES 4
+#define PLAN_MIN_INVOCATIONS 64
 /* --shared-layout paired from this N, as the power-of-two path. */
 #define PAIRED_FROM_N 1024
 
@@ -139,14 +140,21 @@ static void take_stages(const sg_run *run, sg_fft_params *f, long n, long ffts, 
     sg_fft_stage_plan(n, f->ept, ffts, BUDGET_SLOTS, flags, &f->stages);
 }
 
-/* Pass p of a plan: FFTs of n points as columns in lanes, --columns-per-wg's or PLAN_LANES
- * per workgroup (fewer where those do not fit). 0, or -1 when no shape fits. */
+/* Pass p of a plan: FFTs of n points as columns in lanes, --columns-per-wg's, or PLAN_LANES
+ * per workgroup doubled (up to LANES_DEFAULT) while the workgroup has fewer than
+ * PLAN_MIN_INVOCATIONS (a short pass: 12167 = 529 x 23 has W = 1 in its second), or fewer
+ * where PLAN_LANES do not fit. 0, or -1 when no shape fits. */
 static int pass_shape(const sg_run *run, sg_fft_params *f, int p, long n, int flags)
 {
     long c = f->columns_values ? f->columns_per_wg[f->columns_values == 2 && p == 1 ? 1 : 0] : PLAN_LANES;
     for (; c >= 1; c = f->columns_values ? 0 : c / 2) {
         long e, w;
         if (sg_fft_mixed_shape(n, f->max_wg, c, BUDGET_SLOTS, flags, &e, &w) != 0) continue;
+        while (!f->columns_values && c * w < PLAN_MIN_INVOCATIONS && 2 * c <= LANES_DEFAULT) {
+            long e2, w2;
+            if (sg_fft_mixed_shape(n, f->max_wg, 2 * c, BUDGET_SLOTS, flags, &e2, &w2) != 0) break;
+            c *= 2, e = e2, w = w2;
+        }
         f->pass_n[p] = n, f->pass_ept[p] = e, f->pass_wg[p] = w, f->pass_lanes[p] = c;
         sg_fft_stage_plan(n, e, c, BUDGET_SLOTS, flags, &f->pass_stages[p]);
         return 0;

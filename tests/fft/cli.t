@@ -345,6 +345,12 @@ mkdir -p "$WORK/plan"
     grep -q "^pass 2 file fft.pass2.spv n 256 " "$WORK/plan/fft.fftplan" &&
     head -1 "$WORK/plan/fft.fftplan.d" | grep -q "fft.fftplan: .*spdgen"
 ok $? "--fft 65536 -o fft.spv writes fft.pass1.spv, fft.pass2.spv, the plan fft.fftplan and its depfile"
+# A mixed-radix plan's short pass holds more columns: 12167 = 529 x 23, the 23-point pass has
+# W = 1, so 16 columns (16 invocations) instead of the plan's 4; the 529-point pass keeps 4.
+"$SPDGEN" --fft 12167 -o "$WORK/plan/p.comp" &&
+    grep -q "^pass 1 file p.pass1.comp n 529 wg 92 subgroup 0 columns 4 " "$WORK/plan/p.fftplan" &&
+    grep -q "^pass 2 file p.pass2.comp n 23 wg 16 subgroup 0 columns 16 " "$WORK/plan/p.fftplan"
+ok $? "--fft 12167: the 23-point pass of its plan holds 16 columns per workgroup, the 529-point pass 4"
 cat >"$WORK/plan/h.c" <<'EOF2'
 #include "fft.h"
 int main(void)
@@ -501,7 +507,8 @@ if "$SPDGEN_BUILD/tests/fft/list" >/dev/null 2>&1 && vulkaninfo --summary >/dev/
     ok $? "--selftest fails (exit 1) for a plan with twiddles of the wrong sign"
     # Lengths beyond powers of two: mixed radix in one dispatch and a four-step plan of two
     # mixed-radix passes pass; twiddles of the wrong sign (templates/fft/twiddle_any.lua) fail.
-    for flags in "--fft 1000 --target hlsl" "--fft 18000 --batch 2"; do
+    # 12167 = 529 x 23: the 23-point pass holds 16 columns per workgroup (W = 1).
+    for flags in "--fft 1000 --target hlsl" "--fft 18000 --batch 2" "--fft 12167 --batch 2"; do
         # shellcheck disable=SC2086
         "$SPDGEN" $flags --selftest >"$WORK/out" 2>&1 && grep -q "selftest passed" "$WORK/out"
         ok $? "--selftest passes for $flags"
