@@ -189,6 +189,8 @@ fft 1000 3
 fft 1000 3 --stride
 fft 97 3
 fft 97 2 --direction inverse
+fft 31 4
+fft 391 3 --direction inverse
 fft 8192 2
 fft 6000 1
 dmap fsr 16 4 300 200
