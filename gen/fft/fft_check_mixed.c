@@ -103,7 +103,7 @@ static int mixed_shape(sg_run *run, long n, long lanes, int flags)
     long e = ept_given ? f->ept : n / f->wg, w = wg_given ? f->wg : n / f->ept;
     int fits = e * w == n && (!ept_given || n % f->ept == 0) && (!wg_given || n % f->wg == 0);
     sg_fft_stages st;
-    long ffts = lanes ? lanes : sg_fft_mixed_rows(n, w, f->max_wg, BUDGET_SLOTS);
+    long ffts = lanes ? lanes : sg_fft_mixed_rows(n, w, f->max_wg, BUDGET_SLOTS, flags);
     if (fits)
         fits = w <= f->max_wg && ffts * w <= f->max_wg && e <= SG_FFT_MAX_REGISTERS &&
                sg_fft_stage_plan(n, e, ffts, BUDGET_SLOTS, flags, &st) == 0;
@@ -273,7 +273,7 @@ static int bluestein_length(sg_run *run, long rows, long *cost)
         if (shaped) {
             long lanes = rows;
             w = sg_given(run, FFT_OPT_WG) ? f->wg : m / f->ept;
-            if (!lanes && w >= 1) lanes = sg_fft_mixed_rows(m, w, f->max_wg, BUDGET_SLOTS);
+            if (!lanes && w >= 1) lanes = sg_fft_mixed_rows(m, w, f->max_wg, BUDGET_SLOTS, SG_FFT_EXACT);
             if (w >= 1 && given_shape_fits(run, m, lanes, SG_FFT_EXACT)) {
                 best = m;
                 break;
@@ -309,7 +309,7 @@ static int rader_staged(const sg_run *run, long l, long e, long w, long rows)
 {
     const sg_fft_params *f = run->params;
     sg_fft_stages st;
-    long ffts = rows ? rows : sg_fft_mixed_rows(l, w, f->max_wg, BUDGET_SLOTS);
+    long ffts = rows ? rows : sg_fft_mixed_rows(l, w, f->max_wg, BUDGET_SLOTS, SG_FFT_JUNCTION);
     if (sg_fft_stage_plan(l, e, ffts, BUDGET_SLOTS, SG_FFT_JUNCTION, &st) != 0 || st.count < 2) return 0;
     for (int i = 0; i + 1 < st.count; i++)
         if (st.rounds[i] > 1) return 0;
@@ -336,7 +336,8 @@ static int prime_method(sg_run *run, long single_max, long rows, int *flags)
     if (rader) {
         long lanes = rows;
         w = sg_given(run, FFT_OPT_WG) ? f->wg : sg_given(run, FFT_OPT_EPT) ? l / f->ept : 0;
-        if (shaped && !lanes && w >= 1) lanes = sg_fft_mixed_rows(l, w, f->max_wg, BUDGET_SLOTS);
+        if (shaped && !lanes && w >= 1)
+            lanes = sg_fft_mixed_rows(l, w, f->max_wg, BUDGET_SLOTS, SG_FFT_JUNCTION);
         rader = shaped ? w >= 1 && given_shape_fits(run, l, lanes, SG_FFT_JUNCTION)
                        : sg_fft_mixed_shape_cost(l, f->max_wg, rows, BUDGET_SLOTS, SG_FFT_JUNCTION, &e, &w,
                                                  &cost) == 0;
@@ -399,7 +400,7 @@ int sg_fft_check_mixed(sg_run *run)
     f->twiddles = SG_FFT_TWIDDLES_DEVICE;
     f->prefetch_rows = 1;
     long n = f->n;
-    int flags = f->real ? SG_FFT_EXACT | SG_FFT_EVEN : 0;
+    int flags = f->real ? SG_FFT_EXACT | SG_FFT_EVEN : SG_FFT_ONE_SUBGROUP;
     if (sg_given(run, FFT_OPT_BLUESTEIN_M) && f->bluestein_choice != SG_FFT_BLUESTEIN_AUTO &&
         (f->path != SG_FFT_PATH_BLUESTEIN || length > single_max))
         return usage_error("--bluestein-m %s: only for Bluestein's chirp-z in one dispatch (a prime factor "
@@ -440,7 +441,7 @@ int sg_fft_check_mixed(sg_run *run)
                            "memory)", f->n, f->real ? " of real rows" : "", SG_FFT_MAX_REGISTERS, f->max_wg,
                            memory);
     }
-    f->rows_per_wg = rows ? rows : sg_fft_mixed_rows(n, f->wg, f->max_wg, BUDGET_SLOTS);
+    f->rows_per_wg = rows ? rows : sg_fft_mixed_rows(n, f->wg, f->max_wg, BUDGET_SLOTS, flags);
     take_stages(run, f, n, f->rows_per_wg, flags);
     return 0;
 }

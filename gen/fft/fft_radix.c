@@ -260,12 +260,18 @@ static long lane_waste(long threads)
     return (used - threads) * 100 / used;
 }
 
-long sg_fft_mixed_rows(long n, long wg, long max_wg, long budget)
+long sg_fft_mixed_rows(long n, long wg, long max_wg, long budget, int flags)
 {
-    /* At least two subgroups of 32 where they fit; the exchanges stay whole (one round); a
-     * power of two up to 32, as --rows-per-wg takes (so the regenerate command runs). */
+    /* A power of two up to 32, as --rows-per-wg takes (so the regenerate command runs); the
+     * exchanges stay whole (one round). Complex rows: within one subgroup of 32, measured
+     * faster than two subgroups at 21 of 24 lengths from 12 to 961 (W of 2 to 31: up to 1.65x
+     * with the large prime radices' registers; docs/fft.md, E and W). Rader's and Bluestein's
+     * rows (measured both ways: faster at six lengths, 1.13-1.25x slower at 41 and 61) and
+     * real rows keep at least two subgroups. */
+    int one = flags & SG_FFT_ONE_SUBGROUP;
     long f = 1;
-    while (f * wg < 64 && 2 * f <= 32 && 2 * f * wg <= max_wg && 2 * f * n <= budget) f *= 2;
+    while ((one ? 2 * f * wg <= 32 : f * wg < 64) && 2 * f <= 32 && 2 * f * wg <= max_wg && 2 * f * n <= budget)
+        f *= 2;
     return f;
 }
 
@@ -276,7 +282,7 @@ static int shape_cost(long n, long e, long max_wg, long lanes, long budget, int 
     sg_fft_stages st;
     long w = n / e;
     if (e > SG_FFT_MAX_REGISTERS || w > max_wg) return -1;
-    long ffts = lanes ? lanes : sg_fft_mixed_rows(n, w, max_wg, budget);
+    long ffts = lanes ? lanes : sg_fft_mixed_rows(n, w, max_wg, budget, flags);
     if (ffts * w > max_wg) return -1;
     if (sg_fft_stage_plan(n, e, ffts, budget, flags, &st) != 0) return -1;
     *cost = st.cost + lane_waste(ffts * w) / 2 + (st.registers > 32 ? st.registers - 32 : 0) +

@@ -48,16 +48,19 @@ long sg_fft_rader_root(long n);
 /* What a shape must allow: EXACT, every radix divides E (every invocation busy in every
  * stage, so register k holds element t + W k between stages: real rows' unpack and
  * Bluestein's product need it); EVEN, an even E (real rows: N/2 = W E/2); JUNCTION, two FFTs
- * back to back (Rader's convolution): exact, or any plan plus one exchange between them. */
-enum { SG_FFT_EXACT = 1, SG_FFT_EVEN = 2, SG_FFT_JUNCTION = 4 };
+ * back to back (Rader's convolution): exact, or any plan plus one exchange between them.
+ * ONE_SUBGROUP: complex rows, whose rows per workgroup stay within one subgroup of 32
+ * (sg_fft_mixed_rows). */
+enum { SG_FFT_EXACT = 1, SG_FFT_EVEN = 2, SG_FFT_JUNCTION = 4, SG_FFT_ONE_SUBGROUP = 8 };
 
 /* The cheapest stage plan of an n-point FFT as E x W (E = n / W), `ffts` FFTs per
  * workgroup sharing `budget` complex slots of shared memory: 0, or -1 when none fits. */
 int sg_fft_stage_plan(long n, long e, long ffts, long budget, int flags, sg_fft_stages *out);
 
-/* FFTs per workgroup for rows of n = E x W: enough invocations to fill subgroups of 32
- * where the shared memory allows, at most max_wg invocations. */
-long sg_fft_mixed_rows(long n, long wg, long max_wg, long budget);
+/* FFTs per workgroup for rows of n = E x W (a power of two up to 32, at most max_wg
+ * invocations, the exchange within the budget): with ONE_SUBGROUP in flags the most whose
+ * invocations fit one subgroup of 32, else enough for two subgroups. */
+long sg_fft_mixed_rows(long n, long wg, long max_wg, long budget, int flags);
 
 /* The default shape of n: the E x W (W <= max_wg, E <= SG_FFT_MAX_REGISTERS) whose plan is
  * cheapest, with `lanes` FFTs per workgroup (0: the rows' own choice). 0, or -1 when none. */
