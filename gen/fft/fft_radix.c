@@ -264,10 +264,10 @@ long sg_fft_mixed_rows(long n, long wg, long max_wg, long budget, int flags)
 {
     /* A power of two up to 32, as --rows-per-wg takes (so the regenerate command runs); the
      * exchanges stay whole (one round). Complex rows: within one subgroup of 32, measured
-     * faster than two subgroups at 21 of 24 lengths from 12 to 961 (W of 2 to 31: up to 1.65x
-     * with the large prime radices' registers; docs/fft.md, E and W). Rader's and Bluestein's
-     * rows (measured both ways: faster at six lengths, 1.13-1.25x slower at 41 and 61) and
-     * real rows keep at least two subgroups. */
+     * faster than two subgroups at 18 of 24 lengths from 12 to 961 and at most 2% slower at
+     * the rest (up to 1.65x with the large prime radices' registers; docs/fft.md, E and W).
+     * Rader's and Bluestein's rows (measured both ways: faster at six lengths, 1.13-1.25x
+     * slower at 41 and 61) and real rows keep at least two subgroups. */
     int one = flags & SG_FFT_ONE_SUBGROUP;
     long f = 1;
     while ((one ? 2 * f * wg <= 32 : f * wg < 64) && 2 * f <= 32 && 2 * f * wg <= max_wg && 2 * f * n <= budget)
