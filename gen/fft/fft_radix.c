@@ -270,7 +270,8 @@ long sg_fft_mixed_rows(long n, long wg, long max_wg, long budget, int flags)
      * slower at 41 and 61) and real rows keep at least two subgroups. */
     int one = flags & SG_FFT_ONE_SUBGROUP;
     long f = 1;
-    while ((one ? 2 * f * wg <= 32 : f * wg < 64) && 2 * f <= 32 && 2 * f * wg <= max_wg && 2 * f * n <= budget)
+    while ((one ? 2 * f * wg <= 32 : f * wg < 64) && 2 * f <= 32 && 2 * f * wg <= max_wg &&
+           2 * f * n <= budget)
         f *= 2;
     return f;
 }

@@ -122,6 +122,20 @@ for flags in "--fft 6" "--fft 360" "--fft 1000 --real" "--fft 100 --stride" "--f
         [ -n "$plan" ] && [ "$(echo "$plan" | awk '{ p = 1; for (i = 2; i <= NF; i += 2) p *= $i; print (p == $1) }')" = 1 ]
     ok $? "$flags: the regenerate command writes the same shader; the Plan line's radices multiply to its N"
 done
+# Rows per workgroup (docs/fft.md, E and W): complex rows stay within one subgroup of 32
+# invocations (961 = 31 x 31: one row; 46 = 23 x 2: 16 rows; 169 = 13 x 13: 2 rows); Rader's
+# rows fill two subgroups (97: L = 96 as 12 x 8, 8 rows).
+while read -r n w rows; do
+    "$SPDGEN" --fft "$n" -o "$WORK/mregen/r.comp" &&
+        grep -q "elements per invocation x $w invocations" "$WORK/mregen/r.comp" &&
+        grep -q -- "--rows-per-wg $rows " "$WORK/mregen/r.comp"
+    ok $? "--fft $n: W = $w, rows per workgroup $rows"
+done <<ROWS
+961 31 1
+46 2 16
+169 13 2
+97 8 8
+ROWS
 expect_usage_error "N not a number" "--fft 64k" --fft 64k
 expect_usage_error "N beyond 2^20" "--fft 2097152" --fft 2097152
 expect_usage_error "E x W != N" "--ept 4 --wg 8" --fft 64 --ept 4 --wg 8
