@@ -299,7 +299,8 @@ static int bluestein_length(sg_run *run, long rows, long *cost)
  * paths (docs/fft.md, "Rader's algorithm"). STAGED: the row passes through shared memory in
  * order (templates/fft/rader.lua, where every exchange is one round), two more passes
  * through it; Rader was faster at 19, 61, 257, 1009 and 2003, which leave up to 168. GATHER:
- * scattered buffer addresses; Bluestein was faster at 17 and 7681, which need 244 or more. */
+ * scattered buffer addresses; Bluestein was faster at 17 and 7681, which need 244 or more.
+ * (Fitted while 17 and 19 were primes above the largest radix, 13.) */
 #define RADER_STAGED 100
 #define RADER_GATHER 250
 
