@@ -17,6 +17,7 @@ const char *const sg_conv_axes[] = {"auto", "x", "y", NULL};
 const char *const sg_conv_io[] = {"image", "buffer", NULL};
 const char *const sg_conv_formats[] = {"rgba16f", "rgba32f", NULL};
 const char *const sg_conv_storages[] = {"f32", "f16", NULL};
+const char *const sg_conv_pad_to[] = {"pow2", "smooth", NULL};
 const char *const sg_conv_roles[SG_CONV_SHADERS] = {"spectrum1", "spectrum2", "resample", "pass1",
                                                     "pass2", "pass3"};
 static const long subgroups[] = {0, 4, 8, 16, 32, 64, -1};
@@ -67,9 +68,14 @@ static const sg_option options[] = {
         .help = "the spectra between passes and the kernel spectrum: f32 | f16 (IEEE halves, "
         "fp32 math)"},
     [CONV_OPT_PADDED] = {.name = "--padded", .kind = SG_OPT_SIZE, .offset = F(padded), .min = 1,
-        .max = 16384, .meta = "WxH", .why = "powers of two, at least the image + the PSF - 1",
-        .default_text = "the powers of two at least the image + the PSF - 1",
+        .max = 16384, .meta = "WxH", .why = "even sizes with no prime factor above 7, at least the "
+        "image + the PSF - 1", .default_text = "the smallest --pad-to sizes of at least the image + the PSF - 1",
         .help = "the padded image the FFTs run on"},
+    [CONV_OPT_PAD_TO] = {.name = "--pad-to", .kind = SG_OPT_CHOICE, .offset = F(pad_to),
+        .choices = sg_conv_pad_to, .meta = "K", .lua = "pad_to", .default_text = "pow2",
+        .command = SG_CMD_NEVER, /* the stamp gives --padded, the sizes it chose */
+        .help = "the padded sides: pow2 (powers of two) | smooth (even, no prime factor above 7: "
+        "mixed-radix FFTs over fewer points)"},
     [CONV_OPT_EPT] = {.name = "--ept", .kind = SG_OPT_POW2, .offset = F(ept), .min = 2,
         .max = SG_CONV_MAX_REGISTERS, .meta = "E", .command = SG_CMD_WHEN, .shown = ept_given,
         .why = "complex values per invocation in every pass",
@@ -123,12 +129,28 @@ static void push(lua_State *L, const sg_run *run, const sg_job_shader *shader)
     set_int(L, "q2", c->q2);
     set_int(L, "channel_bits", c->channel_bits);
     lua_setfield(L, -2, "sizes");
-    lua_createtable(L, 0, 5);
+    lua_createtable(L, 0, 8);
     set_int(L, "n", s->n);
     set_int(L, "ept", s->ept);
     set_int(L, "wg", s->wg);
     set_int(L, "lanes", s->lanes);
     set_int(L, "groups_per_channel", s->groups_per_channel);
+    lua_pushboolean(L, s->mixed);
+    lua_setfield(L, -2, "mixed");
+    if (s->mixed) {
+        lua_createtable(L, s->stages.count, 0);
+        for (int i = 0; i < s->stages.count; i++) {
+            lua_pushinteger(L, s->stages.radix[i]);
+            lua_rawseti(L, -2, i + 1);
+        }
+        lua_setfield(L, -2, "radices");
+        lua_createtable(L, s->stages.count, 0);
+        for (int i = 0; i + 1 < s->stages.count; i++) {
+            lua_pushinteger(L, s->stages.rounds[i]);
+            lua_rawseti(L, -2, i + 1);
+        }
+        lua_setfield(L, -2, "rounds");
+    }
     lua_setfield(L, -2, "shape");
 }
 

@@ -4,6 +4,7 @@
 #ifndef SPDGEN_CONV_H
 #define SPDGEN_CONV_H
 
+#include "fft/fft_radix.h"
 #include "kernel.h"
 
 enum { SG_CONV_PAD_ZERO, SG_CONV_PAD_MIRROR };
@@ -12,6 +13,11 @@ enum { SG_CONV_AXIS_AUTO, SG_CONV_AXIS_X, SG_CONV_AXIS_Y };
 enum { SG_CONV_IO_IMAGE, SG_CONV_IO_BUFFER };
 enum { SG_CONV_RGBA16F, SG_CONV_RGBA32F };
 enum { SG_CONV_F32, SG_CONV_F16 };
+enum { SG_CONV_PAD_TO_POW2, SG_CONV_PAD_TO_SMOOTH };
+
+/* --pad-to smooth: the padded sides are even with no prime factor above this (radices 2..7:
+ * the cheapest butterflies per point of the mixed-radix FFTs). */
+#define SG_CONV_SMOOTH_LARGEST 7
 
 /* The job's shaders, in the order they run: the kernel spectrum (two), its resampling to
  * the image's spectrum (--spectrum resampled only), then the image. */
@@ -27,10 +33,14 @@ enum { SG_CONV_SPECTRUM1, SG_CONV_SPECTRUM2, SG_CONV_RESAMPLE, SG_CONV_PASS1, SG
 
 /* One shader's FFT: n points, E per invocation x W invocations; lanes: columns per
  * workgroup in lanes (the column passes), 0 for the line passes, which hold every channel
- * in registers (channel_bits of the register index). */
+ * in registers (channel_bits of the register index). A length that is not a power of two
+ * runs the mixed-radix stages of templates/fft/ (mixed: 1, stages: their radices and
+ * rounds); the line passes then hold each channel's E values in a register set of its own. */
 typedef struct {
     long n, ept, wg, lanes;
     long groups_per_channel; /* column passes: workgroups per channel */
+    int mixed;
+    sg_fft_stages stages;
 } sg_conv_shape;
 
 typedef struct {
@@ -45,6 +55,7 @@ typedef struct {
     int format;             /* --format of an output image */
     int storage;            /* --storage of the spectra between passes */
     long padded[2];         /* --padded WxH (resolved: the padded image, x and y) */
+    int pad_to;             /* --pad-to */
     long ept;               /* --ept (0: each pass's default) */
     long max_wg;            /* --max-wg */
     long subgroup;          /* --subgroup */
@@ -64,12 +75,12 @@ typedef struct {
 enum {
     CONV_OPT_CONV, CONV_OPT_IMAGE, CONV_OPT_PSF, CONV_OPT_CHANNELS, CONV_OPT_PADDING,
     CONV_OPT_SPECTRUM, CONV_OPT_FIRST_AXIS, CONV_OPT_INPUT, CONV_OPT_OUTPUT, CONV_OPT_FORMAT,
-    CONV_OPT_STORAGE, CONV_OPT_PADDED, CONV_OPT_EPT, CONV_OPT_MAX_WG, CONV_OPT_SUBGROUP,
+    CONV_OPT_STORAGE, CONV_OPT_PADDED, CONV_OPT_PAD_TO, CONV_OPT_EPT, CONV_OPT_MAX_WG, CONV_OPT_SUBGROUP,
     CONV_OPT_COLUMNS, CONV_OPT_SIZE
 };
 
 extern const char *const sg_conv_paddings[], *const sg_conv_spectra[], *const sg_conv_axes[],
-    *const sg_conv_io[], *const sg_conv_formats[], *const sg_conv_storages[];
+    *const sg_conv_io[], *const sg_conv_formats[], *const sg_conv_storages[], *const sg_conv_pad_to[];
 extern const char *const sg_conv_roles[SG_CONV_SHADERS];
 
 int sg_conv_check(sg_run *run);

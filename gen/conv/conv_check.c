@@ -29,30 +29,91 @@ static long min_long(long a, long b) { return a < b ? a : b; }
 
 static int is_pow2(long v) { return v > 0 && (v & (v - 1)) == 0; }
 
-/* The padded image along x and y: --padded, or the powers of two holding image + PSF - 1. */
+/* Shared memory for one exchange round in complex slots: 32 KB as the FFT's, or WGSL's
+ * --wg-storage where it is less (templates/fft/common.lua's budget_slots). */
+static long budget_slots(const sg_run *run)
+{
+    long bytes = sg_is_wgsl(run) && run->common.wg_storage < 32768 ? run->common.wg_storage : 32768;
+    return bytes / 8;
+}
+
+/* A padded side --pad-to smooth and --padded allow: even, no prime factor above 7. */
+static int is_smooth_side(long v)
+{
+    if (v < SG_CONV_MIN_FFT || v % 2 != 0) return 0;
+    while (v % 2 == 0) v /= 2;
+    for (long p = 3; p <= SG_CONV_SMOOTH_LARGEST; p += 2)
+        while (v % p == 0) v /= p;
+    return v == 1;
+}
+
+/* A mixed-radix FFT of n points (not a power of two) for a line pass (lanes 0: one FFT per
+ * workgroup, every channel's E values in registers, E x channels <= LINE_REGISTERS) or a
+ * column pass (lanes columns per workgroup; every radix dividing E, so the forward FFT's
+ * outputs are the inverse's inputs where they sit). E is --ept where given (use_ept). Quiet:
+ * 0, or -1 where no shape fits. */
+static int mixed_shape(const sg_run *run, long n, long lanes, int use_ept, sg_conv_shape *s)
+{
+    const sg_conv_params *c = run->params;
+    long budget = budget_slots(run), e, w;
+    long max_e = lanes ? SG_CONV_MAX_REGISTERS : LINE_REGISTERS / c->channels;
+    int flags = lanes ? SG_FFT_EXACT : 0;
+    long ffts = lanes ? lanes : 1;
+    if (use_ept && c->ept) {
+        e = c->ept, w = n / e;
+        if (n % e != 0 || e > max_e || w * ffts > c->max_wg) return -1;
+    } else if (sg_fft_mixed_shape_within(n, max_e, c->max_wg, ffts, budget, flags, &e, &w, NULL) != 0) {
+        return -1;
+    }
+    if (sg_fft_stage_plan(n, e, ffts, budget, flags, &s->stages) != 0) return -1;
+    if (!lanes && s->stages.registers * c->channels > SG_CONV_MAX_REGISTERS) return -1;
+    s->n = n, s->ept = e, s->wg = w, s->mixed = 1;
+    return 0;
+}
+
+/* Whether a side of n points has default shapes along either axis (the passes' shapes are
+ * chosen once the axes are known). */
+static int side_fits(const sg_run *run, long n)
+{
+    if (is_pow2(n)) return 1;
+    sg_conv_shape s;
+    return mixed_shape(run, n, 0, 0, &s) == 0 && mixed_shape(run, n, 1, 0, &s) == 0;
+}
+
+/* The padded image along x and y: --padded, or the smallest --pad-to sizes holding
+ * image + PSF - 1 (smooth: the smallest even 7-smooth side whose FFTs have a shape). */
 static int padded_sizes(sg_run *run)
 {
     sg_conv_params *c = run->params;
     static const char side[2] = {'x', 'y'};
     int given = sg_given(run, CONV_OPT_PADDED);
-    long one_dispatch = 16 * c->max_wg;
+    if (given && sg_given(run, CONV_OPT_PAD_TO))
+        return usage_error("--pad-to %s: not with --padded, which gives the sizes", sg_conv_pad_to[c->pad_to]);
     for (int i = 0; i < 2; i++) {
-        long need = c->image[i] + c->psf[i] - 1;
-        if (!given) c->padded[i] = max_long(SG_CONV_MIN_FFT, next_pow2(need));
-        else if (!is_pow2(c->padded[i]) || c->padded[i] < SG_CONV_MIN_FFT)
-            return usage_error("--padded %ldx%ld: must be powers of two of at least %d", c->padded[0],
-                               c->padded[1], SG_CONV_MIN_FFT);
-        else if (c->psf[i] > c->padded[i])
-            return usage_error("--psf %ldx%ld: larger than the padded image %ldx%ld (--padded)",
-                               c->psf[0], c->psf[1], c->padded[0], c->padded[1]);
-        else if (need > c->padded[i])
-            return usage_error("--padded %ldx%ld: the image + the PSF - 1 is %ld along %c, so the "
-                               "convolution would wrap around", c->padded[0], c->padded[1], need,
-                               side[i]);
-        if (c->padded[i] > one_dispatch)
+        long need = max_long(SG_CONV_MIN_FFT, c->image[i] + c->psf[i] - 1);
+        if (given) {
+            if (!is_pow2(c->padded[i]) && !is_smooth_side(c->padded[i]))
+                return usage_error("--padded %ldx%ld: each side must be at least %d, even, with no prime "
+                                   "factor above %d", c->padded[0], c->padded[1], SG_CONV_MIN_FFT,
+                                   SG_CONV_SMOOTH_LARGEST);
+            if (c->psf[i] > c->padded[i])
+                return usage_error("--psf %ldx%ld: larger than the padded image %ldx%ld (--padded)",
+                                   c->psf[0], c->psf[1], c->padded[0], c->padded[1]);
+            if (c->image[i] + c->psf[i] - 1 > c->padded[i])
+                return usage_error("--padded %ldx%ld: the image + the PSF - 1 is %ld along %c, so the "
+                                   "convolution would wrap around", c->padded[0], c->padded[1],
+                                   c->image[i] + c->psf[i] - 1, side[i]);
+        } else if (c->pad_to == SG_CONV_PAD_TO_SMOOTH) {
+            long m = need;
+            while (m <= 16 * c->max_wg && !(is_smooth_side(m) && side_fits(run, m))) m++;
+            c->padded[i] = m;
+        } else {
+            c->padded[i] = next_pow2(need);
+        }
+        if (c->padded[i] > 16 * c->max_wg || !side_fits(run, c->padded[i]))
             return usage_error("--image %ldx%ld with --psf %ldx%ld: the padded %s %ld is past one "
                                "dispatch (at most %ld = 16 x --max-wg %ld)", c->image[0], c->image[1],
-                               c->psf[0], c->psf[1], i ? "height" : "width", c->padded[i], one_dispatch,
+                               c->psf[0], c->psf[1], i ? "height" : "width", c->padded[i], 16 * c->max_wg,
                                c->max_wg);
     }
     return 0;
@@ -111,10 +172,37 @@ static int line_shape(sg_run *run, long n, sg_conv_shape *s)
     s->n = n;
     s->lanes = 0;
     s->groups_per_channel = 0;
+    s->mixed = 0;
+    if (!is_pow2(n)) {
+        if (mixed_shape(run, n, 0, 1, s) == 0) return 0;
+        return usage_error("--ept %ld: the line passes' FFTs of %ld points take an E that divides %ld, "
+                           "with E x %ld channels at most %d", c->ept, n, n, c->channels, LINE_REGISTERS);
+    }
     if (c->ept) return given_ept(run, n, per_element, s);
     s->ept = min_long(min_long(DEFAULT_EPT, LINE_REGISTERS / per_element), n / 2);
     s->wg = n / s->ept;
     if (s->wg > c->max_wg) s->wg = c->max_wg, s->ept = n / s->wg;
+    return 0;
+}
+
+/* A mixed-radix column pass: --columns-per-wg, or the most columns up to LANES_DEFAULT that
+ * have a shape. */
+static int mixed_column_shape(sg_run *run, long n, long columns, sg_conv_shape *s)
+{
+    const sg_conv_params *c = run->params;
+    int found = -1;
+    for (long lanes = c->columns ? c->columns : LANES_DEFAULT; found != 0 && lanes >= 1; lanes /= 2) {
+        found = mixed_shape(run, n, lanes, 1, s);
+        if (found == 0) s->lanes = lanes;
+        if (c->columns) break;
+    }
+    if (found != 0 && c->columns)
+        return usage_error("--columns-per-wg %ld: no shape of the %ld-point FFTs (--ept, --max-wg %ld) holds "
+                           "%ld columns", c->columns, n, c->max_wg, c->columns);
+    if (found != 0)
+        return usage_error("--ept %ld: the column passes' FFTs of %ld points take an E that divides %ld and "
+                           "every radix of the plan", c->ept, n, n);
+    s->groups_per_channel = (columns + s->lanes - 1) / s->lanes;
     return 0;
 }
 
@@ -124,6 +212,8 @@ static int column_shape(sg_run *run, long n, long columns, sg_conv_shape *s)
 {
     const sg_conv_params *c = run->params;
     s->n = n;
+    s->mixed = 0;
+    if (!is_pow2(n)) return mixed_column_shape(run, n, columns, s);
     if (c->ept) {
         int rc = given_ept(run, n, 1, s);
         if (rc) return rc;

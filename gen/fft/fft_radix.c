@@ -294,8 +294,14 @@ static int shape_cost(long n, long e, long max_wg, long lanes, long budget, int 
 int sg_fft_mixed_shape_cost(long n, long max_wg, long lanes, long budget, int flags, long *ept, long *wg,
                             long *cost)
 {
+    return sg_fft_mixed_shape_within(n, SG_FFT_MAX_REGISTERS, max_wg, lanes, budget, flags, ept, wg, cost);
+}
+
+int sg_fft_mixed_shape_within(long n, long max_e, long max_wg, long lanes, long budget, int flags, long *ept,
+                              long *wg, long *cost)
+{
     long best = -1, best_e = 0;
-    for (long e = 2; e <= SG_FFT_MAX_REGISTERS && e <= n; e++) {
+    for (long e = 2; e <= max_e && e <= SG_FFT_MAX_REGISTERS && e <= n; e++) {
         long c;
         if (n % e != 0 || shape_cost(n, e, max_wg, lanes, budget, flags, &c) != 0) continue;
         /* Ties: E nearest 16, the power-of-two path's default. */

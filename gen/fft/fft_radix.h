@@ -69,6 +69,10 @@ int sg_fft_mixed_shape(long n, long max_wg, long lanes, long budget, int flags, 
 int sg_fft_mixed_shape_cost(long n, long max_wg, long lanes, long budget, int flags, long *ept, long *wg,
                             long *cost);
 
+/* The same with E at most max_e (a caller holding several sets of E values per invocation). */
+int sg_fft_mixed_shape_within(long n, long max_e, long max_wg, long lanes, long budget, int flags, long *ept,
+                              long *wg, long *cost);
+
 /* "E1xW1, E2xW2, ..." for the --ept/--wg pairs that make n with a plan, into buf. */
 void sg_fft_mixed_pairs(long n, long max_wg, long lanes, long budget, int flags, char *buf,
                         unsigned long size);

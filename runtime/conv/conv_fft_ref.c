@@ -1,7 +1,7 @@
 /* conv_fft_ref.c: the resampled path's reference, the same pipeline on the CPU in double
- * (its own radix-2 FFT): the PSF's centred spectrum at the spectrum's size, sampled
+ * (its own FFT of any length): the PSF's centred spectrum at the spectrum's size, sampled
  * bilinearly at the padded image's frequencies, the image padded exactly as the shaders pad
- * it (the wrap-around of a resampled kernel reaches the padding), transformed, multiplied,
+ * it (any padded size) (the wrap-around of a resampled kernel reaches the padding), transformed, multiplied,
  * transformed back and cropped. And the centred spectrum of a PSF by an explicit shift, for
  * checking the shaders' FFTShift sign. */
 #include <math.h>
@@ -12,33 +12,56 @@
 
 static const double TAU = 6.283185307179586476925286766559;
 
-/* In place, n complex doubles (interleaved) `stride` complex values apart; sign -1 forward. */
-static void fft(double *d, size_t n, size_t stride, int sign)
+/* The DFT of n values of `in` (complex doubles, `step` complex values apart) into out (n
+ * contiguous): split by the smallest prime factor p of n into p DFTs of n / p (decimation in
+ * time), then X[k + q m] = sum_r w^(r (k + q m)) Y_r[k]; a prime n is its direct sum. Any
+ * n, the padded sides of --pad-to smooth included. work: 2n complex values of scratch. */
+static void dft(const double *in, size_t n, size_t step, double *out, int sign, double *work)
 {
-    for (size_t i = 1, j = 0; i < n; i++) {
-        size_t bit = n >> 1;
-        for (; j & bit; bit >>= 1) j ^= bit;
-        j ^= bit;
-        if (i < j) {
-            double *a = d + 2 * i * stride, *b = d + 2 * j * stride, t0 = a[0], t1 = a[1];
-            a[0] = b[0], a[1] = b[1], b[0] = t0, b[1] = t1;
-        }
+    if (n == 1) {
+        out[0] = in[0], out[1] = in[1];
+        return;
     }
-    for (size_t len = 2; len <= n; len <<= 1)
-        for (size_t i = 0; i < n; i += len)
-            for (size_t k = 0; k < len / 2; k++) {
-                double a = sign * TAU * (double)k / (double)len, wr = cos(a), wi = sin(a);
-                double *p = d + 2 * (i + k) * stride, *q = d + 2 * (i + k + len / 2) * stride;
-                double xr = q[0] * wr - q[1] * wi, xi = q[0] * wi + q[1] * wr;
-                q[0] = p[0] - xr, q[1] = p[1] - xi;
-                p[0] += xr, p[1] += xi;
+    size_t p = 2;
+    while (n % p != 0 && p * p <= n) p++;
+    if (n % p != 0) p = n;
+    size_t m = n / p;
+    double *y = work;
+    for (size_t r = 0; r < p; r++) dft(in + 2 * r * step, m, step * p, y + 2 * r * m, sign, work + 2 * n);
+    for (size_t k = 0; k < m; k++)
+        for (size_t q = 0; q < p; q++) {
+            size_t f = k + q * m;
+            double re = 0, im = 0;
+            for (size_t r = 0; r < p; r++) {
+                double a = sign * TAU * (double)((r * f) % n) / (double)n, wr = cos(a), wi = sin(a);
+                const double *v = y + 2 * (r * m + k);
+                re += v[0] * wr - v[1] * wi;
+                im += v[0] * wi + v[1] * wr;
             }
+            out[2 * f] = re, out[2 * f + 1] = im;
+        }
 }
 
-static void fft2(double *d, size_t nx, size_t ny, int sign)
+/* In place, n complex doubles (interleaved) `stride` complex values apart; sign -1 forward.
+ * scratch: 4n complex values. */
+static void fft(double *d, size_t n, size_t stride, int sign, double *scratch)
 {
-    for (size_t y = 0; y < ny; y++) fft(d + 2 * y * nx, nx, 1, sign);
-    for (size_t x = 0; x < nx; x++) fft(d + 2 * x, ny, nx, sign);
+    double *in = scratch, *out = scratch + 2 * n;
+    for (size_t i = 0; i < n; i++) in[2 * i] = d[2 * i * stride], in[2 * i + 1] = d[2 * i * stride + 1];
+    dft(in, n, 1, out, sign, scratch + 4 * n);
+    for (size_t i = 0; i < n; i++) d[2 * i * stride] = out[2 * i], d[2 * i * stride + 1] = out[2 * i + 1];
+}
+
+/* 0, or -1 where the scratch could not be allocated. */
+static int fft2(double *d, size_t nx, size_t ny, int sign)
+{
+    size_t most = nx > ny ? nx : ny;
+    double *scratch = malloc(most * 4 * 2 * sizeof *scratch);
+    if (!scratch) return -1;
+    for (size_t y = 0; y < ny; y++) fft(d + 2 * y * nx, nx, 1, sign, scratch);
+    for (size_t x = 0; x < nx; x++) fft(d + 2 * x, ny, nx, sign, scratch);
+    free(scratch);
+    return 0;
 }
 
 /* The shaders' mirror padding: position p of a padded line of `padded` reads image index
@@ -55,8 +78,8 @@ static size_t padded_index(size_t p, size_t extent, size_t padded, int *inside, 
 }
 
 /* The centred spectra of channel c of a PSF on an nx x ny grid, into d (complex). */
-static void psf_spectrum(const float *psf, uint32_t w, uint32_t h, uint32_t channels, uint32_t c,
-                         size_t nx, size_t ny, double *d)
+static int psf_spectrum(const float *psf, uint32_t w, uint32_t h, uint32_t channels, uint32_t c,
+                        size_t nx, size_t ny, double *d)
 {
     memset(d, 0, nx * ny * 2 * sizeof *d);
     for (uint32_t j = 0; j < h; j++)
@@ -65,14 +88,14 @@ static void psf_spectrum(const float *psf, uint32_t w, uint32_t h, uint32_t chan
             size_t x = ((size_t)i + nx - w / 2) % nx, y = ((size_t)j + ny - h / 2) % ny;
             d[2 * (y * nx + x)] += psf[((size_t)j * w + i) * channels + c];
         }
-    fft2(d, nx, ny, -1);
+    return fft2(d, nx, ny, -1);
 }
 
 int spdrt_conv_reference_spectrum(const float *psf, uint32_t width, uint32_t height, uint32_t channels,
                                   uint32_t nx, uint32_t ny, double *out)
 {
     for (uint32_t c = 0; c < channels; c++)
-        psf_spectrum(psf, width, height, channels, c, nx, ny, out + (size_t)c * nx * ny * 2);
+        if (psf_spectrum(psf, width, height, channels, c, nx, ny, out + (size_t)c * nx * ny * 2)) return -1;
     return 0;
 }
 
@@ -120,10 +143,11 @@ int spdrt_conv_reference_resampled(const spdrt_conv_ref_config *c, uint32_t px, 
         free(d);
         return -1;
     }
-    for (uint32_t ch = 0; ch < c->out_floats; ch++) {
+    int failed = 0;
+    for (uint32_t ch = 0; ch < c->out_floats && !failed; ch++) {
         int convolved = ch < c->channels;
         if (convolved) {
-            psf_spectrum(psf, c->psf_width, c->psf_height, c->channels, ch, qx, qy, s);
+            failed |= psf_spectrum(psf, c->psf_width, c->psf_height, c->channels, ch, qx, qy, s);
             memset(d, 0, (size_t)px * py * 2 * sizeof *d);
             for (size_t y = 0; y < py; y++)
                 for (size_t x = 0; x < px; x++) {
@@ -132,7 +156,7 @@ int spdrt_conv_reference_resampled(const spdrt_conv_ref_config *c, uint32_t px, 
                     size_t sy = padded_index(y, c->height, py, &in_y, c->mirror);
                     if (in_x && in_y) d[2 * (y * px + x)] = input[(sy * c->width + sx) * c->in_floats + ch];
                 }
-            fft2(d, px, py, -1);
+            failed |= fft2(d, px, py, -1);
             for (size_t ky = 0; ky < py; ky++)
                 for (size_t kx = 0; kx < px; kx++) {
                     double h[2], *v = d + 2 * (ky * px + kx);
@@ -142,7 +166,7 @@ int spdrt_conv_reference_resampled(const spdrt_conv_ref_config *c, uint32_t px, 
                     double re = v[0] * h[0] - v[1] * h[1], im = v[0] * h[1] + v[1] * h[0];
                     v[0] = re, v[1] = im;
                 }
-            fft2(d, px, py, 1);
+            failed |= fft2(d, px, py, 1);
         }
         for (uint32_t y = 0; y < c->height; y++)
             for (uint32_t x = 0; x < c->width; x++) {
@@ -155,5 +179,5 @@ int spdrt_conv_reference_resampled(const spdrt_conv_ref_config *c, uint32_t px, 
     }
     free(s);
     free(d);
-    return 0;
+    return failed ? -1 : 0;
 }

@@ -70,7 +70,7 @@ local function emit_column(c, ctx)
     end
     c:note(string.format("bool live = col <= %s;", u(l1 // 2)), "columns past L1/2 read safely, store nothing")
     c:line("uint colr = live ? col : 0u;")
-    c:note(string.format("uint colm = (%s - colr) & %s;", u(l1), u(l1 - 1)), "-k1: where Z[-k1] is")
+    c:note(string.format("uint colm = colr == 0u ? 0u : %s - colr;", u(l1)), "-k1: where Z[-k1] is")
 end
 
 -- The load: element a2 of column k1, unpacked from its pair's z.

@@ -8,13 +8,16 @@
 --   pass1                 the image's FFT along A1 (two lines per complex FFT), read from the
 --                         image with the padding implied by the loads
 --   pass2                 along A2: forward FFT, product with the kernel spectrum, inverse,
---                         in one dispatch and in bit-reversed order between them
+--                         in one dispatch (power of two: in bit-reversed order between them)
 --   pass3                 the inverse along A1, unpacking the two lines, cropped, composited
 -- lines.lua writes the passes along A1, columns.lua those along A2; templates/fft/ plans and
--- spells the FFTs (fftctx.lua); resources.lua says where every value lives.
+-- spells the FFTs (fftctx.lua); resources.lua says where every value lives. A padded side
+-- that is not a power of two (--pad-to smooth) takes mixed_lines.lua or mixed_columns.lua,
+-- on the mixed-radix stages (mixed_fft.lua).
 local emit = require("templates.lib.emit")
 local interface = require("templates.lib.interface")
 local fftctx = require("templates.conv.fftctx")
+local mixed_fft = require("templates.conv.mixed_fft")
 local resources = require("templates.conv.resources")
 
 local kernel = {}
@@ -39,8 +42,13 @@ end
 
 local function make_context(cfg, dialect)
     local ctx
+    local module = ROLE_MODULE[cfg.role]
     if cfg.role == "resample" then
         ctx = { cfg = cfg, dialect = dialect } -- no FFT: resample.prepare sets the shape
+    elseif cfg.shape.mixed then
+        -- A padded side that is not a power of two: the mixed-radix stages (mixed_fft.lua).
+        ctx = mixed_fft.new(cfg, dialect, cfg.role == "pass3" and 1 or -1, cfg.role == "pass2")
+        module = "mixed_" .. module
     else
         ctx = fftctx.new(cfg, dialect, fftctx.geometry(cfg), cfg.role == "pass3" and 1 or -1)
     end
@@ -51,7 +59,7 @@ local function make_context(cfg, dialect)
     ctx.by_name = {}
     for _, r in ipairs(ctx.resources) do ctx.by_name[r.name] = r end
     ctx.xy = axis_map(cfg)
-    ctx.module = require("templates.conv." .. ROLE_MODULE[cfg.role])
+    ctx.module = require("templates.conv." .. module)
     ctx.module.prepare(ctx)
     return ctx
 end
@@ -161,6 +169,15 @@ local function emit_header_comment(c, ctx)
         c:blank()
         return
     end
+    if ctx.mixed then
+        c:comment(string.format("FFT: %d = %s points (mixed radix, natural order in and out), %d elements per " ..
+            "invocation x %d invocations%s.", cfg.shape.n, mixed_fft.radices_text(ctx), cfg.shape.ept, cfg.shape.wg,
+            ctx.lanes and string.format(", %d columns per workgroup in lanes", ctx.columns) or
+            string.format(", a register set per channel (%d)", cfg.channels)))
+        emit_phases(c, ctx)
+        c:blank()
+        return
+    end
     c:comment(string.format("FFT: %d points, %d elements per invocation x %d invocations%s.", cfg.shape.n,
         cfg.shape.ept, cfg.shape.wg, ctx.lanes and string.format(", %d columns per workgroup in lanes",
         ctx.columns) or ctx.dead and string.format(", %d channel slots in registers for %d channels (every step " ..
@@ -182,7 +199,7 @@ function kernel.generate(cfg, dialect)
     c:blank()
     ctx.interface:emit_declarations(c)
     c:blank()
-    if ctx.role ~= "resample" then fftctx.emit_helpers(c, ctx) end
+    if ctx.role ~= "resample" and not ctx.mixed then fftctx.emit_helpers(c, ctx) end
     ctx.module.emit_helpers(c, ctx)
     ctx.interface:emit_entry_open(c)
     ctx.module.emit_body(c, ctx)

@@ -16,6 +16,7 @@ local lines = {}
 
 local u, plus, reg, literal = fftctx.u, fftctx.plus, fftctx.reg_name, fftctx.literal
 local COMPONENT = { "x", "y", "z", "w" }
+lines.COMPONENT = COMPONENT
 
 function lines.prepare(ctx)
     -- 3 channels ride in 4 column slots of the registers (the plan needs a power of two): the
@@ -58,17 +59,18 @@ local function by_element(ctx, L, which)
 end
 
 -- The loads and stores of complex buffers (f16: a uint of two halves).
-local function load_complex(ctx, buffer, index)
+function lines.load_complex(ctx, buffer, index)
     local v = string.format("%s[%s]", buffer, index)
     return ctx.cfg.storage == "f16" and ctx.dialect.unpack_half2(v) or v
 end
-local function store_complex(ctx, buffer, index, v)
+function lines.store_complex(ctx, buffer, index, v)
     if ctx.cfg.storage == "f16" then v = ctx.dialect.pack_half2(v) end
     return string.format("%s[%s] = %s;", buffer, index, v)
 end
+local load_complex, store_complex = lines.load_complex, lines.store_complex
 
 -- The pair of lines this workgroup runs; lines past `count` (an expression) return at once.
-local function emit_pair(c, count)
+function lines.emit_pair(c, count)
     c:line("uint pair = group.x;")
     c:line("uint line0 = 2u * pair;")
     c:line("if (line0 >= %s) return;", count)
@@ -93,7 +95,7 @@ end
 
 -- Reads of one texel of lines line0 and line1 at position `s1` along A1, as two float4
 -- expressions or, for buffers, a function of the channel.
-local function texel_reader(ctx, buffer, width, s1)
+function lines.texel_reader(ctx, buffer, width, s1)
     local D, cfg = ctx.dialect, ctx.cfg
     local function at(line)
         local x, y = ctx.xy(s1, line)
@@ -124,7 +126,7 @@ local function emit_real_load(c, ctx, L)
         "width" or "height", n // 2, n // 2) or (cfg.padding == "zero" and " Past the image the padding " ..
         "reads zero." or " Past the image the padding reads the image mirrored (conv_mirror).")))
     local image = not psf and cfg.input == "image"
-    local read = texel_reader(ctx, psf and "psf" or (not image and "src"), psf and "params.psf_width" or "params.width", "s1")
+    local read = lines.texel_reader(ctx, psf and "psf" or (not image and "src"), psf and "params.psf_width" or "params.width", "s1")
     for _, grp in ipairs(groups) do
         c:block("", function()
             c:line("uint a1 = %s;", plus(jt, grp.const))
@@ -227,7 +229,7 @@ end
 
 -- The source's channels at the output texel of line `line` (an expression per channel), for
 -- the composite and for the channels the convolution does not write.
-local function source_channels(c, ctx, a1, line, name, wanted)
+function lines.source_channels(c, ctx, a1, line, name, wanted)
     local cfg, D = ctx.cfg, ctx.dialect
     local x, y = ctx.xy(a1, line)
     local out = {}
@@ -267,7 +269,7 @@ local function emit_output_store(c, ctx, L)
             c:line("uint a1 = %s;", plus("f0", grp.const))
             for li, line in ipairs({ "line0", "line1" }) do
                 local function body()
-                    local s = source_channels(c, ctx, "a1", line, "s", passthrough and "always" or "composite")
+                    local s = lines.source_channels(c, ctx, "a1", line, "s", passthrough and "always" or "composite")
                     local parts = {}
                     for ch = 0, 3 do
                         local conv
@@ -305,7 +307,7 @@ function lines.emit_body(c, ctx)
         c:line("uint extent1 = %s;", h)
         c:line("uint extent2 = %s;", w)
     end
-    emit_pair(c, "extent2")
+    lines.emit_pair(c, "extent2")
     declare_registers(c, ctx)
     local steps = ctx.plan.steps
     for _, step in ipairs(steps) do

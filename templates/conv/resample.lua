@@ -18,7 +18,15 @@ function resample.prepare(ctx)
         "frequency), store where pass 2 reads it" } }
 end
 
+-- Pass 2 holds frequency k2 at bit-reversed position j2 where P2 is a power of two, at k2
+-- itself where it runs mixed-radix stages (natural order).
+local function natural(ctx)
+    local p2 = ctx.sizes.p2
+    return p2 & (p2 - 1) ~= 0
+end
+
 function resample.emit_helpers(c, ctx)
+    if natural(ctx) then return end
     local bits = log2(ctx.sizes.p2)
     c:comment(string.format("Frequency k2 of bit-reversed position j2 (%d bits): where pass 2's DIF " ..
         "holds each frequency.", bits))
@@ -48,7 +56,11 @@ function resample.emit_body(c, ctx)
     c:line("if (i >= %s) return;", u(half1 * s.p2))
     c:line("uint k1 = i %% %s;", u(half1))
     c:line("uint j2 = i / %s;", u(half1))
-    c:line("uint k2 = conv_reverse(j2);")
+    if natural(ctx) then
+        c:note("uint k2 = j2;", "pass 2's mixed-radix stages hold frequencies in natural order")
+    else
+        c:line("uint k2 = conv_reverse(j2);")
+    end
     c:blank()
     c:comment(string.format("H sampled bilinearly from the %dx%d kernel spectrum (along A1, A2) at " ..
         "u = kappa * Q / P * psf_scale, kappa the signed frequency (k2 - %d above %d), indices wrapping " ..

@@ -182,7 +182,7 @@ local function exchange(c, ctx, s, out, junction)
                 end, nx)
             else
                 local _, reads = stockham.round_sets(plan, s, a)
-                table.sort(freed, function(x, y) return tonumber(x:sub(2)) < tonumber(y:sub(2)) end)
+                table.sort(freed, function(x, y) return tonumber(x:match("%d+$")) < tonumber(y:match("%d+$")) end)
                 assert(#freed == #reads, "mixed: a round reads as many values as it writes")
                 for i, k in ipairs(reads) do
                     phys[k] = freed[i]
@@ -273,8 +273,8 @@ function steps.input_element(ctx, q, m)
 end
 
 -- The inputs of stage st (the first by default), register by register, within the guard of
--- idle butterflies: fn(reg, x) loads element it + x (x = W q + m N / R) into register reg;
--- returns the registers (phys[k], k = q + m B).
+-- idle butterflies: fn(reg, x, k) loads element it + x (x = W q + m N / R) into register reg
+-- (named ctx.reg_prefix .. k, "v" by default); returns the registers (phys[k], k = q + m B).
 function steps.each_input(c, ctx, fn, st)
     local plan = ctx.plan_now
     st = st or plan.stages[1]
@@ -284,8 +284,8 @@ function steps.each_input(c, ctx, fn, st)
         local function body()
             for m = 0, st.radix - 1 do
                 local k = q + m * st.b
-                phys[k] = reg_name(k)
-                fn(phys[k], plan.w * q + m * (plan.n // st.radix))
+                phys[k] = (ctx.reg_prefix or "v") .. k
+                fn(phys[k], plan.w * q + m * (plan.n // st.radix), k)
             end
         end
         if bound then c:block(string.format("if (it < %s)", u(bound)), body) else body() end

@@ -27,7 +27,11 @@ refuse "^spdgen: error: --image 7x0: must be WxH" --image 7x0 --psf 3x3
 refuse "^spdgen: error: --psf 0x3: must be WxH" --image 5x5 --psf 0x3
 refuse "^spdgen: error: --psf 100x100: larger than the padded image 64x64" --image 64x64 --psf 100x100 --padded 64x64
 refuse "^spdgen: error: --padded 64x64: the image + the PSF - 1 is 66 along x" --image 64x64 --psf 3x3 --padded 64x64
-refuse "^spdgen: error: --padded 48x64: must be powers of two" --image 40x40 --psf 3x3 --padded 48x64
+refuse "^spdgen: error: --padded 110x64: each side must be at least 8, even, with no prime factor above 7" \
+    --image 40x40 --psf 3x3 --padded 110x64
+refuse "^spdgen: error: --padded 64x45: each side must be at least 8, even" --image 40x40 --psf 3x3 --padded 64x45
+refuse "^spdgen: error: --pad-to smooth: not with --padded" --image 40x40 --psf 3x3 --padded 48x64 --pad-to smooth
+refuse "^spdgen: error: --pad-to pow3: must be pow2 | smooth" --image 40x40 --psf 3x3 --pad-to pow3
 refuse "^spdgen: error: --channels 5: must be 1..4" --image 64x64 --psf 3x3 --channels 5
 refuse "^spdgen: error: --channels 0: must be 1..4" --image 64x64 --psf 3x3 --channels 0
 refuse "^spdgen: error: --image 16384x16 with --psf 2x2: the padded width 32768 is past one dispatch" \
@@ -54,7 +58,9 @@ refuse "^spdgen: error: --size 65x8: larger than --image 64x64" --image 64x64 --
 n=0 bad=0 long=0
 for job in "glsl hlsl msl spirv:--image 320x180 --psf 63x63" \
     "glsl msl:--image 64x48 --psf 16x9 --channels 1 --padding mirror --spectrum exact" \
-    "hlsl msl:--image 100x60 --psf 31x20 --channels 4 --storage f16 --subgroup 8 --input buffer --output buffer --ept 4"; do
+    "hlsl msl:--image 100x60 --psf 31x20 --channels 4 --storage f16 --subgroup 8 --input buffer --output buffer --ept 4" \
+    "glsl hlsl msl:--image 150x70 --psf 31x25 --pad-to smooth --padding mirror" \
+    "msl:--image 100x60 --psf 21x21 --channels 4 --pad-to smooth --spectrum exact --storage f16 --input buffer --output buffer"; do
     flags=${job#*:}
     for t in ${job%%:*}; do
         n=$((n + 1))
@@ -77,14 +83,17 @@ for job in "glsl hlsl msl spirv:--image 320x180 --psf 63x63" \
         fi
     done
 done
-ok $bad "$n jobs of 3 configurations, every target: six shaders (five exact) and a plan each; one per target made twice, byte for byte the same"
+ok $bad "$n jobs of 5 configurations, every target: six shaders (five exact) and a plan each; one per target made twice, byte for byte the same"
 ok $long "every emitted line (shaders and plans) is within 100 columns"
 
-# The plan's regenerate command, run again, writes the same files.
-cmd=$(regenerate_command "$WORK/a.5/job.convplan")
-mkdir -p "$WORK/re" && (cd "$WORK/re" && eval "\"\$SPDGEN\" ${cmd#spdgen }" -o job.comp) &&
-    diff -r "$WORK/a.5" "$WORK/re" >/dev/null
-ok $? "the plan's regenerate command ($(echo "$cmd" | cut -c1-60)...) makes the same files"
+# The plan's regenerate command, run again, writes the same files (--pad-to smooth: the
+# command names the --padded sizes it chose).
+for a in 5 9; do
+    cmd=$(regenerate_command "$WORK/a.$a/job.convplan")
+    mkdir -p "$WORK/re.$a" && (cd "$WORK/re.$a" && eval "\"\$SPDGEN\" ${cmd#spdgen }" -o job.comp) &&
+        diff -r "$WORK/a.$a" "$WORK/re.$a" >/dev/null
+    ok $? "the plan's regenerate command ($(echo "$cmd" | cut -c1-60)...) makes the same files"
+done
 
 # The contract header compiles and names the job's sizes.
 "$SPDGEN" --conv --image 160x90 --psf 25x25 --channels 3 --name bloom --target spirv -o "$WORK/h.spv" \
@@ -92,6 +101,16 @@ ok $? "the plan's regenerate command ($(echo "$cmd" | cut -c1-60)...) makes the 
     printf '#include "bloom.h"\n#include <stdio.h>\nint main(void) { printf("%%d %%d %%d %%d\\n", BLOOM_IMAGE_WIDTH, BLOOM_PSF_HEIGHT, BLOOM_PADDED_WIDTH, BLOOM_PADDED_HEIGHT); return 0; }\n' >"$WORK/h.c" &&
     cc -std=c11 -Wall -Werror -I"$WORK" -o "$WORK/h" "$WORK/h.c" && [ "$("$WORK/h")" = "160 25 256 128" ]
 ok $? "--emit-header compiles and names the image, the PSF and the padded sizes (160 + 25 - 1 -> 256, 90 + 25 - 1 -> 128)"
+# --pad-to smooth: the smallest even sides with no prime factor above 7 (100 + 21 - 1 = 120 =
+# 2^3 3 5; 60 + 21 - 1 = 80 = 2^4 5; 150 + 31 - 1 = 180 = 2^2 3^2 5; 70 + 25 - 1 = 94 = 2 x 47,
+# so 96 = 2^5 3).
+for job in "100x60 21x21:120 80" "150x70 31x25:180 96"; do
+    sizes=${job%%:*}
+    "$SPDGEN" --conv --image "${sizes% *}" --psf "${sizes#* }" --pad-to smooth --name bloom --target spirv \
+        -o "$WORK/h.spv" --emit-header "$WORK/bloom.h" && cc -std=c11 -Wall -Werror -I"$WORK" -o "$WORK/h" "$WORK/h.c" &&
+        [ "$("$WORK/h" | cut -d' ' -f3-)" = "${job#*:}" ]
+    ok $? "--pad-to smooth pads --image ${sizes% *} with --psf ${sizes#* } to ${job#*:}"
+done
 for b in SPECTRUM1_PSF SPECTRUM1_ZK SPECTRUM2_ZK SPECTRUM2_SPECTRUM RESAMPLE_SPECTRUM RESAMPLE_R PASS1_SRC PASS1_Z PASS2_Z PASS2_Y PASS2_SPECTRUM \
     PASS3_Y PASS3_SRC PASS3_DST; do grep -q "^#define BLOOM_BINDING_$b [0-9]" "$WORK/bloom.h" || echo "$b"; done >"$WORK/missing"
 [ ! -s "$WORK/missing" ] && [ -z "$(long_lines "$WORK/bloom.h")" ]
@@ -103,8 +122,10 @@ if command -v "${CLANGXX:-clang++}" >/dev/null 2>&1; then
     # The passes that hold the most constructs (each file is a clang++ run): the image passes
     # with mirror padding; the buffer passes with halves and shuffles.
     "$d/../msl/check-msl.sh" "$WORK"/a.6/job.pass1.metal "$WORK"/a.6/job.pass3.metal "$WORK"/a.8/job.pass1.metal \
-        "$WORK"/a.8/job.pass2.metal "$WORK"/a.8/job.resample.metal "$WORK"/a.3/job.pass3.metal 2>"$WORK/err"
-    ok $? "MSL compiles against the Metal shim: the image passes of --padding mirror, pass 1, 2 and the resample of --storage f16 --subgroup 8, pass 3 of 3 channels"
+        "$WORK"/a.8/job.pass2.metal "$WORK"/a.8/job.resample.metal "$WORK"/a.3/job.pass3.metal \
+        "$WORK"/a.11/job.pass1.metal "$WORK"/a.11/job.pass3.metal "$WORK"/a.12/job.pass2.metal \
+        "$WORK"/a.12/job.spectrum2.metal 2>"$WORK/err"
+    ok $? "MSL compiles against the Metal shim: the image passes of --padding mirror, pass 1, 2 and the resample of --storage f16 --subgroup 8, pass 3 of 3 channels, the mixed-radix passes of --pad-to smooth"
     [ -s "$WORK/err" ] && diag "$(head -20 "$WORK/err")"
 else
     echo "ok $((TAP_N + 1)) # SKIP clang++ not installed"

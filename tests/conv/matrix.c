@@ -4,7 +4,8 @@
  * resampled one. Each job serves images and PSFs up to its sizes, so one job runs several:
  * images 1x1, 7x5 up to 160x90, PSFs 1x1 to 63x63 (odd, even, non-square), 1-4 channels, both
  * paddings, both axis orders, images and buffers, with and without the composite and the
- * sharpening lerp, psf_scale, shuffles and quad swaps, f16 spectra, an rgba16f output. The
+ * sharpening lerp, psf_scale, shuffles and quad swaps, f16 spectra, an rgba16f output,
+ * padded sides that are not powers of two (--pad-to smooth, --padded). The
  * outputs and the spectra between the passes start as NaN, so a value never written fails;
  * the errors are those of the convolved channels, and the channels past --channels must be
  * the source's exactly. Bounds: SPDRT_CONV_BOUND_* (fp32 spectra: rel L2 2e-6, max 1e-5).
@@ -51,6 +52,21 @@ static const job_case JOBS[] = {
     {"--image 50x30 --psf 9x9 --padded 128x64 --channels 1 --spectrum exact --format rgba32f", 0, 0, 0,
      {{50, 30, 9, 9, 1, 0.5f}, {50, 30, 4, 9}}},
     {"--image 1x1 --psf 1x1 --channels 1 --input buffer --output buffer --spectrum exact", 0, 0, 0, {{1, 1, 1, 1}}},
+    /* --pad-to smooth: mixed-radix passes along both axes (180 = 2^2 3^2 5, 96 = 2^5 3), every
+     * channel count of the line passes' register sets, both spectra, both paddings; --padded
+     * with one side a power of two, so mixed line passes meet power-of-two column passes
+     * (120 x 64) and the other way round (64 x 90, 90 = 2 3^2 5, the resample in natural
+     * order). */
+    {"--image 150x70 --psf 31x25 --channels 3 --pad-to smooth --padding mirror --format rgba32f", 0, 0, 1,
+     {{150, 70, 31, 25}, {149, 69, 30, 24, 1, 0.6f, 0.4f, 0.8f}, {7, 5, 3, 3}}},
+    {"--image 150x70 --psf 31x25 --channels 4 --pad-to smooth --spectrum exact --first-axis y --input buffer "
+     "--output buffer", 0, 0, 1, {{150, 70, 31, 25}, {100, 61, 31, 1, 1, 0.5f, 0.2f}}},
+    {"--image 100x60 --psf 21x5 --channels 1 --pad-to smooth --spectrum exact --padding mirror --storage f16 "
+     "--format rgba32f", 1, 0, 0, {{100, 60, 21, 5}, {99, 59, 2, 4}}},
+    {"--image 100x50 --psf 21x15 --padded 120x64 --channels 2 --spectrum exact --format rgba32f", 0, 0, 0,
+     {{100, 50, 21, 15}, {90, 33, 9, 15, 1, 0.7f}}},
+    {"--image 50x70 --psf 15x21 --padded 64x90 --channels 2 --first-axis x --input buffer --output buffer", 0, 0,
+     0, {{50, 70, 15, 21}, {33, 70, 15, 3, 0, 0, 0.3f, 1.25f}}},
 };
 
 /* The worst errors of each kind, reported at the end. */

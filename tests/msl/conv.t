@@ -6,7 +6,8 @@
 # exact spectrum, the CPU pipeline in double for a resampled one) within tests/conv/matrix.c's
 # bounds (SPDRT_CONV_BOUND_*: f32 spectra rel L2 2e-6, max 1e-5; f16 2e-3, 4e-3), no value
 # unwritten (everything starts as NaN), the copied channels exact, guard bands untouched.
-# The jobs, seeds and runs are tests/conv/matrix.c's, all eight, on the same random inputs:
+# The jobs, seeds and runs are tests/conv/matrix.c's first nine (the ninth: mixed-radix passes
+# of --pad-to smooth), on the same random inputs:
 # images 1x1 to 160x90, PSFs 1x1 to 63x63, 1-4 channels, both paddings and axis orders, images
 # and buffers, composite, sharpening, psf_scale, shuffles and quad swaps, f16 spectra. One
 # change: the job with an rgba16f output writes rgba32f here (the shim's textures convert no
@@ -36,6 +37,7 @@ cat >"$WORK/jobs" <<'EOF'
 5017|--conv --image 96x50 --psf 40x16 --channels 3 --spectrum resampled --first-axis x --input buffer --output buffer --subgroup 8 --storage f16|96x50 40x16;5x7 3x16 scale=0.6
 6017|--conv --image 50x30 --psf 9x9 --padded 128x64 --channels 1 --spectrum exact --format rgba32f|50x30 9x9 composite=0.5;50x30 4x9
 7017|--conv --image 1x1 --psf 1x1 --channels 1 --input buffer --output buffer --spectrum exact|1x1 1x1
+8017|--conv --image 150x70 --psf 31x25 --channels 3 --pad-to smooth --padding mirror --format rgba32f|150x70 31x25;149x69 30x24 composite=0.6 sharpen=0.4 scale=0.8;7x5 3x3
 EOF
 
 # name FLAGS...: the build directory's name for a job (see tests/msl/msl.mk).

@@ -134,7 +134,7 @@ $(B)/fft/fft_msl.o: $(M)/fft/fft_msl.cpp
 
 # ---- conv jobs ---------------------------------------------------------------------------
 # CONFIG -> spdgen arguments, as for the FFT.
-CONV_FLAG_NAMES := conv image psf channels padding spectrum first-axis input output format storage padded \
+CONV_FLAG_NAMES := conv image psf channels padding spectrum first-axis input output format storage padded pad-to \
 	ept max-wg subgroup columns-per-wg
 CONV_ROLES := spectrum1 spectrum2 resample pass1 pass2 pass3
 conv_args = $(foreach w,$(subst _, ,$(1)),$(if $(filter $(CONV_FLAG_NAMES),$(w)),--$(w),$(w)))

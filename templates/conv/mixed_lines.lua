@@ -1,0 +1,227 @@
+-- mixed_lines.lua: the passes along the first axis A1 (spectrum1, pass1, pass3) where its
+-- padded length is not a power of two. As lines.lua: a workgroup runs one pair of lines as
+-- one complex FFT z = line0 + i line1, reading and writing each texel once for every
+-- channel; here each channel has a register set of its own (c0v.., c1v..) and the channels'
+-- FFTs run one after another through the same shared memory. The stages are mixed radix in
+-- natural order (mixed_fft.lua), so element and frequency x of register k are it + a
+-- constant.
+--   spectrum1: the PSF, its centre placed at L1/2 -> zk
+--   pass1:     the image (padding implied by the loads) -> z, scaled by 1/P1
+--   pass3:     two lines' half spectra from y -> the inverse -> the output, cropped
+local mixed_fft = require("templates.conv.mixed_fft")
+local lines = require("templates.conv.lines")
+local padding = require("templates.conv.padding")
+
+local mixed_lines = {}
+
+local u, plus = mixed_fft.u, mixed_fft.plus
+local COMPONENT = lines.COMPONENT
+
+local function prefix(ch) return string.format("c%dv", ch) end
+
+function mixed_lines.prepare(ctx)
+    local load = ctx.role == "pass3" and "load two lines' half spectra, every channel" or
+        "load two lines, every channel"
+    ctx.segments = { { text = load },
+        { text = mixed_fft.phase_text(ctx, "per channel, " .. (ctx.forward and "the forward FFT" or
+            "the inverse FFT")) },
+        { text = ctx.role == "pass3" and "store the composite, cropped" or "store each channel's spectrum" } }
+end
+
+function mixed_lines.emit_helpers(c, ctx)
+    mixed_fft.emit_helpers(c, ctx)
+    if ctx.cfg.padding == "mirror" and ctx.role == "pass1" then padding.emit_helper(c) end
+end
+
+-- The registers of channel ch named after channel 0's (the loads fill every channel at once).
+local function renamed(phys, ch)
+    local out = {}
+    for k, name in pairs(phys) do out[k] = prefix(ch) .. name:match("%d+$") end
+    return out
+end
+
+-- spectrum1 and pass1: element a1 of both lines, every channel, zero past the data.
+local function emit_real_load(c, ctx)
+    local cfg = ctx.cfg
+    local psf = ctx.role == "spectrum1"
+    local n = cfg.shape.n
+    c:comment(string.format("Load: register k of every channel holds element a1 = it + %d k of the line " ..
+        "pair, z = line0 + i line1.%s", ctx.plan.w, psf and string.format(" The PSF is placed with its " ..
+        "centre at %d, so a1 reads PSF index a1 + centre - %d (zero outside the PSF).", n // 2, n // 2) or
+        (cfg.padding == "zero" and " Past the image the padding reads zero." or
+        " Past the image the padding reads the image mirrored (conv_mirror).")))
+    local image = not psf and cfg.input == "image"
+    local read = lines.texel_reader(ctx, psf and "psf" or (not image and "src"),
+        psf and "params.psf_width" or "params.width", "s1")
+    ctx.reg_prefix = prefix(0)
+    return mixed_fft.each_input(c, ctx, function(_, x, k)
+        c:block("", function()
+            c:line("uint a1 = %s;", plus("it", x))
+            local valid
+            if psf then
+                c:line("uint shifted = a1 + (extent1 >> 1u);")
+                c:line("bool s1_in = shifted >= %s && shifted - %s < extent1;", u(n // 2), u(n // 2))
+                c:line("uint s1 = s1_in ? shifted - %s : 0u;", u(n // 2))
+                valid = "s1_in"
+            else
+                valid = padding.source(c, cfg, "a1", "extent1", n, "s1")
+            end
+            if image then
+                c:line("$float4 t0 = %s;", read("line0"))
+                c:line("$float4 t1 = %s;", read("line1"))
+            end
+            for ch = 0, cfg.channels - 1 do
+                local a = image and ("t0." .. COMPONENT[ch + 1]) or read("line0", ch)
+                local b = image and ("t1." .. COMPONENT[ch + 1]) or read("line1", ch)
+                local v = string.format("$float2(%s, odd_in ? %s : 0.0f)", a, b)
+                if valid then v = string.format("%s ? %s : $float2(0.0f, 0.0f)", valid, v) end
+                c:line("%s%d = %s;", prefix(ch), k, v)
+            end
+        end)
+    end)
+end
+
+-- spectrum1 and pass1: frequency f of channel ch's pair spectrum at (ch * pairs + pair) * N + f.
+local function emit_spectrum_store(c, ctx, ch, out)
+    local psf = ctx.role == "spectrum1"
+    local n = ctx.cfg.shape.n
+    local pairs = psf and ctx.strides.zk_pairs or ctx.strides.z_pairs
+    local buffer = psf and "zk" or "z"
+    local scale = not psf and mixed_fft.literal(1 / n) or nil
+    c:comment(string.format("Store channel %d: frequency f of the pair's spectrum at (%d * %d + pair) * %d + " ..
+        "f%s.", ch, ch, pairs, n, scale and string.format(", times 1/%d", n) or ""))
+    c:line("uint base%d = (%s + pair) * %s;", ch, u(ch * pairs), u(n))
+    mixed_fft.each_output(ctx, out, function(reg, x, _, _, bound)
+        local v = scale and string.format("%s * %s", reg, scale) or reg
+        local line = lines.store_complex(ctx, buffer, string.format("base%d + %s", ch, mixed_fft.factor(x)), v)
+        if bound then c:line("if (it < %s) %s", u(bound), line) else c:line(line) end
+    end)
+end
+
+-- pass3: z = X0[f] + i X1[f] for every channel, from the two lines' half spectra.
+local function emit_half_load(c, ctx)
+    local cfg, n = ctx.cfg, ctx.cfg.shape.n
+    local half1, e2, W = ctx.strides.half1, ctx.sizes.e2, ctx.plan.w
+    c:comment(string.format("Load: register k of every channel holds frequency f = it + %d k: X[f] from line " ..
+        "l's half spectrum at (c * %d + l) * %d + f for f <= %d, conj X[%d - f] above (a real line's " ..
+        "spectrum is Hermitian); z = X0 + i X1.", W, e2, half1, n // 2, n))
+    c:line("uint row0 = line0 * %s;", u(half1))
+    c:line("uint row1 = line1 * %s;", u(half1))
+    ctx.reg_prefix = prefix(0)
+    return mixed_fft.each_input(c, ctx, function(_, x, k)
+        c:block("", function()
+            -- it < W: the frequency's side of N/2 is known here where the whole range is.
+            local side = x + W - 1 <= n // 2 and "below" or x > n // 2 and "above" or "either"
+            c:line("uint f = %s;", plus("it", x))
+            if side == "below" then
+                c:line("uint m = f;")
+            elseif side == "above" then
+                c:note(string.format("uint m = %s - f;", u(n)), "N - f, in the half spectrum")
+            else
+                c:line("bool above = f > %s;", u(n // 2))
+                c:line("uint m = above ? %s - f : f;", u(n))
+            end
+            for ch = 0, cfg.channels - 1 do
+                local off = ch * e2 * half1
+                local at = off > 0 and (" + " .. u(off)) or ""
+                c:block("", function()
+                    c:line("$float2 x = %s;", lines.load_complex(ctx, "y", "row0" .. at .. " + m"))
+                    c:line("$float2 w = odd_in ? %s : $float2(0.0f, 0.0f);",
+                        lines.load_complex(ctx, "y", "row1" .. at .. " + m"))
+                    if x == 0 or (x <= n // 2 and x + W > n // 2) then
+                        c:comment("f = 0 or N/2: a real line's X[f] is real; the real part alone keeps " ..
+                            "the two lines apart.")
+                        c:line("bool real_f = m == 0u || m == %s;", u(n // 2))
+                        c:line("x = real_f ? $float2(x.x, 0.0f) : x;")
+                        c:line("w = real_f ? $float2(w.x, 0.0f) : w;")
+                    end
+                    if side == "above" then
+                        c:line("x = $float2(x.x, -x.y);")
+                        c:line("w = $float2(w.x, -w.y);")
+                    elseif side == "either" then
+                        c:line("x = above ? $float2(x.x, -x.y) : x;")
+                        c:line("w = above ? $float2(w.x, -w.y) : w;")
+                    end
+                    c:line("%s%d = $float2(x.x - w.y, x.y + w.x);", prefix(ch), k)
+                end)
+            end
+        end)
+    end)
+end
+
+-- pass3: per texel the convolution of every channel, composited, cropped.
+local function emit_output_store(c, ctx, outs)
+    local cfg, D = ctx.cfg, ctx.dialect
+    local image_out = cfg.output == "image"
+    local passthrough = image_out and cfg.input == "image" and cfg.channels < 4
+    c:comment("Store: line 2p is Re z, line 2p + 1 is Im z, element a1 = it + constant of register k; " ..
+        "texels past the image are not written. With composite, out = src + intensity * (conv - src)." ..
+        (passthrough and " Channels past the convolved ones keep the source's." or ""))
+    mixed_fft.each_output(ctx, outs[0], function(_, x, q, m, bound)
+        local cond = string.format("%s < extent1", mixed_fft.factor(x))
+        if bound then cond = string.format("it < %s && %s", u(bound), cond) end
+        c:block(string.format("if (%s)", cond), function()
+            c:line("uint a1 = %s;", x)
+            for li, line in ipairs({ "line0", "line1" }) do
+                local function body()
+                    local s = lines.source_channels(c, ctx, "a1", line, "s", passthrough and "always" or "composite")
+                    local parts = {}
+                    for ch = 0, 3 do
+                        parts[ch + 1] = ch < cfg.channels and (outs[ch][q][m + 1] .. (li == 1 and ".x" or ".y"))
+                            or s[ch + 1]
+                    end
+                    c:line("$float4 o = $float4(%s);", table.concat(parts, ", "))
+                    c:line("if (params.composite != 0u) o = s + params.intensity * (o - s);")
+                    local px, py = ctx.xy("a1", line)
+                    if image_out then
+                        c:line(D.image_store(ctx.by_name.dst, 0, string.format("$uint2(%s, %s)", px, py), nil, "o",
+                            "float4"))
+                    else
+                        for ch = 0, cfg.channels - 1 do
+                            c:line("dst[(%s * params.width + %s) * %su + %du] = o.%s;", py, px, cfg.channels, ch,
+                                COMPONENT[ch + 1])
+                        end
+                    end
+                end
+                if li == 1 then c:block("", body) else c:block("if (odd_in)", body) end
+            end
+        end)
+    end)
+end
+
+function mixed_lines.emit_body(c, ctx)
+    local cfg = ctx.cfg
+    local psf = ctx.role == "spectrum1"
+    local w, h = psf and "params.psf_width" or "params.width", psf and "params.psf_height" or "params.height"
+    if cfg.first_axis == "x" then
+        c:line("uint extent1 = %s;", w)
+        c:line("uint extent2 = %s;", h)
+    else
+        c:line("uint extent1 = %s;", h)
+        c:line("uint extent2 = %s;", w)
+    end
+    lines.emit_pair(c, "extent2")
+    c:line("uint it = t;")
+    local prefixes = {}
+    for ch = 0, cfg.channels - 1 do prefixes[#prefixes + 1] = prefix(ch) end
+    mixed_fft.declare(c, ctx, prefixes)
+    c:blank()
+    local phys = ctx.role == "pass3" and emit_half_load(c, ctx) or emit_real_load(c, ctx)
+    local outs = {}
+    for ch = 0, cfg.channels - 1 do
+        c:blank()
+        local label = string.format("Channel %d, %s FFT of %d points. ", ch, ctx.forward and "forward" or
+            "inverse", cfg.shape.n)
+        outs[ch] = mixed_fft.run(c, ctx, renamed(phys, ch), prefix(ch), ctx.sign, label)
+        if ctx.role ~= "pass3" then
+            c:blank()
+            emit_spectrum_store(c, ctx, ch, outs[ch])
+        end
+    end
+    if ctx.role == "pass3" then
+        c:blank()
+        emit_output_store(c, ctx, outs)
+    end
+end
+
+return mixed_lines
