@@ -15,8 +15,9 @@ static const double TAU = 6.283185307179586476925286766559;
 /* The DFT of n values of `in` (complex doubles, `step` complex values apart) into out (n
  * contiguous): split by the smallest prime factor p of n into p DFTs of n / p (decimation in
  * time), then X[k + q m] = sum_r w^(r (k + q m)) Y_r[k]; a prime n is its direct sum. Any
- * n, the padded sides of --pad-to smooth included. work: 2n complex values of scratch. */
-static void dft(const double *in, size_t n, size_t step, double *out, int sign, double *work)
+ * n, the padded sides of --pad-to smooth included. w: the N roots of unity of the whole
+ * transform (w_n^j = w[j N / n]); work: 2n complex values of scratch. */
+static void dft(const double *in, size_t n, size_t step, double *out, const double *w, size_t N, double *work)
 {
     if (n == 1) {
         out[0] = in[0], out[1] = in[1];
@@ -27,39 +28,50 @@ static void dft(const double *in, size_t n, size_t step, double *out, int sign, 
     if (n % p != 0) p = n;
     size_t m = n / p;
     double *y = work;
-    for (size_t r = 0; r < p; r++) dft(in + 2 * r * step, m, step * p, y + 2 * r * m, sign, work + 2 * n);
+    for (size_t r = 0; r < p; r++) dft(in + 2 * r * step, m, step * p, y + 2 * r * m, w, N, work + 2 * n);
     for (size_t k = 0; k < m; k++)
         for (size_t q = 0; q < p; q++) {
             size_t f = k + q * m;
             double re = 0, im = 0;
             for (size_t r = 0; r < p; r++) {
-                double a = sign * TAU * (double)((r * f) % n) / (double)n, wr = cos(a), wi = sin(a);
-                const double *v = y + 2 * (r * m + k);
-                re += v[0] * wr - v[1] * wi;
-                im += v[0] * wi + v[1] * wr;
+                const double *t = w + 2 * (((r * f) % n) * (N / n)), *v = y + 2 * (r * m + k);
+                re += v[0] * t[0] - v[1] * t[1];
+                im += v[0] * t[1] + v[1] * t[0];
             }
             out[2 * f] = re, out[2 * f + 1] = im;
         }
 }
 
-/* In place, n complex doubles (interleaved) `stride` complex values apart; sign -1 forward.
- * scratch: 4n complex values. */
-static void fft(double *d, size_t n, size_t stride, int sign, double *scratch)
+/* In place, n complex doubles (interleaved) `stride` complex values apart, w the n roots of
+ * unity of the transform's sign. scratch: 4n complex values. */
+static void fft(double *d, size_t n, size_t stride, const double *w, double *scratch)
 {
     double *in = scratch, *out = scratch + 2 * n;
     for (size_t i = 0; i < n; i++) in[2 * i] = d[2 * i * stride], in[2 * i + 1] = d[2 * i * stride + 1];
-    dft(in, n, 1, out, sign, scratch + 4 * n);
+    dft(in, n, 1, out, w, n, scratch + 4 * n);
     for (size_t i = 0; i < n; i++) d[2 * i * stride] = out[2 * i], d[2 * i * stride + 1] = out[2 * i + 1];
 }
 
-/* 0, or -1 where the scratch could not be allocated. */
+/* The n roots of unity exp(sign 2 pi i j / n) into w. */
+static void roots(double *w, size_t n, int sign)
+{
+    for (size_t j = 0; j < n; j++) {
+        double a = sign * TAU * (double)j / (double)n;
+        w[2 * j] = cos(a), w[2 * j + 1] = sin(a);
+    }
+}
+
+/* sign -1 forward; 0, or -1 where the scratch could not be allocated. */
 static int fft2(double *d, size_t nx, size_t ny, int sign)
 {
     size_t most = nx > ny ? nx : ny;
-    double *scratch = malloc(most * 4 * 2 * sizeof *scratch);
+    double *scratch = malloc((most * 4 + nx + ny) * 2 * sizeof *scratch);
     if (!scratch) return -1;
-    for (size_t y = 0; y < ny; y++) fft(d + 2 * y * nx, nx, 1, sign, scratch);
-    for (size_t x = 0; x < nx; x++) fft(d + 2 * x, ny, nx, sign, scratch);
+    double *wx = scratch + most * 8, *wy = wx + 2 * nx;
+    roots(wx, nx, sign);
+    roots(wy, ny, sign);
+    for (size_t y = 0; y < ny; y++) fft(d + 2 * y * nx, nx, 1, wx, scratch);
+    for (size_t x = 0; x < nx; x++) fft(d + 2 * x, ny, nx, wy, scratch);
     free(scratch);
     return 0;
 }
