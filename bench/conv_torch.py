@@ -10,6 +10,9 @@ padded size: the exact path), irfft2, the crop and the composite src + t (conv -
 fp16. The whole pipeline is timed, and its pieces apart; the result is checked on a sample of
 pixels against a direct convolution in float64 on the CPU.
 
+A case may name its padded size, WxH:K:PWxPH (e.g. the sizes spdgen --pad-to smooth chose,
+from its plan file), so cuFFT runs on the same points.
+
 usage: python3 bench/conv_torch.py [--cases 1280x720:256,1920x1080:512] [--reps 21]
                                    [--heat-ms 200] [--json FILE]
 """
@@ -61,10 +64,10 @@ def direct_pixel(img, psf, x, y):
     return (window * psf).sum(dim=(1, 2))
 
 
-def case(w, h, k, reps, heat_ms, scrub, intensity=0.3):
+def case(w, h, k, reps, heat_ms, scrub, padded=None, intensity=0.3):
     dev = "cuda"
     c = 3
-    pw, ph = next_pow2(w + k - 1), next_pow2(h + k - 1)
+    pw, ph = padded or (next_pow2(w + k - 1), next_pow2(h + k - 1))
     gen = torch.Generator(device="cpu").manual_seed(7)
     src = (torch.rand(c, h, w, generator=gen) * 4).to(torch.float16).to(dev)
     psf = torch.rand(c, k, k, generator=gen, dtype=torch.float64)
@@ -136,9 +139,10 @@ def main():
     print("| case | padded | rfft2 | product | irfft2 | crop + composite | pipeline | check |")
     print("|---|---|---|---|---|---|---|---|")
     for item in a.cases.split(","):
-        size, k = item.split(":")
+        size, k, *pad = item.split(":")
         w, h = (int(v) for v in size.split("x"))
-        r = case(w, h, int(k), a.reps, a.heat_ms, scrub)
+        padded = tuple(int(v) for v in pad[0].split("x")) if pad else None
+        r = case(w, h, int(k), a.reps, a.heat_ms, scrub, padded)
         rows.append(r)
         print(f"| {w}x{h}, PSF {k}x{k} | {r['padded'][0]}x{r['padded'][1]} | {r['rfft2_us']:.1f} us | "
               f"{r['product_us']:.1f} us | {r['irfft2_us']:.1f} us | {r['crop_composite_us']:.1f} us | "

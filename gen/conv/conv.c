@@ -72,10 +72,10 @@ static const sg_option options[] = {
         "image + the PSF - 1", .default_text = "the smallest --pad-to sizes of at least the image + the PSF - 1",
         .help = "the padded image the FFTs run on"},
     [CONV_OPT_PAD_TO] = {.name = "--pad-to", .kind = SG_OPT_CHOICE, .offset = F(pad_to),
-        .choices = sg_conv_pad_to, .meta = "K", .lua = "pad_to", .default_text = "pow2",
+        .choices = sg_conv_pad_to, .meta = "K", .lua = "pad_to", .default_text = "smooth",
         .command = SG_CMD_NEVER, /* the stamp gives --padded, the sizes it chose */
-        .help = "the padded sides: pow2 (powers of two) | smooth (even, no prime factor above 7: "
-        "mixed-radix FFTs over fewer points)"},
+        .help = "the padded sides: smooth (even, no prime factor above 7: mixed-radix FFTs over "
+        "fewer points, measured faster) | pow2 (powers of two)"},
     [CONV_OPT_EPT] = {.name = "--ept", .kind = SG_OPT_POW2, .offset = F(ept), .min = 2,
         .max = SG_CONV_MAX_REGISTERS, .meta = "E", .command = SG_CMD_WHEN, .shown = ept_given,
         .why = "complex values per invocation in every pass",
@@ -105,6 +105,7 @@ static void defaults(void *p)
     sg_conv_params *c = p;
     c->channels = 3;
     c->max_wg = 1024;
+    c->pad_to = SG_CONV_PAD_TO_SMOOTH;
 }
 
 static void set_int(lua_State *L, const char *name, long v)

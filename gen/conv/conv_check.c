@@ -16,6 +16,12 @@
  * columns, and fewer workgroups than 1 or 2. */
 #define DEFAULT_EPT 16
 #define LANES_DEFAULT 4
+/* A mixed-radix column pass holds at most this many values per invocation. Its plan needs
+ * every radix to divide E (the product sits between the forward and the inverse FFT), so a
+ * side such as 960 = 2^6 x 3 x 5 takes E = 60: 255 registers, and its pass 2 ran 4.4x slower
+ * than the power of two above it (bench/results/h100-2026-11-27-conv-smooth). A side with
+ * no such plan is passed over for the next smooth one. */
+#define MIXED_COLUMN_EPT 24
 
 static long next_pow2(long v)
 {
@@ -56,7 +62,7 @@ static int mixed_shape(const sg_run *run, long n, long lanes, int use_ept, sg_co
 {
     const sg_conv_params *c = run->params;
     long budget = budget_slots(run), e, w;
-    long max_e = lanes ? SG_CONV_MAX_REGISTERS : LINE_REGISTERS / c->channels;
+    long max_e = lanes ? MIXED_COLUMN_EPT : LINE_REGISTERS / c->channels;
     int flags = lanes ? SG_FFT_EXACT : 0;
     long ffts = lanes ? lanes : 1;
     if (use_ept && c->ept) {
@@ -71,26 +77,37 @@ static int mixed_shape(const sg_run *run, long n, long lanes, int use_ept, sg_co
     return 0;
 }
 
-/* Whether a side of n points has default shapes along either axis (the passes' shapes are
- * chosen once the axes are known). */
-static int side_fits(const sg_run *run, long n)
+/* Whether a side of n points has a default shape in its role: the line passes (line) or
+ * the column passes. */
+static int side_fits(const sg_run *run, long n, int line)
 {
-    if (is_pow2(n)) return 1;
+    if (is_pow2(n)) return n <= 16 * ((const sg_conv_params *)run->params)->max_wg;
     sg_conv_shape s;
-    return mixed_shape(run, n, 0, 0, &s) == 0 && mixed_shape(run, n, 1, 0, &s) == 0;
+    return mixed_shape(run, n, line ? 0 : 1, 0, &s) == 0;
 }
 
-/* The padded image along x and y: --padded, or the smallest --pad-to sizes holding
- * image + PSF - 1 (smooth: the smallest even 7-smooth side whose FFTs have a shape). */
+/* The padded side holding image + PSF - 1 along axis i in its role (line: the first axis):
+ * the power of two, or with --pad-to smooth the smallest even 7-smooth side with a shape. */
+static long padded_side(const sg_run *run, int i, int line)
+{
+    const sg_conv_params *c = run->params;
+    long need = max_long(SG_CONV_MIN_FFT, c->image[i] + c->psf[i] - 1);
+    if (c->pad_to == SG_CONV_PAD_TO_POW2) return next_pow2(need);
+    long m = need;
+    while (m <= 16 * c->max_wg && !(is_smooth_side(m) && side_fits(run, m, line))) m++;
+    return m;
+}
+
+/* The padded image along x and y, for the axis order: --padded, or padded_side's. */
 static int padded_sizes(sg_run *run)
 {
     sg_conv_params *c = run->params;
     static const char side[2] = {'x', 'y'};
     int given = sg_given(run, CONV_OPT_PADDED);
+    int line_axis = c->first_axis == SG_CONV_AXIS_X ? 0 : 1;
     if (given && sg_given(run, CONV_OPT_PAD_TO))
         return usage_error("--pad-to %s: not with --padded, which gives the sizes", sg_conv_pad_to[c->pad_to]);
     for (int i = 0; i < 2; i++) {
-        long need = max_long(SG_CONV_MIN_FFT, c->image[i] + c->psf[i] - 1);
         if (given) {
             if (!is_pow2(c->padded[i]) && !is_smooth_side(c->padded[i]))
                 return usage_error("--padded %ldx%ld: each side must be at least %d, even, with no prime "
@@ -103,18 +120,20 @@ static int padded_sizes(sg_run *run)
                 return usage_error("--padded %ldx%ld: the image + the PSF - 1 is %ld along %c, so the "
                                    "convolution would wrap around", c->padded[0], c->padded[1],
                                    c->image[i] + c->psf[i] - 1, side[i]);
-        } else if (c->pad_to == SG_CONV_PAD_TO_SMOOTH) {
-            long m = need;
-            while (m <= 16 * c->max_wg && !(is_smooth_side(m) && side_fits(run, m))) m++;
-            c->padded[i] = m;
         } else {
-            c->padded[i] = next_pow2(need);
+            c->padded[i] = padded_side(run, i, i == line_axis);
         }
-        if (c->padded[i] > 16 * c->max_wg || !side_fits(run, c->padded[i]))
+        if (given && !is_pow2(c->padded[i]) && !side_fits(run, c->padded[i], i == line_axis))
+            return usage_error("--padded %ldx%ld: the %s %ld has no FFT shape for the %s passes (%s %d)",
+                               c->padded[0], c->padded[1], i ? "height" : "width", c->padded[i],
+                               i == line_axis ? "line" : "column", i == line_axis ?
+                               "E x channels <= 32, W <= --max-wg; channels:" : "every radix dividing one E <=",
+                               i == line_axis ? (int)c->channels : MIXED_COLUMN_EPT);
+        if (!side_fits(run, c->padded[i], i == line_axis))
             return usage_error("--image %ldx%ld with --psf %ldx%ld: the padded %s %ld is past one "
-                               "dispatch (at most %ld = 16 x --max-wg %ld)", c->image[0], c->image[1],
+                               "dispatch (at most %ld = 16 x --max-wg %ld%s)", c->image[0], c->image[1],
                                c->psf[0], c->psf[1], i ? "height" : "width", c->padded[i], 16 * c->max_wg,
-                               c->max_wg);
+                               c->max_wg, is_pow2(c->padded[i]) ? "" : ", with a mixed-radix shape");
     }
     return 0;
 }
@@ -127,11 +146,21 @@ static int padded_sizes(sg_run *run)
  * 102 against 103 us; 1920x1080 with 512: 267 against 323 us; docs/conv.md, The axis
  * order): its line passes read image rows whole, y first reads columns. The 3/4 margin
  * itself is unmeasured. */
-static void choose_axis(sg_conv_params *c)
+static void choose_axis(sg_run *run)
 {
-    if (c->first_axis == SG_CONV_AXIS_AUTO)
-        c->first_axis = 4 * c->image[0] * c->padded[1] < 3 * c->image[1] * c->padded[0] ? SG_CONV_AXIS_Y
-                                                                                        : SG_CONV_AXIS_X;
+    sg_conv_params *c = run->params;
+    if (c->first_axis == SG_CONV_AXIS_AUTO) {
+        /* Each order's line side: --padded's, or its own (a smooth side may fit one role). */
+        int given = sg_given(run, CONV_OPT_PADDED);
+        long x_line = given ? c->padded[0] : padded_side(run, 0, 1);
+        long y_line = given ? c->padded[1] : padded_side(run, 1, 1);
+        c->first_axis = 4 * c->image[0] * y_line < 3 * c->image[1] * x_line ? SG_CONV_AXIS_Y : SG_CONV_AXIS_X;
+    }
+}
+
+/* The sizes along the passes' axes, once the order and the padded image are known. */
+static void axis_sizes(sg_conv_params *c)
+{
     int a = c->first_axis == SG_CONV_AXIS_X ? 0 : 1;
     c->e1 = c->image[a], c->e2 = c->image[1 - a];
     c->k1 = c->psf[a], c->k2 = c->psf[1 - a];
@@ -263,9 +292,11 @@ int sg_conv_check(sg_run *run)
     if (sg_is_wgsl(run) && !sg_given(run, CONV_OPT_MAX_WG) && c->max_wg > run->common.wg_invocations)
         c->max_wg = run->common.wg_invocations;
     int rc = check_flags(run);
-    if (!rc) rc = padded_sizes(run);
     if (rc) return rc;
-    choose_axis(c);
+    choose_axis(run);
+    rc = padded_sizes(run);
+    if (rc) return rc;
+    axis_sizes(c);
     rc = line_shape(run, c->q1, &c->shapes[SG_CONV_SPECTRUM1]);
     if (!rc) rc = column_shape(run, c->q2, c->q1 / 2 + 1, &c->shapes[SG_CONV_SPECTRUM2]);
     /* The resample: one invocation per value of the image-sized spectrum of a channel. */

@@ -35,9 +35,11 @@ refuse "^spdgen: error: --pad-to pow3: must be pow2 | smooth" --image 40x40 --ps
 refuse "^spdgen: error: --channels 5: must be 1..4" --image 64x64 --psf 3x3 --channels 5
 refuse "^spdgen: error: --channels 0: must be 1..4" --image 64x64 --psf 3x3 --channels 0
 refuse "^spdgen: error: --image 16384x16 with --psf 2x2: the padded width 32768 is past one dispatch" \
+    --image 16384x16 --psf 2x2 --pad-to pow2
+refuse "^spdgen: error: --image 16384x16 with --psf 2x2: the padded width 16385 is past one dispatch" \
     --image 16384x16 --psf 2x2
 refuse "^spdgen: error: --image 16x1000 with --psf 3x3: the padded height 1024 is past one dispatch (at most 512" \
-    --image 16x1000 --psf 3x3 --max-wg 32
+    --image 16x1000 --psf 3x3 --max-wg 32 --pad-to pow2
 refuse "^spdgen: error: --conv needs --psf" --image 64x64
 refuse "^spdgen: error: --conv needs --image" --psf 3x3
 refuse "^spdgen: error: --format rgba32f: only with --output image" --image 8x8 --psf 3x3 --output buffer --format rgba32f
@@ -46,9 +48,14 @@ refuse "^spdgen: error: --spectrum bogus" --image 8x8 --psf 3x3 --spectrum bogus
 refuse "^spdgen: error: --storage f64: must be f32 | f16" --image 8x8 --psf 3x3 --storage f64
 refuse "^spdgen: error: --ept 128: must be" --image 64x64 --psf 3x3 --ept 128
 refuse "^spdgen: error: --ept 32: the line passes hold 4 channels, so at most --ept 16" --image 500x500 --psf 3x3 \
-    --channels 4 --ept 32 --spectrum exact
-refuse "^spdgen: error: --ept 8: this job's FFTs of 8 points take at most --ept 4" --image 64x64 --psf 3x3 --ept 8
-refuse "^spdgen: error: --columns-per-wg 64: 64 columns" --image 64x64 --psf 3x3 --columns-per-wg 64
+    --channels 4 --ept 32 --spectrum exact --pad-to pow2
+refuse "^spdgen: error: --ept 32: the line passes' FFTs of 504 points take an E that divides 504, with E x 4 channels at most 32" \
+    --image 500x500 --psf 5x5 --channels 4 --ept 32 --spectrum exact
+refuse "^spdgen: error: --padded 64x90: the height 90 has no FFT shape for the column passes (every radix dividing one E <= 24)" \
+    --image 50x70 --psf 15x21 --padded 64x90 --first-axis x
+refuse "^spdgen: error: --ept 8: this job's FFTs of 8 points take at most --ept 4" --image 8x8 --psf 1x1 --ept 8
+refuse "^spdgen: error: --columns-per-wg 64: 64 columns" --image 64x64 --psf 3x3 --columns-per-wg 64 --pad-to pow2
+refuse "^spdgen: error: --columns-per-wg 64: no shape of the 1000-point FFTs" --image 1000x1000 --psf 1x1 --columns-per-wg 64
 refuse "^spdgen: error: --size: only meaningful with --selftest" --image 64x64 --psf 3x3 --size 8x8
 refuse "^spdgen: error: --size 65x8: larger than --image 64x64" --image 64x64 --psf 3x3 --selftest --size 65x8
 
@@ -58,7 +65,7 @@ refuse "^spdgen: error: --size 65x8: larger than --image 64x64" --image 64x64 --
 n=0 bad=0 long=0
 for job in "glsl hlsl msl spirv:--image 320x180 --psf 63x63" \
     "glsl msl:--image 64x48 --psf 16x9 --channels 1 --padding mirror --spectrum exact" \
-    "hlsl msl:--image 100x60 --psf 31x20 --channels 4 --storage f16 --subgroup 8 --input buffer --output buffer --ept 4" \
+    "hlsl msl:--image 100x60 --psf 31x20 --channels 4 --storage f16 --subgroup 8 --input buffer --output buffer --ept 4 --pad-to pow2" \
     "glsl hlsl msl:--image 150x70 --psf 31x25 --pad-to smooth --padding mirror" \
     "msl:--image 100x60 --psf 21x21 --channels 4 --pad-to smooth --spectrum exact --storage f16 --input buffer --output buffer"; do
     flags=${job#*:}
@@ -99,11 +106,14 @@ done
 "$SPDGEN" --conv --image 160x90 --psf 25x25 --channels 3 --name bloom --target spirv -o "$WORK/h.spv" \
     --emit-header "$WORK/bloom.h" &&
     printf '#include "bloom.h"\n#include <stdio.h>\nint main(void) { printf("%%d %%d %%d %%d\\n", BLOOM_IMAGE_WIDTH, BLOOM_PSF_HEIGHT, BLOOM_PADDED_WIDTH, BLOOM_PADDED_HEIGHT); return 0; }\n' >"$WORK/h.c" &&
-    cc -std=c11 -Wall -Werror -I"$WORK" -o "$WORK/h" "$WORK/h.c" && [ "$("$WORK/h")" = "160 25 256 128" ]
-ok $? "--emit-header compiles and names the image, the PSF and the padded sizes (160 + 25 - 1 -> 256, 90 + 25 - 1 -> 128)"
-# --pad-to smooth: the smallest even sides with no prime factor above 7 (100 + 21 - 1 = 120 =
-# 2^3 3 5; 60 + 21 - 1 = 80 = 2^4 5; 150 + 31 - 1 = 180 = 2^2 3^2 5; 70 + 25 - 1 = 94 = 2 x 47,
-# so 96 = 2^5 3).
+    cc -std=c11 -Wall -Werror -I"$WORK" -o "$WORK/h" "$WORK/h.c" && [ "$("$WORK/h")" = "160 25 192 128" ]
+ok $? "--emit-header compiles and names the image, the PSF and the padded sizes (160 + 25 - 1 -> 192, 90 + 25 - 1 -> 128)"
+# --pad-to smooth (the default): the smallest even sides with no prime factor above 7 (100 + 21
+# - 1 = 120 = 2^3 3 5; 60 + 21 - 1 = 80 = 2^4 5; 150 + 31 - 1 = 180 = 2^2 3^2 5; 70 + 25 - 1 =
+# 94 = 2 x 47, so 96 = 2^5 3), those along the second axis (the column passes) with radices
+# that all divide one E <= 24. In the header's job above, 160 + 25 - 1 = 184 takes 192 = 2^6
+# 3 (184 = 2^3 23, 186 = 2 3 31, 188 = 2^2 47, 190 = 2 5 19) and 90 + 25 - 1 = 114 takes 128:
+# 120 = 2^3 3 5 and 126 = 2 3^2 7 would need E = 30 or 42 along the second axis.
 for job in "100x60 21x21:120 80" "150x70 31x25:180 96"; do
     sizes=${job%%:*}
     "$SPDGEN" --conv --image "${sizes% *}" --psf "${sizes#* }" --pad-to smooth --name bloom --target spirv \

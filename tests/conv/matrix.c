@@ -33,29 +33,32 @@ typedef struct {
  * `both`, which hold every construct the dialects spell differently (shuffles, quad swaps,
  * halves, images and buffers, the resampled product, an rgba16f output). 3 channels (the
  * line passes skip the fourth register slot) run with shared memory, quad swaps and
- * shuffles with halves. */
+ * shuffles with halves. The jobs that test shuffles, quad swaps, --ept and --columns-per-wg
+ * pad to powers of two (--pad-to pow2: the mixed-radix passes use shared memory only); the
+ * others take the default smooth sides. */
 static const job_case JOBS[] = {
     {"--image 160x90 --psf 63x63 --channels 3 --spectrum exact --padding zero --first-axis x --format rgba32f", 0, 0,
      0, {{1, 1, 1, 1}, {7, 5, 3, 3}, {61, 17, 63, 63}, {160, 90, 33, 33, 1, 0.6f}, {120, 70, 16, 9}}},
     {"--image 48x40 --psf 63x63 --channels 4 --spectrum exact --padding mirror --first-axis y --input buffer "
-     "--output buffer --subgroup 8", 0, 0, 1,
+     "--output buffer --subgroup 8 --pad-to pow2", 0, 0, 1,
      {{1, 1, 5, 5}, {7, 5, 63, 63}, {48, 40, 63, 40, 1, 1.5f}, {33, 40, 2, 2}, {47, 39, 30, 1}, {1, 40, 31, 20}}},
     {"--image 64x48 --psf 17x17 --channels 2 --spectrum exact --padding mirror --ept 4 --max-wg 64 "
-     "--columns-per-wg 2 --format rgba32f", 0, 0, 0,
+     "--columns-per-wg 2 --format rgba32f --pad-to pow2", 0, 0, 0,
      {{64, 48, 17, 17}, {63, 47, 16, 17, 1, 0.8f, 0.3f}, {3, 47, 11, 12}}},
     {"--image 64x48 --psf 25x25 --channels 2 --spectrum exact --storage f16 --input buffer --output buffer", 1, 0, 1,
      {{64, 48, 25, 25}, {64, 48, 1, 1}, {60, 40, 3, 3, 1, 0.5f}}},
-    {"--image 96x64 --psf 33x21 --channels 3 --spectrum resampled --padding mirror --subgroup 4", 0, 1, 1,
+    {"--image 96x64 --psf 33x21 --channels 3 --spectrum resampled --padding mirror --subgroup 4 --pad-to pow2", 0,
+     1, 1,
      {{96, 64, 33, 21}, {96, 64, 33, 21, 0, 0, 0.5f, 0.75f}, {90, 50, 17, 9, 1, 0.7f, 0, 1.5f}}},
     {"--image 96x50 --psf 40x16 --channels 3 --spectrum resampled --first-axis x --input buffer --output buffer "
-     "--subgroup 8 --storage f16", 1, 0, 0, {{96, 50, 40, 16}, {5, 7, 3, 16, 0, 0, 0, 0.6f}}},
+     "--subgroup 8 --storage f16 --pad-to pow2", 1, 0, 0, {{96, 50, 40, 16}, {5, 7, 3, 16, 0, 0, 0, 0.6f}}},
     {"--image 50x30 --psf 9x9 --padded 128x64 --channels 1 --spectrum exact --format rgba32f", 0, 0, 0,
      {{50, 30, 9, 9, 1, 0.5f}, {50, 30, 4, 9}}},
     {"--image 1x1 --psf 1x1 --channels 1 --input buffer --output buffer --spectrum exact", 0, 0, 0, {{1, 1, 1, 1}}},
     /* --pad-to smooth: mixed-radix passes along both axes (180 = 2^2 3^2 5, 96 = 2^5 3), every
      * channel count of the line passes' register sets, both spectra, both paddings; --padded
      * with one side a power of two, so mixed line passes meet power-of-two column passes
-     * (120 x 64) and the other way round (64 x 90, 90 = 2 3^2 5, the resample in natural
+     * (120 x 64) and the other way round (64 x 96, 96 = 2^5 3, the resample in natural
      * order). */
     {"--image 150x70 --psf 31x25 --channels 3 --pad-to smooth --padding mirror --format rgba32f", 0, 0, 1,
      {{150, 70, 31, 25}, {149, 69, 30, 24, 1, 0.6f, 0.4f, 0.8f}, {7, 5, 3, 3}}},
@@ -65,7 +68,7 @@ static const job_case JOBS[] = {
      "--format rgba32f", 1, 0, 0, {{100, 60, 21, 5}, {99, 59, 2, 4}}},
     {"--image 100x50 --psf 21x15 --padded 120x64 --channels 2 --spectrum exact --format rgba32f", 0, 0, 0,
      {{100, 50, 21, 15}, {90, 33, 9, 15, 1, 0.7f}}},
-    {"--image 50x70 --psf 15x21 --padded 64x90 --channels 2 --first-axis x --input buffer --output buffer", 0, 0,
+    {"--image 50x70 --psf 15x21 --padded 64x96 --channels 2 --first-axis x --input buffer --output buffer", 0, 0,
      0, {{50, 70, 15, 21}, {33, 70, 15, 3, 0, 0, 0.3f, 1.25f}}},
 };
 

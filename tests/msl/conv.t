@@ -30,11 +30,11 @@ msl_need_tools
 # "WxH KWxKH [composite=I] [sharpen=T] [scale=S]" (conv_msl --case).
 cat >"$WORK/jobs" <<'EOF'
 17|--conv --image 160x90 --psf 63x63 --channels 3 --spectrum exact --padding zero --first-axis x --format rgba32f|1x1 1x1;7x5 3x3;61x17 63x63;160x90 33x33 composite=0.6;120x70 16x9
-1017|--conv --image 48x40 --psf 63x63 --channels 4 --spectrum exact --padding mirror --first-axis y --input buffer --output buffer --subgroup 8|1x1 5x5;7x5 63x63;48x40 63x40 composite=1.5;33x40 2x2;47x39 30x1;1x40 31x20
-2017|--conv --image 64x48 --psf 17x17 --channels 2 --spectrum exact --padding mirror --ept 4 --max-wg 64 --columns-per-wg 2 --format rgba32f|64x48 17x17;63x47 16x17 composite=0.8 sharpen=0.3;3x47 11x12
+1017|--conv --image 48x40 --psf 63x63 --channels 4 --spectrum exact --padding mirror --first-axis y --input buffer --output buffer --subgroup 8 --pad-to pow2|1x1 5x5;7x5 63x63;48x40 63x40 composite=1.5;33x40 2x2;47x39 30x1;1x40 31x20
+2017|--conv --image 64x48 --psf 17x17 --channels 2 --spectrum exact --padding mirror --ept 4 --max-wg 64 --columns-per-wg 2 --format rgba32f --pad-to pow2|64x48 17x17;63x47 16x17 composite=0.8 sharpen=0.3;3x47 11x12
 3017|--conv --image 64x48 --psf 25x25 --channels 2 --spectrum exact --storage f16 --input buffer --output buffer|64x48 25x25;64x48 1x1;60x40 3x3 composite=0.5
-4017|--conv --image 96x64 --psf 33x21 --channels 3 --spectrum resampled --padding mirror --subgroup 4 --format rgba32f|96x64 33x21;96x64 33x21 sharpen=0.5 scale=0.75;90x50 17x9 composite=0.7 scale=1.5
-5017|--conv --image 96x50 --psf 40x16 --channels 3 --spectrum resampled --first-axis x --input buffer --output buffer --subgroup 8 --storage f16|96x50 40x16;5x7 3x16 scale=0.6
+4017|--conv --image 96x64 --psf 33x21 --channels 3 --spectrum resampled --padding mirror --subgroup 4 --pad-to pow2 --format rgba32f|96x64 33x21;96x64 33x21 sharpen=0.5 scale=0.75;90x50 17x9 composite=0.7 scale=1.5
+5017|--conv --image 96x50 --psf 40x16 --channels 3 --spectrum resampled --first-axis x --input buffer --output buffer --subgroup 8 --storage f16 --pad-to pow2|96x50 40x16;5x7 3x16 scale=0.6
 6017|--conv --image 50x30 --psf 9x9 --padded 128x64 --channels 1 --spectrum exact --format rgba32f|50x30 9x9 composite=0.5;50x30 4x9
 7017|--conv --image 1x1 --psf 1x1 --channels 1 --input buffer --output buffer --spectrum exact|1x1 1x1
 8017|--conv --image 150x70 --psf 31x25 --channels 3 --pad-to smooth --padding mirror --format rgba32f|150x70 31x25;149x69 30x24 composite=0.6 sharpen=0.4 scale=0.8;7x5 3x3

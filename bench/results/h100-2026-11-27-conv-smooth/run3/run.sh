@@ -1,0 +1,9 @@
+for f in .gl/*.deb; do dpkg -x $f / >/dev/null; done; ldconfig
+export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json XDG_RUNTIME_DIR=/tmp
+R=$OUT/r; mkdir -p $R
+# The smooth sides chosen per role (column passes: E <= 24), against the powers of two.
+C=1280x720:256,1920x1080:512,1024x1024:256,2560x1440:256,976x976:25,900x900:25,1800x1000:100,3000x1600:100
+timeout 420 build-gpu/ps/bench/conv_bench --spdgen build-gpu/ps/spdgen --cases $C --subgroups 0 --reps 11 --spectrum resampled \
+  --variants "-;--pad-to smooth" --markdown $R/conv.md --json $R/conv.json > /dev/null 2> $R/conv.err; echo "rc=$?" >> $R/conv.err
+tar czf $OUT/results.tgz -C $OUT r
+tail -1 $R/conv.err; grep -E "^\| \`|pipeline|pass [123]" $R/conv.md | cut -d'|' -f2,3,4 | sed 's/--channels 3 --spectrum resampled//; s/--subgroup 0 --format rgba16f//' | cut -c1-150
