@@ -39,75 +39,95 @@ function columns.emit_helpers(c, ctx)
     if ctx.cfg.padding == "mirror" and ctx.role == "pass2" then padding.emit_helper(c) end
 end
 
-local function load_complex(ctx, buffer, index)
-    local v = string.format("%s[%s]", buffer, index)
-    return ctx.cfg.storage == "f16" and ctx.dialect.unpack_half2(v) or v
-end
-local function store_complex(ctx, buffer, index, v)
-    if ctx.cfg.storage == "f16" then v = ctx.dialect.pack_half2(v) end
-    return string.format("%s[%s] = %s;", buffer, index, v)
-end
+local lines = require("templates.conv.lines")
+local load_complex, store_complex = lines.load_complex, lines.store_complex
 
 -- The lengths along A1 and A2 of this shader's data (the image's, or the PSF's spectrum).
-local function lengths(ctx)
+function columns.lengths(ctx)
     local s = ctx.sizes
     if ctx.role == "spectrum2" then return s.q1, s.q2 end
     return s.p1, s.p2
 end
+local lengths = columns.lengths
 
-local function emit_column(c, ctx)
+-- Which channel and columns this workgroup runs; lanes(c) declares `col` (and what else the
+-- FFT needs of the invocation) from col0.
+function columns.emit_column(c, ctx, lanes)
     local cfg = ctx.cfg
     local l1 = lengths(ctx)
     local gpc = cfg.shape.groups_per_channel
     c:line("uint ch = group.x / %s;", u(gpc))
     c:line("if (ch >= %s) return;", u(cfg.channels))
     c:line("uint col0 = (group.x - ch * %s) * %s;", u(gpc), u(ctx.columns))
-    if ctx.columns > 1 then
-        c:note(string.format("uint col = col0 + (t & %s);", u(ctx.columns - 1)), "k1: every layout keeps " ..
-            "the column in t's low bits")
-    else
-        c:line("uint col = col0;")
-    end
+    lanes(c)
     c:note(string.format("bool live = col <= %s;", u(l1 // 2)), "columns past L1/2 read safely, store nothing")
     c:line("uint colr = live ? col : 0u;")
-    c:note(string.format("uint colm = colr == 0u ? 0u : %s - colr;", u(l1)), "-k1: where Z[-k1] is")
+    if l1 & (l1 - 1) == 0 then
+        c:note(string.format("uint colm = (%s - colr) & %s;", u(l1), u(l1 - 1)), "-k1: where Z[-k1] is")
+    else
+        c:note(string.format("uint colm = colr == 0u ? 0u : %s - colr;", u(l1)), "-k1: where Z[-k1] is")
+    end
+end
+
+local function emit_column(c, ctx)
+    columns.emit_column(c, ctx, function()
+        if ctx.columns > 1 then
+            c:note(string.format("uint col = col0 + (t & %s);", u(ctx.columns - 1)), "k1: every layout keeps " ..
+                "the column in t's low bits")
+        else
+            c:line("uint col = col0;")
+        end
+    end)
+end
+
+-- Element a2 (declared) of column k1 = col into register reg: line a2's spectrum at k1,
+-- unpacked from its pair's z (the PSF's lines placed with their centre at L2/2, or the
+-- image's with the padding implied).
+function columns.emit_unpack(c, ctx, reg)
+    local cfg = ctx.cfg
+    local psf = ctx.role == "spectrum2"
+    local l1, l2 = lengths(ctx)
+    local buffer = psf and "zk" or "z"
+    local valid
+    if psf then
+        valid = padding.psf_source(c, "a2", "extent2", l2, "r")
+    else
+        valid = padding.source(c, cfg, "a2", "extent2", l2, "r")
+    end
+    c:line("uint row = (zch + (r >> 1u)) * %s;", u(l1))
+    c:line("$float2 za = %s;", load_complex(ctx, buffer, "row + colr"))
+    c:line("$float2 zb = %s;", load_complex(ctx, buffer, "row + colm"))
+    c:note("$float2 m = $float2(zb.x, -zb.y);", "conj Z[-k1]")
+    c:note("$float2 d = (r & 1u) == 0u ? za + m : $float2(za.y - m.y, m.x - za.x);",
+        "2 X0, or 2 X1 = (Z - conj Z[-k]) / i")
+    c:line("%s = %s ? d * 0.5f : $float2(0.0f, 0.0f);", reg, valid and ("live && " .. valid) or "live")
+end
+
+-- The load's opening: what register k holds (element a2 = `element` of column k1) and the
+-- channel's base in z.
+function columns.emit_load_head(c, ctx, element)
+    local cfg = ctx.cfg
+    local psf = ctx.role == "spectrum2"
+    local l1, l2 = lengths(ctx)
+    local pairs = psf and ctx.strides.zk_pairs or ctx.strides.z_pairs
+    c:comment(string.format("Load: register k holds element a2 = %s of column k1 = col: line a2's spectrum " ..
+        "at k1, from pair a2 / 2's z (channel c, pair p at (c * %d + p) * %d). %s", element, pairs, l1,
+        psf and string.format("The PSF's lines sit with their centre (psf lines / 2) at %d: a2 reads PSF line " ..
+        "a2 + centre - %d, zero outside.", l2 // 2, l2 // 2) or (cfg.padding == "zero" and
+        "Past the image the padding is zero." or
+        "Past the image the padding reads the image's lines mirrored (conv_mirror).")))
+    c:line("uint zch = ch * %s;", u(pairs))
 end
 
 -- The load: element a2 of column k1, unpacked from its pair's z.
 local function emit_load(c, ctx, L)
-    local cfg, s = ctx.cfg, ctx.sizes
-    local psf = ctx.role == "spectrum2"
-    local l1, l2 = lengths(ctx)
-    local pairs = psf and ctx.strides.zk_pairs or ctx.strides.z_pairs
-    local buffer = psf and "zk" or "z"
-    c:comment(string.format("Load: register k holds element a2 = k * %d + t / %d of column k1 = col: " ..
-        "line a2's spectrum at k1, from pair a2 / 2's z (channel c, pair p at (c * %d + p) * %d). %s",
-        cfg.shape.wg, ctx.columns, pairs, l1, psf and string.format("The PSF's lines sit with their centre " ..
-        "(psf lines / 2) at %d: a2 reads PSF line a2 + centre - %d, zero outside.", l2 // 2, l2 // 2)
-        or (cfg.padding == "zero" and "Past the image the padding is zero." or
-        "Past the image the padding reads the image's lines mirrored (conv_mirror).")))
-    c:line("uint zch = ch * %s;", u(pairs))
+    columns.emit_load_head(c, ctx, string.format("k * %d + t / %d", ctx.cfg.shape.wg, ctx.columns))
     local pt = fftctx.position(ctx, L, 0)
     for k = 0, ctx.registers - 1 do
         local _, pr = fftctx.position(ctx, L, k)
         c:block("", function()
             c:line("uint a2 = %s;", plus(pt, pr))
-            local valid
-            if psf then
-                c:line("uint shifted = a2 + (extent2 >> 1u);")
-                c:line("bool r_in = shifted >= %s && shifted - %s < extent2;", u(l2 // 2), u(l2 // 2))
-                c:line("uint r = r_in ? shifted - %s : 0u;", u(l2 // 2))
-                valid = "r_in"
-            else
-                valid = padding.source(c, cfg, "a2", "extent2", l2, "r")
-            end
-            c:line("uint row = (zch + (r >> 1u)) * %s;", u(l1))
-            c:line("$float2 za = %s;", load_complex(ctx, buffer, "row + colr"))
-            c:line("$float2 zb = %s;", load_complex(ctx, buffer, "row + colm"))
-            c:note("$float2 m = $float2(zb.x, -zb.y);", "conj Z[-k1]")
-            c:note("$float2 d = (r & 1u) == 0u ? za + m : $float2(za.y - m.y, m.x - za.x);",
-                "2 X0, or 2 X1 = (Z - conj Z[-k]) / i")
-            c:line("%s = %s ? d * 0.5f : $float2(0.0f, 0.0f);", reg(k), valid and ("live && " .. valid) or "live")
+            columns.emit_unpack(c, ctx, reg(k))
         end)
     end
 end

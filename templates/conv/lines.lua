@@ -113,45 +113,62 @@ function lines.texel_reader(ctx, buffer, width, s1)
     end
 end
 
--- The load of spectrum1 and pass1: real lines into z = line0 + i line1, all channels.
-local function emit_real_load(c, ctx, L)
-    local cfg, s = ctx.cfg, ctx.sizes
+-- What the loads of spectrum1 and pass1 read past the data, for their comment.
+function lines.load_note(ctx)
+    local cfg, n = ctx.cfg, ctx.cfg.shape.n
+    if ctx.role == "spectrum1" then
+        return string.format(" The PSF is placed with its centre (psf_%s / 2) at %d, so element a1 reads PSF " ..
+            "index a1 + centre - %d (zero outside the PSF).", cfg.first_axis == "x" and "width" or "height",
+            n // 2, n // 2)
+    end
+    return cfg.padding == "zero" and " Past the image the padding reads zero." or
+        " Past the image the padding reads the image mirrored (conv_mirror)."
+end
+
+-- Element a1 (declared) of both lines of spectrum1 and pass1, every channel read at once:
+-- declares what it needs and returns value(ch), channel ch's z = line0 + i line1.
+function lines.emit_real_element(c, ctx)
+    local cfg = ctx.cfg
     local psf = ctx.role == "spectrum1"
     local n = cfg.shape.n
-    local groups, jt = by_element(ctx, L, fftctx.position)
-    c:comment(string.format("Load: register k holds element j of the line pair (j = k * %d + t for " ..
-        "the register's element bits) of channel k / %d; z = line0 + i line1.%s", cfg.shape.wg,
-        ctx.registers >> ctx.g.cb, psf and string.format(" The PSF is placed with its centre (psf_%s / 2) at " ..
-        "%d, so element j reads PSF index j + centre - %d (zero outside the PSF).", cfg.first_axis == "x" and
-        "width" or "height", n // 2, n // 2) or (cfg.padding == "zero" and " Past the image the padding " ..
-        "reads zero." or " Past the image the padding reads the image mirrored (conv_mirror).")))
     local image = not psf and cfg.input == "image"
-    local read = lines.texel_reader(ctx, psf and "psf" or (not image and "src"), psf and "params.psf_width" or "params.width", "s1")
+    local read = lines.texel_reader(ctx, psf and "psf" or (not image and "src"),
+        psf and "params.psf_width" or "params.width", "s1")
+    local valid
+    if psf then
+        valid = padding.psf_source(c, "a1", "extent1", n, "s1")
+    else
+        valid = padding.source(c, cfg, "a1", "extent1", n, "s1")
+    end
+    if image then
+        c:line("$float4 t0 = %s;", read("line0"))
+        c:line("$float4 t1 = %s;", read("line1"))
+    end
+    return function(ch)
+        local a = image and ("t0." .. COMPONENT[ch + 1]) or read("line0", ch)
+        local b = image and ("t1." .. COMPONENT[ch + 1]) or read("line1", ch)
+        local v = string.format("$float2(%s, odd_in ? %s : 0.0f)", a, b)
+        if valid then v = string.format("%s ? %s : $float2(0.0f, 0.0f)", valid, v) end
+        return v
+    end
+end
+
+-- The load of spectrum1 and pass1: real lines into z = line0 + i line1, all channels.
+local function emit_real_load(c, ctx, L)
+    local cfg = ctx.cfg
+    local groups, jt = by_element(ctx, L, fftctx.position)
+    c:comment(string.format("Load: register k holds element a1 of the line pair (a1 = k * %d + t for " ..
+        "the register's element bits) of channel k / %d; z = line0 + i line1.%s", cfg.shape.wg,
+        ctx.registers >> ctx.g.cb, lines.load_note(ctx)))
     for _, grp in ipairs(groups) do
         c:block("", function()
             c:line("uint a1 = %s;", plus(jt, grp.const))
-            local valid
-            if psf then
-                c:line("uint shifted = a1 + (extent1 >> 1u);")
-                c:line("bool s1_in = shifted >= %s && shifted - %s < extent1;", u(n // 2), u(n // 2))
-                c:line("uint s1 = s1_in ? shifted - %s : 0u;", u(n // 2))
-                valid = "s1_in"
-            else
-                valid = padding.source(c, cfg, "a1", "extent1", n, "s1")
-            end
-            if image then
-                c:line("$float4 t0 = %s;", read("line0"))
-                c:line("$float4 t1 = %s;", read("line1"))
-            end
+            local value = lines.emit_real_element(c, ctx)
             for _, r in ipairs(grp.regs) do
                 if r.ch >= cfg.channels then
                     if not (ctx.dead and ctx.dead(L, r.k)) then c:line("%s = $float2(0.0f, 0.0f);", reg(r.k)) end
                 else
-                    local a = image and ("t0." .. COMPONENT[r.ch + 1]) or read("line0", r.ch)
-                    local b = image and ("t1." .. COMPONENT[r.ch + 1]) or read("line1", r.ch)
-                    local v = string.format("$float2(%s, odd_in ? %s : 0.0f)", a, b)
-                    if valid then v = string.format("%s ? %s : $float2(0.0f, 0.0f)", valid, v) end
-                    c:line("%s = %s;", reg(r.k), v)
+                    c:line("%s = %s;", reg(r.k), value(r.ch))
                 end
             end
         end)
@@ -254,53 +271,68 @@ function lines.source_channels(c, ctx, a1, line, name, wanted)
     return out
 end
 
--- pass3's store: per texel the convolution of every channel, composited, cropped.
-local function emit_output_store(c, ctx, L)
-    local cfg, D = ctx.cfg, ctx.dialect
-    local groups, ft = by_element(ctx, L, fftctx.frequency)
-    local image_out = cfg.output == "image"
-    local passthrough = image_out and cfg.input == "image" and cfg.channels < 4
-    c:comment("Store: line 2p is Re z, line 2p + 1 is Im z; texels past the image are not " ..
+-- pass3's store comment: what the texels get.
+function lines.output_comment(c, ctx, where)
+    local cfg = ctx.cfg
+    local passthrough = cfg.output == "image" and cfg.input == "image" and cfg.channels < 4
+    c:comment("Store: line 2p is Re z, line 2p + 1 is Im z" .. where .. "; texels past the image are not " ..
         "written. With composite, out = src + intensity * (conv - src)." .. (passthrough and
         " Channels past the convolved ones keep the source's." or ""))
+end
+
+-- pass3's texels at position a1 (declared) of both lines: conv(ch) names channel ch's
+-- register (nil past --channels); its .x is line 2p, its .y line 2p + 1.
+function lines.emit_texels(c, ctx, conv)
+    local cfg, D = ctx.cfg, ctx.dialect
+    local image_out = cfg.output == "image"
+    local passthrough = image_out and cfg.input == "image" and cfg.channels < 4
+    for li, line in ipairs({ "line0", "line1" }) do
+        local function body()
+            local s = lines.source_channels(c, ctx, "a1", line, "s", passthrough and "always" or "composite")
+            local parts = {}
+            for ch = 0, 3 do
+                local r = ch < cfg.channels and conv(ch)
+                parts[ch + 1] = r and (r .. (li == 1 and ".x" or ".y")) or s[ch + 1]
+            end
+            c:line("$float4 o = $float4(%s);", table.concat(parts, ", "))
+            c:line("if (params.composite != 0u) o = s + params.intensity * (o - s);")
+            local x, y = ctx.xy("a1", line)
+            if image_out then
+                c:line(D.image_store(ctx.by_name.dst, 0, string.format("$uint2(%s, %s)", x, y), nil, "o", "float4"))
+            else
+                for ch = 0, cfg.channels - 1 do
+                    c:line("dst[(%s * params.width + %s) * %su + %du] = o.%s;", y, x, cfg.channels, ch,
+                        COMPONENT[ch + 1])
+                end
+            end
+        end
+        if li == 1 then c:block("", body) else c:block("if (odd_in)", body) end
+    end
+end
+
+-- pass3's store: per texel the convolution of every channel, composited, cropped.
+local function emit_output_store(c, ctx, L)
+    local groups, ft = by_element(ctx, L, fftctx.frequency)
+    lines.output_comment(c, ctx, "")
     c:line("uint f0 = %s;", ft)
     for _, grp in ipairs(groups) do
         c:block(string.format("if (%s < extent1)", plus("f0", grp.const)), function()
             c:line("uint a1 = %s;", plus("f0", grp.const))
-            for li, line in ipairs({ "line0", "line1" }) do
-                local function body()
-                    local s = lines.source_channels(c, ctx, "a1", line, "s", passthrough and "always" or "composite")
-                    local parts = {}
-                    for ch = 0, 3 do
-                        local conv
-                        for _, r in ipairs(grp.regs) do
-                            if r.ch == ch and ch < cfg.channels then conv = reg(r.k) .. (li == 1 and ".x" or ".y") end
-                        end
-                        parts[ch + 1] = conv or s[ch + 1]
-                    end
-                    c:line("$float4 o = $float4(%s);", table.concat(parts, ", "))
-                    c:line("if (params.composite != 0u) o = s + params.intensity * (o - s);")
-                    local x, y = ctx.xy("a1", line)
-                    if image_out then
-                        c:line(D.image_store(ctx.by_name.dst, 0, string.format("$uint2(%s, %s)", x, y), nil, "o", "float4"))
-                    else
-                        for ch = 0, cfg.channels - 1 do
-                            c:line("dst[(%s * params.width + %s) * %su + %du] = o.%s;", y, x, cfg.channels, ch,
-                                COMPONENT[ch + 1])
-                        end
-                    end
+            lines.emit_texels(c, ctx, function(ch)
+                for _, r in ipairs(grp.regs) do
+                    if r.ch == ch then return reg(r.k) end
                 end
-                if li == 1 then c:block("", body) else c:block("if (odd_in)", body) end
-            end
+            end)
         end)
     end
 end
 
-function lines.emit_body(c, ctx)
-    local cfg = ctx.cfg
+-- The data's extents along A1 and A2 (the image's, or the PSF's for spectrum1), and the pair
+-- of lines this workgroup runs.
+function lines.emit_extents_and_pair(c, ctx)
     local psf = ctx.role == "spectrum1"
     local w, h = psf and "params.psf_width" or "params.width", psf and "params.psf_height" or "params.height"
-    if cfg.first_axis == "x" then
+    if ctx.cfg.first_axis == "x" then
         c:line("uint extent1 = %s;", w)
         c:line("uint extent2 = %s;", h)
     else
@@ -308,6 +340,10 @@ function lines.emit_body(c, ctx)
         c:line("uint extent2 = %s;", w)
     end
     lines.emit_pair(c, "extent2")
+end
+
+function lines.emit_body(c, ctx)
+    lines.emit_extents_and_pair(c, ctx)
     declare_registers(c, ctx)
     local steps = ctx.plan.steps
     for _, step in ipairs(steps) do

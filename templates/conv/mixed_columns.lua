@@ -11,6 +11,7 @@
 --              shader stored it, in natural order), inverse FFT, the lines of the image stored
 local mixed_fft = require("templates.conv.mixed_fft")
 local lines = require("templates.conv.lines")
+local columns = require("templates.conv.columns")
 local padding = require("templates.conv.padding")
 
 local mixed_columns = {}
@@ -32,66 +33,30 @@ function mixed_columns.emit_helpers(c, ctx)
     if ctx.cfg.padding == "mirror" and ctx.role == "pass2" then padding.emit_helper(c) end
 end
 
-local function lengths(ctx)
-    local s = ctx.sizes
-    if ctx.role == "spectrum2" then return s.q1, s.q2 end
-    return s.p1, s.p2
-end
+local lengths = columns.lengths
 
 local function emit_column(c, ctx)
-    local cfg = ctx.cfg
-    local l1 = lengths(ctx)
-    local gpc, C = cfg.shape.groups_per_channel, ctx.columns
-    c:line("uint ch = group.x / %s;", u(gpc))
-    c:line("if (ch >= %s) return;", u(cfg.channels))
-    c:line("uint col0 = (group.x - ch * %s) * %s;", u(gpc), u(C))
-    if C > 1 then
-        c:note(string.format("uint row = t %% %s;", u(C)), "which of the workgroup's columns")
-        c:note(string.format("uint it = t / %s;", u(C)), "the invocation's index in its column's FFT")
-        c:line("uint col = col0 + row;")
-    else
-        c:line("uint it = t;")
-        c:line("uint col = col0;")
-    end
-    c:note(string.format("bool live = col <= %s;", u(l1 // 2)), "columns past L1/2 read safely, store nothing")
-    c:line("uint colr = live ? col : 0u;")
-    c:note(string.format("uint colm = colr == 0u ? 0u : %s - colr;", u(l1)), "-k1: where Z[-k1] is")
+    local C = ctx.columns
+    columns.emit_column(c, ctx, function()
+        if C > 1 then
+            c:note(string.format("uint row = t %% %s;", u(C)), "which of the workgroup's columns")
+            c:note(string.format("uint it = t / %s;", u(C)), "the invocation's index in its column's FFT")
+            c:line("uint col = col0 + row;")
+        else
+            c:line("uint it = t;")
+            c:line("uint col = col0;")
+        end
+    end)
 end
 
 -- The load: element a2 = it + W k of column k1, unpacked from its pair's z.
 local function emit_load(c, ctx)
-    local cfg = ctx.cfg
-    local psf = ctx.role == "spectrum2"
-    local l1, l2 = lengths(ctx)
-    local pairs = psf and ctx.strides.zk_pairs or ctx.strides.z_pairs
-    local buffer = psf and "zk" or "z"
-    c:comment(string.format("Load: register k holds element a2 = it + %d k of column k1 = col: line a2's " ..
-        "spectrum at k1, from pair a2 / 2's z (channel c, pair p at (c * %d + p) * %d). %s", ctx.plan.w,
-        pairs, l1, psf and string.format("The PSF's lines sit with their centre (psf lines / 2) at %d: a2 " ..
-        "reads PSF line a2 + centre - %d, zero outside.", l2 // 2, l2 // 2) or (cfg.padding == "zero" and
-        "Past the image the padding is zero." or "Past the image the padding reads the image's lines " ..
-        "mirrored (conv_mirror).")))
-    c:line("uint zch = ch * %s;", u(pairs))
+    columns.emit_load_head(c, ctx, string.format("it + %d k", ctx.plan.w))
     ctx.reg_prefix = "v"
     return mixed_fft.each_input(c, ctx, function(reg, x)
         c:block("", function()
             c:line("uint a2 = %s;", plus("it", x))
-            local valid
-            if psf then
-                c:line("uint shifted = a2 + (extent2 >> 1u);")
-                c:line("bool r_in = shifted >= %s && shifted - %s < extent2;", u(l2 // 2), u(l2 // 2))
-                c:line("uint r = r_in ? shifted - %s : 0u;", u(l2 // 2))
-                valid = "r_in"
-            else
-                valid = padding.source(c, cfg, "a2", "extent2", l2, "r")
-            end
-            c:line("uint at = (zch + (r >> 1u)) * %s;", u(l1))
-            c:line("$float2 za = %s;", lines.load_complex(ctx, buffer, "at + colr"))
-            c:line("$float2 zb = %s;", lines.load_complex(ctx, buffer, "at + colm"))
-            c:note("$float2 m = $float2(zb.x, -zb.y);", "conj Z[-k1]")
-            c:note("$float2 d = (r & 1u) == 0u ? za + m : $float2(za.y - m.y, m.x - za.x);",
-                "2 X0, or 2 X1 = (Z - conj Z[-k]) / i")
-            c:line("%s = %s ? d * 0.5f : $float2(0.0f, 0.0f);", reg, valid and ("live && " .. valid) or "live")
+            columns.emit_unpack(c, ctx, reg)
         end)
     end)
 end

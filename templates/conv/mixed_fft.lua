@@ -41,15 +41,7 @@ function mixed_fft.emit_helpers(c, ctx)
         needs = needs or st.twiddles ~= "none"
     end
     radix.emit_routines(c, ctx.dialect, radices, ctx.both and { -1, 1 } or { ctx.sign })
-    if not needs then return end
-    if ctx.both then
-        twiddle_any.emit_device_function(c, ctx.plan.n, -1, "fft_twiddle")
-        c:blank()
-        twiddle_any.emit_device_function(c, ctx.plan.n, 1, "fft_twiddle_inverse")
-    else
-        twiddle_any.emit_device_function(c, ctx.plan.n, ctx.sign, "fft_twiddle")
-    end
-    c:blank()
+    if needs then twiddle_any.emit_stage_functions(c, ctx.plan.n, ctx.sign, ctx.both) end
 end
 
 -- "5 x 7 x 7 x 2": the stage radices, for comments.

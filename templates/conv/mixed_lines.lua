@@ -42,41 +42,14 @@ end
 
 -- spectrum1 and pass1: element a1 of both lines, every channel, zero past the data.
 local function emit_real_load(c, ctx)
-    local cfg = ctx.cfg
-    local psf = ctx.role == "spectrum1"
-    local n = cfg.shape.n
     c:comment(string.format("Load: register k of every channel holds element a1 = it + %d k of the line " ..
-        "pair, z = line0 + i line1.%s", ctx.plan.w, psf and string.format(" The PSF is placed with its " ..
-        "centre at %d, so a1 reads PSF index a1 + centre - %d (zero outside the PSF).", n // 2, n // 2) or
-        (cfg.padding == "zero" and " Past the image the padding reads zero." or
-        " Past the image the padding reads the image mirrored (conv_mirror).")))
-    local image = not psf and cfg.input == "image"
-    local read = lines.texel_reader(ctx, psf and "psf" or (not image and "src"),
-        psf and "params.psf_width" or "params.width", "s1")
+        "pair, z = line0 + i line1.%s", ctx.plan.w, lines.load_note(ctx)))
     ctx.reg_prefix = prefix(0)
     return mixed_fft.each_input(c, ctx, function(_, x, k)
         c:block("", function()
             c:line("uint a1 = %s;", plus("it", x))
-            local valid
-            if psf then
-                c:line("uint shifted = a1 + (extent1 >> 1u);")
-                c:line("bool s1_in = shifted >= %s && shifted - %s < extent1;", u(n // 2), u(n // 2))
-                c:line("uint s1 = s1_in ? shifted - %s : 0u;", u(n // 2))
-                valid = "s1_in"
-            else
-                valid = padding.source(c, cfg, "a1", "extent1", n, "s1")
-            end
-            if image then
-                c:line("$float4 t0 = %s;", read("line0"))
-                c:line("$float4 t1 = %s;", read("line1"))
-            end
-            for ch = 0, cfg.channels - 1 do
-                local a = image and ("t0." .. COMPONENT[ch + 1]) or read("line0", ch)
-                local b = image and ("t1." .. COMPONENT[ch + 1]) or read("line1", ch)
-                local v = string.format("$float2(%s, odd_in ? %s : 0.0f)", a, b)
-                if valid then v = string.format("%s ? %s : $float2(0.0f, 0.0f)", valid, v) end
-                c:line("%s%d = %s;", prefix(ch), k, v)
-            end
+            local value = lines.emit_real_element(c, ctx)
+            for ch = 0, ctx.cfg.channels - 1 do c:line("%s%d = %s;", prefix(ch), k, value(ch)) end
         end)
     end)
 end
@@ -151,56 +124,20 @@ end
 
 -- pass3: per texel the convolution of every channel, composited, cropped.
 local function emit_output_store(c, ctx, outs)
-    local cfg, D = ctx.cfg, ctx.dialect
-    local image_out = cfg.output == "image"
-    local passthrough = image_out and cfg.input == "image" and cfg.channels < 4
-    c:comment("Store: line 2p is Re z, line 2p + 1 is Im z, element a1 = it + constant of register k; " ..
-        "texels past the image are not written. With composite, out = src + intensity * (conv - src)." ..
-        (passthrough and " Channels past the convolved ones keep the source's." or ""))
+    lines.output_comment(c, ctx, ", element a1 = it + constant of register k")
     mixed_fft.each_output(ctx, outs[0], function(_, x, q, m, bound)
         local cond = string.format("%s < extent1", mixed_fft.factor(x))
         if bound then cond = string.format("it < %s && %s", u(bound), cond) end
         c:block(string.format("if (%s)", cond), function()
             c:line("uint a1 = %s;", x)
-            for li, line in ipairs({ "line0", "line1" }) do
-                local function body()
-                    local s = lines.source_channels(c, ctx, "a1", line, "s", passthrough and "always" or "composite")
-                    local parts = {}
-                    for ch = 0, 3 do
-                        parts[ch + 1] = ch < cfg.channels and (outs[ch][q][m + 1] .. (li == 1 and ".x" or ".y"))
-                            or s[ch + 1]
-                    end
-                    c:line("$float4 o = $float4(%s);", table.concat(parts, ", "))
-                    c:line("if (params.composite != 0u) o = s + params.intensity * (o - s);")
-                    local px, py = ctx.xy("a1", line)
-                    if image_out then
-                        c:line(D.image_store(ctx.by_name.dst, 0, string.format("$uint2(%s, %s)", px, py), nil, "o",
-                            "float4"))
-                    else
-                        for ch = 0, cfg.channels - 1 do
-                            c:line("dst[(%s * params.width + %s) * %su + %du] = o.%s;", py, px, cfg.channels, ch,
-                                COMPONENT[ch + 1])
-                        end
-                    end
-                end
-                if li == 1 then c:block("", body) else c:block("if (odd_in)", body) end
-            end
+            lines.emit_texels(c, ctx, function(ch) return outs[ch][q][m + 1] end)
         end)
     end)
 end
 
 function mixed_lines.emit_body(c, ctx)
     local cfg = ctx.cfg
-    local psf = ctx.role == "spectrum1"
-    local w, h = psf and "params.psf_width" or "params.width", psf and "params.psf_height" or "params.height"
-    if cfg.first_axis == "x" then
-        c:line("uint extent1 = %s;", w)
-        c:line("uint extent2 = %s;", h)
-    else
-        c:line("uint extent1 = %s;", h)
-        c:line("uint extent2 = %s;", w)
-    end
-    lines.emit_pair(c, "extent2")
+    lines.emit_extents_and_pair(c, ctx)
     c:line("uint it = t;")
     local prefixes = {}
     for ch = 0, cfg.channels - 1 do prefixes[#prefixes + 1] = prefix(ch) end

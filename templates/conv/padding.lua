@@ -33,4 +33,15 @@ function padding.source(c, cfg, pos, extent, padded, name)
     return name .. "_in"
 end
 
+-- The PSF placed with its centre (extent / 2) at the middle of its padded line of `padded`
+-- values: declares `name`, the PSF index position `pos` reads, and returns the condition
+-- that it lies inside the PSF.
+function padding.psf_source(c, pos, extent, padded, name)
+    local mid = string.format("%du", padded // 2)
+    c:line("uint shifted = %s + (%s >> 1u);", pos, extent)
+    c:line("bool %s_in = shifted >= %s && shifted - %s < %s;", name, mid, mid, extent)
+    c:line("uint %s = %s_in ? shifted - %s : 0u;", name, name, mid)
+    return name .. "_in"
+end
+
 return padding

@@ -109,16 +109,7 @@ local function emit_helpers(c, ctx)
     radix.emit_routines(c, ctx.dialect, radices, both and { -1, 1 } or { ctx.sign })
     local needs = false
     for _, st in ipairs(ctx.plan.stages) do needs = needs or st.twiddles ~= "none" end
-    if needs then
-        if both then
-            twiddle_any.emit_device_function(c, ctx.plan.n, -1, "fft_twiddle")
-            c:blank()
-            twiddle_any.emit_device_function(c, ctx.plan.n, 1, "fft_twiddle_inverse")
-        else
-            twiddle_any.emit_device_function(c, ctx.plan.n, ctx.sign, "fft_twiddle")
-        end
-        c:blank()
-    end
+    if needs then twiddle_any.emit_stage_functions(c, ctx.plan.n, ctx.sign, both) end
     if f.pass and f.pass.index == 1 then
         twiddle_any.emit_device_function(c, f.pass.n_total, ctx.sign, "fft_twiddle_total")
         c:blank()

@@ -41,4 +41,17 @@ function any.emit_device_function(c, n, sign, name)
     end)
 end
 
+-- The stage twiddles of an n-point FFT: fft_twiddle of `sign`, or with both (a forward FFT and
+-- an inverse in one shader) fft_twiddle (forward) and fft_twiddle_inverse; then a blank line.
+function any.emit_stage_functions(c, n, sign, both)
+    if both then
+        any.emit_device_function(c, n, -1, "fft_twiddle")
+        c:blank()
+        any.emit_device_function(c, n, 1, "fft_twiddle_inverse")
+    else
+        any.emit_device_function(c, n, sign, "fft_twiddle")
+    end
+    c:blank()
+end
+
 return any
