@@ -22,6 +22,13 @@
  * than the power of two above it (bench/results/h100-2026-11-27-conv-smooth). A side with
  * no such plan is passed over for the next smooth one. */
 #define MIXED_COLUMN_EPT 24
+/* The smallest smooth side gives way to one at most 1/SMOOTH_MARGIN larger, as measured in
+ * one call (bench/results/h100-2026-11-27-conv-smooth, run5): along the first axis a side
+ * with a factor 7 to one without (1920x1080 with a 512 PSF: 2500 = 2^2 5^4 against 2450 =
+ * 2 5^2 7^2, line passes 89.1 -> 64.5 us, pipeline 191.6 -> 180.6; 3000x1600 with 100: 3200
+ * against 3136 within 1%), along the second axis to the power of two (1280x720 with 256:
+ * 1024 against 1000, pipeline 76.1 -> 72.8 us; 976x976 with 25, run3: pass 2 31.4 -> 28.5). */
+#define SMOOTH_MARGIN 32
 
 static long next_pow2(long v)
 {
@@ -88,13 +95,31 @@ static int side_fits(const sg_run *run, long n, int line)
 
 /* The padded side holding image + PSF - 1 along axis i in its role (line: the first axis):
  * the power of two, or with --pad-to smooth the smallest even 7-smooth side with a shape. */
+static long next_smooth_side(const sg_run *run, long m, int line)
+{
+    const sg_conv_params *c = run->params;
+    while (m <= 16 * c->max_wg && !(is_smooth_side(m) && side_fits(run, m, line))) m++;
+    return m;
+}
+
 static long padded_side(const sg_run *run, int i, int line)
 {
     const sg_conv_params *c = run->params;
     long need = max_long(SG_CONV_MIN_FFT, c->image[i] + c->psf[i] - 1);
     if (c->pad_to == SG_CONV_PAD_TO_POW2) return next_pow2(need);
-    long m = need;
-    while (m <= 16 * c->max_wg && !(is_smooth_side(m) && side_fits(run, m, line))) m++;
+    long m = next_smooth_side(run, need, line);
+    long near = m + m / SMOOTH_MARGIN;
+    if (line && m % 7 == 0) {
+        /* A side of 7s gives way to one of 2, 3 and 5 at most 1/32 larger. */
+        for (long k = next_smooth_side(run, m + 1, line); k <= near; k = next_smooth_side(run, k + 1, line))
+            if (k % 7 != 0) {
+                m = k;
+                break;
+            }
+    } else if (!line && next_pow2(m) <= near && next_pow2(m) <= 16 * c->max_wg) {
+        /* The power of two, where it is at most 1/32 larger. */
+        m = next_pow2(m);
+    }
     return m;
 }
 

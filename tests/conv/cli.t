@@ -49,13 +49,13 @@ refuse "^spdgen: error: --storage f64: must be f32 | f16" --image 8x8 --psf 3x3 
 refuse "^spdgen: error: --ept 128: must be" --image 64x64 --psf 3x3 --ept 128
 refuse "^spdgen: error: --ept 32: the line passes hold 4 channels, so at most --ept 16" --image 500x500 --psf 3x3 \
     --channels 4 --ept 32 --spectrum exact --pad-to pow2
-refuse "^spdgen: error: --ept 32: the line passes' FFTs of 504 points take an E that divides 504, with E x 4 channels at most 32" \
-    --image 500x500 --psf 5x5 --channels 4 --ept 32 --spectrum exact
+refuse "^spdgen: error: --ept 32: the line passes' FFTs of 500 points take an E that divides 500, with E x 4 channels at most 32" \
+    --image 500x500 --psf 1x1 --channels 4 --ept 32 --spectrum exact
 refuse "^spdgen: error: --padded 64x90: the height 90 has no FFT shape for the column passes (every radix dividing one E <= 24)" \
     --image 50x70 --psf 15x21 --padded 64x90 --first-axis x
 refuse "^spdgen: error: --ept 8: this job's FFTs of 8 points take at most --ept 4" --image 8x8 --psf 1x1 --ept 8
 refuse "^spdgen: error: --columns-per-wg 64: 64 columns" --image 64x64 --psf 3x3 --columns-per-wg 64 --pad-to pow2
-refuse "^spdgen: error: --columns-per-wg 64: no shape of the 1000-point FFTs" --image 1000x1000 --psf 1x1 --columns-per-wg 64
+refuse "^spdgen: error: --columns-per-wg 64: no shape of the 1250-point FFTs" --image 1250x1250 --psf 1x1 --columns-per-wg 64
 refuse "^spdgen: error: --size: only meaningful with --selftest" --image 64x64 --psf 3x3 --size 8x8
 refuse "^spdgen: error: --size 65x8: larger than --image 64x64" --image 64x64 --psf 3x3 --selftest --size 65x8
 
@@ -114,7 +114,11 @@ ok $? "--emit-header compiles and names the image, the PSF and the padded sizes 
 # that all divide one E <= 24. In the header's job above, 160 + 25 - 1 = 184 takes 192 = 2^6
 # 3 (184 = 2^3 23, 186 = 2 3 31, 188 = 2^2 47, 190 = 2 5 19) and 90 + 25 - 1 = 114 takes 128:
 # 120 = 2^3 3 5 and 126 = 2 3^2 7 would need E = 30 or 42 along the second axis.
-for job in "100x60 21x21:120 80" "150x70 31x25:180 96"; do
+# Past the smallest: a first-axis side with a factor 7 gives way to one without at most 1/32
+# larger (1920 + 512 - 1 = 2431: 2450 = 2 5^2 7^2, so 2500 = 2^2 5^4; 1080 + 511 = 1591:
+# 1600), and a second-axis side to the power of two at most 1/32 larger (720 + 255 = 975:
+# 1000 = 2^3 5^3, so 1024; 1280 + 255 = 1535: 1536 = 2^9 3).
+for job in "100x60 21x21:120 80" "150x70 31x25:180 96" "1920x1080 512x512:2500 1600" "1280x720 256x256:1536 1024"; do
     sizes=${job%%:*}
     "$SPDGEN" --conv --image "${sizes% *}" --psf "${sizes#* }" --pad-to smooth --name bloom --target spirv \
         -o "$WORK/h.spv" --emit-header "$WORK/bloom.h" && cc -std=c11 -Wall -Werror -I"$WORK" -o "$WORK/h" "$WORK/h.c" &&
