@@ -110,7 +110,7 @@ function columns.emit_load_head(c, ctx, element)
     local psf = ctx.role == "spectrum2"
     local l1, l2 = lengths(ctx)
     local pairs = psf and ctx.strides.zk_pairs or ctx.strides.z_pairs
-    c:comment(string.format("Load: register k holds element a2 = %s of column k1 = col: line a2's spectrum " ..
+    c:comment(string.format("Load: %s of column k1 = col: line a2's spectrum " ..
         "at k1, from pair a2 / 2's z (channel c, pair p at (c * %d + p) * %d). %s", element, pairs, l1,
         psf and string.format("The PSF's lines sit with their centre (psf lines / 2) at %d: a2 reads PSF line " ..
         "a2 + centre - %d, zero outside.", l2 // 2, l2 // 2) or (cfg.padding == "zero" and
@@ -121,7 +121,8 @@ end
 
 -- The load: element a2 of column k1, unpacked from its pair's z.
 local function emit_load(c, ctx, L)
-    columns.emit_load_head(c, ctx, string.format("k * %d + t / %d", ctx.cfg.shape.wg, ctx.columns))
+    columns.emit_load_head(c, ctx, string.format("register k holds element a2 = k * %d + t / %d",
+        ctx.cfg.shape.wg, ctx.columns))
     local pt = fftctx.position(ctx, L, 0)
     for k = 0, ctx.registers - 1 do
         local _, pr = fftctx.position(ctx, L, k)

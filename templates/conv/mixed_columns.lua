@@ -51,7 +51,7 @@ end
 
 -- The load: element a2 = it + W k of column k1, unpacked from its pair's z.
 local function emit_load(c, ctx)
-    columns.emit_load_head(c, ctx, string.format("it + %d k", ctx.plan.w))
+    columns.emit_load_head(c, ctx, "element a2 = " .. mixed_fft.element_text(ctx, true))
     ctx.reg_prefix = "v"
     return mixed_fft.each_input(c, ctx, function(reg, x)
         c:block("", function()
@@ -67,8 +67,8 @@ local function emit_spectrum_store(c, ctx, out)
     local half1 = ctx.strides.half1
     assert(ctx.cfg.spectrum == "exact", "conv: a resampled kernel spectrum keeps power-of-two sides")
     c:comment(string.format("Store: H(k1, k2) = (-1)^(k1 + k2) times the transform (the PSF's centre sat " ..
-        "at the middle of each axis), at (c * %d + k2) * %d + k1, k2 = it + %d k in register k.", l2, half1,
-        ctx.plan.w))
+        "at the middle of each axis), at (c * %d + k2) * %d + k1, k2 = %s.", l2, half1,
+        mixed_fft.element_text(ctx, false)))
     c:line("uint sch = ch * %s;", u(l2))
     mixed_fft.each_output(ctx, out, function(reg, x, _, _, bound)
         c:block(bound and string.format("if (live && it < %s)", u(bound)) or "if (live)", function()
@@ -85,9 +85,10 @@ local function emit_product(c, ctx, out)
     local s, st = ctx.sizes, ctx.plan.stages[#ctx.plan.stages]
     local half1 = ctx.strides.half1
     c:comment(string.format("Product: H at (c * %d + k2) * %d + k1 (%s stored it in natural order), k2 = " ..
-        "it + %d k in register k; the sharpening lerp toward a delta, H + sharpen (1 - H); and 1/%d, the " ..
-        "inverse's norm along A2.", s.p2, half1, ctx.cfg.spectrum == "exact" and "spectrum2" or
-        "the resample shader", ctx.plan.w, s.p2))
+        "%s; the sharpening lerp toward a delta, H + sharpen (1 - H); and 1/%d, the inverse's norm along " ..
+        "A2. Every radix divides E, so each register holds the same index for the inverse's first stage.",
+        s.p2, half1, ctx.cfg.spectrum == "exact" and "spectrum2" or "the resample shader",
+        mixed_fft.element_text(ctx, false), s.p2))
     c:line("uint sch = ch * %s;", u(s.p2))
     local scale = mixed_fft.literal(1 / s.p2)
     local nxt = {}
@@ -107,8 +108,8 @@ end
 -- written.
 local function emit_half_store(c, ctx, out)
     local half1, e2 = ctx.strides.half1, ctx.sizes.e2
-    c:comment(string.format("Store: line a2 = it + %d k of the image at (c * %d + a2) * %d + k1; lines past " ..
-        "the image are not written.", ctx.plan.w, e2, half1))
+    c:comment(string.format("Store: line a2 = %s of the image at (c * %d + a2) * %d + k1; lines past " ..
+        "the image are not written.", mixed_fft.element_text(ctx, false), e2, half1))
     c:line("uint ych = ch * %s;", u(e2))
     mixed_fft.each_output(ctx, out, function(reg, x)
         c:line("if (live && %s < extent2) %s", mixed_fft.factor(x), lines.store_complex(ctx, "y",

@@ -57,6 +57,18 @@ function mixed_fft.phase_text(ctx, what)
         #ctx.plan.stages, mixed_fft.radices_text(ctx))
 end
 
+-- Which element a register holds, for comments: butterfly q's input m of the first stage
+-- (`first`) or its output m of the last is element it + W q + (N / R) m.
+function mixed_fft.element_text(ctx, first)
+    local plan = ctx.plan
+    local st = plan.stages[first and 1 or #plan.stages]
+    local step = plan.n // st.radix
+    if st.b == 1 then
+        return string.format("it + %d m (its butterfly's %s m)", step, first and "input" or "output")
+    end
+    return string.format("it + %d q + %d m (butterfly q's %s m)", plan.w, step, first and "input" or "output")
+end
+
 -- The registers of one channel set: prefix .. k, k = 0 .. registers - 1.
 function mixed_fft.declare(c, ctx, prefixes)
     for _, prefix in ipairs(prefixes) do

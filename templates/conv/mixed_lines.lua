@@ -42,8 +42,8 @@ end
 
 -- spectrum1 and pass1: element a1 of both lines, every channel, zero past the data.
 local function emit_real_load(c, ctx)
-    c:comment(string.format("Load: register k of every channel holds element a1 = it + %d k of the line " ..
-        "pair, z = line0 + i line1.%s", ctx.plan.w, lines.load_note(ctx)))
+    c:comment(string.format("Load: element a1 = %s of the line pair into every channel's register, z = " ..
+        "line0 + i line1.%s", mixed_fft.element_text(ctx, true), lines.load_note(ctx)))
     ctx.reg_prefix = prefix(0)
     return mixed_fft.each_input(c, ctx, function(_, x, k)
         c:block("", function()
@@ -75,9 +75,9 @@ end
 local function emit_half_load(c, ctx)
     local cfg, n = ctx.cfg, ctx.cfg.shape.n
     local half1, e2, W = ctx.strides.half1, ctx.sizes.e2, ctx.plan.w
-    c:comment(string.format("Load: register k of every channel holds frequency f = it + %d k: X[f] from line " ..
-        "l's half spectrum at (c * %d + l) * %d + f for f <= %d, conj X[%d - f] above (a real line's " ..
-        "spectrum is Hermitian); z = X0 + i X1.", W, e2, half1, n // 2, n))
+    c:comment(string.format("Load: frequency f = %s into every channel's register: X[f] from line l's half " ..
+        "spectrum at (c * %d + l) * %d + f for f <= %d, conj X[%d - f] above (a real line's spectrum is " ..
+        "Hermitian); z = X0 + i X1.", mixed_fft.element_text(ctx, true), e2, half1, n // 2, n))
     c:line("uint row0 = line0 * %s;", u(half1))
     c:line("uint row1 = line1 * %s;", u(half1))
     ctx.reg_prefix = prefix(0)
@@ -124,7 +124,7 @@ end
 
 -- pass3: per texel the convolution of every channel, composited, cropped.
 local function emit_output_store(c, ctx, outs)
-    lines.output_comment(c, ctx, ", element a1 = it + constant of register k")
+    lines.output_comment(c, ctx, ", element a1 = " .. mixed_fft.element_text(ctx, false))
     mixed_fft.each_output(ctx, outs[0], function(_, x, q, m, bound)
         local cond = string.format("%s < extent1", mixed_fft.factor(x))
         if bound then cond = string.format("it < %s && %s", u(bound), cond) end
