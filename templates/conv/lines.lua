@@ -16,7 +16,6 @@ local lines = {}
 
 local u, plus, reg, literal = fftctx.u, fftctx.plus, fftctx.reg_name, fftctx.literal
 local COMPONENT = { "x", "y", "z", "w" }
-lines.COMPONENT = COMPONENT
 
 function lines.prepare(ctx)
     -- 3 channels ride in 4 column slots of the registers (the plan needs a power of two): the

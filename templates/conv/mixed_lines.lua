@@ -15,7 +15,6 @@ local padding = require("templates.conv.padding")
 local mixed_lines = {}
 
 local u, plus = mixed_fft.u, mixed_fft.plus
-local COMPONENT = lines.COMPONENT
 
 local function prefix(ch) return string.format("c%dv", ch) end
 
