@@ -136,9 +136,11 @@ static void push(lua_State *L, const sg_run *run, const sg_job_shader *shader)
     set_int(L, "wg", s->wg);
     set_int(L, "lanes", s->lanes);
     set_int(L, "groups_per_channel", s->groups_per_channel);
-    lua_pushboolean(L, s->mixed);
+    /* A length that is not a power of two runs the mixed-radix stages (the resample has none). */
+    int mixed = s->n > 0 && (s->n & (s->n - 1)) != 0;
+    lua_pushboolean(L, mixed);
     lua_setfield(L, -2, "mixed");
-    if (s->mixed) {
+    if (mixed) {
         lua_createtable(L, s->stages.count, 0);
         for (int i = 0; i < s->stages.count; i++) {
             lua_pushinteger(L, s->stages.radix[i]);

@@ -34,13 +34,12 @@ enum { SG_CONV_SPECTRUM1, SG_CONV_SPECTRUM2, SG_CONV_RESAMPLE, SG_CONV_PASS1, SG
 /* One shader's FFT: n points, E per invocation x W invocations; lanes: columns per
  * workgroup in lanes (the column passes), 0 for the line passes, which hold every channel
  * in registers (channel_bits of the register index). A length that is not a power of two
- * runs the mixed-radix stages of templates/fft/ (mixed: 1, stages: their radices and
- * rounds); the line passes then hold each channel's E values in a register set of its own. */
+ * runs the mixed-radix stages of templates/fft/ (stages: their radices and rounds); the
+ * line passes then hold each channel's E values in a register set of its own. */
 typedef struct {
     long n, ept, wg, lanes;
     long groups_per_channel; /* column passes: workgroups per channel */
-    int mixed;
-    sg_fft_stages stages;
+    sg_fft_stages stages;    /* n not a power of two */
 } sg_conv_shape;
 
 typedef struct {

@@ -19,11 +19,11 @@
 /* A mixed-radix column pass holds at most this many values per invocation. Its plan needs
  * every radix to divide E (the product sits between the forward and the inverse FFT), so a
  * side such as 960 = 2^6 x 3 x 5 takes E = 60: 255 registers, and its pass 2 ran 4.4x slower
- * than the power of two above it (bench/results/h100-2026-11-27-conv-smooth). A side with
+ * than the power of two above it (docs/conv.md, Padded sizes). A side with
  * no such plan is passed over for the next smooth one. */
 #define MIXED_COLUMN_EPT 24
 /* The smallest smooth side gives way to one at most 1/SMOOTH_MARGIN larger, as measured in
- * one call (bench/results/h100-2026-11-27-conv-smooth, run5): along the first axis a side
+ * one call (docs/conv.md, Padded sizes): along the first axis a side
  * with a factor 7 to one without (1920x1080 with a 512 PSF: 2500 = 2^2 5^4 against 2450 =
  * 2 5^2 7^2, line passes 89.1 -> 64.5 us, pipeline 191.6 -> 180.6; 3000x1600 with 100: 3200
  * against 3136 within 1%), along the second axis to the power of two (1280x720 with 256:
@@ -80,7 +80,7 @@ static int mixed_shape(const sg_run *run, long n, long lanes, int use_ept, sg_co
     }
     if (sg_fft_stage_plan(n, e, ffts, budget, flags, &s->stages) != 0) return -1;
     if (!lanes && s->stages.registers * c->channels > SG_CONV_MAX_REGISTERS) return -1;
-    s->n = n, s->ept = e, s->wg = w, s->mixed = 1;
+    s->n = n, s->ept = e, s->wg = w;
     return 0;
 }
 
@@ -226,7 +226,6 @@ static int line_shape(sg_run *run, long n, sg_conv_shape *s)
     s->n = n;
     s->lanes = 0;
     s->groups_per_channel = 0;
-    s->mixed = 0;
     if (!is_pow2(n)) {
         if (mixed_shape(run, n, 0, 1, s) == 0) return 0;
         return usage_error("--ept %ld: the line passes' FFTs of %ld points take an E that divides %ld, "
@@ -266,7 +265,6 @@ static int column_shape(sg_run *run, long n, long columns, sg_conv_shape *s)
 {
     const sg_conv_params *c = run->params;
     s->n = n;
-    s->mixed = 0;
     if (!is_pow2(n)) return mixed_column_shape(run, n, columns, s);
     if (c->ept) {
         int rc = given_ept(run, n, 1, s);

@@ -50,12 +50,15 @@ function columns.lengths(ctx)
 end
 local lengths = columns.lengths
 
--- Which channel and columns this workgroup runs; lanes(c) declares `col` (and what else the
--- FFT needs of the invocation) from col0.
+-- The data's extent along A2, which channel and columns this workgroup runs; lanes(c)
+-- declares `col` (and what else the FFT needs of the invocation) from col0.
 function columns.emit_column(c, ctx, lanes)
     local cfg = ctx.cfg
     local l1 = lengths(ctx)
     local gpc = cfg.shape.groups_per_channel
+    local psf = ctx.role == "spectrum2"
+    local w, h = psf and "params.psf_width" or "params.width", psf and "params.psf_height" or "params.height"
+    c:line("uint extent2 = %s;", cfg.first_axis == "x" and h or w)
     c:line("uint ch = group.x / %s;", u(gpc))
     c:line("if (ch >= %s) return;", u(cfg.channels))
     c:line("uint col0 = (group.x - ch * %s) * %s;", u(gpc), u(ctx.columns))
@@ -88,12 +91,7 @@ function columns.emit_unpack(c, ctx, reg)
     local psf = ctx.role == "spectrum2"
     local l1, l2 = lengths(ctx)
     local buffer = psf and "zk" or "z"
-    local valid
-    if psf then
-        valid = padding.psf_source(c, "a2", "extent2", l2, "r")
-    else
-        valid = padding.source(c, cfg, "a2", "extent2", l2, "r")
-    end
+    local valid = padding.line_source(c, cfg, psf, "a2", "extent2", l2, "r")
     c:line("uint row = (zch + (r >> 1u)) * %s;", u(l1))
     c:line("$float2 za = %s;", load_complex(ctx, buffer, "row + colr"))
     c:line("$float2 zb = %s;", load_complex(ctx, buffer, "row + colm"))
@@ -209,10 +207,7 @@ local function emit_half_store(c, ctx, L)
 end
 
 function columns.emit_body(c, ctx)
-    local cfg = ctx.cfg
     local psf = ctx.role == "spectrum2"
-    local w, h = psf and "params.psf_width" or "params.width", psf and "params.psf_height" or "params.height"
-    c:line("uint extent2 = %s;", cfg.first_axis == "x" and h or w)
     emit_column(c, ctx)
     local names = {}
     for k = 0, ctx.registers - 1 do names[#names + 1] = reg(k) end

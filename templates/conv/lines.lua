@@ -133,12 +133,7 @@ function lines.emit_real_element(c, ctx)
     local image = not psf and cfg.input == "image"
     local read = lines.texel_reader(ctx, psf and "psf" or (not image and "src"),
         psf and "params.psf_width" or "params.width", "s1")
-    local valid
-    if psf then
-        valid = padding.psf_source(c, "a1", "extent1", n, "s1")
-    else
-        valid = padding.source(c, cfg, "a1", "extent1", n, "s1")
-    end
+    local valid = padding.line_source(c, cfg, psf, "a1", "extent1", n, "s1")
     if image then
         c:line("$float4 t0 = %s;", read("line0"))
         c:line("$float4 t1 = %s;", read("line1"))

@@ -120,8 +120,6 @@ end
 function mixed_columns.emit_body(c, ctx)
     local cfg = ctx.cfg
     local psf = ctx.role == "spectrum2"
-    local w, h = psf and "params.psf_width" or "params.width", psf and "params.psf_height" or "params.height"
-    c:line("uint extent2 = %s;", cfg.first_axis == "x" and h or w)
     emit_column(c, ctx)
     mixed_fft.declare(c, ctx, { "v" })
     c:blank()

@@ -33,6 +33,13 @@ function padding.source(c, cfg, pos, extent, padded, name)
     return name .. "_in"
 end
 
+-- Where position `pos` of a line reads: the PSF's (psf, placed as psf_source says) or the
+-- image's (as source says). Returns the condition that the value is there (nil: always).
+function padding.line_source(c, cfg, psf, pos, extent, padded, name)
+    if psf then return padding.psf_source(c, pos, extent, padded, name) end
+    return padding.source(c, cfg, pos, extent, padded, name)
+end
+
 -- The PSF placed with its centre (extent / 2) at the middle of its padded line of `padded`
 -- values: declares `name`, the PSF index position `pos` reads, and returns the condition
 -- that it lies inside the PSF.
