@@ -32,7 +32,7 @@ typedef struct {
     double b2b_us;
     uint32_t b2b_runs;
     char note[256];
-    char driver_statistics[512]; /* the driver's statistics of the pipeline(s) timed
+    char driver_statistics[2048]; /* the driver's statistics of the pipeline(s) timed
                                     (registers, ...; bench_take_statistics), or empty */
 } bench_timing;
 

@@ -23,8 +23,6 @@ enum { SG_CONV_PAD_TO_POW2, SG_CONV_PAD_TO_SMOOTH };
  * the image's spectrum (--spectrum resampled only), then the image. */
 enum { SG_CONV_SPECTRUM1, SG_CONV_SPECTRUM2, SG_CONV_RESAMPLE, SG_CONV_PASS1, SG_CONV_PASS2,
        SG_CONV_PASS3, SG_CONV_SHADERS };
-/* Invocations of a resample workgroup: one per value of the image-sized spectrum. */
-#define SG_CONV_RESAMPLE_WG 256
 
 /* Smallest padded length: the smallest FFT whose plan every layout here supports. */
 #define SG_CONV_MIN_FFT 8

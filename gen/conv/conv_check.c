@@ -322,22 +322,24 @@ int sg_conv_check(sg_run *run)
     axis_sizes(c);
     rc = line_shape(run, c->q1, &c->shapes[SG_CONV_SPECTRUM1]);
     if (!rc) rc = column_shape(run, c->q2, c->q1 / 2 + 1, &c->shapes[SG_CONV_SPECTRUM2]);
-    /* The resample: one invocation per value of the image-sized spectrum of a channel. */
-    long wg = min_long(SG_CONV_RESAMPLE_WG, c->max_wg);
-    c->shapes[SG_CONV_RESAMPLE] = (sg_conv_shape){.n = 0, .ept = 1, .wg = wg, .lanes = 0,
-        .groups_per_channel = (c->p2 * (c->p1 / 2 + 1) + wg - 1) / wg};
     if (!rc) rc = line_shape(run, c->p1, &c->shapes[SG_CONV_PASS1]);
     if (!rc) rc = column_shape(run, c->p2, c->p1 / 2 + 1, &c->shapes[SG_CONV_PASS2]);
     if (!rc) rc = line_shape(run, c->p1, &c->shapes[SG_CONV_PASS3]);
+    /* The resample runs in pass 2's shape and stores each value where pass 2's invocation
+     * reads it: one coalesced load per register there (docs/conv.md, "The resampled spectrum"). */
+    c->shapes[SG_CONV_RESAMPLE] = c->shapes[SG_CONV_PASS2];
     return rc;
 }
 
 long sg_conv_z_values(const sg_conv_params *c) { return c->channels * ((c->e2 + 1) / 2) * c->p1; }
 long sg_conv_y_values(const sg_conv_params *c) { return c->channels * c->e2 * (c->p1 / 2 + 1); }
 long sg_conv_zk_values(const sg_conv_params *c) { return c->channels * ((c->k2 + 1) / 2) * c->q1; }
+/* r: per channel, each of pass 2's workgroups holds its columns' P2 values each (pass 2's
+ * register order); the columns past P1/2 of the last workgroup are slots pass 2 never uses. */
 long sg_conv_r_values(const sg_conv_params *c)
 {
-    return c->spectrum == SG_CONV_SPECTRUM_EXACT ? 0 : c->channels * c->p2 * (c->p1 / 2 + 1);
+    const sg_conv_shape *s = &c->shapes[SG_CONV_PASS2];
+    return c->spectrum == SG_CONV_SPECTRUM_EXACT ? 0 : c->channels * s->groups_per_channel * s->lanes * c->p2;
 }
 long sg_conv_s_values(const sg_conv_params *c)
 {

@@ -164,6 +164,15 @@ local function emit_spectrum_store(c, ctx, L)
     end
 end
 
+-- The resampled spectrum in pass 2's register order (resample.lua stores it so): register k
+-- of invocation t of workgroup group.x reads slot sbase + k I, I invocations per workgroup,
+-- so the invocations of a subgroup read consecutive values.
+function columns.emit_slot_base(c, ctx, comment)
+    c:comment(comment)
+    c:line("uint sbase = group.x * %s + t;", u(ctx.registers * ctx.invocations))
+end
+function columns.slot(ctx, k) return string.format("sbase + %s", u(k * ctx.invocations)) end
+
 -- pass2's product: the kernel spectrum at (k1, k2), the lerp toward a delta, the norm of the
 -- inverse along A2 (1/P2, a power of two), then conj for the inverse as a forward DIT. Both
 -- spectrum modes read one value per register where the DIF left it: the exact spectrum as
@@ -171,17 +180,23 @@ end
 local function emit_product(c, ctx, L)
     local s = ctx.sizes
     local scale = literal(1 / s.p2)
-    c:comment(string.format("Product: H from the kernel spectrum at the image's frequencies, at (c * %d + " ..
-        "j2) * %d + k1, j2 this register's position (%s stored it in the same bit-reversed order). " ..
-        "Then the sharpening lerp toward a delta, H + sharpen (1 - H).", s.p2, ctx.strides.half1,
-        ctx.cfg.spectrum == "exact" and "spectrum2" or "the resample shader"))
-    c:line("uint sch = ch * %s;", u(s.p2))
+    local resampled = ctx.cfg.spectrum == "resampled"
+    if resampled then
+        columns.emit_slot_base(c, ctx, "Product: H from the kernel spectrum at the image's frequencies, in " ..
+            "this invocation's slots (the resample stored register k's value at sbase + k I). Then the " ..
+            "sharpening lerp toward a delta, H + sharpen (1 - H).")
+    else
+        c:comment(string.format("Product: H from the kernel spectrum at the image's frequencies, at (c * %d + " ..
+            "j2) * %d + k1, j2 this register's position (spectrum2 stored it in the same bit-reversed order). " ..
+            "Then the sharpening lerp toward a delta, H + sharpen (1 - H).", s.p2, ctx.strides.half1))
+        c:line("uint sch = ch * %s;", u(s.p2))
+    end
     local pt = fftctx.position(ctx, L, 0)
     for k = 0, ctx.registers - 1 do
         local _, pr = fftctx.position(ctx, L, k)
         c:block("", function()
-            c:line("$float2 h = %s;", load_complex(ctx, "spectrum", string.format("(sch + %s) * %s + colr",
-                plus(pt, pr), u(ctx.strides.half1))))
+            c:line("$float2 h = %s;", load_complex(ctx, "spectrum", resampled and columns.slot(ctx, k) or
+                string.format("(sch + %s) * %s + colr", plus(pt, pr), u(ctx.strides.half1))))
             c:line("h = h + params.sharpen * ($float2(1.0f, 0.0f) - h);")
             c:line("$float2 p = fft_mul(%s, h) * %s;", reg(k), scale)
             c:line("%s = $float2(p.x, -p.y);", reg(k))

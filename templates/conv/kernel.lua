@@ -4,7 +4,8 @@
 --                         axis A1 (two PSF lines per complex FFT), then along A2, with the
 --                         FFTShift folded in as a (-1)^(k1 + k2) sign
 --   resample              --spectrum resampled, when the PSF or psf_scale changes: the kernel
---                         spectrum sampled at the image's frequencies, in pass 2's layout
+--                         spectrum sampled at the image's frequencies, stored in pass 2's
+--                         register order (run in pass 2's shape)
 --   pass1                 the image's FFT along A1 (two lines per complex FFT), read from the
 --                         image with the padding implied by the loads
 --   pass2                 along A2: forward FFT, product with the kernel spectrum, inverse,
@@ -44,7 +45,9 @@ local function make_context(cfg, dialect)
     local ctx
     local module = ROLE_MODULE[cfg.role]
     if cfg.role == "resample" then
-        ctx = { cfg = cfg, dialect = dialect } -- no FFT: resample.prepare sets the shape
+        -- No FFT: pass 2's context (its shape), to place each value where pass 2 reads it.
+        ctx = cfg.shape.mixed and mixed_fft.new(cfg, dialect, -1, true) or
+            fftctx.new(cfg, dialect, fftctx.geometry(cfg), -1)
     elseif cfg.shape.mixed then
         -- A padded side that is not a power of two: the mixed-radix stages (mixed_fft.lua).
         ctx = mixed_fft.new(cfg, dialect, cfg.role == "pass3" and 1 or -1, cfg.role == "pass2")
@@ -67,11 +70,7 @@ end
 local function make_contract(ctx)
     local cfg, shape = ctx.cfg, ctx.cfg.shape
     local grid, grid_doc
-    if ctx.role == "resample" then
-        grid = { { arg = "channels", value = cfg.channels * shape.groups_per_channel }, {}, {} }
-        grid_doc = string.format("Grid: %d workgroups per channel, one invocation per value.",
-            shape.groups_per_channel)
-    elseif ctx.lanes then
+    if ctx.lanes then
         grid = { { arg = "channels", value = cfg.channels * shape.groups_per_channel }, {}, {} }
         grid_doc = string.format("Grid: %d workgroups per channel, %d columns each.",
             shape.groups_per_channel, ctx.columns)
@@ -89,6 +88,7 @@ local function make_contract(ctx)
         bindings = resources.bindings(ctx.resources),
         push_constants = resources.push_contract(), push_constant_bytes = 4 * #resources.PUSH,
         values = ctx.role == "resample" and {
+            { name = "COLUMNS_PER_WORKGROUP", value = ctx.columns, doc = "pass 2's: in lanes" },
             { name = "GROUPS_PER_CHANNEL", value = shape.groups_per_channel, doc = "workgroups per channel" },
         } or {
             { name = "FFT_N", value = shape.n, doc = "the FFT's length" },
@@ -165,6 +165,9 @@ local function emit_header_comment(c, ctx)
         "invocations", ctx.subgroup) or ctx.subgroup == 4 and "needs quad operations" or "no subgroup operations"))
     c:line("//")
     if ctx.role == "resample" then
+        c:comment(string.format("Pass 2's shape: %d elements per invocation x %d invocations, %d columns per " ..
+            "workgroup in lanes; each invocation stores the %d values pass 2's invocation of the same index " ..
+            "multiplies by.", cfg.shape.ept, cfg.shape.wg, ctx.columns, ctx.registers))
         emit_phases(c, ctx)
         c:blank()
         return

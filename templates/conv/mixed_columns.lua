@@ -84,17 +84,25 @@ end
 local function emit_product(c, ctx, out)
     local s, st = ctx.sizes, ctx.plan.stages[#ctx.plan.stages]
     local half1 = ctx.strides.half1
-    c:comment(string.format("Product: H at (c * %d + k2) * %d + k1 (%s stored it in natural order), k2 = " ..
-        "%s; the sharpening lerp toward a delta, H + sharpen (1 - H); and 1/%d, the inverse's norm along " ..
-        "A2. Every radix divides E, so each register holds the same index for the inverse's first stage.",
-        s.p2, half1, ctx.cfg.spectrum == "exact" and "spectrum2" or "the resample shader",
-        mixed_fft.element_text(ctx, false), s.p2))
-    c:line("uint sch = ch * %s;", u(s.p2))
+    local resampled = ctx.cfg.spectrum == "resampled"
+    local after = string.format("the sharpening lerp toward a delta, H + sharpen (1 - H); and 1/%d, the " ..
+        "inverse's norm along A2. Every radix divides E, so each register holds the same index for the " ..
+        "inverse's first stage.", s.p2)
+    if resampled then
+        columns.emit_slot_base(c, ctx, string.format("Product: H at k2 = %s, in this invocation's slots (the " ..
+            "resample stored register q R + m's value at sbase + (q R + m) I); %s",
+            mixed_fft.element_text(ctx, false), after))
+    else
+        c:comment(string.format("Product: H at (c * %d + k2) * %d + k1 (spectrum2 stored it in natural " ..
+            "order), k2 = %s; %s", s.p2, half1, mixed_fft.element_text(ctx, false), after))
+        c:line("uint sch = ch * %s;", u(s.p2))
+    end
     local scale = mixed_fft.literal(1 / s.p2)
     local nxt = {}
     mixed_fft.each_output(ctx, out, function(reg, x, q, m)
         c:block("", function()
-            c:line("$float2 h = %s;", lines.load_complex(ctx, "spectrum",
+            c:line("$float2 h = %s;", lines.load_complex(ctx, "spectrum", resampled and
+                columns.slot(ctx, q * st.radix + m) or
                 string.format("(sch + %s) * %s + colr", mixed_fft.factor(x), u(half1))))
             c:line("h = h + params.sharpen * ($float2(1.0f, 0.0f) - h);")
             c:line("%s = fft_mul(%s, h) * %s;", reg, reg, scale)

@@ -26,7 +26,8 @@ function mixed_fft.new(cfg, dialect, sign, both)
     return {
         cfg = cfg, dialect = dialect, mixed = true, plan = plan, plan_now = plan, sign = sign, both = both,
         forward = sign < 0, ffts = ffts, interleaved = lanes, lanes = lanes, columns = ffts,
-        invocations = ffts * plan.w, slots = plan.slots * ffts, paired = shape.n >= PAIRED_FROM_N,
+        invocations = ffts * plan.w, registers = plan.registers, slots = plan.slots * ffts,
+        paired = shape.n >= PAIRED_FROM_N,
         subgroup = 0, shared_used = false,
     }
 end

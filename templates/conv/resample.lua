@@ -1,78 +1,42 @@
 -- resample.lua: the resample shader (--spectrum resampled): the kernel spectrum, kept at the
 -- PSF's padded size Q1 x Q2 (spectrum2's natural order), sampled bilinearly at the padded
--- image's frequencies times psf_scale (Nabla's spectral resampling) and stored in the layout
--- pass 2 reads in the exact path: (c * P2 + j2) * (P1/2 + 1) + k1, j2 the bit-reversed
--- position of frequency k2. It runs when the PSF or psf_scale changes, so pass 2 does one
--- coalesced load per value instead of four scattered taps, whatever the spectrum mode.
--- One invocation per value: consecutive invocations store consecutive k1.
+-- image's frequencies times psf_scale (Nabla's spectral resampling). It runs when the PSF or
+-- psf_scale changes, in pass 2's shape (workgroups, columns in lanes, invocations), and each
+-- invocation stores, register by register, the values pass 2's invocation of the same index
+-- multiplies its registers by after the forward FFT: slot (g E + k) I + t of r, workgroup g,
+-- register k, invocation t (I per workgroup). Pass 2 then reads each register's value with
+-- one coalesced load (consecutive invocations, consecutive slots) instead of a column of
+-- the spectrum, or four scattered taps.
 local fftctx = require("templates.conv.fftctx")
+local columns = require("templates.conv.columns")
+local steps = require("templates.fft.mixed_steps")
+local X = require("templates.fft.expr")
 
 local resample = {}
 
-local u, literal, log2 = fftctx.u, fftctx.literal, fftctx.log2
+local u, literal = fftctx.u, fftctx.literal
 
 function resample.prepare(ctx)
-    ctx.invocations = ctx.cfg.shape.wg
-    ctx.subgroup, ctx.slots, ctx.columns = 0, 0, 1
-    ctx.segments = { { text = "sample the kernel spectrum bilinearly (1, 2 or 4 times at a Nyquist " ..
-        "frequency), store where pass 2 reads it" } }
+    if not ctx.mixed then
+        -- Where the forward DIF leaves each frequency (pass 2 plans the same).
+        ctx.final = fftctx.plan.build(ctx.g, { dif = true }).final
+    end
+    ctx.subgroup, ctx.slots = 0, 0
+    ctx.segments = { { text = "for each register of pass 2's invocation: its frequency, the kernel " ..
+        "spectrum sampled there bilinearly (1, 2 or 4 times at a Nyquist frequency), stored in its slot" } }
 end
 
--- Pass 2 holds frequency k2 at bit-reversed position j2 where P2 is a power of two, at k2
--- itself where it runs mixed-radix stages (natural order).
-local function natural(ctx)
-    local p2 = ctx.sizes.p2
-    return p2 & (p2 - 1) ~= 0
-end
-
-function resample.emit_helpers(c, ctx)
-    if natural(ctx) then return end
-    local bits = log2(ctx.sizes.p2)
-    c:comment(string.format("Frequency k2 of bit-reversed position j2 (%d bits): where pass 2's DIF " ..
-        "holds each frequency.", bits))
-    c:block("uint conv_reverse(uint j)", function()
-        c:line("uint k = 0u;")
-        c:block(string.format("for (uint b = 0u; b < %s; b++)", u(bits)), function()
-            c:line("k = (k << 1u) | ((j >> b) & 1u);")
-        end)
-        c:line("return k;")
-    end)
-    c:blank()
-end
+function resample.emit_helpers() end
 
 local function load_complex(ctx, index)
     local v = string.format("spectrum[%s]", index)
     return ctx.cfg.storage == "f16" and ctx.dialect.unpack_half2(v) or v
 end
 
-function resample.emit_body(c, ctx)
-    local cfg, s = ctx.cfg, ctx.sizes
-    local half1, gpc, wg = s.p1 // 2 + 1, cfg.shape.groups_per_channel, cfg.shape.wg
-    c:comment(string.format("Value i of channel ch: k1 = i mod %d, j2 = i / %d (the %d x %d values pass 2 " ..
-        "reads per channel).", half1, half1, half1, s.p2))
-    c:line("uint ch = group.x / %s;", u(gpc))
-    c:line("if (ch >= %s) return;", u(cfg.channels))
-    c:line("uint i = (group.x - ch * %s) * %s + t;", u(gpc), u(wg))
-    c:line("if (i >= %s) return;", u(half1 * s.p2))
-    c:line("uint k1 = i %% %s;", u(half1))
-    c:line("uint j2 = i / %s;", u(half1))
-    if natural(ctx) then
-        c:note("uint k2 = j2;", "pass 2's mixed-radix stages hold frequencies in natural order")
-    else
-        c:line("uint k2 = conv_reverse(j2);")
-    end
-    c:blank()
-    c:comment(string.format("H sampled bilinearly from the %dx%d kernel spectrum (along A1, A2) at " ..
-        "u = kappa * Q / P * psf_scale, kappa the signed frequency (k2 - %d above %d), indices wrapping " ..
-        "mod Q: the spectrum stays at the PSF's padded size (it rings). A Nyquist frequency (k = P / 2) " ..
-        "is both +P/2 and -P/2: its samples at +u and -u are averaged, so the product stays Hermitian " ..
-        "and the inverse real at any psf_scale.", s.q1, s.q2, s.p2, s.p2 // 2 - 1))
-    c:line("uint sch = ch * %s;", u(s.q2))
-    c:line("float ratio1 = %s * params.psf_scale;", literal(s.q1 / s.p1))
-    c:line("float ratio2 = %s * params.psf_scale;", literal(s.q2 / s.p2))
-    c:line("float u1 = float(k1) * ratio1;")
+-- The sample of H at (k1, k2) into h: the body of the loop over registers.
+local function emit_sample(c, ctx)
+    local s = ctx.sizes
     c:line("float u2 = float(k2 < %s ? int(k2) : int(k2) - %d) * ratio2;", u(s.p2 // 2), s.p2)
-    c:note(string.format("uint n1 = k1 == %s ? 2u : 1u;", u(s.p1 // 2)), "signs of k1 sampled")
     c:note(string.format("uint n = n1 * (k2 == %s ? 2u : 1u);", u(s.p2 // 2)), "1, 2 or 4 samples")
     c:line("$float2 h = $float2(0.0f, 0.0f);")
     c:block("for (uint v = 0u; v < n; v++)", function()
@@ -96,11 +60,62 @@ function resample.emit_body(c, ctx)
         c:line("h += h0 + (h1 - h0) * t2;")
     end)
     c:line("h = h / float(n);")
+    local v = ctx.cfg.storage == "f16" and ctx.dialect.pack_half2("h") or "h"
+    c:line("r[slot] = %s;", v)
+end
+
+-- The loop over pass 2's registers: k2, the frequency register k of invocation t holds after
+-- the forward FFT, and its slot. Power of two: bit-reversed position, bits from t and k as the
+-- DIF's last layout places them. Mixed radix: natural order, butterfly q's output m of the
+-- last stage (register q R + m) is element (t's part) + its constant.
+local function emit_registers(c, ctx, body)
+    local I = ctx.invocations
+    if not ctx.mixed then
+        local n = ctx.g.n
+        local freq = function(b) if b < n then return n - 1 - b end end
+        local ft = X.thread_part(ctx.final, freq) or "0u"
+        local fk = X.register_part_expr(ctx.final, freq, "k") or "0u"
+        c:block(string.format("for (uint k = 0u; k < %s; k++)", u(ctx.registers)), function()
+            c:note(string.format("uint k2 = %s | %s;", ft, fk), "the frequency register k holds")
+            c:line("uint slot = sbase + k * %s;", u(I))
+            body()
+        end)
+        return
+    end
+    local plan = ctx.plan
+    local st = plan.stages[#plan.stages]
+    local thread, const = steps.output_element_expr(ctx, "q", "m")
+    c:block(string.format("for (uint q = 0u; q < %s; q++)", u(st.b)), function()
+        c:block(string.format("for (uint m = 0u; m < %s; m++)", u(st.radix)), function()
+            c:note(string.format("uint k2 = %s + %s;", thread, const), "the element butterfly q's output m is")
+            c:line("uint slot = sbase + (q * %s + m) * %s;", u(st.radix), u(I))
+            body()
+        end)
+    end)
+end
+
+function resample.emit_body(c, ctx)
+    local cfg, s = ctx.cfg, ctx.sizes
+    local gpc, C, I = cfg.shape.groups_per_channel, ctx.columns, ctx.invocations
+    c:line("uint ch = group.x / %s;", u(gpc))
+    c:line("if (ch >= %s) return;", u(cfg.channels))
+    c:note(string.format("uint col = (group.x - ch * %s) * %s + t %% %s;", u(gpc), u(C), u(C)),
+        "k1: pass 2's column of invocation t")
+    c:note(string.format("uint k1 = min(col, %s);", u(s.p1 // 2)), "past P1/2: slots pass 2 never uses")
+    if ctx.mixed then c:note(string.format("uint it = t / %s;", u(C)), "the invocation's index in its FFT") end
+    columns.emit_slot_base(c, ctx, string.format("Register k's slot: sbase + k I, as pass 2 reads it (I = %d).", I))
     c:blank()
-    c:comment(string.format("Store: at (c * %d + j2) * %d + k1, where pass 2 reads frequency (k1, k2).",
-        s.p2, half1))
-    local v = cfg.storage == "f16" and ctx.dialect.pack_half2("h") or "h"
-    c:line("r[(ch * %s + j2) * %s + k1] = %s;", u(s.p2), u(half1), v)
+    c:comment(string.format("H sampled bilinearly from the %dx%d kernel spectrum (along A1, A2) at " ..
+        "u = kappa * Q / P * psf_scale, kappa the signed frequency (k2 - %d above %d), indices wrapping " ..
+        "mod Q: the spectrum stays at the PSF's padded size (it rings). A Nyquist frequency (k = P / 2) " ..
+        "is both +P/2 and -P/2: its samples at +u and -u are averaged, so the product stays Hermitian " ..
+        "and the inverse real at any psf_scale.", s.q1, s.q2, s.p2, s.p2 // 2 - 1))
+    c:line("uint sch = ch * %s;", u(s.q2))
+    c:line("float ratio1 = %s * params.psf_scale;", literal(s.q1 / s.p1))
+    c:line("float ratio2 = %s * params.psf_scale;", literal(s.q2 / s.p2))
+    c:line("float u1 = float(k1) * ratio1;")
+    c:note(string.format("uint n1 = k1 == %s ? 2u : 1u;", u(s.p1 // 2)), "signs of k1 sampled")
+    emit_registers(c, ctx, function() emit_sample(c, ctx) end)
 end
 
 return resample

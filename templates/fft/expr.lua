@@ -6,31 +6,33 @@ local fft_plan = require("templates.fft.plan")
 local log2 = fft_plan.log2
 local function u(n) return string.format("%du", n) end
 
--- Calls fn(q, d, len) for each run of t's bits that `map` (index bit -> destination bit, or
--- nil to drop it) sends to consecutive places: t bits q..q+len-1 to bits d..d+len-1.
-local function each_thread_run(L, map, fn)
-    local q, w = 0, #L.thr
+-- Calls fn(q, d, len) for each run of bits (a layout's list: L.thr for t's, L.reg for a
+-- register number's) that `map` (index bit -> destination bit, or nil to drop it) sends to
+-- consecutive places: bits q..q+len-1 to bits d..d+len-1.
+local function each_run(bits, map, fn)
+    local q, w = 0, #bits
     while q < w do
-        local d = map(L.thr[q + 1])
+        local d = map(bits[q + 1])
         if d == nil then
             q = q + 1
         else
             local len = 1
-            while q + len < w and map(L.thr[q + len + 1]) == d + len do len = len + 1 end
+            while q + len < w and map(bits[q + len + 1]) == d + len do len = len + 1 end
             fn(q, d, len)
             q = q + len
         end
     end
 end
+local function each_thread_run(L, map, fn) each_run(L.thr, map, fn) end
 
--- The expression that places bits of t where `map` says: map(index bit) gives the
--- destination bit, or nil to drop it. Consecutive runs become one mask and shift.
-local function thread_part(L, map)
+-- The expression that places bits of variable `var` (its bits listed by `bits`) where `map`
+-- says. Consecutive runs become one mask and shift.
+local function bits_part(bits, map, var)
     local terms = {}
-    local w = #L.thr
-    each_thread_run(L, map, function(q, d, len)
+    local w = #bits
+    each_run(bits, map, function(q, d, len)
         local mask = ((1 << len) - 1) << q
-        local expr = (q == 0 and len == w) and "t" or string.format("(t & %s)", u(mask))
+        local expr = (q == 0 and len == w) and var or string.format("(%s & %s)", var, u(mask))
         if d > q then expr = string.format("(%s << %s)", expr, u(d - q))
         elseif d < q then expr = string.format("(%s >> %s)", expr, u(q - d)) end
         terms[#terms + 1] = expr
@@ -40,6 +42,14 @@ local function thread_part(L, map)
     if #terms == 1 then text = text:gsub("^%((.*)%)$", "%1") end
     return text
 end
+
+-- The expression that places bits of t where `map` says: map(index bit) gives the
+-- destination bit, or nil to drop it.
+local function thread_part(L, map) return bits_part(L.thr, map, "t") end
+
+-- The same for a register number held in a variable (a loop over registers): where `map`
+-- places the bits of register number `var`.
+local function register_part_expr(L, map, var) return bits_part(L.reg, map, var) end
 
 -- What thread_part(L, map) moves, in words: "t bits 3-5 -> <unit> 7-9, t bit 0 -> 0" (nil:
 -- nothing).
@@ -141,7 +151,7 @@ end
 return {
     shared_store = shared_store, shared_load = shared_load,
     u = u, log2 = log2, thread_part = thread_part, thread_part_note = thread_part_note,
-    register_part = register_part, swizzle = swizzle,
+    register_part = register_part, register_part_expr = register_part_expr, swizzle = swizzle,
     swizzle_bits = swizzle_bits, conflict_ways = conflict_ways, reg_name = reg_name, plus = plus, factor = factor, j_bit = j_bit,
     n_total_columns = n_total_columns,
 }

@@ -265,6 +265,24 @@ function steps.output_element(ctx, q, m)
     return thread, stockham.output_const(plan, st, q, m)
 end
 
+-- output_element for a butterfly q and an output m held in variables (a loop over the last
+-- stage's outputs): (thread part, the constant part as an expression in qv and mv).
+function steps.output_element_expr(ctx, qv, mv)
+    local plan = ctx.plan_now
+    local st = plan.stages[#plan.stages]
+    local p, r, w = st.p, st.radix, plan.w
+    local thread = output_thread(plan, st)
+    local function times(v, k) return k == 1 and v or string.format("%s * %s", v, u(k)) end
+    local mp = times(mv, p)
+    if not thread then return "it", string.format("%s + %s", times(qv, w), mp) end
+    if st.twiddles == "thread_const" then
+        local per = p // w
+        return thread, string.format("(%s / %s) * %s + (%s %% %s) * %s + %s", qv, u(per), u(p * r), qv, u(per),
+            u(w), mp)
+    end
+    return thread, string.format("%s + %s", times(qv, w * r), mp)
+end
+
 -- The first stage's input m of butterfly q: element it + W q + m N / R.
 function steps.input_element(ctx, q, m)
     local plan = ctx.plan_now
