@@ -8,7 +8,8 @@
 --              to the kernel spectrum (exact: in bit-reversed order along A2, as pass 2 holds
 --              it; resampled: natural order, the whole L1 x L2 spectrum)
 --   pass2:     forward FFT (DIF, bit-reversed output), product with the kernel spectrum
---              (exact, or resampled by resample.lua: the same layout), the inverse as conj(FFT(conj(.))) by a DIT from
+--              (exact: as spectrum2 stored it; resampled: in pass 2's register order, as
+--              resample.lua stored it), the inverse as conj(FFT(conj(.))) by a DIT from
 --              where the forward left each value (inverse.lua): no reorder anywhere
 local fftctx = require("templates.conv.fftctx")
 local inverse = require("templates.conv.inverse")
@@ -174,9 +175,9 @@ end
 function columns.slot(ctx, k) return string.format("sbase + %s", u(k * ctx.invocations)) end
 
 -- pass2's product: the kernel spectrum at (k1, k2), the lerp toward a delta, the norm of the
--- inverse along A2 (1/P2, a power of two), then conj for the inverse as a forward DIT. Both
--- spectrum modes read one value per register where the DIF left it: the exact spectrum as
--- spectrum2 stored it, the resampled one as the resample shader stored it (resample.lua).
+-- inverse along A2 (1/P2, a power of two), then conj for the inverse as a forward DIT. Each
+-- register reads the value of the frequency the DIF left there: the exact spectrum from
+-- spectrum2's rows (bit-reversed along A2), the resampled one from the register's own slot.
 local function emit_product(c, ctx, L)
     local s = ctx.sizes
     local scale = literal(1 / s.p2)

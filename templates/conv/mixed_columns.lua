@@ -7,8 +7,9 @@
 -- product with the kernel spectrum sits between them with no exchange.
 --   spectrum2: forward FFT, sign (-1)^(k1 + k2) (the FFTShift), to the kernel spectrum at
 --              (c * P2 + k2) * (P1/2 + 1) + k1, natural order as pass 2 reads it
---   pass2:     forward FFT, product with the kernel spectrum (exact, or as the resample
---              shader stored it, in natural order), inverse FFT, the lines of the image stored
+--   pass2:     forward FFT, product with the kernel spectrum (exact: spectrum2's rows in
+--              natural order; resampled: each register's slot, resample.lua), inverse FFT,
+--              the lines of the image stored
 local mixed_fft = require("templates.conv.mixed_fft")
 local lines = require("templates.conv.lines")
 local columns = require("templates.conv.columns")
