@@ -25,6 +25,10 @@ static void help(void)
            "                    device's size) (default 0,device)\n"
            "  --reps N, --warmup N, --b2b N, --scrub-mib N, --scrub-mode M, --heat-ms N\n"
            "                    as spd_bench (bench/README.md)\n"
+           "  --passes MODE     alone: each pass row times that dispatch alone, reading what\n"
+           "                    the pipeline left; after: the passes before it run untimed\n"
+           "                    first in each repetition, so it finds the caches as in the\n"
+           "                    pipeline (default alone)\n"
            "  --variants LIST   extra spdgen flags per variant, `;`-separated, e.g.\n"
            "                    \"--columns-per-wg 2;--columns-per-wg 4\" (`-` for the\n"
            "                    defaults), at most 8 (default: the defaults only)\n"
@@ -104,6 +108,13 @@ static int parse(int argc, char **argv, conv_options *o)
             if (common != BENCH_ARG_TAKEN) return common;
             continue;
         }
+        if (!strcmp(argv[i], "--passes") && i + 1 < argc) {
+            i++;
+            if (strcmp(argv[i], "alone") && strcmp(argv[i], "after"))
+                return bench_usage("conv_bench", "--passes", argv[i], "alone, after");
+            o->passes_after = !strcmp(argv[i], "after");
+            continue;
+        }
         if (!strcmp(argv[i], "--variants") && i + 1 < argc) {
             char list[8 * 160], *save = NULL;
             snprintf(list, sizeof list, "%s", argv[++i]);
@@ -173,6 +184,7 @@ int main(int argc, char **argv)
     conv_report *r = calloc(1, sizeof *r);
     conv_bench b;
     memset(&b, 0, sizeof b);
+    b.passes_after = r ? r->passes_after = o.passes_after : 0;
     spdrt_options ro = {.validation = o.common.validation, .device = o.common.device, .capture_statistics = 1};
     if (!r || spdrt_create(&ro, &b.ctx, err, sizeof err) != SPDRT_OK) {
         fprintf(stderr, "conv_bench: %s\n", r ? err : "out of memory");

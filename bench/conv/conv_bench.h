@@ -68,6 +68,7 @@ typedef struct {
     uint32_t subgroups[4], subgroup_count; /* UINT32_MAX: the device's */
     char variants[8][160];           /* extra spdgen flags per variant ("" the defaults) */
     uint32_t variant_count;
+    int passes_after;                /* --passes after: pass k timed after passes 1..k-1 */
 } conv_options;
 
 typedef struct {
@@ -75,6 +76,7 @@ typedef struct {
     conv_job_result jobs[CONV_BENCH_MAX_JOBS];
     uint32_t job_count;
     double seconds;
+    int passes_after;                /* how the pass rows were timed (--passes) */
 } conv_report;
 
 /* Everything a job needs from the program: the device, the harness, spdgen, the floor's
@@ -85,6 +87,7 @@ typedef struct {
     bench_spdgen spdgen;
     uint32_t *copy_spv;              /* copy.spv, the floor */
     size_t copy_words;
+    int passes_after;                /* --passes after */
 } conv_bench;
 
 /* conv_case.c: generates, times and checks one job into *r (r->c, exact, f16 and subgroup

@@ -90,6 +90,17 @@ static void floor_time(conv_bench *b, uint64_t bytes, bench_timing *t)
     spdrt__buffer_destroy(b->ctx, &wl.copy_dst);
 }
 
+/* --passes after: the passes before the timed one (job->alone - 1 of them), untimed, each
+ * followed by a full barrier as the pipeline's are; the harness adds the last barrier. */
+static void record_earlier(VkCommandBuffer cb, void *user)
+{
+    const conv_job *job = user;
+    for (int k = 0; k + 1 < job->alone; k++) {
+        if (k) bench_barrier_all(cb);
+        spdrt_conv_record_pass(job->ctx, job->conv, cb, &job->params, (uint32_t)k);
+    }
+}
+
 /* spdgen --conv for the job, loaded. */
 static spdrt_conv *generate(conv_bench *b, conv_job_result *r)
 {
@@ -192,6 +203,7 @@ static int time_job(conv_bench *b, conv_job_result *r, spdrt_conv *conv, const f
         int row = order[n];
         if (!CONV_ROW_PRESENT(r, row)) continue;
         job.alone = row == CONV_ROW_PIPELINE ? 0 : row == CONV_ROW_RESAMPLE ? 4 : row + 1;
+        w.before = b->passes_after && (row == CONV_ROW_PASS2 || row == CONV_ROW_PASS3) ? record_earlier : NULL;
         if (bench_time(&b->gpu, &w, &r->time[row], NULL) != SPDRT_OK) continue;
         if (row != CONV_ROW_PIPELINE) continue;
         if (conv_job_read(&job, out) != SPDRT_OK) {

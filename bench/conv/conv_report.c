@@ -35,14 +35,16 @@ void conv_report_markdown(const void *report, FILE *out)
     bench_run_info_method(ri, out);
     fprintf(out, " Each job (3 channels, rgba16f image in and out, the composite) stays on the device: "
             "the image uploaded and the kernel spectrum computed once, untimed. **pipeline** = the three "
-            "passes with their barriers, what a frame pays; **pass k** = that dispatch alone, reading "
-            "what the pipeline left; **resample** (a resampled spectrum) = the kernel spectrum resampled to "
+            "passes with their barriers, what a frame pays; %s; **resample** (a resampled spectrum) = the kernel spectrum resampled to "
             "the image's frequencies, run when the PSF or psf_scale changes, not in the pipeline. MB = the "
             "bytes a row must move at least (the image's texels, each "
             "spectrum between the passes written once and read once, the kernel spectrum once); the "
             "pipeline's are the passes' sum. **floor** = a compute copy of the same bytes (half read, "
             "half written), timed the same way in the same run; **%% of floor = floor us / us**. "
-            "check = the last timed pipeline run's output against the CPU reference.\n\n");
+            "check = the last timed pipeline run's output against the CPU reference.\n\n",
+            r->passes_after ? "**pass k** (`--passes after`) = that dispatch, timed after the passes before it "
+            "ran untimed in the same repetition, so it finds the caches as the pipeline leaves them"
+            : "**pass k** = that dispatch alone, reading what the pipeline left");
     fprintf(out, "| job | row | us | min | max | b2b us | MB | GB/s | floor us | %% of floor | check |\n"
                  "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     for (uint32_t i = 0; i < r->job_count; i++) {
@@ -90,7 +92,8 @@ void conv_report_markdown(const void *report, FILE *out)
 void conv_report_json(const void *report, FILE *out)
 {
     const conv_report *r = report;
-    bench_run_info_json(&r->run, "conv_bench", NULL, out);
+    bench_run_info_json(&r->run, "conv_bench", r->passes_after ? "\"passes\": \"after\", " :
+                        "\"passes\": \"alone\", ", out);
     fprintf(out, "  \"seconds\": %.1f,\n  \"failures\": %u,\n  \"jobs\": [", r->seconds, conv_report_failures(r));
     for (uint32_t i = 0; i < r->job_count; i++) {
         const conv_job_result *j = &r->jobs[i];

@@ -97,6 +97,21 @@ perl -MJSON::PP -e 'local $/; my $j = decode_json(<STDIN>);
            $jobs[0]{pipeline_bytes} == $jobs[0]{pass1_bytes} + $jobs[0]{pass2_bytes} +
                                        $jobs[0]{pass3_bytes})' <"$WORK/conv.json"
 ok $? "conv_bench --json: one f16 job of the variant's flags, the pipeline, the three passes and the resample timed with their floors, checked"
+# --passes after: passes 2 and 3 each timed after the passes before them ran untimed.
+"$SPDGEN_BUILD/bench/conv_bench" --quick --passes after --spectrum exact --storage f32 \
+    --json "$WORK/after.json" --markdown "$WORK/after.md" >/dev/null 2>"$WORK/after.err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "(\`--passes after\`)" "$WORK/after.md" &&
+    perl -MJSON::PP -e 'local $/; my $j = decode_json(<STDIN>); my $r = $j->{jobs}[0];
+        exit !($j->{settings}{passes} eq "after" && $r->{check}{status} eq "ok" &&
+               !grep { $r->{$_}{status} ne "ok" || !($r->{$_}{median_us} > 0) } qw(pass1 pass2 pass3))' \
+        <"$WORK/after.json"
+ok $? "conv_bench --passes after: runs, says so in the report and the JSON settings, every pass timed"
+[ $rc -eq 0 ] || diag "$(tail -5 "$WORK/after.err")"
+"$SPDGEN_BUILD/bench/conv_bench" --passes before >"$WORK/usage.txt" 2>"$WORK/usage.err"
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$WORK/usage.err")" -eq 1 ] && grep -q -- "--passes before: alone, after" "$WORK/usage.err"
+ok $? "conv_bench --passes before: exit 2 (got $rc), one line naming the flag, the value and the modes"
 "$SPDGEN_BUILD/bench/conv_bench" --cases 64x64 >"$WORK/usage.txt" 2>"$WORK/usage.err"
 rc=$?
 [ $rc -eq 2 ] && [ "$(wc -l <"$WORK/usage.err")" -eq 1 ] && grep -q -- "--cases 64x64" "$WORK/usage.err"
