@@ -136,7 +136,7 @@ static void push(lua_State *L, const sg_run *run, const sg_job_shader *shader)
     set_int(L, "wg", s->wg);
     set_int(L, "lanes", s->lanes);
     set_int(L, "groups_per_channel", s->groups_per_channel);
-    /* A length that is not a power of two runs the mixed-radix stages (the resample has none). */
+    /* A length that is not a power of two runs the mixed-radix stages (the resample: pass 2's shape). */
     int mixed = s->n > 0 && (s->n & (s->n - 1)) != 0;
     lua_pushboolean(L, mixed);
     lua_setfield(L, -2, "mixed");

@@ -326,7 +326,8 @@ int sg_conv_check(sg_run *run)
     if (!rc) rc = column_shape(run, c->p2, c->p1 / 2 + 1, &c->shapes[SG_CONV_PASS2]);
     if (!rc) rc = line_shape(run, c->p1, &c->shapes[SG_CONV_PASS3]);
     /* The resample runs in pass 2's shape and stores each value where pass 2's invocation
-     * reads it: one coalesced load per register there (docs/conv.md, "The resampled spectrum"). */
+     * reads it: one coalesced load per register there (docs/conv.md, "Resampled and exact
+     * spectra"). */
     c->shapes[SG_CONV_RESAMPLE] = c->shapes[SG_CONV_PASS2];
     return rc;
 }
