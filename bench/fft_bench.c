@@ -41,6 +41,9 @@ static void help(void) {
            "  --pairs N         N not a power of two: up to N of the other --ept/--wg pairs\n"
            "                    spdgen lists, E nearest the default's first (default 3;\n"
            "                    20: all)\n"
+           "  --rows LIST       N not a power of two: also every (E, W) pair spdgen accepts\n"
+           "                    with --rows-per-wg R, for each R of the list (2..16, at most\n"
+           "                    4; default none)\n"
            "  --no-2d           leave out the 2D transforms\n"
            "  --sample-rows N   1D rows compared with the double reference per size (at most;\n"
            "                    default 64; every row gets the energy check)\n"
@@ -89,6 +92,7 @@ static int parse_list(const char *list, uint32_t *out, uint32_t max, uint32_t *c
 static int ok_size(uint32_t n) {
     return n <= (1u << 20) && ((n & (n - 1)) ? n >= 3 : n >= 64);
 }
+static int ok_rows(uint32_t r) { return r >= 2 && r <= 16; }
 static int ok_subgroup(uint32_t s) {
     return s == 0 || s == 4 || s == 8 || s == 16 || s == 32 || s == 64;
 }
@@ -136,6 +140,9 @@ static int parse_options(int argc, char **argv, fft_options *o) {
                 if (bench_parse_u32(val, FFT_BENCH_MAX_PAIRS, &o->pairs))
                     return bench_usage("fft_bench", a, val, "0..20");
                 pairs_set = 1;
+            } else if (!strcmp(a, "--rows")) {
+                if (parse_list(val, o->rows, 4, &o->row_count, ok_rows))
+                    return bench_usage("fft_bench", a, val, "2..16, at most 4, comma-separated");
             } else if (!strcmp(a, "--sample-rows")) {
                 if (bench_parse_u32(val, 4096, &o->sample_rows) || o->sample_rows == 0)
                     return bench_usage("fft_bench", a, val, "1..4096");
@@ -402,7 +409,7 @@ static void variants_any(fft_sweep *s, fft_group *g) {
     memset(&r, 0, sizeof r);
     r.n = g->n;
     add_variant(g, &r, NULL, 1);
-    if (s->opt->pairs == 0 || g->n > FFT_BENCH_SINGLE_MAX)
+    if ((s->opt->pairs == 0 && s->opt->row_count == 0) || g->n > FFT_BENCH_SINGLE_MAX)
         return;
     /* The default's shape, so that the same pair is not timed twice. */
     if (fft_generate(&s->spdgen, &r, "probe", &sh, command, sizeof command, err, sizeof err) == 0) {
@@ -434,6 +441,17 @@ static void variants_any(fft_sweep *s, fft_group *g) {
         used[pick] = 1;
         r.ept = pairs[pick][0], r.wg = pairs[pick][1];
         add_variant(g, &r, NULL, 0);
+    }
+    /* --rows: each pair (the default's too) with R rows per workgroup, where spdgen makes it. */
+    for (uint32_t k = 0; k < s->opt->row_count; k++) {
+        for (i = 0; i < (uint32_t)count; i++) {
+            fft_request q = {.n = g->n, .ept = pairs[i][0], .wg = pairs[i][1], .rows_per_wg = s->opt->rows[k]};
+            if (fft_generate(&s->spdgen, &q, "probe", &sh, command, sizeof command, err, sizeof err) != 0)
+                continue;
+            int plan = sh.plan;
+            fft_shader_free(&sh);
+            if (!plan) add_variant(g, &q, NULL, 0);
+        }
     }
 }
 

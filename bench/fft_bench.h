@@ -114,6 +114,8 @@ typedef struct {
     uint32_t subgroup_count;
     uint32_t sweep;                  /* (E, W) or --max-wg alternatives per N */
     uint32_t pairs;                  /* N not a power of two: other --ept/--wg pairs per N */
+    uint32_t rows[4];                /* N not a power of two: --rows-per-wg values to time */
+    uint32_t row_count;
     uint32_t batch_mib;              /* input per 1D transform */
     uint32_t sample_rows;            /* most rows per 1D group against the reference */
     int two_d;

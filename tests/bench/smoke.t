@@ -75,6 +75,21 @@ alone=$(sed -n '/^## Each dispatch alone/,/^## /p' "$WORK/fft.txt" |
 [ "$variants" -gt 0 ] && [ "$alone" -eq "$variants" ]
 ok $? "fft_bench: each of the $variants 2D variants has both dispatches timed alone ($alone rows)"
 
+# --rows: a mixed-radix length also timed with rows per workgroup, each variant checked.
+"$SPDGEN_BUILD/bench/fft_bench" --quick --sizes 2187 --no-2d --subgroups 0 --pairs 0 --rows 2 \
+    --batch-mib 1 --json "$WORK/rows.json" >/dev/null 2>"$WORK/rows.err"
+rc=$?
+[ $rc -eq 0 ] && perl -MJSON::PP -e 'local $/; my $j = decode_json(<STDIN>);
+    my @v = @{$j->{groups}[0]{variants}};
+    exit !(@v == 2 && $v[1]{spdgen} =~ /--ept 27 --wg 81 .*--rows-per-wg 2$/ &&
+           !grep { $_->{check}{status} ne "ok" } @v)' <"$WORK/rows.json"
+ok $? "fft_bench --rows 2: 2187 timed by default and as E 27 x W 81 with 2 rows, both checked"
+[ $rc -eq 0 ] || diag "$(tail -3 "$WORK/rows.err")"
+"$SPDGEN_BUILD/bench/fft_bench" --rows 1 >"$WORK/usage.txt" 2>"$WORK/usage.err"
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$WORK/usage.err")" -eq 1 ] && grep -q -- "--rows 1: 2..16" "$WORK/usage.err"
+ok $? "fft_bench --rows 1: exit 2 (got $rc), one line naming the flag, the value and the range"
+
 # conv_bench: one job kept on the device, its pipeline and each pass timed beside the floor
 # of the same bytes, the output checked (exit 1 on a mismatch or a value never written).
 "$SPDGEN_BUILD/bench/conv_bench" --quick --storage f16 --variants "--columns-per-wg 2" \
