@@ -28,7 +28,9 @@ ok $? "spd_bench: no report's temporary file is left"
 "$SPDGEN_BUILD/bench/spd_bench" --quick --sizes 256x256 --formats r32f --ops max \
     --variants "--subgroup 4@1;--level1 blocks" --json "$WORK/var.json" >"$WORK/var.txt" 2>"$WORK/var.err"
 rc=$?
-[ $rc -eq 0 ] && grep -q '| 256x256 | r32f | max | default (no flags: `--tail loop`), 2 tiles per workgroup |' "$WORK/var.txt" &&
+# Each pattern ends at the tiles: the fastest row gets " **best**" after them, and which row
+# is fastest depends on the load the test runs under.
+[ $rc -eq 0 ] && grep -q '| 256x256 | r32f | max | default (no flags: `--tail loop`), 2 tiles per workgroup' "$WORK/var.txt" &&
     grep -q '| 256x256 | r32f | max | `--subgroup 4`, 1 tile per workgroup' "$WORK/var.txt" &&
     grep -q '| 256x256 | r32f | max | `--level1 blocks`, 2 tiles per workgroup' "$WORK/var.txt" &&
     perl -MJSON::PP -e 'local $/; my $j = decode_json(<STDIN>);
