@@ -184,13 +184,14 @@ int main(int argc, char **argv)
     conv_report *r = calloc(1, sizeof *r);
     conv_bench b;
     memset(&b, 0, sizeof b);
-    b.passes_after = r ? r->passes_after = o.passes_after : 0;
+    b.passes_after = o.passes_after;
     spdrt_options ro = {.validation = o.common.validation, .device = o.common.device, .capture_statistics = 1};
     if (!r || spdrt_create(&ro, &b.ctx, err, sizeof err) != SPDRT_OK) {
         fprintf(stderr, "conv_bench: %s\n", r ? err : "out of memory");
         free(r);
         return 1;
     }
+    r->passes_after = o.passes_after;
     bench_gpu_config gc;
     bench_run_info_fill(&r->run, b.ctx, &o.common, "conv_bench");
     bench_run_info_gpu_config(&r->run, &gc);

@@ -19,10 +19,15 @@ local columns = {}
 
 local u, plus, reg, literal = fftctx.u, fftctx.plus, fftctx.reg_name, fftctx.literal
 
+-- The forward FFT's plan of a column pass: a DIF, in natural order only where spectrum2
+-- stores the whole PSF-sized spectrum for the resample. The resample reads pass 2's.
+function columns.forward_plan(ctx, role)
+    local natural = role == "spectrum2" and ctx.cfg.spectrum == "resampled"
+    return fftctx.plan.build(ctx.g, { dif = true, natural = natural })
+end
+
 function columns.prepare(ctx)
-    local cfg = ctx.cfg
-    local natural = ctx.role == "spectrum2" and cfg.spectrum == "resampled"
-    local fwd = fftctx.plan.build(ctx.g, { dif = true, natural = natural })
+    local fwd = columns.forward_plan(ctx, ctx.role)
     ctx.forward_plan = fwd
     fftctx.account(ctx, fwd.steps)
     ctx.segments = { { text = "load two lines' spectra and unpack the column", steps = fwd.steps } }

@@ -18,8 +18,8 @@ local u, literal = fftctx.u, fftctx.literal
 
 function resample.prepare(ctx)
     if not ctx.mixed then
-        -- Where the forward DIF leaves each frequency (pass 2 plans the same).
-        ctx.final = fftctx.plan.build(ctx.g, { dif = true }).final
+        -- Where pass 2's forward DIF leaves each frequency.
+        ctx.final = columns.forward_plan(ctx, "pass2").final
     end
     ctx.subgroup, ctx.slots = 0, 0
     ctx.segments = { { text = "for each register of pass 2's invocation: its frequency, the kernel " ..

@@ -270,17 +270,19 @@ end
 function steps.output_element_expr(ctx, qv, mv)
     local plan = ctx.plan_now
     local st = plan.stages[#plan.stages]
-    local p, r, w = st.p, st.radix, plan.w
+    local t = stockham.output_terms(plan, st)
     local thread = output_thread(plan, st)
     local function times(v, k) return k == 1 and v or string.format("%s * %s", v, u(k)) end
-    local mp = times(mv, p)
-    if not thread then return "it", string.format("%s + %s", times(qv, w), mp) end
-    if st.twiddles == "thread_const" then
-        local per = p // w
-        return thread, string.format("(%s / %s) * %s + (%s %% %s) * %s + %s", qv, u(per), u(p * r), qv, u(per),
-            u(w), mp)
+    local terms = {}
+    if not thread then terms[1] = times(qv, plan.w) end -- as output_element: butterfly it + W q
+    if t.per then
+        terms[#terms + 1] = string.format("(%s / %s) * %s", qv, u(t.per), u(t.a))
+        terms[#terms + 1] = string.format("(%s %% %s) * %s", qv, u(t.per), u(t.b))
+    elseif t.b ~= 0 then
+        terms[#terms + 1] = times(qv, t.b)
     end
-    return thread, string.format("%s + %s", times(qv, w * r), mp)
+    terms[#terms + 1] = times(mv, t.c)
+    return thread or "it", table.concat(terms, " + ")
 end
 
 -- The first stage's input m of butterfly q: element it + W q + m N / R.

@@ -68,17 +68,22 @@ function stockham.guard(plan, st, q)
     return left
 end
 
--- Where butterfly q's output m goes: { thread = "t-part name or nil", const = c } with the
--- thread part (an expression in `it`, the invocation's index in its FFT) named by the
--- caller: "thread": (it / p) p R + it mod p; "thread_const": it; "general": per butterfly.
-function stockham.output_const(plan, st, q, m)
+-- Where butterfly q's output m goes, past the thread part (an expression in `it`, the
+-- invocation's index in its FFT, named by the caller: "thread": (it / p) p R + it mod p;
+-- "thread_const": it; "general": per butterfly): the constant (q div per) A + (q mod per) B
+-- + m C, as { per (nil: no split, q B), A, B, C }. One formula for the constant of a known
+-- q and m (output_const) and for q and m held in variables (mixed_steps.lua).
+function stockham.output_terms(plan, st)
     local p, r, w = st.p, st.radix, plan.w
-    if st.twiddles == "none" or st.twiddles == "thread" then return q * w * r + m * p end
-    if st.twiddles == "thread_const" then
-        local per = p // w
-        return (q // per) * p * r + w * (q % per) + m * p
-    end
-    return m * p
+    if st.twiddles == "none" or st.twiddles == "thread" then return { b = w * r, c = p } end
+    if st.twiddles == "thread_const" then return { per = p // w, a = p * r, b = w, c = p } end
+    return { b = 0, c = p }
+end
+
+function stockham.output_const(plan, st, q, m)
+    local t = stockham.output_terms(plan, st)
+    if t.per then return (q // t.per) * t.a + (q % t.per) * t.b + m * t.c end
+    return q * t.b + m * t.c
 end
 
 -- The twiddle exponent's constant part for butterfly q, input m, in units of w_N
