@@ -134,8 +134,8 @@ static const sg_option options[] = {
         .offset = F(bluestein_choice), .choices = sg_fft_bluestein_ms, .meta = "K",
         .command = SG_CMD_WHEN, .shown = bluestein_one, .default_text = "auto",
         .help = "Bluestein's convolution length M >= 2N - 1 in one dispatch: auto (the cheaper by "
-        "the planner's estimate) | pow2 (the power of two) | smooth (the smallest 2^a 3^b 5^c 7^d "
-        "or 2^a 3^b 5^c)"},
+        "the planner's estimate) | pow2 (the power of two) | smooth (the cheapest 2^a 3^b 5^c 7^d up "
+        "to 20% above 2N - 1)"},
     [FFT_OPT_PRIME] = {.name = "--prime", .kind = SG_OPT_CHOICE, .offset = F(prime_choice),
         .choices = sg_fft_primes, .meta = "P", .command = SG_CMD_WHEN, .shown = rader_applies,
         .default_text = "auto",

@@ -27,7 +27,7 @@ enum { SG_FFT_COLUMNS_LANES, SG_FFT_COLUMNS_REGISTERS };
  * BLUESTEIN. */
 enum { SG_FFT_PRIME_AUTO, SG_FFT_PRIME_RADER, SG_FFT_PRIME_BLUESTEIN };
 /* --bluestein-m: AUTO, the cheaper by the planner's estimate; POW2, the power of two >= 2N - 1;
- * SMOOTH, the smallest 2^a 3^b 5^c 7^d or 2^a 3^b 5^c >= 2N - 1 (the cheaper). */
+ * SMOOTH, the cheapest 2^a 3^b 5^c 7^d from 2N - 1 to 20% above it. */
 enum { SG_FFT_BLUESTEIN_AUTO, SG_FFT_BLUESTEIN_POW2, SG_FFT_BLUESTEIN_SMOOTH };
 
 typedef struct {

@@ -29,6 +29,17 @@ static const long primes[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31};
  * BIG_RADIX per point of radix past 8, WIDE_E per element per invocation past 12. */
 #define BIG_RADIX 5
 #define WIDE_E 10
+/* Bluestein's convolution in one workgroup (SG_FFT_CONVOLUTION), fitted to 45 shapes of 1019,
+ * 4099 and 7681 over 35 lengths M (docs/fft.md, "Bluestein's M"):
+ * its time followed three things the loads hide in a single FFT. CONFLICT per extra way of
+ * the worst bank conflict of an exchange's writes (M = 2187 as 9 x 243, conflict-free, ran 1019
+ * 1.23x faster than 2048 as 8 x 256, 8-way); WIDE_W per 32 invocations past 256 (one such
+ * workgroup fills a multiprocessor, and its barriers stall all of it: 15552 as 24 x 648 ran
+ * 1.31x slower than as 36 x 432); TALL_E per element per invocation past 36 (the registers
+ * run out). Any of 10-60, 30-160 and 40-100 picked the same lengths. */
+#define CONFLICT 30
+#define WIDE_W 60
+#define TALL_E 40
 /* Stop the search after this many orderings: plans are short, this is a guard. */
 #define MAX_EVALS 400000
 
@@ -98,6 +109,7 @@ typedef struct {
     long n, e, w, ffts, budget;
     int rounds_needed;          /* all of an FFT's values do not fit the budget at once */
     int exact;                  /* every radix must divide E */
+    int convolution;            /* count the exchanges' bank conflicts (SG_FFT_CONVOLUTION) */
     long cand[64];              /* radices to try: divisors of n, 2..SG_FFT_MAX_RADIX, descending */
     int ncand;
     long seq[SG_FFT_MAX_STAGES];
@@ -106,6 +118,21 @@ typedef struct {
     int found, max_depth;
     long evals;
 } search;
+
+/* The worst bank conflict of the exchange after a stage of radix r whose butterflies' inputs
+ * are p apart: output m of butterfly i goes to slot (i div p) p r + (i mod p) + p m, and the
+ * 16 invocations of a half subgroup write 8-byte slots, which meet in a bank where they agree
+ * mod 16. The first butterfly's first output stands for the rest (the others shift every
+ * invocation's slot alike). */
+static long write_conflict(long p, long r, long w)
+{
+    long count[16] = {0}, worst = 1;
+    for (long t = 0; t < 16 && t < w; t++) {
+        long c = ++count[((t / p) * p * r + t % p) % 16];
+        if (c > worst) worst = c;
+    }
+    return worst;
+}
 
 /* The cost of the radices in seq[0..depth) in that order, filling *out; -1: infeasible. */
 static long evaluate(search *s, sg_fft_stages *out)
@@ -140,6 +167,7 @@ static long evaluate(search *s, sg_fft_stages *out)
             }
             out->rounds[i] = q;
             cost += EXCHANGE + ROUND * (q - 1);
+            if (s->convolution) cost += CONFLICT * (write_conflict(p, r, s->w) - 1);
             if (s->ffts * (s->n / q) > slots) slots = s->ffts * (s->n / q);
         }
         p *= r;
@@ -230,6 +258,7 @@ static int stage_search(long n, long e, long ffts, long budget, int flags, sg_ff
     s.n = n, s.e = e, s.w = n / e, s.ffts = ffts, s.budget = budget;
     s.rounds_needed = ffts * n > budget;
     s.exact = (flags & SG_FFT_EXACT) != 0;
+    s.convolution = (flags & SG_FFT_CONVOLUTION) != 0;
     for (long r = SG_FFT_MAX_RADIX; r >= 2; r--)
         if (n % r == 0) s.cand[s.ncand++] = r;
     /* The fewest stages first; a plan of more stages is only looked for where it might cost
@@ -288,6 +317,8 @@ static int shape_cost(long n, long e, long max_wg, long lanes, long budget, int 
     if (sg_fft_stage_plan(n, e, ffts, budget, flags, &st) != 0) return -1;
     *cost = st.cost + lane_waste(ffts * w) / 2 + (st.registers > 32 ? st.registers - 32 : 0) +
             (e > 12 ? WIDE_E * (e - 12) : 0);
+    if (flags & SG_FFT_CONVOLUTION)
+        *cost += (ffts * w > 256 ? WIDE_W * (ffts * w - 256) / 32 : 0) + (e > 36 ? TALL_E * (e - 36) : 0);
     return 0;
 }
 

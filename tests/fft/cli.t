@@ -42,9 +42,9 @@ mkdir -p "$WORK/bplan"
     cmp -s "$WORK/bplan/a.pass2.comp" "$WORK/bplan/b.pass2.comp" &&
     cmp -s "$WORK/bplan/a.pass3.comp" "$WORK/bplan/b.pass3.comp"
 ok $? "--fft 8209: a plan of three passes over M = 32768 = M1 x M2; its regenerate command writes it again"
-# Bluestein in one dispatch (--bluestein-m auto): M is the power of two >= 2N - 1 unless the
-# smallest 2^a 3^b 5^c 7^d or 2^a 3^b 5^c >= 2N - 1 is cheaper by the planner's estimate times
-# M. N = 4099: 2N - 1 = 8197, so a smooth M < 16384 (half the values); its comment, its
+# Bluestein in one dispatch (--bluestein-m auto): M is the power of two >= 2N - 1 unless a
+# 2^a 3^b 5^c 7^d from 2N - 1 to 20% above it is cheaper by the planner's estimate times M.
+# N = 4099: 2N - 1 = 8197, so a smooth M < 16384 (about half the values); its comment, its
 # header's FFT_*_BLUESTEIN_M and the regenerate command agree, and --bluestein-m pow2 keeps
 # the power of two. (--selftest of it: with the device's cases below.)
 smooth7() { s7=$1; for p in 2 3 5 7; do while [ $((s7 % p)) -eq 0 ]; do s7=$((s7 / p)); done; done; [ "$s7" -eq 1 ]; }
@@ -61,6 +61,13 @@ ok $? "--fft 4099: Bluestein's M is 7-smooth, 8197 <= M < 16384, named by the co
 "$SPDGEN" --fft 4099 --bluestein-m pow2 -o "$WORK/bsmooth/p.comp" &&
     grep -q "^// Plan: 16384 = " "$WORK/bsmooth/p.comp" && ! grep -q -- "--bluestein-m" "$WORK/bsmooth/p.comp"
 ok $? "--fft 4099 --bluestein-m pow2: M = 16384, the regenerate command as before (no --bluestein-m)"
+# The candidates reach 20% past 2N - 1, beyond the power of two, and the estimate counts the
+# bank conflicts of each exchange's writes: for N = 1019 (2N - 1 = 2037) M = 2187 = 3^7, whose
+# odd strides meet in no bank, rather than 2048 (radix-8 stages write 8 slots apart).
+"$SPDGEN" --fft 1019 -o "$WORK/bsmooth/c.comp" && grep -q "^// Plan: 2187 = " "$WORK/bsmooth/c.comp"
+ok $? "--fft 1019: Bluestein's M = 2187 = 3^7, past the power of two 2048, within 20% of 2N - 1"
+expect_usage_error "--bluestein-m smooth where no smooth M in the window fits" "M from 8197 to 9836" \
+    --fft 4099 --bluestein-m smooth --ept 64
 "$SPDGEN" --fft 8191 -o "$WORK/bsmooth/q.comp" && grep -q "^// Plan: 16384 = " "$WORK/bsmooth/q.comp"
 ok $? "--fft 8191: M = 16384 (also the smallest smooth length >= 2N - 1)"
 expect_usage_error "--bluestein-m not a choice" "--bluestein-m" --fft 4099 --bluestein-m odd
@@ -83,8 +90,10 @@ mkdir -p "$WORK/rader"
     # shellcheck disable=SC2086
     "$SPDGEN" $cmd -o "$WORK/rader/b.comp" && cmp -s "$WORK/rader/a.comp" "$WORK/rader/b.comp"
 ok $? "--fft 1009: Rader over 1008 points, root 11 in the header; its regenerate command writes it again"
-"$SPDGEN" --fft 1009 --prime bluestein -o "$WORK/rader/p.comp" && grep -q "^// Plan: 2048 = " "$WORK/rader/p.comp"
-ok $? "--fft 1009 --prime bluestein: Bluestein's M = 2048"
+"$SPDGEN" --fft 1009 --prime bluestein -o "$WORK/rader/p.comp" &&
+    m=$(sed -n 's|^// Plan: \([0-9]*\) = .*|\1|p' "$WORK/rader/p.comp") && [ "$m" -ge 2017 ] &&
+    tr -d '\n/' <"$WORK/rader/p.comp" | tr -s ' ' | grep -q "convolution of length M = $m >= 2N - 1"
+ok $? "--fft 1009 --prime bluestein: Bluestein's convolution, of M >= 2N - 1 = 2017 points"
 "$SPDGEN" --fft 1019 -o "$WORK/rader/q.comp" && grep -q "Bluestein's chirp-z" "$WORK/rader/q.comp"
 ok $? "--fft 1019 (1018 = 2 x 509): Bluestein"
 expect_usage_error "--prime rader beside a prime whose N - 1 is not smooth" "--prime rader" --fft 1019 --prime rader
