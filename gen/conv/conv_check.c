@@ -65,12 +65,11 @@ static int is_smooth_side(long v)
  * column pass (lanes columns per workgroup; every radix dividing E, so the forward FFT's
  * outputs are the inverse's inputs where they sit). E is --ept where given (use_ept). Quiet:
  * 0, or -1 where no shape fits. */
-static int mixed_shape(const sg_run *run, long n, long lanes, int use_ept, sg_conv_shape *s)
+static int shape_with(const sg_run *run, long n, long lanes, int use_ept, int flags, sg_conv_shape *s)
 {
     const sg_conv_params *c = run->params;
     long budget = budget_slots(run), e, w;
     long max_e = lanes ? MIXED_COLUMN_EPT : LINE_REGISTERS / c->channels;
-    int flags = lanes ? SG_FFT_EXACT : 0;
     long ffts = lanes ? lanes : 1;
     if (use_ept && c->ept) {
         e = c->ept, w = n / e;
@@ -82,6 +81,16 @@ static int mixed_shape(const sg_run *run, long n, long lanes, int use_ept, sg_co
     if (!lanes && s->stages.registers * c->channels > SG_CONV_MAX_REGISTERS) return -1;
     s->n = n, s->ept = e, s->wg = w;
     return 0;
+}
+
+/* A line pass is planned with its exchanges' bank conflicts counted (SG_FFT_CONFLICTS: a first
+ * stage of radix 16 writes 16 slots apart, all in one bank; measured, docs/conv.md), unless
+ * that plan holds more registers than the channels allow; column passes need exact plans. */
+static int mixed_shape(const sg_run *run, long n, long lanes, int use_ept, sg_conv_shape *s)
+{
+    if (lanes) return shape_with(run, n, lanes, use_ept, SG_FFT_EXACT, s);
+    if (shape_with(run, n, 0, use_ept, SG_FFT_CONFLICTS, s) == 0) return 0;
+    return shape_with(run, n, 0, use_ept, 0, s);
 }
 
 /* Whether a side of n points has a default shape in its role: the line passes (line) or

@@ -36,7 +36,8 @@ static const long primes[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31};
  * 1.23x faster than 2048 as 8 x 256, 8-way); WIDE_W per 32 invocations past 256 (one such
  * workgroup fills a multiprocessor, and its barriers stall all of it: 15552 as 24 x 648 ran
  * 1.31x slower than as 36 x 432); TALL_E per element per invocation past 36 (the registers
- * run out). Any of 10-60, 30-160 and 40-100 picked the same lengths. */
+ * run out). Any of 10-60, 30-160 and 40-100 picked the same lengths. CONFLICT alone
+ * (SG_FFT_CONFLICTS) plans --conv's line passes (docs/conv.md, "Padded sizes"). */
 #define CONFLICT 30
 #define WIDE_W 60
 #define TALL_E 40
@@ -109,7 +110,7 @@ typedef struct {
     long n, e, w, ffts, budget;
     int rounds_needed;          /* all of an FFT's values do not fit the budget at once */
     int exact;                  /* every radix must divide E */
-    int convolution;            /* count the exchanges' bank conflicts (SG_FFT_CONVOLUTION) */
+    int conflicts;              /* count the exchanges' bank conflicts (SG_FFT_CONFLICTS) */
     long cand[64];              /* radices to try: divisors of n, 2..SG_FFT_MAX_RADIX, descending */
     int ncand;
     long seq[SG_FFT_MAX_STAGES];
@@ -167,7 +168,7 @@ static long evaluate(search *s, sg_fft_stages *out)
             }
             out->rounds[i] = q;
             cost += EXCHANGE + ROUND * (q - 1);
-            if (s->convolution) cost += CONFLICT * (write_conflict(p, r, s->w) - 1);
+            if (s->conflicts) cost += CONFLICT * (write_conflict(p, r, s->w) - 1);
             if (s->ffts * (s->n / q) > slots) slots = s->ffts * (s->n / q);
         }
         p *= r;
@@ -258,7 +259,7 @@ static int stage_search(long n, long e, long ffts, long budget, int flags, sg_ff
     s.n = n, s.e = e, s.w = n / e, s.ffts = ffts, s.budget = budget;
     s.rounds_needed = ffts * n > budget;
     s.exact = (flags & SG_FFT_EXACT) != 0;
-    s.convolution = (flags & SG_FFT_CONVOLUTION) != 0;
+    s.conflicts = (flags & SG_FFT_CONFLICTS) != 0;
     for (long r = SG_FFT_MAX_RADIX; r >= 2; r--)
         if (n % r == 0) s.cand[s.ncand++] = r;
     /* The fewest stages first; a plan of more stages is only looked for where it might cost
@@ -317,7 +318,7 @@ static int shape_cost(long n, long e, long max_wg, long lanes, long budget, int 
     if (sg_fft_stage_plan(n, e, ffts, budget, flags, &st) != 0) return -1;
     *cost = st.cost + lane_waste(ffts * w) / 2 + (st.registers > 32 ? st.registers - 32 : 0) +
             (e > 12 ? WIDE_E * (e - 12) : 0);
-    if (flags & SG_FFT_CONVOLUTION)
+    if ((flags & SG_FFT_CONVOLUTION) == SG_FFT_CONVOLUTION)
         *cost += (ffts * w > 256 ? WIDE_W * (ffts * w - 256) / 32 : 0) + (e > 36 ? TALL_E * (e - 36) : 0);
     return 0;
 }

@@ -50,10 +50,18 @@ long sg_fft_rader_root(long n);
  * Bluestein's product need it); EVEN, an even E (real rows: N/2 = W E/2); JUNCTION, two FFTs
  * back to back (Rader's convolution): exact, or any plan plus one exchange between them.
  * ONE_SUBGROUP: complex rows, whose rows per workgroup stay within one subgroup of 32
- * (sg_fft_mixed_rows). CONVOLUTION: Bluestein's forward FFT, product and inverse FFT in one
- * workgroup, whose time is its own work rather than its loads: the estimate also counts each
- * exchange's bank conflicts, invocations past 256 and E past 36 (fft_radix.c says why). */
-enum { SG_FFT_EXACT = 1, SG_FFT_EVEN = 2, SG_FFT_JUNCTION = 4, SG_FFT_ONE_SUBGROUP = 8, SG_FFT_CONVOLUTION = 16 };
+ * (sg_fft_mixed_rows). CONFLICTS: the estimate also counts each exchange's bank conflicts.
+ * CONVOLUTION: Bluestein's forward FFT, product and inverse FFT in one workgroup, whose time
+ * is its own work rather than its loads: the conflicts, invocations past 256 and E past 36
+ * (fft_radix.c says why). */
+enum {
+    SG_FFT_EXACT = 1,
+    SG_FFT_EVEN = 2,
+    SG_FFT_JUNCTION = 4,
+    SG_FFT_ONE_SUBGROUP = 8,
+    SG_FFT_CONFLICTS = 16,
+    SG_FFT_CONVOLUTION = 32 | SG_FFT_CONFLICTS
+};
 
 /* The cheapest stage plan of an n-point FFT as E x W (E = n / W), `ffts` FFTs per
  * workgroup sharing `budget` complex slots of shared memory: 0, or -1 when none fits. */

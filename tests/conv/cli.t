@@ -125,6 +125,15 @@ for job in "100x60 21x21:120 80" "150x70 31x25:180 96" "1920x1080 512x512:2500 1
         [ "$("$WORK/h" | cut -d' ' -f3-)" = "${job#*:}" ]
     ok $? "--pad-to smooth pads --image ${sizes% *} with --psf ${sizes#* } to ${job#*:}"
 done
+# The line passes' stages are planned with each exchange's bank conflicts counted: a first
+# stage of radix 16 writes its outputs 16 slots apart, so 16 invocations write one bank. 1024 +
+# 256 - 1 = 1279 pads to 1280 = 2^8 5, whose plan without that count begins with radix 16.
+mkdir -p "$WORK/lines"
+"$SPDGEN" --conv --image 1024x1024 --psf 256x256 -o "$WORK/lines/j" &&
+    r=$(tr -d '\n/' <"$WORK/lines/j.pass1" | tr -s ' ' |
+        sed -n 's/.*Channel 0, forward FFT of 1280 points. Stage 1 of [0-9]*: [0-9]* butterflies of radix \([0-9]*\).*/\1/p') &&
+    [ -n "$r" ] && [ $((r % 16)) -ne 0 ]
+ok $? "--conv --image 1024x1024 --psf 256x256: pass 1's first stage (radix ${r:-none}) is not a multiple of 16"
 for b in SPECTRUM1_PSF SPECTRUM1_ZK SPECTRUM2_ZK SPECTRUM2_SPECTRUM RESAMPLE_SPECTRUM RESAMPLE_R PASS1_SRC PASS1_Z PASS2_Z PASS2_Y PASS2_SPECTRUM \
     PASS3_Y PASS3_SRC PASS3_DST; do grep -q "^#define BLOOM_BINDING_$b [0-9]" "$WORK/bloom.h" || echo "$b"; done >"$WORK/missing"
 [ ! -s "$WORK/missing" ] && [ -z "$(long_lines "$WORK/bloom.h")" ]
