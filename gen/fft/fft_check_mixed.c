@@ -411,7 +411,11 @@ int sg_fft_check_mixed(sg_run *run)
     f->twiddles = SG_FFT_TWIDDLES_DEVICE;
     f->prefetch_rows = 1;
     long n = f->n;
-    int flags = f->real ? SG_FFT_EXACT | SG_FFT_EVEN : SG_FFT_ONE_SUBGROUP;
+    /* Complex rows count their exchanges' bank conflicts (lightly: their loads hide most of
+     * it); columns interleave in the invocations, which that count does not model. */
+    int flags = f->real      ? SG_FFT_EXACT | SG_FFT_EVEN
+                : f->strided ? SG_FFT_ONE_SUBGROUP
+                             : SG_FFT_ONE_SUBGROUP | SG_FFT_CONFLICTS | SG_FFT_LOAD_BOUND;
     if (sg_given(run, FFT_OPT_BLUESTEIN_M) && f->bluestein_choice != SG_FFT_BLUESTEIN_AUTO &&
         (f->path != SG_FFT_PATH_BLUESTEIN || length > single_max))
         return usage_error("--bluestein-m %s: only for Bluestein's chirp-z in one dispatch (a prime factor "

@@ -37,8 +37,12 @@ static const long primes[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31};
  * workgroup fills a multiprocessor, and its barriers stall all of it: 15552 as 24 x 648 ran
  * 1.31x slower than as 36 x 432); TALL_E per element per invocation past 36 (the registers
  * run out). Any of 10-60, 30-160 and 40-100 picked the same lengths. CONFLICT alone
- * (SG_FFT_CONFLICTS) plans --conv's line passes (docs/conv.md, "Padded sizes"). */
+ * (SG_FFT_CONFLICTS) plans --conv's line passes (docs/conv.md, "Padded sizes"), and
+ * HIDDEN_CONFLICT a single FFT of complex rows (SG_FFT_LOAD_BOUND; docs/fft.md, "How it is
+ * planned": at 5, 11 of 15 lengths whose plans moved ran 1.02-1.18x faster, two 4% slower; at
+ * 30 large radices past E moved in too and lost up to 1.23x). */
 #define CONFLICT 30
+#define HIDDEN_CONFLICT 5
 #define WIDE_W 60
 #define TALL_E 40
 /* Stop the search after this many orderings: plans are short, this is a guard. */
@@ -110,7 +114,8 @@ typedef struct {
     long n, e, w, ffts, budget;
     int rounds_needed;          /* all of an FFT's values do not fit the budget at once */
     int exact;                  /* every radix must divide E */
-    int conflicts;              /* count the exchanges' bank conflicts (SG_FFT_CONFLICTS) */
+    long conflict;              /* the weight of a bank conflict's extra way: 0 (not counted), */
+                                /* CONFLICT or HIDDEN_CONFLICT */
     long cand[64];              /* radices to try: divisors of n, 2..SG_FFT_MAX_RADIX, descending */
     int ncand;
     long seq[SG_FFT_MAX_STAGES];
@@ -168,7 +173,7 @@ static long evaluate(search *s, sg_fft_stages *out)
             }
             out->rounds[i] = q;
             cost += EXCHANGE + ROUND * (q - 1);
-            if (s->conflicts) cost += CONFLICT * (write_conflict(p, r, s->w) - 1);
+            if (s->conflict) cost += s->conflict * (write_conflict(p, r, s->w) - 1);
             if (s->ffts * (s->n / q) > slots) slots = s->ffts * (s->n / q);
         }
         p *= r;
@@ -259,7 +264,7 @@ static int stage_search(long n, long e, long ffts, long budget, int flags, sg_ff
     s.n = n, s.e = e, s.w = n / e, s.ffts = ffts, s.budget = budget;
     s.rounds_needed = ffts * n > budget;
     s.exact = (flags & SG_FFT_EXACT) != 0;
-    s.conflicts = (flags & SG_FFT_CONFLICTS) != 0;
+    s.conflict = !(flags & SG_FFT_CONFLICTS) ? 0 : flags & SG_FFT_LOAD_BOUND ? HIDDEN_CONFLICT : CONFLICT;
     for (long r = SG_FFT_MAX_RADIX; r >= 2; r--)
         if (n % r == 0) s.cand[s.ncand++] = r;
     /* The fewest stages first; a plan of more stages is only looked for where it might cost

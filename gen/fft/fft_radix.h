@@ -50,17 +50,19 @@ long sg_fft_rader_root(long n);
  * Bluestein's product need it); EVEN, an even E (real rows: N/2 = W E/2); JUNCTION, two FFTs
  * back to back (Rader's convolution): exact, or any plan plus one exchange between them.
  * ONE_SUBGROUP: complex rows, whose rows per workgroup stay within one subgroup of 32
- * (sg_fft_mixed_rows). CONFLICTS: the estimate also counts each exchange's bank conflicts.
- * CONVOLUTION: Bluestein's forward FFT, product and inverse FFT in one workgroup, whose time
- * is its own work rather than its loads: the conflicts, invocations past 256 and E past 36
- * (fft_radix.c says why). */
+ * (sg_fft_mixed_rows). CONFLICTS: the estimate also counts each exchange's bank conflicts;
+ * LOAD_BOUND with it: at the lighter weight of a single FFT of complex rows, whose loads hide
+ * most of its exchanges' time. CONVOLUTION: Bluestein's forward FFT, product and inverse FFT
+ * in one workgroup, whose time is its own work rather than its loads: the conflicts,
+ * invocations past 256 and E past 36 (fft_radix.c says why). */
 enum {
     SG_FFT_EXACT = 1,
     SG_FFT_EVEN = 2,
     SG_FFT_JUNCTION = 4,
     SG_FFT_ONE_SUBGROUP = 8,
     SG_FFT_CONFLICTS = 16,
-    SG_FFT_CONVOLUTION = 32 | SG_FFT_CONFLICTS
+    SG_FFT_CONVOLUTION = 32 | SG_FFT_CONFLICTS,
+    SG_FFT_LOAD_BOUND = 64
 };
 
 /* The cheapest stage plan of an n-point FFT as E x W (E = n / W), `ffts` FFTs per

@@ -68,6 +68,12 @@ ok $? "--fft 4099 --bluestein-m pow2: M = 16384, the regenerate command as befor
 ok $? "--fft 1019: Bluestein's M = 2187 = 3^7, past the power of two 2048, within 20% of 2N - 1"
 expect_usage_error "--bluestein-m smooth where no smooth M in the window fits" "M from 8197 to 9836" \
     --fft 4099 --bluestein-m smooth --ept 64
+# Complex rows count their exchanges' bank conflicts too: 1280 = 2^8 5 no longer starts with a
+# stage of radix 16, whose outputs go 16 slots apart (16 invocations in one bank).
+"$SPDGEN" --fft 1280 -o "$WORK/bsmooth/r.comp" &&
+    r=$(sed -n 's|^// Plan: 1280 = \([0-9]*\) x.*|\1|p' "$WORK/bsmooth/r.comp") && [ -n "$r" ] &&
+    [ $((r % 16)) -ne 0 ]
+ok $? "--fft 1280: the first stage's radix (${r:-none}) is not a multiple of 16"
 "$SPDGEN" --fft 8191 -o "$WORK/bsmooth/q.comp" && grep -q "^// Plan: 16384 = " "$WORK/bsmooth/q.comp"
 ok $? "--fft 8191: M = 16384 (also the smallest smooth length >= 2N - 1)"
 expect_usage_error "--bluestein-m not a choice" "--bluestein-m" --fft 4099 --bluestein-m odd
