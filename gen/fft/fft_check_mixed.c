@@ -358,9 +358,9 @@ static int prime_method(sg_run *run, long single_max, long rows, int *flags)
         /* Bluestein's estimate counts what its convolution in one workgroup costs beyond the
          * loads (SG_FFT_CONVOLUTION); Rader's is weighed the same way. Its shape keeps the plain
          * estimate: with those terms 193 ran 1.35x slower (E 24 x W 8 against E 12 x W 16). */
-        long ce, cw;
-        sg_fft_mixed_shape_cost(l, f->max_wg, rows, BUDGET_SLOTS, SG_FFT_JUNCTION | SG_FFT_CONVOLUTION, &ce, &cw,
-                                &cost);
+        long conv_e, conv_w; /* Rader's plain shape above stays */
+        sg_fft_mixed_shape_cost(l, f->max_wg, rows, BUDGET_SLOTS, SG_FFT_JUNCTION | SG_FFT_CONVOLUTION, &conv_e,
+                                &conv_w, &cost);
         if (bluestein_cost <= l * (cost + (rader_staged(run, l, e, w, rows) ? RADER_STAGED : RADER_GATHER)))
             rader = 0;
     }

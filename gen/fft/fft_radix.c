@@ -38,9 +38,9 @@ static const long primes[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31};
  * 1.31x slower than as 36 x 432); TALL_E per element per invocation past 36 (the registers
  * run out). Any of 10-60, 30-160 and 40-100 picked the same lengths. CONFLICT alone
  * (SG_FFT_CONFLICTS) plans --conv's line passes (docs/conv.md, "Padded sizes"), and
- * HIDDEN_CONFLICT a single FFT of complex rows (SG_FFT_LOAD_BOUND; docs/fft.md, "How it is
- * planned": at 5, 11 of 15 lengths whose plans moved ran 1.02-1.18x faster, two 4% slower; at
- * 30 large radices past E moved in too and lost up to 1.23x). */
+ * HIDDEN_CONFLICT a single FFT of complex rows (SG_FFT_LOAD_BOUND; docs/fft.md, "Lengths
+ * beyond powers of two": at 5, 11 of 15 lengths whose plans moved ran 1.02-1.18x faster, two
+ * 4% slower; at 30 large radices past E moved in too and lost up to 1.23x). */
 #define CONFLICT 30
 #define HIDDEN_CONFLICT 5
 #define WIDE_W 60
@@ -114,8 +114,7 @@ typedef struct {
     long n, e, w, ffts, budget;
     int rounds_needed;          /* all of an FFT's values do not fit the budget at once */
     int exact;                  /* every radix must divide E */
-    long conflict;              /* the weight of a bank conflict's extra way: 0 (not counted), */
-                                /* CONFLICT or HIDDEN_CONFLICT */
+    long conflict;              /* per extra way of a bank conflict (0: not counted) */
     long cand[64];              /* radices to try: divisors of n, 2..SG_FFT_MAX_RADIX, descending */
     int ncand;
     long seq[SG_FFT_MAX_STAGES];
