@@ -68,6 +68,9 @@ typedef struct {
     sg_fft_stages stages, pass_stages[SG_FFT_MAX_PASSES];
     long bluestein_m;
     long rader_root;
+    /* Shared memory per exchange round of the mixed-radix planner: 0 for its default (32 KB),
+     * or less where complex rows take smaller rounds (fft_check_mixed.c, SMALL_ROUND_BYTES). */
+    long round_bytes;
 } sg_fft_params;
 
 /* Positions in the option table (fft.c), for sg_given(). */

@@ -18,8 +18,20 @@
 #define BUDGET_BYTES 32768
 static long budget_bytes(const sg_run *run)
 {
-    return sg_is_wgsl(run) && run->common.wg_storage < BUDGET_BYTES ? run->common.wg_storage : BUDGET_BYTES;
+    const sg_fft_params *f = run->params;
+    long bytes = f->round_bytes ? f->round_bytes : BUDGET_BYTES;
+    return sg_is_wgsl(run) && run->common.wg_storage < bytes ? run->common.wg_storage : bytes;
 }
+/* Complex rows longer than 16 KB, up to SMALL_ROUND_MAX_N points, exchange in rounds of at
+ * most SMALL_ROUND_BYTES where a one-dispatch shape of E <= SMALL_ROUND_MAX_E makes them.
+ * Measured (docs/fft.md, "Lengths beyond powers of two", speed): the same shape in smaller
+ * rounds holds fewer registers, so more workgroups fit (8000: 77.7% -> 97.3% of the copy
+ * floor); shapes of a larger E that only smaller rounds allow reach 97-100% (3200: 59.5% ->
+ * 100%); past E 40 the registers run out (10000 as E 50 lost 1.40x). 9000 is the longest
+ * length measured; 10000 would move to a shape not timed. */
+#define SMALL_ROUND_BYTES 16384
+#define SMALL_ROUND_MAX_E 40
+#define SMALL_ROUND_MAX_N 9000
 #define BUDGET_SLOTS (budget_bytes(run) / 8)
 /* Columns per workgroup: up to this many in lanes (a 128-byte line per subgroup load); a
  * plan's passes PLAN_LANES each, as the power-of-two plans. */
@@ -96,7 +108,8 @@ static int mixed_shape(sg_run *run, long n, long lanes, int flags)
     int ept_given = sg_given(run, FFT_OPT_EPT), wg_given = sg_given(run, FFT_OPT_WG);
     char pairs[1024];
     if (!ept_given && !wg_given) {
-        if (sg_fft_mixed_shape(n, f->max_wg, lanes, BUDGET_SLOTS, flags, &f->ept, &f->wg) != 0)
+        long max_e = f->round_bytes ? SMALL_ROUND_MAX_E : SG_FFT_MAX_REGISTERS;
+        if (sg_fft_mixed_shape_within(n, max_e, f->max_wg, lanes, BUDGET_SLOTS, flags, &f->ept, &f->wg, NULL) != 0)
             return -1;
         return 0;
     }
@@ -369,6 +382,26 @@ static int prime_method(sg_run *run, long single_max, long rows, int *flags)
     return 0;
 }
 
+/* Whether complex rows of n points take rounds of SMALL_ROUND_BYTES (sets f->round_bytes):
+ * where the given --ept/--wg, or else some shape, has E <= SMALL_ROUND_MAX_E and a plan within
+ * them. The choice follows from the shape alone, so a regenerate command (which writes it)
+ * makes the same rounds. */
+static void small_rounds(sg_run *run, long n, long rows, int flags)
+{
+    sg_fft_params *f = run->params;
+    long e, w;
+    f->round_bytes = SMALL_ROUND_BYTES;
+    if (sg_given(run, FFT_OPT_EPT) || sg_given(run, FFT_OPT_WG)) {
+        e = sg_given(run, FFT_OPT_EPT) ? f->ept : n / f->wg;
+        w = n / e;
+        long lanes = rows ? rows : sg_fft_mixed_rows(n, w, f->max_wg, BUDGET_SLOTS, flags);
+        if (e < 1 || e > SMALL_ROUND_MAX_E || !given_shape_fits(run, n, lanes, flags)) f->round_bytes = 0;
+    } else if (sg_fft_mixed_shape_within(n, SMALL_ROUND_MAX_E, f->max_wg, rows, BUDGET_SLOTS, flags, &e, &w,
+                                         NULL) != 0) {
+        f->round_bytes = 0;
+    }
+}
+
 /* Columns of --stride in lanes: --columns-per-wg, else the most up to LANES_DEFAULT that fit.
  * 0, 2 after an error, -1 when no shape exists (no error printed). */
 static int mixed_columns(sg_run *run, long n, int flags)
@@ -444,6 +477,9 @@ int sg_fft_check_mixed(sg_run *run)
         return 0;
     }
     long rows = sg_given(run, FFT_OPT_ROWS) ? f->rows_per_wg : 0;
+    if ((flags & SG_FFT_LOAD_BOUND) && n * 8 > SMALL_ROUND_BYTES && n <= SMALL_ROUND_MAX_N &&
+        budget_bytes(run) > SMALL_ROUND_BYTES) /* not where the target allows less (WGSL) */
+        small_rounds(run, n, rows, flags);
     rc = mixed_shape(run, n, rows, flags);
     if (rc == 2) return 2;
     if (rc != 0) {

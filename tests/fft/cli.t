@@ -127,7 +127,7 @@ expect_usage_error "--ept of a power of two that is not one" "--ept 3" --fft 102
 # comment names N's factorization as the product of its stage radices.
 mkdir -p "$WORK/mregen"
 for flags in "--fft 6" "--fft 360" "--fft 1000 --real" "--fft 100 --stride" "--fft 97" \
-    "--fft 1001 --ept 13 --wg 77"; do
+    "--fft 1001 --ept 13 --wg 77" "--fft 3200" "--fft 3840" "--fft 10000"; do
     # shellcheck disable=SC2086
     "$SPDGEN" $flags -o "$WORK/mregen/a.comp" &&
         cmd=$(regenerate_command "$WORK/mregen/a.comp" | sed 's/^spdgen //') &&
@@ -137,6 +137,19 @@ for flags in "--fft 6" "--fft 360" "--fft 1000 --real" "--fft 100 --stride" "--f
         [ -n "$plan" ] && [ "$(echo "$plan" | awk '{ p = 1; for (i = 2; i <= NF; i += 2) p *= $i; print (p == $1) }')" = 1 ]
     ok $? "$flags: the regenerate command writes the same shader; the Plan line's radices multiply to its N"
 done
+# Complex rows of 16 KB to 9000 points exchange in rounds of at most 16 KB (2048 slots) where a
+# shape of E <= 40 makes them (3200 = 2^7 5^2: E 20 x W 160); 3840 has none (its E would be 60)
+# and keeps 32 KB.
+for n in 3200 4000 8000; do
+    "$SPDGEN" --fft "$n" -o "$WORK/mregen/s.comp" &&
+        slots=$(tr -d '\n/' <"$WORK/mregen/s.comp" | tr -s ' ' |
+            grep -o "\(round of\|rounds of\) [0-9]* slots" | awk '{ if ($3 > m) m = $3 } END { print m + 0 }') &&
+        [ "$slots" -gt 0 ] && [ "$slots" -le 2048 ]
+    ok $? "--fft $n: its exchange rounds hold at most 2048 slots (${slots:-none})"
+done
+"$SPDGEN" --fft 3840 -o "$WORK/mregen/s.comp" &&
+    tr -d '\n/' <"$WORK/mregen/s.comp" | tr -s ' ' | grep -q "round of 3840 slots"
+ok $? "--fft 3840: no shape of E <= 40 exchanges within 16 KB, so one round of 3840 slots"
 # Rows per workgroup (docs/fft.md, E and W): complex rows stay within one subgroup of 32
 # invocations (961 = 31 x 31: one row; 46 = 23 x 2: 16 rows; 169 = 13 x 13: 2 rows); Rader's
 # rows fill two subgroups (97: L = 96 as 12 x 8, 8 rows).
