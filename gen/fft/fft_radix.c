@@ -29,8 +29,8 @@ static const long primes[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31};
  * BIG_RADIX per point of radix past 8, WIDE_E per element per invocation past 12. */
 #define BIG_RADIX 5
 #define WIDE_E 10
-/* Bluestein's convolution in one workgroup (SG_FFT_CONVOLUTION), fitted to 45 shapes of 1019,
- * 4099 and 7681 over 35 lengths M (docs/fft.md, "Bluestein's M"):
+/* Bluestein's convolution in one workgroup (SG_FFT_CONVOLUTION), fitted to 47 shapes of 1019,
+ * 4099 and 7681 over 28 lengths M (docs/fft.md, "Bluestein's M"):
  * its time followed three things the loads hide in a single FFT. CONFLICT per extra way of
  * the worst bank conflict of an exchange's writes (M = 2187 as 9 x 243, conflict-free, ran 1019
  * 1.23x faster than 2048 as 8 x 256, 8-way); WIDE_W per 32 invocations past 256 (one such

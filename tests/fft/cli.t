@@ -62,10 +62,13 @@ ok $? "--fft 4099: Bluestein's M is 7-smooth, 8197 <= M < 16384, named by the co
     grep -q "^// Plan: 16384 = " "$WORK/bsmooth/p.comp" && ! grep -q -- "--bluestein-m" "$WORK/bsmooth/p.comp"
 ok $? "--fft 4099 --bluestein-m pow2: M = 16384, the regenerate command as before (no --bluestein-m)"
 # The candidates reach 20% past 2N - 1, beyond the power of two, and the estimate counts the
-# bank conflicts of each exchange's writes: for N = 1019 (2N - 1 = 2037) M = 2187 = 3^7, whose
-# odd strides meet in no bank, rather than 2048 (radix-8 stages write 8 slots apart).
-"$SPDGEN" --fft 1019 -o "$WORK/bsmooth/c.comp" && grep -q "^// Plan: 2187 = " "$WORK/bsmooth/c.comp"
-ok $? "--fft 1019: Bluestein's M = 2187 = 3^7, past the power of two 2048, within 20% of 2N - 1"
+# bank conflicts of each exchange's writes. For N = 1019 (2N - 1 = 2037, window up to 2444) the
+# power of two, 2048, writes its first exchange 8 slots apart (radix-8 stages); an odd smooth M
+# writes at odd strides, which meet in no bank, so M is past 2048 and odd.
+"$SPDGEN" --fft 1019 -o "$WORK/bsmooth/c.comp" &&
+    m=$(sed -n 's|^// Plan: \([0-9]*\) = .*|\1|p' "$WORK/bsmooth/c.comp") && [ -n "$m" ] &&
+    [ "$m" -gt 2048 ] && [ "$m" -le 2444 ] && [ $((m % 2)) -eq 1 ] && smooth7 "$m"
+ok $? "--fft 1019: Bluestein's M (${m:-none}) is odd, 7-smooth, past the power of two 2048 and within 20% of 2N - 1"
 expect_usage_error "--bluestein-m smooth where no smooth M in the window fits" "M from 8197 to 9836" \
     --fft 4099 --bluestein-m smooth --ept 64
 # Complex rows count their exchanges' bank conflicts too: 1280 = 2^8 5 no longer starts with a
