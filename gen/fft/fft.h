@@ -69,8 +69,9 @@ typedef struct {
     long bluestein_m;
     long rader_root;
     /* Shared memory per exchange round of the mixed-radix planner: 0 for its default (32 KB),
-     * or less where complex rows take smaller rounds (fft_check_mixed.c, SMALL_ROUND_BYTES). */
-    long round_bytes;
+     * or less where complex rows take smaller rounds (fft_check_mixed.c, SMALL_ROUND_BYTES),
+     * and then the largest E of their default shape (round_max_e). */
+    long round_bytes, round_max_e;
 } sg_fft_params;
 
 /* Positions in the option table (fft.c), for sg_given(). */

@@ -24,14 +24,23 @@ static long budget_bytes(const sg_run *run)
 }
 /* Complex rows longer than 16 KB, up to SMALL_ROUND_MAX_N points, exchange in rounds of at
  * most SMALL_ROUND_BYTES where a one-dispatch shape of E <= SMALL_ROUND_MAX_E makes them.
- * Measured (docs/fft.md, "Lengths beyond powers of two", speed): the same shape in smaller
- * rounds holds fewer registers, so more workgroups fit (8000: 77.7% -> 97.3% of the copy
- * floor); shapes of a larger E that only smaller rounds allow reach 97-100% (3200: 59.5% ->
- * 100%); past E 40 the registers run out (10000 as E 50 lost 1.40x). 9000 is the longest
- * length measured; 10000 would move to a shape not timed. */
+ * Measured (docs/fft.md, "Smaller exchange rounds"): the same shape in smaller rounds holds
+ * fewer registers, so more workgroups fit (8000: 77.7% -> 97.3% of the copy floor); shapes of
+ * a larger E that only smaller rounds allow reach 97-100% (3200: 59.5% -> 100%); past E 40 the
+ * registers run out (10000 as E 50 lost 1.40x). 9000 is the longest length measured; 10000
+ * would move to a shape not timed.
+ * Past E 40 too, where the shape in small rounds has W <= NARROW_W (two such workgroups fit a
+ * multiprocessor's registers whatever their count, so its loads overlap another's barriers)
+ * and the shape in rounds of BUDGET_BYTES is a poor one: E <= POOR_E_LOW (a wide workgroup of
+ * few loads in flight: 3969 as 7 x 567 at 61% of the floor, as 63 x 63 at 91%) or E >=
+ * POOR_E_HIGH (its 32 KB rounds hold the most registers: 7680 as 60 x 128, 58% -> 90%). Where
+ * that shape's E lies between, it stays (7200 as 30 x 240 ran 1.18x faster than 60 x 120). */
 #define SMALL_ROUND_BYTES 16384
 #define SMALL_ROUND_MAX_E 40
 #define SMALL_ROUND_MAX_N 9000
+#define NARROW_W 128
+#define POOR_E_LOW 12
+#define POOR_E_HIGH 40
 #define BUDGET_SLOTS (budget_bytes(run) / 8)
 /* Columns per workgroup: up to this many in lanes (a 128-byte line per subgroup load); a
  * plan's passes PLAN_LANES each, as the power-of-two plans. */
@@ -108,7 +117,7 @@ static int mixed_shape(sg_run *run, long n, long lanes, int flags)
     int ept_given = sg_given(run, FFT_OPT_EPT), wg_given = sg_given(run, FFT_OPT_WG);
     char pairs[1024];
     if (!ept_given && !wg_given) {
-        long max_e = f->round_bytes ? SMALL_ROUND_MAX_E : SG_FFT_MAX_REGISTERS;
+        long max_e = f->round_bytes ? f->round_max_e : SG_FFT_MAX_REGISTERS;
         if (sg_fft_mixed_shape_within(n, max_e, f->max_wg, lanes, BUDGET_SLOTS, flags, &f->ept, &f->wg, NULL) != 0)
             return -1;
         return 0;
@@ -382,22 +391,34 @@ static int prime_method(sg_run *run, long single_max, long rows, int *flags)
     return 0;
 }
 
-/* Whether complex rows of n points take rounds of SMALL_ROUND_BYTES (sets f->round_bytes):
- * where the given --ept/--wg, or else some shape, has E <= SMALL_ROUND_MAX_E and a plan within
- * them. The choice follows from the shape alone, so a regenerate command (which writes it)
- * makes the same rounds. */
+/* Whether complex rows of n points take rounds of SMALL_ROUND_BYTES (sets f->round_bytes and
+ * f->round_max_e): where the given --ept/--wg, or else the default shape within them, has E <=
+ * SMALL_ROUND_MAX_E, or has W <= NARROW_W where the shape in rounds of BUDGET_BYTES is poor (see
+ * SMALL_ROUND_BYTES). The choice follows from the shape alone, so a regenerate command (which
+ * writes it) makes the same rounds. */
 static void small_rounds(sg_run *run, long n, long rows, int flags)
 {
     sg_fft_params *f = run->params;
     long e, w;
+    f->round_bytes = 0;
+    int poor = sg_fft_mixed_shape_within(n, SG_FFT_MAX_REGISTERS, f->max_wg, rows, BUDGET_SLOTS, flags, &e, &w,
+                                         NULL) == 0 && (e <= POOR_E_LOW || e >= POOR_E_HIGH);
     f->round_bytes = SMALL_ROUND_BYTES;
     if (sg_given(run, FFT_OPT_EPT) || sg_given(run, FFT_OPT_WG)) {
         e = sg_given(run, FFT_OPT_EPT) ? f->ept : n / f->wg;
-        w = n / e;
-        long lanes = rows ? rows : sg_fft_mixed_rows(n, w, f->max_wg, BUDGET_SLOTS, flags);
-        if (e < 1 || e > SMALL_ROUND_MAX_E || !given_shape_fits(run, n, lanes, flags)) f->round_bytes = 0;
+        w = e >= 1 ? n / e : 0;
+        long lanes = rows ? rows : w >= 1 ? sg_fft_mixed_rows(n, w, f->max_wg, BUDGET_SLOTS, flags) : 1;
+        int take = e >= 1 && (e <= SMALL_ROUND_MAX_E || (poor && w <= NARROW_W)) &&
+                   given_shape_fits(run, n, lanes, flags);
+        f->round_max_e = take ? e : 0;
+        if (!take) f->round_bytes = 0;
     } else if (sg_fft_mixed_shape_within(n, SMALL_ROUND_MAX_E, f->max_wg, rows, BUDGET_SLOTS, flags, &e, &w,
-                                         NULL) != 0) {
+                                         NULL) == 0) {
+        f->round_max_e = SMALL_ROUND_MAX_E;
+    } else if (poor && sg_fft_mixed_shape_within(n, SG_FFT_MAX_REGISTERS, f->max_wg, rows, BUDGET_SLOTS, flags,
+                                                 &e, &w, NULL) == 0 && w <= NARROW_W) {
+        f->round_max_e = SG_FFT_MAX_REGISTERS;
+    } else {
         f->round_bytes = 0;
     }
 }

@@ -130,7 +130,7 @@ expect_usage_error "--ept of a power of two that is not one" "--ept 3" --fft 102
 # comment names N's factorization as the product of its stage radices.
 mkdir -p "$WORK/mregen"
 for flags in "--fft 6" "--fft 360" "--fft 1000 --real" "--fft 100 --stride" "--fft 97" \
-    "--fft 1001 --ept 13 --wg 77" "--fft 3200" "--fft 3840" "--fft 10000"; do
+    "--fft 1001 --ept 13 --wg 77" "--fft 3200" "--fft 3840" "--fft 7680" "--fft 10000"; do
     # shellcheck disable=SC2086
     "$SPDGEN" $flags -o "$WORK/mregen/a.comp" &&
         cmd=$(regenerate_command "$WORK/mregen/a.comp" | sed 's/^spdgen //') &&
@@ -141,18 +141,25 @@ for flags in "--fft 6" "--fft 360" "--fft 1000 --real" "--fft 100 --stride" "--f
     ok $? "$flags: the regenerate command writes the same shader; the Plan line's radices multiply to its N"
 done
 # Complex rows of 16 KB to 9000 points exchange in rounds of at most 16 KB (2048 slots) where a
-# shape of E <= 40 makes them (3200 = 2^7 5^2: E 20 x W 160); 3840 has none (its E would be 60)
-# and keeps 32 KB.
-for n in 3200 4000 8000; do
+# shape of E <= 40 makes them (3200 = 2^7 5^2: E 20 x W 160), and past E 40 where that shape
+# has W <= 128 and the 32 KB one a poor E (3840 = 8 x 480 -> 60 x 64, 3969 = 7 x 567 -> 63 x 63,
+# 7680 = 60 x 128 in both).
+for n in 3200 4000 8000 3840 3969 7680; do
     "$SPDGEN" --fft "$n" -o "$WORK/mregen/s.comp" &&
         slots=$(tr -d '\n/' <"$WORK/mregen/s.comp" | tr -s ' ' |
             grep -o "\(round of\|rounds of\) [0-9]* slots" | awk '{ if ($3 > m) m = $3 } END { print m + 0 }') &&
         [ "$slots" -gt 0 ] && [ "$slots" -le 2048 ]
     ok $? "--fft $n: its exchange rounds hold at most 2048 slots (${slots:-none})"
 done
-"$SPDGEN" --fft 3840 -o "$WORK/mregen/s.comp" &&
-    tr -d '\n/' <"$WORK/mregen/s.comp" | tr -s ' ' | grep -q "round of 3840 slots"
-ok $? "--fft 3840: no shape of E <= 40 exchanges within 16 KB, so one round of 3840 slots"
+# Where the 32 KB shape's E lies between 12 and 40 (7200 = 30 x 240) or the small-round shape is
+# wider than 128 (8640 = 60 x 144), the rounds stay at 32 KB: a round past 2048 slots.
+for n in 7200 8640; do
+    "$SPDGEN" --fft "$n" -o "$WORK/mregen/s.comp" &&
+        slots=$(tr -d '\n/' <"$WORK/mregen/s.comp" | tr -s ' ' |
+            grep -o "\(round of\|rounds of\) [0-9]* slots" | awk '{ if ($3 > m) m = $3 } END { print m + 0 }') &&
+        [ "$slots" -gt 2048 ]
+    ok $? "--fft $n: keeps rounds of 32 KB (largest round ${slots:-none} slots)"
+done
 # Rows per workgroup (docs/fft.md, E and W): complex rows stay within one subgroup of 32
 # invocations (961 = 31 x 31: one row; 46 = 23 x 2: 16 rows; 169 = 13 x 13: 2 rows); Rader's
 # rows fill two subgroups (97: L = 96 as 12 x 8, 8 rows).
