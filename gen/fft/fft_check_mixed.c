@@ -27,14 +27,14 @@ static long budget_bytes(const sg_run *run)
  * Measured (docs/fft.md, "Smaller exchange rounds"): the same shape in smaller rounds holds
  * fewer registers, so more workgroups fit (8000: 77.7% -> 97.3% of the copy floor); shapes of
  * a larger E that only smaller rounds allow reach 97-100% (3200: 59.5% -> 100%); past E 40 the
- * registers run out (10000 as E 50 lost 1.40x). 9000 is the longest length measured; 10000
+ * registers mostly run out (10000 as E 50 lost 1.40x). 9000 is the longest length measured; 10000
  * would move to a shape not timed.
  * Past E 40 too, where the shape in small rounds has W <= NARROW_W (two such workgroups fit a
  * multiprocessor's registers whatever their count, so its loads overlap another's barriers)
  * and the shape in rounds of BUDGET_BYTES is a poor one: E <= POOR_E_LOW (a wide workgroup of
  * few loads in flight: 3969 as 7 x 567 at 61% of the floor, as 63 x 63 at 91%) or E >=
  * POOR_E_HIGH (its 32 KB rounds hold the most registers: 7680 as 60 x 128, 58% -> 90%). Where
- * that shape's E lies between, it stays (7200 as 30 x 240 ran 1.18x faster than 60 x 120). */
+ * that shape's E lies between, it stays (7200 as 30 x 240 ran 1.17x faster than 60 x 120). */
 #define SMALL_ROUND_BYTES 16384
 #define SMALL_ROUND_MAX_E 40
 #define SMALL_ROUND_MAX_N 9000
