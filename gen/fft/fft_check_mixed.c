@@ -400,6 +400,7 @@ static void small_rounds(sg_run *run, long n, long rows, int flags)
 {
     sg_fft_params *f = run->params;
     long e, w;
+    /* BUDGET_SLOTS follows f->round_bytes: the shape in 32 KB rounds first, then in small ones */
     f->round_bytes = 0;
     int poor = sg_fft_mixed_shape_within(n, SG_FFT_MAX_REGISTERS, f->max_wg, rows, BUDGET_SLOTS, flags, &e, &w,
                                          NULL) == 0 && (e <= POOR_E_LOW || e >= POOR_E_HIGH);
@@ -410,7 +411,7 @@ static void small_rounds(sg_run *run, long n, long rows, int flags)
         long lanes = rows ? rows : w >= 1 ? sg_fft_mixed_rows(n, w, f->max_wg, BUDGET_SLOTS, flags) : 1;
         int take = e >= 1 && (e <= SMALL_ROUND_MAX_E || (poor && w <= NARROW_W)) &&
                    given_shape_fits(run, n, lanes, flags);
-        f->round_max_e = take ? e : 0;
+        f->round_max_e = e;
         if (!take) f->round_bytes = 0;
     } else if (sg_fft_mixed_shape_within(n, SMALL_ROUND_MAX_E, f->max_wg, rows, BUDGET_SLOTS, flags, &e, &w,
                                          NULL) == 0) {

@@ -140,24 +140,25 @@ for flags in "--fft 6" "--fft 360" "--fft 1000 --real" "--fft 100 --stride" "--f
         [ -n "$plan" ] && [ "$(echo "$plan" | awk '{ p = 1; for (i = 2; i <= NF; i += 2) p *= $i; print (p == $1) }')" = 1 ]
     ok $? "$flags: the regenerate command writes the same shader; the Plan line's radices multiply to its N"
 done
+# largest_round N: the most slots one exchange round of `spdgen --fft N` holds (its Phases
+# comment), 0 if it names none.
+largest_round() {
+    "$SPDGEN" --fft "$1" -o "$WORK/mregen/s.comp" &&
+        tr -d '\n/' <"$WORK/mregen/s.comp" | tr -s ' ' |
+        grep -o "\(round of\|rounds of\) [0-9]* slots" | awk '{ if ($3 > m) m = $3 } END { print m + 0 }'
+}
 # Complex rows of 16 KB to 9000 points exchange in rounds of at most 16 KB (2048 slots) where a
 # shape of E <= 40 makes them (3200 = 2^7 5^2: E 20 x W 160), and past E 40 where that shape
 # has W <= 128 and the 32 KB one a poor E (3840 = 8 x 480 -> 60 x 64, 3969 = 7 x 567 -> 63 x 63,
 # 7680 = 60 x 128 in both).
 for n in 3200 4000 8000 3840 3969 7680; do
-    "$SPDGEN" --fft "$n" -o "$WORK/mregen/s.comp" &&
-        slots=$(tr -d '\n/' <"$WORK/mregen/s.comp" | tr -s ' ' |
-            grep -o "\(round of\|rounds of\) [0-9]* slots" | awk '{ if ($3 > m) m = $3 } END { print m + 0 }') &&
-        [ "$slots" -gt 0 ] && [ "$slots" -le 2048 ]
+    slots=$(largest_round "$n") && [ "$slots" -gt 0 ] && [ "$slots" -le 2048 ]
     ok $? "--fft $n: its exchange rounds hold at most 2048 slots (${slots:-none})"
 done
 # Where the 32 KB shape's E lies between 12 and 40 (7200 = 30 x 240) or the small-round shape is
 # wider than 128 (8640 = 60 x 144), the rounds stay at 32 KB: a round past 2048 slots.
 for n in 7200 8640; do
-    "$SPDGEN" --fft "$n" -o "$WORK/mregen/s.comp" &&
-        slots=$(tr -d '\n/' <"$WORK/mregen/s.comp" | tr -s ' ' |
-            grep -o "\(round of\|rounds of\) [0-9]* slots" | awk '{ if ($3 > m) m = $3 } END { print m + 0 }') &&
-        [ "$slots" -gt 2048 ]
+    slots=$(largest_round "$n") && [ "$slots" -gt 2048 ]
     ok $? "--fft $n: keeps rounds of 32 KB (largest round ${slots:-none} slots)"
 done
 # Rows per workgroup (docs/fft.md, E and W): complex rows stay within one subgroup of 32
