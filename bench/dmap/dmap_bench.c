@@ -12,8 +12,8 @@
  * gives them); and the SPD of the same colour image (rgba16f mean, the whole chain), which
  * reads those colour bytes and writes a mip chain. Timed with bench/gpu.c's harness (heat, a
  * scrub before each repetition, GPU timestamps, medians); every map is checked against the
- * CPU reference in the same run. The table goes to stdout, progress to stderr; exit 0 only
- * if every check passed. */
+ * CPU reference in the same run. The tables go to stdout at the end (and to --markdown, the
+ * figures to --json), progress to stderr; exit 0 only if every check passed. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +23,7 @@
 #include "dmap/dmap_internal.h"
 #include "gpu.h"
 #include "kernels.h"
+#include "report_cells.h"
 #include "run_info.h"
 #include "tools.h"
 
@@ -91,12 +92,33 @@ static int parse(int argc, char **argv, options *o)
     return 0;
 }
 
+/* What the JSON report holds: per size, the floors, the SPD and every variant's row. */
+#define MAX_VARIANTS 32
+typedef struct {
+    char command[256];
+    double us;     /* median; < 0: not timed */
+    int exact;     /* the map matched the CPU reference */
+} variant_row;
+
+typedef struct {
+    uint32_t width, height;
+    uint64_t read_bytes;
+    double floor_us, spd_us, fetch_us[2]; /* < 0: failed */
+    char spd_command[256];
+    variant_row rows[MAX_VARIANTS];
+    uint32_t row_count;
+} size_record;
+
 typedef struct {
     spdrt_context *ctx;
     bench_gpu gpu;
     bench_spdgen spdgen;
     const char *exe_dir;
     int failures;
+    FILE *md;                    /* the markdown report, printed on stdout at the end */
+    bench_run_info run;
+    size_record sizes[MAX_SIZES];
+    uint32_t size_count;
 } bench;
 
 /* The variants: a configuration (kind, texel, views, foveation, content, coarser, max_rate,
@@ -297,8 +319,15 @@ static void variant(bench *b, const variant_config *v, uint32_t w, uint32_t h, c
     char share[32] = "-";
     if (c.content && floor > 0) snprintf(share, sizeof share, "%.1f%%", 100.0 * floor / t.median_us);
     if (timed)
-        printf("| %s | %.2f | %.2f | %s | %s |\n", command, t.median_us, read / t.median_us / 1e3, share,
-               checked ? "exact" : "FAILED");
+        fprintf(b->md, "| %s | %.2f | %.2f | %s | %s |\n", command, t.median_us, read / t.median_us / 1e3, share,
+                checked ? "exact" : "FAILED");
+    size_record *r = &b->sizes[b->size_count - 1];
+    if (r->row_count < MAX_VARIANTS) {
+        variant_row *row = &r->rows[r->row_count++];
+        snprintf(row->command, sizeof row->command, "%s", command);
+        row->us = timed ? t.median_us : -1.0;
+        row->exact = checked;
+    }
     dmap_gen_release(b->ctx, job);
     free(spv);
     free(gpu);
@@ -323,22 +352,26 @@ static void size_group(bench *b, uint32_t w, uint32_t h)
     char spd_command[256] = "";
     uint32_t sg = spdrt_device(b->ctx)->subgroup_size;
     double spd = spd_us(b, w, h, sg >= 8 && sg <= 64 ? sg : 0, spd_command, sizeof spd_command);
-    printf("\n### %ux%u: %.1f MB read (RGBA16F colour + RG16F motion)\n\n", w, h, (double)read / 1e6);
-    printf("| what | median us | GB/s read | of the floor | map |\n|---|---|---|---|---|\n");
+    size_record *r = &b->sizes[b->size_count++];
+    r->width = w, r->height = h, r->read_bytes = read, r->floor_us = floor, r->spd_us = spd;
+    snprintf(r->spd_command, sizeof r->spd_command, "%s", spd_command);
+    fprintf(b->md, "\n### %ux%u: %.1f MB read (RGBA16F colour + RG16F motion)\n\n", w, h, (double)read / 1e6);
+    fprintf(b->md, "| what | median us | GB/s read | of the floor | map |\n|---|---|---|---|---|\n");
     if (floor > 0)
-        printf("| floor: compute copy of the bytes read | %.2f | %.2f | 100%% | |\n", floor, read / floor / 1e3);
+        fprintf(b->md, "| floor: compute copy of the bytes read | %.2f | %.2f | 100%% | |\n", floor,
+                read / floor / 1e3);
     else b->failures++;
     if (spd > 0)
-        printf("| SPD of the colour image: %s | %.2f | %.2f | %.1f%% | (spd_bench checks it) |\n", spd_command, spd,
-               (double)pixels * 8 / spd / 1e3, floor > 0 ? 100.0 * floor * 8.0 / 12.0 / spd : 0.0);
+        fprintf(b->md, "| SPD of the colour image: %s | %.2f | %.2f | %.1f%% | (spd_bench checks it) |\n",
+                spd_command, spd, (double)pixels * 8 / spd / 1e3, floor > 0 ? 100.0 * floor * 8.0 / 12.0 / spd : 0.0);
     static const char *const fetches[][2] = {
         {"dmap_fetch", "texel-load floor: every colour and motion texel read once, all loads in flight"},
         {"dmap_gather", "texel-load floor, gathered: the colour read where the motion points"}};
     for (int i = 0; i < 2; i++) {
-        double us = fetch_us(b, fetches[i][0], w, h, colour, motion);
+        double us = r->fetch_us[i] = fetch_us(b, fetches[i][0], w, h, colour, motion);
         if (us > 0)
-            printf("| %s (bench/shaders/dmap_fetch.comp) | %.2f | %.2f | %.1f%% | (not a map) |\n", fetches[i][1],
-                   us, read / us / 1e3, floor > 0 ? 100.0 * floor / us : 0.0);
+            fprintf(b->md, "| %s (bench/shaders/dmap_fetch.comp) | %.2f | %.2f | %.1f%% | (not a map) |\n",
+                    fetches[i][1], us, read / us / 1e3, floor > 0 ? 100.0 * floor / us : 0.0);
         else b->failures++;
     }
     for (size_t i = 0; i < sizeof VARIANTS / sizeof *VARIANTS; i++)
@@ -346,6 +379,38 @@ static void size_group(bench *b, uint32_t w, uint32_t h)
     fprintf(stderr, "dmap_bench: %ux%u took %.1f s\n", w, h, bench_now_s() - t0);
     free(colour);
     free(motion);
+}
+
+/* The markdown report: the text size_group and variant wrote into b->md. */
+static void write_markdown(const void *text, FILE *out)
+{
+    fputs(text, out);
+}
+
+/* The JSON report: the run, then per size its floors, the SPD and every variant. */
+static void write_json(const void *report, FILE *out)
+{
+    const bench *b = report;
+    bench_run_info_json(&b->run, "dmap_bench", NULL, out);
+    fprintf(out, "  \"failures\": %d,\n  \"sizes\": [", b->failures);
+    for (uint32_t i = 0; i < b->size_count; i++) {
+        const size_record *r = &b->sizes[i];
+        fprintf(out, "%s\n    {\"width\": %u, \"height\": %u, \"read_bytes\": %llu, \"floor_us\": %.3f, "
+                "\"spd\": {\"command\": ", i ? "," : "", r->width, r->height, (unsigned long long)r->read_bytes,
+                r->floor_us);
+        bench_json_string(out, r->spd_command);
+        fprintf(out, ", \"us\": %.3f}, \"fetch_us\": %.3f, \"gather_us\": %.3f,\n     \"variants\": [", r->spd_us,
+                r->fetch_us[0], r->fetch_us[1]);
+        for (uint32_t k = 0; k < r->row_count; k++) {
+            const variant_row *v = &r->rows[k];
+            fprintf(out, "%s\n      {\"command\": ", k ? "," : "");
+            bench_json_string(out, v->command);
+            fprintf(out, ", \"median_us\": %.3f, \"map\": \"%s\"}", v->us,
+                    v->us < 0 ? "not run" : v->exact ? "exact" : "failed");
+        }
+        fprintf(out, "]}");
+    }
+    fprintf(out, "\n  ]\n}\n");
 }
 
 int main(int argc, char **argv)
@@ -366,11 +431,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "dmap_bench: %s\n", err);
         return 1;
     }
-    bench_run_info run;
+    bench_run_info *run = &b.run;
     bench_gpu_config gc;
-    memset(&run, 0, sizeof run);
-    bench_run_info_fill(&run, b.ctx, &o.common, "dmap_bench");
-    bench_run_info_gpu_config(&run, &gc);
+    char *text = NULL;
+    size_t text_size = 0;
+    bench_run_info_fill(run, b.ctx, &o.common, "dmap_bench");
+    bench_run_info_gpu_config(run, &gc);
+    b.md = open_memstream(&text, &text_size);
+    if (!b.md) {
+        fprintf(stderr, "dmap_bench: out of memory\n");
+        spdrt_destroy(b.ctx);
+        return 1;
+    }
     if (bench_spdgen_open(&b.spdgen, o.common.spdgen_path, exe_dir, err, sizeof err) != 0) {
         fprintf(stderr, "dmap_bench: %s\n", err);
         spdrt_destroy(b.ctx);
@@ -380,17 +452,23 @@ int main(int argc, char **argv)
         fprintf(stderr, "dmap_bench: %s\n", spdrt_last_error(b.ctx));
         b.failures++;
     } else {
-        bench_run_info_heat(&run, &b.gpu, "dmap_bench");
-        printf("# spdgen --dmap on %s (%s), %s\n\n", run.device, run.driver, b.spdgen.version);
-        bench_run_info_method(&run, stdout);
-        printf("\nGB/s read: the colour and motion bytes the content-adaptive generator reads, over "
-               "its median time (foveation alone reads nothing). The floor reads the same bytes and "
-               "writes the map's; the SPD's share is of the floor scaled to the colour bytes it "
-               "reads.\n");
+        bench_run_info_heat(run, &b.gpu, "dmap_bench");
+        snprintf(run->spdgen_version, sizeof run->spdgen_version, "%s", b.spdgen.version);
+        fprintf(b.md, "# spdgen --dmap on %s (%s), %s\n\n", run->device, run->driver, b.spdgen.version);
+        bench_run_info_method(run, b.md);
+        fprintf(b.md, "\nGB/s read: the colour and motion bytes the content-adaptive generator reads, over "
+                "its median time (foveation alone reads nothing). The floor reads the same bytes and "
+                "writes the map's; the SPD's share is of the floor scaled to the colour bytes it "
+                "reads.\n");
         for (uint32_t i = 0; i < o.size_count; i++) size_group(&b, o.sizes[i][0], o.sizes[i][1]);
         if (!b.ctx->hung) bench_gpu_release(&b.gpu);
     }
     if (o.common.validation && spdrt_validation_messages(b.ctx)) b.failures++;
+    fclose(b.md);
+    fputs(text, stdout);
+    if (bench_write_file(o.common.markdown_path, text, write_markdown) != 0) b.failures++;
+    if (bench_write_file(o.common.json_path, &b, write_json) != 0) b.failures++;
+    free(text);
     bench_spdgen_close(&b.spdgen);
     spdrt_destroy(b.ctx);
     if (b.failures) fprintf(stderr, "dmap_bench: %d failure(s)\n", b.failures);

@@ -137,4 +137,19 @@ ok $? "conv_bench --cases 64x64 (no PSF): exit 2 (got $rc), one line naming the 
 rc=$?
 [ $rc -eq 2 ] && [ "$(wc -l <"$WORK/usage.err")" -eq 1 ] && grep -q -- "--variants columns-per-wg 2" "$WORK/usage.err"
 ok $? "conv_bench --variants without --: exit 2 (got $rc), one line naming the flag and value"
+# dmap_bench: every variant's map exact against the reference; --markdown holds the report
+# printed on stdout and --json the same run's figures (it used to accept both and write
+# neither).
+"$SPDGEN_BUILD/bench/dmap_bench" --quick --sizes 128x128 --json "$WORK/dmap.json" \
+    --markdown "$WORK/dmap.md" >"$WORK/dmap.txt" 2>"$WORK/dmap.err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "^### 128x128" "$WORK/dmap.txt" && cmp -s "$WORK/dmap.md" "$WORK/dmap.txt"
+ok $? "dmap_bench --quick --sizes 128x128: runs, every map exact; --markdown holds the report on stdout"
+[ $rc -eq 0 ] || diag "$(tail -5 "$WORK/dmap.err")"
+perl -MJSON::PP -e 'local $/; my $j = decode_json(<STDIN>); my @s = @{$j->{sizes}};
+    my @v = @{$s[0]{variants}};
+    exit !($j->{failures} == 0 && $j->{device}{name} ne "" && @s == 1 && $s[0]{width} == 128 &&
+           $s[0]{floor_us} > 0 && @v > 1 && !grep { $_->{map} ne "exact" || !($_->{median_us} > 0) } @v)' \
+    <"$WORK/dmap.json"
+ok $? "dmap_bench --json: parses; one size, the floor and every variant timed, every map exact"
 done_testing
