@@ -162,6 +162,7 @@ static const variant_config VARIANTS[] = {
     {{SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 4, 0, 0}, 0, NULL, 0, 0},
 };
 #undef CONTENT16
+_Static_assert(sizeof VARIANTS / sizeof *VARIANTS <= MAX_VARIANTS, "a size_record holds every variant's row");
 
 /* spdgen --dmap for a variant; the arguments into command. */
 static uint32_t *generate(bench *b, const spdrt_dmap_gen_config *c, const variant_config *v, char *command,
