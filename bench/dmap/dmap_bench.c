@@ -96,14 +96,14 @@ static int parse(int argc, char **argv, options *o)
 #define MAX_VARIANTS 32
 typedef struct {
     char command[256];
-    double us;     /* median; < 0: not timed */
+    double us;     /* median; < 0: not timed (null in the JSON) */
     int exact;     /* the map matched the CPU reference */
 } variant_row;
 
 typedef struct {
     uint32_t width, height;
     uint64_t read_bytes;
-    double floor_us, spd_us, fetch_us[2]; /* < 0: failed */
+    double floor_us, spd_us, fetch_us[2]; /* < 0: failed (null in the JSON) */
     char spd_command[256];
     variant_row rows[MAX_VARIANTS];
     uint32_t row_count;
@@ -388,6 +388,13 @@ static void write_markdown(const void *text, FILE *out)
     fputs(text, out);
 }
 
+/* A time in microseconds, or null where it failed (< 0). */
+static void json_us(FILE *out, double us)
+{
+    if (us < 0) fputs("null", out);
+    else fprintf(out, "%.3f", us);
+}
+
 /* The JSON report: the run, then per size its floors, the SPD and every variant. */
 static void write_json(const void *report, FILE *out)
 {
@@ -396,18 +403,25 @@ static void write_json(const void *report, FILE *out)
     fprintf(out, "  \"failures\": %d,\n  \"sizes\": [", b->failures);
     for (uint32_t i = 0; i < b->size_count; i++) {
         const size_record *r = &b->sizes[i];
-        fprintf(out, "%s\n    {\"width\": %u, \"height\": %u, \"read_bytes\": %llu, \"floor_us\": %.3f, "
-                "\"spd\": {\"command\": ", i ? "," : "", r->width, r->height, (unsigned long long)r->read_bytes,
-                r->floor_us);
+        fprintf(out, "%s\n    {\"width\": %u, \"height\": %u, \"read_bytes\": %llu, \"floor_us\": ",
+                i ? "," : "", r->width, r->height, (unsigned long long)r->read_bytes);
+        json_us(out, r->floor_us);
+        fprintf(out, ", \"spd\": {\"command\": ");
         bench_json_string(out, r->spd_command);
-        fprintf(out, ", \"us\": %.3f}, \"fetch_us\": %.3f, \"gather_us\": %.3f,\n     \"variants\": [", r->spd_us,
-                r->fetch_us[0], r->fetch_us[1]);
+        fprintf(out, ", \"us\": ");
+        json_us(out, r->spd_us);
+        fprintf(out, "}, \"fetch_us\": ");
+        json_us(out, r->fetch_us[0]);
+        fprintf(out, ", \"gather_us\": ");
+        json_us(out, r->fetch_us[1]);
+        fprintf(out, ",\n     \"variants\": [");
         for (uint32_t k = 0; k < r->row_count; k++) {
             const variant_row *v = &r->rows[k];
             fprintf(out, "%s\n      {\"command\": ", k ? "," : "");
             bench_json_string(out, v->command);
-            fprintf(out, ", \"median_us\": %.3f, \"map\": \"%s\"}", v->us,
-                    v->us < 0 ? "not run" : v->exact ? "exact" : "failed");
+            fprintf(out, ", \"median_us\": ");
+            json_us(out, v->us);
+            fprintf(out, ", \"map\": \"%s\"}", v->us < 0 ? "not run" : v->exact ? "exact" : "failed");
         }
         fprintf(out, "]}");
     }

@@ -70,7 +70,8 @@ typedef struct {
     long rader_root;
     /* Shared memory per exchange round of the mixed-radix planner: 0 for its default (32 KB),
      * or less where complex rows take smaller rounds (fft_check_mixed.c, SMALL_ROUND_BYTES),
-     * and then the largest E of their default shape (round_max_e). */
+     * and then the largest E their default shape may take (round_max_e; unused with a given
+     * --ept/--wg). */
     long round_bytes, round_max_e;
 } sg_fft_params;
 

@@ -391,33 +391,41 @@ static int prime_method(sg_run *run, long single_max, long rows, int *flags)
     return 0;
 }
 
-/* Whether complex rows of n points take rounds of SMALL_ROUND_BYTES (sets f->round_bytes and
- * f->round_max_e): where the given --ept/--wg, or else the default shape within them, has E <=
- * SMALL_ROUND_MAX_E, or has W <= NARROW_W where the shape in rounds of BUDGET_BYTES is poor (see
- * SMALL_ROUND_BYTES). The choice follows from the shape alone, so a regenerate command (which
- * writes it) makes the same rounds. */
+/* Whether the default shape of complex rows in rounds of BUDGET_BYTES is a poor one (see
+ * SMALL_ROUND_BYTES): E <= POOR_E_LOW or E >= POOR_E_HIGH. */
+static int poor_in_big_rounds(sg_run *run, long n, long rows, int flags)
+{
+    sg_fft_params *f = run->params;
+    long keep = f->round_bytes, e, w;
+    f->round_bytes = 0; /* BUDGET_SLOTS follows it */
+    int poor = sg_fft_mixed_shape_within(n, SG_FFT_MAX_REGISTERS, f->max_wg, rows, BUDGET_SLOTS, flags, &e, &w,
+                                         NULL) == 0 && (e <= POOR_E_LOW || e >= POOR_E_HIGH);
+    f->round_bytes = keep;
+    return poor;
+}
+
+/* Whether complex rows of n points take rounds of SMALL_ROUND_BYTES (sets f->round_bytes, and
+ * for the default shape its bound f->round_max_e): where the given --ept/--wg, or else the
+ * default shape within them, has E <= SMALL_ROUND_MAX_E, or has W <= NARROW_W where the shape
+ * in rounds of BUDGET_BYTES is poor. The choice follows from the shape alone, so a regenerate
+ * command (which writes it) makes the same rounds. */
 static void small_rounds(sg_run *run, long n, long rows, int flags)
 {
     sg_fft_params *f = run->params;
     long e, w;
-    /* BUDGET_SLOTS follows f->round_bytes: the shape in 32 KB rounds first, then in small ones */
-    f->round_bytes = 0;
-    int poor = sg_fft_mixed_shape_within(n, SG_FFT_MAX_REGISTERS, f->max_wg, rows, BUDGET_SLOTS, flags, &e, &w,
-                                         NULL) == 0 && (e <= POOR_E_LOW || e >= POOR_E_HIGH);
     f->round_bytes = SMALL_ROUND_BYTES;
     if (sg_given(run, FFT_OPT_EPT) || sg_given(run, FFT_OPT_WG)) {
         e = sg_given(run, FFT_OPT_EPT) ? f->ept : n / f->wg;
         w = e >= 1 ? n / e : 0;
         long lanes = rows ? rows : w >= 1 ? sg_fft_mixed_rows(n, w, f->max_wg, BUDGET_SLOTS, flags) : 1;
-        int take = e >= 1 && (e <= SMALL_ROUND_MAX_E || (poor && w <= NARROW_W)) &&
-                   given_shape_fits(run, n, lanes, flags);
-        f->round_max_e = e;
+        int take = e >= 1 && given_shape_fits(run, n, lanes, flags) &&
+                   (e <= SMALL_ROUND_MAX_E || (w <= NARROW_W && poor_in_big_rounds(run, n, rows, flags)));
         if (!take) f->round_bytes = 0;
     } else if (sg_fft_mixed_shape_within(n, SMALL_ROUND_MAX_E, f->max_wg, rows, BUDGET_SLOTS, flags, &e, &w,
                                          NULL) == 0) {
         f->round_max_e = SMALL_ROUND_MAX_E;
-    } else if (poor && sg_fft_mixed_shape_within(n, SG_FFT_MAX_REGISTERS, f->max_wg, rows, BUDGET_SLOTS, flags,
-                                                 &e, &w, NULL) == 0 && w <= NARROW_W) {
+    } else if (sg_fft_mixed_shape_within(n, SG_FFT_MAX_REGISTERS, f->max_wg, rows, BUDGET_SLOTS, flags, &e, &w,
+                                         NULL) == 0 && w <= NARROW_W && poor_in_big_rounds(run, n, rows, flags)) {
         f->round_max_e = SG_FFT_MAX_REGISTERS;
     } else {
         f->round_bytes = 0;
