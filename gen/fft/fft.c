@@ -153,7 +153,8 @@ static void defaults(void *p)
 }
 
 /* A length that is not a power of two: the stage radices and each exchange's rounds of the
- * shader (cfg.radices, cfg.rounds), Bluestein's M (cfg.bluestein_m); templates/fft/mixed.lua
+ * shader (cfg.radices, cfg.rounds, cfg.components: rounds of the real, then the imaginary
+ * parts), Bluestein's M (cfg.bluestein_m); templates/fft/mixed.lua
  * writes it. */
 static void push_stages(lua_State *L, const sg_fft_params *f, int p)
 {
@@ -170,6 +171,8 @@ static void push_stages(lua_State *L, const sg_fft_params *f, int p)
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, -2, "rounds");
+    lua_pushboolean(L, st->components);
+    lua_setfield(L, -2, "components");
     if (f->bluestein_m && !f->passes) {
         lua_pushinteger(L, f->bluestein_m);
         lua_setfield(L, -2, "bluestein_m");

@@ -478,7 +478,7 @@ int sg_fft_check_mixed(sg_run *run)
      * it); columns interleave in the invocations, which that count does not model. */
     int flags = f->real      ? SG_FFT_EXACT | SG_FFT_EVEN
                 : f->strided ? SG_FFT_ONE_SUBGROUP
-                             : SG_FFT_ONE_SUBGROUP | SG_FFT_CONFLICTS | SG_FFT_LOAD_BOUND;
+                             : SG_FFT_ONE_SUBGROUP | SG_FFT_CONFLICTS | SG_FFT_LOAD_BOUND | SG_FFT_COMPONENTS;
     if (sg_given(run, FFT_OPT_BLUESTEIN_M) && f->bluestein_choice != SG_FFT_BLUESTEIN_AUTO &&
         (f->path != SG_FFT_PATH_BLUESTEIN || length > single_max))
         return usage_error("--bluestein-m %s: only for Bluestein's chirp-z in one dispatch (a prime factor "

@@ -114,6 +114,7 @@ typedef struct {
     long n, e, w, ffts, budget;
     int rounds_needed;          /* all of an FFT's values do not fit the budget at once */
     int exact;                  /* every radix must divide E */
+    int components;             /* rounds by component where not by elements (SG_FFT_COMPONENTS) */
     long conflict;              /* per extra way of a bank conflict (0: not counted) */
     long cand[64];              /* radices to try: divisors of n, 2..SG_FFT_MAX_RADIX, descending */
     int ncand;
@@ -143,8 +144,16 @@ static long write_conflict(long p, long r, long w)
 static long evaluate(search *s, sg_fft_stages *out)
 {
     long p = 1, cost = 0, regs = 0, slots = 0;
+    int divides = 1;
+    for (int i = 0; i < s->depth; i++) divides = divides && s->e % s->seq[i] == 0;
+    if (s->exact && !divides) return -1;
+    /* An exchange that does not fit at once goes by ranges of elements where every radix
+     * divides E, else by component (the real parts, then the imaginary) where one fits. */
+    int components = s->rounds_needed && !divides;
+    if (components && (!s->components || s->ffts * s->n > 2 * s->budget)) return -1;
     memset(out, 0, sizeof *out);
     out->count = s->depth;
+    out->components = components;
     for (int i = 0; i < s->depth; i++) {
         long r = s->seq[i], b = (s->e + r - 1) / r, flies = s->n / r;
         if (b * r > regs) regs = b * r;
@@ -155,31 +164,31 @@ static long evaluate(search *s, sg_fft_stages *out)
         if (p > 1 && s->w % p != 0 && p % s->w != 0) cost += GENERAL;
         out->radix[i] = r;
         if (i + 1 < s->depth) {
-            long q = 1;
-            if (s->rounds_needed) {
+            long q = 1, held = s->ffts * s->n;
+            if (components) {
+                q = 2;
+                held = (held + 1) / 2;
+            } else if (s->rounds_needed) {
                 /* A round writes the outputs of a range of an invocation's butterflies and
                  * the next stage reads a range of its registers: both need every radix to
                  * divide E, and the rounds to divide the butterflies and what is left. */
                 long g = gcd(b, s->n / (p * r));
                 q = 0;
-                if (s->e % r == 0)
-                    for (long d = 1; d <= g; d++)
-                        if (g % d == 0 && s->ffts * (s->n / d) <= s->budget) {
-                            q = d;
-                            break;
-                        }
+                for (long d = 1; d <= g; d++)
+                    if (g % d == 0 && s->ffts * (s->n / d) <= s->budget) {
+                        q = d;
+                        break;
+                    }
                 if (!q) return -1;
+                held /= q;
             }
             out->rounds[i] = q;
             cost += EXCHANGE + ROUND * (q - 1);
             if (s->conflict) cost += s->conflict * (write_conflict(p, r, s->w) - 1);
-            if (s->ffts * (s->n / q) > slots) slots = s->ffts * (s->n / q);
+            if (held > slots) slots = held;
         }
         p *= r;
     }
-    if (s->rounds_needed || s->exact)
-        for (int i = 0; i < s->depth; i++)
-            if (s->e % s->seq[i] != 0) return -1;
     out->registers = regs;
     out->slots = slots;
     out->cost = cost;
@@ -263,6 +272,7 @@ static int stage_search(long n, long e, long ffts, long budget, int flags, sg_ff
     s.n = n, s.e = e, s.w = n / e, s.ffts = ffts, s.budget = budget;
     s.rounds_needed = ffts * n > budget;
     s.exact = (flags & SG_FFT_EXACT) != 0;
+    s.components = (flags & SG_FFT_COMPONENTS) != 0;
     s.conflict = !(flags & SG_FFT_CONFLICTS) ? 0 : flags & SG_FFT_LOAD_BOUND ? HIDDEN_CONFLICT : CONFLICT;
     for (long r = SG_FFT_MAX_RADIX; r >= 2; r--)
         if (n % r == 0) s.cand[s.ncand++] = r;

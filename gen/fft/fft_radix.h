@@ -17,12 +17,16 @@ enum { SG_FFT_PATH_POW2, SG_FFT_PATH_MIXED, SG_FFT_PATH_BLUESTEIN };
 /* A mixed-radix plan of one FFT of n points with W = n / E invocations: stage s runs n /
  * radix[s] butterflies of radix[s] points, ceil(E / radix[s]) per invocation (the last ones
  * idle where radix[s] does not divide E), and the exchange after it runs in rounds[s] rounds
- * (rounds > 1 only where every radix divides E). registers: the most values an invocation
- * holds; slots: the largest round in complex values, for all `ffts` FFTs of a workgroup. */
+ * (rounds > 1 by ranges of elements only where every radix divides E; components: every
+ * exchange in two rounds instead, the real parts of all values, then the imaginary parts,
+ * which any plan can do). registers: the most values an invocation holds; slots: the largest
+ * round in complex values (a round of one component: half its floats), for all `ffts` FFTs
+ * of a workgroup. */
 typedef struct {
     int count;
     long radix[SG_FFT_MAX_STAGES];
     long rounds[SG_FFT_MAX_STAGES];
+    int components;
     long registers;
     long slots;
     long cost; /* the search's estimate, for comparing shapes */
@@ -54,7 +58,9 @@ long sg_fft_rader_root(long n);
  * LOAD_BOUND with it: at the lighter weight of a single FFT of complex rows, whose loads hide
  * most of its exchanges' time. CONVOLUTION: Bluestein's forward FFT, product and inverse FFT
  * in one workgroup, whose time is its own work rather than its loads: the conflicts,
- * invocations past 256 and E past 36 (fft_radix.c says why). */
+ * invocations past 256 and E past 36 (fft_radix.c says why). COMPONENTS: where the exchange
+ * does not fit at once and some radix does not divide E, exchange the real parts, then the
+ * imaginary parts (each round all n values of 4 bytes, within twice the budget's slots). */
 enum {
     SG_FFT_EXACT = 1,
     SG_FFT_EVEN = 2,
@@ -62,7 +68,8 @@ enum {
     SG_FFT_ONE_SUBGROUP = 8,
     SG_FFT_CONFLICTS = 16,
     SG_FFT_CONVOLUTION = 32 | SG_FFT_CONFLICTS,
-    SG_FFT_LOAD_BOUND = 64
+    SG_FFT_LOAD_BOUND = 64,
+    SG_FFT_COMPONENTS = 128
 };
 
 /* The cheapest stage plan of an n-point FFT as E x W (E = n / W), `ffts` FFTs per

@@ -198,9 +198,11 @@ local function params_block(ctx)
 end
 
 -- The exchange arrays of ctx.slots values (the names expr.lua's shared_store/shared_load
--- use): re and im apart, or one float2 per value (--shared-layout paired); none without slots.
+-- use): re and im apart, or one float2 per value (--shared-layout paired), or one float per
+-- value where the exchanges go by component; none without slots.
 local function exchange_arrays(ctx)
     if ctx.slots == 0 then return {} end
+    if ctx.components then return { { type = "float", name = "fft_part", count = ctx.slots } } end
     if ctx.paired then return { { type = "float2", name = "fft_c", count = ctx.slots } } end
     return { { type = "float", name = "fft_re", count = ctx.slots }, { type = "float", name = "fft_im", count = ctx.slots } }
 end

@@ -147,9 +147,18 @@ local function shared_load(ctx, i)
     if ctx.paired then return string.format("fft_c[%s]", i) end
     return string.format("$float2(fft_re[%s], fft_im[%s])", i, i)
 end
+-- An exchange by component (stockham.lua): one float array, fft_part, holding one component
+-- ("x" or "y") of every value at a time.
+local function shared_store_part(i, v, part)
+    return string.format("fft_part[%s] = %s.%s;", i, v, part)
+end
+local function shared_load_part(i)
+    return string.format("fft_part[%s]", i)
+end
 
 return {
     shared_store = shared_store, shared_load = shared_load,
+    shared_store_part = shared_store_part, shared_load_part = shared_load_part,
     u = u, log2 = log2, thread_part = thread_part, thread_part_note = thread_part_note,
     register_part = register_part, register_part_expr = register_part_expr, swizzle = swizzle,
     swizzle_bits = swizzle_bits, conflict_ways = conflict_ways, reg_name = reg_name, plus = plus, factor = factor, j_bit = j_bit,

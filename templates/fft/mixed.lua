@@ -65,7 +65,7 @@ local function make_context(cfg, dialect)
         ctx.cols = f.pass.n_total // f.n
     end
     ctx.scale = common.scale_of(f)
-    ctx.plan = stockham.build(n, f.ept, n // f.ept, f.radices, f.rounds)
+    ctx.plan = stockham.build(n, f.ept, n // f.ept, f.radices, f.rounds, f.components)
     ctx.plan_now = ctx.plan
     ctx.invocations = ctx.ffts * ctx.plan.w
     ctx.slots = ctx.plan.slots * ctx.ffts
@@ -96,6 +96,11 @@ local function make_context(cfg, dialect)
     if ctx.bluestein or ctx.bpass then
         assert(ctx.plan.exact, "mixed: Bluestein's FFTs need every radix dividing E")
     end
+    -- Exchanges by component hold one float per value: complex rows alone (no other use of
+    -- the shared memory).
+    ctx.components = ctx.plan.components
+    assert(not ctx.components or not (f.real or f.strided or f.pass or ctx.bluestein or ctx.rader or
+        ctx.rows_staged), "mixed: exchanges by component are for complex rows")
     common.set_storage(ctx)
     return ctx
 end

@@ -96,7 +96,7 @@ function contract.make(ctx)
         entry = ctx.dialect.entry_name("fft"),
         workgroup = { ctx.invocations, 1, 1 },
         subgroup = 0,
-        shared_bytes = ctx.slots * common.SLOT_BYTES,
+        shared_bytes = ctx.slots * (ctx.components and 4 or common.SLOT_BYTES), -- by component: floats
         bindings = bindings,
         values = values,
         push_constants = common.push_constants(ctx),
@@ -135,9 +135,11 @@ local function describe_stages(ctx)
         local idle = st.b * ctx.plan.w > st.flies and string.format(", %d invocations idle in the last",
             st.b * ctx.plan.w - st.flies) or ""
         parts[#parts + 1] = string.format("stage %d: %d butterflies of radix %s, %d per invocation%s%s", s,
-            st.flies, radix.describe(st.radix), st.b, idle, st.rounds and string.format(", then an exchange " ..
+            st.flies, radix.describe(st.radix), st.b, idle, st.rounds and (ctx.plan.components and
+            string.format(", then an exchange through shared memory (2 rounds of %d slots: the real parts, " ..
+            "then the imaginary)", ctx.plan.n * ctx.ffts) or string.format(", then an exchange " ..
             "through shared memory (%d round%s of %d slots)", st.rounds, st.rounds == 1 and "" or "s",
-            ctx.plan.n // st.rounds * ctx.ffts) or ", then the store")
+            ctx.plan.n // st.rounds * ctx.ffts)) or ", then the store")
     end
     return table.concat(radices, " x "), parts
 end

@@ -129,15 +129,24 @@ local function exchange(c, ctx, s, out, junction)
     local D, plan = ctx.dialect, ctx.plan_now
     local st, nx = plan.stages[s], plan.stages[junction and 1 or s + 1]
     local Q = junction and 1 or st.rounds
-    local size = plan.n // Q
+    -- By component: every value in each round, its real part, then its imaginary part.
+    local parts = not junction and plan.components and { "x", "y" }
+    local size = parts and plan.n or plan.n // Q
     local thread = output_thread(plan, st)
+    local rounds
+    if parts then
+        rounds = string.format("Two rounds of %d slots, the real parts of every value, then the imaginary " ..
+            "parts (a radix that does not divide E leaves no ranges of elements to split by)", size * ctx.ffts)
+    elseif Q == 1 then
+        rounds = string.format("One round of %d slots", size * ctx.ffts)
+    else
+        rounds = string.format("%d rounds of %d slots, each the elements [a %d, (a + 1) %d) (the outputs of " ..
+            "a range of butterflies, the inputs of a range of registers)", Q, size * ctx.ffts, size, size)
+    end
     c:comment(string.format("Exchange through shared memory: output m of butterfly i goes to element " ..
         "(i div %d) %d + (i mod %d) + %d m, where %s's butterfly i' reads its input m' from element " ..
         "i' + %d m'. %s.", st.p, st.p * st.radix, st.p, st.p, junction and "the inverse's stage 1" or
-        "stage " .. (s + 1), plan.n // nx.radix, Q == 1 and
-        string.format("One round of %d slots", size * ctx.ffts) or string.format("%d rounds of %d slots, " ..
-        "each the elements [a %d, (a + 1) %d) (the outputs of a range of butterflies, the inputs of a range " ..
-        "of registers)", Q, size * ctx.ffts, size, size)))
+        "stage " .. (s + 1), plan.n // nx.radix, rounds))
     local phys = {}
     c:block("", function()
         if thread then c:line("uint wa = %s;", slot_thread(ctx, thread, size)) end
@@ -145,7 +154,7 @@ local function exchange(c, ctx, s, out, junction)
         for a = 0, Q - 1 do
             if ctx.shared_used then c:line(D.barrier()) end
             local writes = {}
-            if Q == 1 then
+            if Q == 1 or parts then
                 for q = 0, st.b - 1 do writes[#writes + 1] = q end
             else
                 writes = stockham.round_sets(plan, s, a)
@@ -162,9 +171,10 @@ local function exchange(c, ctx, s, out, junction)
                         base = "wq"
                     end
                     for m = 0, st.radix - 1 do
-                        local k = stockham.output_const(plan, st, q, m) - a * size
+                        local k = stockham.output_const(plan, st, q, m) - (parts and 0 or a * size)
                         local at = k == 0 and base or string.format("%s + %s", base, u(slot_const(ctx, k)))
-                        c:line(X.shared_store(ctx, at, out[q][m + 1]))
+                        c:line(parts and X.shared_store_part(at, out[q][m + 1], parts[a + 1]) or
+                            X.shared_store(ctx, at, out[q][m + 1]))
                         freed[#freed + 1] = out[q][m + 1]
                     end
                 end
@@ -175,7 +185,13 @@ local function exchange(c, ctx, s, out, junction)
                 end
             end
             c:line(D.barrier())
-            if Q == 1 then
+            if parts then
+                -- The other component of each register is still to be written: set this one.
+                phys = steps.each_input(c, ctx, function(reg, at)
+                    c:line("%s.%s = %s;", reg, parts[a + 1], X.shared_load_part(at == 0 and "ra" or
+                        string.format("ra + %s", u(slot_const(ctx, at)))))
+                end, nx)
+            elseif Q == 1 then
                 phys = steps.each_input(c, ctx, function(reg, at)
                     c:line("%s = %s;", reg, X.shared_load(ctx, at == 0 and "ra" or
                         string.format("ra + %s", u(slot_const(ctx, at)))))

@@ -18,6 +18,9 @@
 -- when every radix divides E): round a writes the outputs of butterflies q in [a B/Q,
 -- (a+1) B/Q), all elements in [a N/Q, (a+1) N/Q), and the next stage reads exactly those:
 -- its register k = q' + m' B' holds element t + W k, k in [a E/Q, (a+1) E/Q).
+-- Where some radix does not divide E, an exchange that does not fit at once runs by
+-- component instead ("components"): two rounds of all N values, the real parts, then the
+-- imaginary parts (4 bytes each), each written and read as a round of one.
 local stockham = {}
 
 local function gcd(a, b)
@@ -25,12 +28,14 @@ local function gcd(a, b)
     return a
 end
 
--- cfg: n, ept (E), wg (W), radices, rounds (one per exchange). Returns the plan:
--- { n, e, w, stages = { { radix, b, p, flies, twiddles, rounds, exact } }, registers,
--- slots (the largest round, for one FFT), exact (every radix divides E) }.
-function stockham.build(n, e, w, radices, rounds)
+-- cfg: n, ept (E), wg (W), radices, rounds (one per exchange), components (every exchange
+-- by component). Returns the plan: { n, e, w, stages = { { radix, b, p, flies, twiddles,
+-- rounds, exact } }, registers, slots (the largest round, for one FFT: complex values, or
+-- floats by component), exact (every radix divides E), components }.
+function stockham.build(n, e, w, radices, rounds, components)
     assert(n == e * w, "stockham: N = E x W")
-    local plan = { n = n, e = e, w = w, stages = {}, registers = 0, slots = 0, exact = true }
+    local plan = { n = n, e = e, w = w, stages = {}, registers = 0, slots = 0, exact = true,
+        components = components or false }
     local p = 1
     for s, r in ipairs(radices) do
         assert(n % (p * r) == 0, "stockham: the radices do not make N")
@@ -40,7 +45,10 @@ function stockham.build(n, e, w, radices, rounds)
         if s < #radices then
             st.rounds = rounds[s] or 1
             local q = st.rounds
-            if q > 1 then
+            if plan.components then
+                assert(q == 2, "stockham: an exchange by component is two rounds")
+                q = 1 -- each round holds all N values, one float each
+            elseif q > 1 then
                 assert(b % q == 0 and (n // (p * r)) % q == 0 and e % r == 0,
                     "stockham: rounds that do not split the butterflies")
             end
@@ -53,7 +61,7 @@ function stockham.build(n, e, w, radices, rounds)
     end
     assert(p == n, "stockham: the radices do not make N")
     for s = 1, #plan.stages - 1 do
-        if plan.stages[s].rounds > 1 then
+        if plan.stages[s].rounds > 1 and not plan.components then
             assert(plan.exact, "stockham: rounds need every radix to divide E")
         end
     end
@@ -102,6 +110,7 @@ function stockham.round_sets(plan, s, a)
     local writes, reads = {}, {}
     for b = a * st.b // q, (a + 1) * st.b // q - 1 do writes[#writes + 1] = b end
     for k = a * plan.e // q, (a + 1) * plan.e // q - 1 do reads[#reads + 1] = k end
+    assert(not plan.components, "stockham: an exchange by component writes and reads everything")
     assert(q == 1 or nx.exact, "stockham: rounds need the next stage's radix to divide E")
     return writes, reads
 end
