@@ -413,19 +413,21 @@ static void small_rounds(sg_run *run, long n, long rows, int flags)
 {
     sg_fft_params *f = run->params;
     long e, w;
+    int big_flags = flags;
+    flags &= ~SG_FFT_COMPONENTS; /* small rounds go by element (sg_fft_check_mixed) */
     f->round_bytes = SMALL_ROUND_BYTES;
     if (sg_given(run, FFT_OPT_EPT) || sg_given(run, FFT_OPT_WG)) {
         e = sg_given(run, FFT_OPT_EPT) ? f->ept : n / f->wg;
         w = e >= 1 ? n / e : 0;
         long lanes = rows ? rows : w >= 1 ? sg_fft_mixed_rows(n, w, f->max_wg, BUDGET_SLOTS, flags) : 1;
         int take = e >= 1 && given_shape_fits(run, n, lanes, flags) &&
-                   (e <= SMALL_ROUND_MAX_E || (w <= NARROW_W && poor_in_big_rounds(run, n, rows, flags)));
+                   (e <= SMALL_ROUND_MAX_E || (w <= NARROW_W && poor_in_big_rounds(run, n, rows, big_flags)));
         if (!take) f->round_bytes = 0;
     } else if (sg_fft_mixed_shape_within(n, SMALL_ROUND_MAX_E, f->max_wg, rows, BUDGET_SLOTS, flags, &e, &w,
                                          NULL) == 0) {
         f->round_max_e = SMALL_ROUND_MAX_E;
     } else if (sg_fft_mixed_shape_within(n, SG_FFT_MAX_REGISTERS, f->max_wg, rows, BUDGET_SLOTS, flags, &e, &w,
-                                         NULL) == 0 && w <= NARROW_W && poor_in_big_rounds(run, n, rows, flags)) {
+                                         NULL) == 0 && w <= NARROW_W && poor_in_big_rounds(run, n, rows, big_flags)) {
         f->round_max_e = SG_FFT_MAX_REGISTERS;
     } else {
         f->round_bytes = 0;
@@ -510,6 +512,7 @@ int sg_fft_check_mixed(sg_run *run)
     if ((flags & SG_FFT_LOAD_BOUND) && n * 8 > SMALL_ROUND_BYTES && n <= SMALL_ROUND_MAX_N &&
         budget_bytes(run) > SMALL_ROUND_BYTES) /* not where the target allows less (WGSL) */
         small_rounds(run, n, rows, flags);
+    if (f->round_bytes) flags &= ~SG_FFT_COMPONENTS;
     rc = mixed_shape(run, n, rows, flags);
     if (rc == 2) return 2;
     if (rc != 0) {

@@ -45,6 +45,16 @@ static const long primes[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31};
 #define HIDDEN_CONFLICT 5
 #define WIDE_W 60
 #define TALL_E 40
+/* Exchanges by component (SG_FFT_COMPONENTS), measured on complex rows of 2058 to 8064 points
+ * (docs/fft.md, "Exchanges by component"): they serve lengths whose rounds by element force E
+ * past 40 (2400 as 60 x 40: 79% of the copy floor; by component as 16 x 150: 98%) or that no
+ * one-dispatch shape made (4200: a four-step plan at 35%, by component 92%). Where a shape of
+ * E <= ELEMENT_MAX_E exchanges by element it stays. A plan by component of E below
+ * COMPONENT_MIN_E (a wide workgroup of few loads in flight: 5040 as 7 x 720 ran at 60%, as
+ * 16 x 315 at 90%) costs NARROW_COMPONENTS more, so it is taken only where nothing else fits. */
+#define ELEMENT_MAX_E 40
+#define COMPONENT_MIN_E 16
+#define NARROW_COMPONENTS 1000
 /* Stop the search after this many orderings: plans are short, this is a guard. */
 #define MAX_EVALS 400000
 
@@ -247,6 +257,9 @@ static int stage_search(long n, long e, long ffts, long budget, int flags, sg_ff
 
 int sg_fft_stage_plan(long n, long e, long ffts, long budget, int flags, sg_fft_stages *out)
 {
+    /* Exchanges by element where some plan of this E makes them; by component only otherwise. */
+    if ((flags & SG_FFT_COMPONENTS) && sg_fft_stage_plan(n, e, ffts, budget, flags & ~SG_FFT_COMPONENTS, out) == 0)
+        return 0;
     if (!(flags & SG_FFT_JUNCTION)) return stage_search(n, e, ffts, budget, flags, out);
     /* Two FFTs back to back: an exact plan hands its registers straight over; any other costs
      * the exchange between them. */
@@ -321,7 +334,8 @@ long sg_fft_mixed_rows(long n, long wg, long max_wg, long budget, int flags)
 }
 
 /* The estimate of a shape: its plan, the lanes its workgroup leaves idle, registers past 32
- * and E past 12 (fewer invocations in flight). */
+ * and E past 12 (fewer invocations in flight), and a plan by component of E below
+ * COMPONENT_MIN_E. */
 static int shape_cost(long n, long e, long max_wg, long lanes, long budget, int flags, long *cost)
 {
     sg_fft_stages st;
@@ -331,7 +345,7 @@ static int shape_cost(long n, long e, long max_wg, long lanes, long budget, int 
     if (ffts * w > max_wg) return -1;
     if (sg_fft_stage_plan(n, e, ffts, budget, flags, &st) != 0) return -1;
     *cost = st.cost + lane_waste(ffts * w) / 2 + (st.registers > 32 ? st.registers - 32 : 0) +
-            (e > 12 ? WIDE_E * (e - 12) : 0);
+            (e > 12 ? WIDE_E * (e - 12) : 0) + (st.components && e < COMPONENT_MIN_E ? NARROW_COMPONENTS : 0);
     if ((flags & SG_FFT_CONVOLUTION) == SG_FFT_CONVOLUTION)
         *cost += (ffts * w > 256 ? WIDE_W * (ffts * w - 256) / 32 : 0) + (e > 36 ? TALL_E * (e - 36) : 0);
     return 0;
@@ -346,6 +360,11 @@ int sg_fft_mixed_shape_cost(long n, long max_wg, long lanes, long budget, int fl
 int sg_fft_mixed_shape_within(long n, long max_e, long max_wg, long lanes, long budget, int flags, long *ept,
                               long *wg, long *cost)
 {
+    /* Shapes by component only where no shape of E <= ELEMENT_MAX_E exchanges by element. */
+    if ((flags & SG_FFT_COMPONENTS) &&
+        sg_fft_mixed_shape_within(n, max_e < ELEMENT_MAX_E ? max_e : ELEMENT_MAX_E, max_wg, lanes, budget,
+                                  flags & ~SG_FFT_COMPONENTS, ept, wg, cost) == 0)
+        return 0;
     long best = -1, best_e = 0;
     for (long e = 2; e <= max_e && e <= SG_FFT_MAX_REGISTERS && e <= n; e++) {
         long c;
