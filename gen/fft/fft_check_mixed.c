@@ -404,31 +404,48 @@ static int poor_in_big_rounds(sg_run *run, long n, long rows, int flags)
     return poor;
 }
 
+/* The bound on E of the default shape of complex rows of n points in rounds of
+ * SMALL_ROUND_BYTES (f->round_bytes already set to it), decided by exchanges by element alone:
+ * SMALL_ROUND_MAX_E where a shape of E <= it makes them, SG_FFT_MAX_REGISTERS where a shape of
+ * W <= NARROW_W does and the shape in rounds of BUDGET_BYTES is poor; 0: big rounds. */
+static long small_rounds_max_e(sg_run *run, long n, long rows, int flags)
+{
+    sg_fft_params *f = run->params;
+    int by_element = flags & ~SG_FFT_COMPONENTS;
+    long e, w;
+    if (sg_fft_mixed_shape_within(n, SMALL_ROUND_MAX_E, f->max_wg, rows, BUDGET_SLOTS, by_element, &e, &w,
+                                  NULL) == 0)
+        return SMALL_ROUND_MAX_E;
+    if (sg_fft_mixed_shape_within(n, SG_FFT_MAX_REGISTERS, f->max_wg, rows, BUDGET_SLOTS, by_element, &e, &w,
+                                  NULL) == 0 && w <= NARROW_W && poor_in_big_rounds(run, n, rows, flags))
+        return SG_FFT_MAX_REGISTERS;
+    return 0;
+}
+
 /* Whether complex rows of n points take rounds of SMALL_ROUND_BYTES (sets f->round_bytes, and
- * for the default shape its bound f->round_max_e): where the given --ept/--wg, or else the
- * default shape within them, has E <= SMALL_ROUND_MAX_E, or has W <= NARROW_W where the shape
- * in rounds of BUDGET_BYTES is poor. The choice follows from the shape alone, so a regenerate
- * command (which writes it) makes the same rounds. */
+ * for the default shape its bound f->round_max_e), as small_rounds_max_e says for the default
+ * shape. A given --ept/--wg takes them where it exchanges by element in them with E <=
+ * SMALL_ROUND_MAX_E, or with W <= NARROW_W where the shape in rounds of BUDGET_BYTES is poor;
+ * or where it makes them only by component and the default shape takes them. The choice
+ * follows from N and the shape, so a regenerate command (which writes both) makes the same
+ * rounds. */
 static void small_rounds(sg_run *run, long n, long rows, int flags)
 {
     sg_fft_params *f = run->params;
-    long e, w;
-    int big_flags = flags;
-    flags &= ~SG_FFT_COMPONENTS; /* small rounds go by element (sg_fft_check_mixed) */
     f->round_bytes = SMALL_ROUND_BYTES;
+    long max_e = small_rounds_max_e(run, n, rows, flags);
     if (sg_given(run, FFT_OPT_EPT) || sg_given(run, FFT_OPT_WG)) {
-        e = sg_given(run, FFT_OPT_EPT) ? f->ept : n / f->wg;
-        w = e >= 1 ? n / e : 0;
+        long e = sg_given(run, FFT_OPT_EPT) ? f->ept : n / f->wg;
+        long w = e >= 1 ? n / e : 0;
         long lanes = rows ? rows : w >= 1 ? sg_fft_mixed_rows(n, w, f->max_wg, BUDGET_SLOTS, flags) : 1;
-        int take = e >= 1 && given_shape_fits(run, n, lanes, flags) &&
-                   (e <= SMALL_ROUND_MAX_E || (w <= NARROW_W && poor_in_big_rounds(run, n, rows, big_flags)));
+        int take = 0;
+        if (e >= 1 && given_shape_fits(run, n, lanes, flags & ~SG_FFT_COMPONENTS))
+            take = e <= SMALL_ROUND_MAX_E || (w <= NARROW_W && poor_in_big_rounds(run, n, rows, flags));
+        else if (e >= 1 && given_shape_fits(run, n, lanes, flags))
+            take = max_e != 0;
         if (!take) f->round_bytes = 0;
-    } else if (sg_fft_mixed_shape_within(n, SMALL_ROUND_MAX_E, f->max_wg, rows, BUDGET_SLOTS, flags, &e, &w,
-                                         NULL) == 0) {
-        f->round_max_e = SMALL_ROUND_MAX_E;
-    } else if (sg_fft_mixed_shape_within(n, SG_FFT_MAX_REGISTERS, f->max_wg, rows, BUDGET_SLOTS, flags, &e, &w,
-                                         NULL) == 0 && w <= NARROW_W && poor_in_big_rounds(run, n, rows, big_flags)) {
-        f->round_max_e = SG_FFT_MAX_REGISTERS;
+    } else if (max_e) {
+        f->round_max_e = max_e;
     } else {
         f->round_bytes = 0;
     }
@@ -512,7 +529,6 @@ int sg_fft_check_mixed(sg_run *run)
     if ((flags & SG_FFT_LOAD_BOUND) && n * 8 > SMALL_ROUND_BYTES && n <= SMALL_ROUND_MAX_N &&
         budget_bytes(run) > SMALL_ROUND_BYTES) /* not where the target allows less (WGSL) */
         small_rounds(run, n, rows, flags);
-    if (f->round_bytes) flags &= ~SG_FFT_COMPONENTS;
     rc = mixed_shape(run, n, rows, flags);
     if (rc == 2) return 2;
     if (rc != 0) {

@@ -136,7 +136,7 @@ local function describe_stages(ctx)
             st.b * ctx.plan.w - st.flies) or ""
         parts[#parts + 1] = string.format("stage %d: %d butterflies of radix %s, %d per invocation%s%s", s,
             st.flies, radix.describe(st.radix), st.b, idle, st.rounds and (ctx.plan.components and
-            string.format(", then an exchange through shared memory (2 rounds of %d slots: the real parts, " ..
+            string.format(", then an exchange through shared memory (2 rounds of %d floats: the real parts, " ..
             "then the imaginary)", ctx.plan.n * ctx.ffts) or string.format(", then an exchange " ..
             "through shared memory (%d round%s of %d slots)", st.rounds, st.rounds == 1 and "" or "s",
             ctx.plan.n // st.rounds * ctx.ffts)) or ", then the store")

@@ -135,7 +135,7 @@ local function exchange(c, ctx, s, out, junction)
     local thread = output_thread(plan, st)
     local rounds
     if parts then
-        rounds = string.format("Two rounds of %d slots, the real parts of every value, then the imaginary " ..
+        rounds = string.format("Two rounds of %d floats, the real parts of every value, then the imaginary " ..
             "parts (a radix that does not divide E leaves no ranges of elements to split by)", size * ctx.ffts)
     elseif Q == 1 then
         rounds = string.format("One round of %d slots", size * ctx.ffts)

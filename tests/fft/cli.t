@@ -130,7 +130,8 @@ expect_usage_error "--ept of a power of two that is not one" "--ept 3" --fft 102
 # comment names N's factorization as the product of its stage radices.
 mkdir -p "$WORK/mregen"
 for flags in "--fft 6" "--fft 360" "--fft 1000 --real" "--fft 100 --stride" "--fft 97" \
-    "--fft 1001 --ept 13 --wg 77" "--fft 3200" "--fft 3840" "--fft 7680" "--fft 10000"; do
+    "--fft 1001 --ept 13 --wg 77" "--fft 3200" "--fft 3840" "--fft 7680" "--fft 10000" "--fft 2400" \
+    "--fft 4200" "--fft 4800 --ept 24"; do
     # shellcheck disable=SC2086
     "$SPDGEN" $flags -o "$WORK/mregen/a.comp" &&
         cmd=$(regenerate_command "$WORK/mregen/a.comp" | sed 's/^spdgen //') &&
@@ -140,27 +141,46 @@ for flags in "--fft 6" "--fft 360" "--fft 1000 --real" "--fft 100 --stride" "--f
         [ -n "$plan" ] && [ "$(echo "$plan" | awk '{ p = 1; for (i = 2; i <= NF; i += 2) p *= $i; print (p == $1) }')" = 1 ]
     ok $? "$flags: the regenerate command writes the same shader; the Plan line's radices multiply to its N"
 done
-# largest_round N: the most slots one exchange round of `spdgen --fft N` holds (its Phases
-# comment), 0 if it names none.
+# largest_round N: the most bytes one exchange round of `spdgen --fft N` holds (its Phases
+# comment: a round of slots holds complex values, 8 bytes; a round by component floats, 4), 0
+# if it names none.
 largest_round() {
     "$SPDGEN" --fft "$1" -o "$WORK/mregen/s.comp" &&
         tr -d '\n/' <"$WORK/mregen/s.comp" | tr -s ' ' |
-        grep -o "\(round of\|rounds of\) [0-9]* slots" | awk '{ if ($3 > m) m = $3 } END { print m + 0 }'
+        grep -o "\(round of\|rounds of\) [0-9]* \(slots\|floats\)" |
+        awk '{ b = $3 * ($4 == "floats" ? 4 : 8); if (b > m) m = b } END { print m + 0 }'
 }
-# Complex rows of 16 KB to 9000 points exchange in rounds of at most 16 KB (2048 slots) where a
-# shape of E <= 40 makes them (3200 = 2^7 5^2: E 20 x W 160), and past E 40 where that shape
-# has W <= 128 and the 32 KB one a poor E (3840 = 8 x 480 -> 60 x 64, 3969 = 7 x 567 -> 63 x 63,
-# 7680 = 60 x 128 in both).
-for n in 3200 4000 8000 3840 3969 7680; do
-    slots=$(largest_round "$n") && [ "$slots" -gt 0 ] && [ "$slots" -le 2048 ]
-    ok $? "--fft $n: its exchange rounds hold at most 2048 slots (${slots:-none})"
+# Complex rows of 16 KB to 9000 points exchange in rounds of at most 16 KB where a shape of
+# E <= 40 makes them by element (3200 = 2^7 5^2: E 20 x W 160), and past E 40 where that shape
+# has W <= 128 and the 32 KB one a poor E; there, up to 4096 points, by component with E <= 40
+# (3840 = 60 x 64 by element -> 16 x 240 by component, 3969 = 63 x 63 -> 21 x 189).
+for n in 3200 4000 8000 3840 3969; do
+    bytes=$(largest_round "$n") && [ "$bytes" -gt 0 ] && [ "$bytes" -le 16384 ]
+    ok $? "--fft $n: its exchange rounds hold at most 16 KB (${bytes:-none} bytes)"
 done
 # Where the 32 KB shape's E lies between 12 and 40 (7200 = 30 x 240) or the small-round shape is
-# wider than 128 (8640 = 60 x 144), the rounds stay at 32 KB: a round past 2048 slots.
-for n in 7200 8640; do
-    slots=$(largest_round "$n") && [ "$slots" -gt 2048 ]
-    ok $? "--fft $n: keeps rounds of 32 KB (largest round ${slots:-none} slots)"
+# wider than 128 (8640 = 60 x 144), the rounds stay at 32 KB: a round past 16 KB; and so where
+# a shape by component makes them (7680 = 16 x 480: 60 x 128 by element before).
+for n in 7200 8640 7680; do
+    bytes=$(largest_round "$n") && [ "$bytes" -gt 16384 ]
+    ok $? "--fft $n: keeps rounds of 32 KB (largest round ${bytes:-none} bytes)"
 done
+# Exchanges by component (docs/fft.md): where rounds by element would force E past 40 (2400 =
+# 2^5 3 5^2 by element only as 60 x 40), or no one-dispatch shape exists by element (4200 =
+# 2^3 3 5^2 7: a four-step plan before), the real parts go through shared memory, then the
+# imaginary, and E stays between 16 and 40.
+for n in 2400 4200 4800 7056; do
+    e=
+    "$SPDGEN" --fft "$n" -o "$WORK/mregen/c.comp" &&
+        e=$(sed -n 's|^// Plan: [0-9]* = [0-9x ]*, \([0-9]*\) elements.*|\1|p' "$WORK/mregen/c.comp") &&
+        [ "${e:-0}" -ge 16 ] && [ "$e" -le 40 ] && grep -q 'shared float fft_part\[' "$WORK/mregen/c.comp" &&
+        tr -d '\n/' <"$WORK/mregen/c.comp" | tr -s ' ' | grep -q "the real parts, then the imaginary)"
+    ok $? "--fft $n: one shader, E ${e:-none} in 16..40, exchanges by component"
+done
+# A given shape that only exchanges by component is taken (4800 as 16 x 300 was refused).
+"$SPDGEN" --fft 4800 --ept 16 -o "$WORK/mregen/g.comp" 2>"$WORK/mregen/g.err" &&
+    grep -q "^// Plan: 4800 = [0-9x ]*, 16 elements per invocation x 300 invocations" "$WORK/mregen/g.comp"
+ok $? "--fft 4800 --ept 16: a plan by component ($(head -c 200 "$WORK/mregen/g.err"))"
 # Rows per workgroup (docs/fft.md, E and W): complex rows stay within one subgroup of 32
 # invocations (961 = 31 x 31: one row; 46 = 23 x 2: 16 rows; 169 = 13 x 13: 2 rows); Rader's
 # rows fill two subgroups (97: L = 96 as 12 x 8, 8 rows).

@@ -6,7 +6,8 @@
 # - GLSL, forward, inverse and round trip: the issue's sample of every radix and mixed pairs
 #   up to 16384, the prime radices 17 to 31 alone and in pairs (391 = 17 x 23, 1984 = 31 x 64),
 #   primes through Bluestein (41, 47: spdgen's estimate picks it) and Rader (43, 97, 257,
-#   1009), and 3969 = 63 x 63, whose exchanges run in rounds of 16 KB past E 40;
+#   1009), 3969 = 63 x 63 and 2400 = 16 x 150, whose exchanges go by component (the real
+#   parts, then the imaginary) in rounds of 16 KB, and 4200 = 20 x 210 in rounds of 32 KB;
 # - HLSL: a subset, forward, inverse and round trip;
 # - GLSL: the options beside complex rows (norms, shapes given, --real, --stride,
 #   --storage f16, the paired shared-memory layout), against spdrt_fft_reference.
@@ -15,7 +16,8 @@
 exec "${SPDGEN_BUILD:-$(dirname "$0")/../../build}/tests/fft/mixed" glsl \
     forward 2 3 5 6 7 9 10 11 12 13 14 18 20 22 24 25 26 27 28 30 33 36 39 40 42 44 45 48 49 50 \
     52 54 55 56 60 63 34 38 46 51 57 58 62 \
-    all 15 21 35 77 143 169 1000 1536 2310 3000 4860 6561 10000 15625 3969 17 19 23 29 31 391 1984 \
+    all 15 21 35 77 143 169 1000 1536 2310 3000 4860 6561 10000 15625 3969 2400 4200 17 19 23 29 31 \
+    391 1984 \
     41 47 43 97 257 1009 \
     options \
-    hlsl all 35 1000 23 31 47 97
+    hlsl all 35 1000 23 31 47 97 2400

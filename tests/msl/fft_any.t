@@ -6,8 +6,9 @@
 # for mixed radix, <= 1.5e-6 for Rader and Bluestein, max|err| / max|ref| <= 2e-6.
 #   mixed radix: 6 (one invocation per FFT, 32 FFTs per threadgroup), 15 inverse, 1000
 #   forward and inverse (25 x 40, radices 40 and 25, two FFTs per threadgroup), 1000 as 8 x 125
-#   (125 threads: SIMD-groups cut by the FFT's edge), 1536 (48 x 32), columns (12 --stride) and
-#   real rows (1000 --real: 20 x 50, two pairs of rows per threadgroup);
+#   (125 threads: SIMD-groups cut by the FFT's edge), 1536 (48 x 32), 2400 (16 x 150: exchanges
+#   by component, the real parts, then the imaginary, through one float array), columns (12
+#   --stride) and real rows (1000 --real: 20 x 50, two pairs of rows per threadgroup);
 #   the prime radices 17 and 23 (391 = 17 x 23);
 #   Bluestein: 41 forward and inverse (M = 81; its chirp and kernel-spectrum tables at
 #   buffer(3) and buffer(4), computed by spdrt_fft_bluestein_tables as libspdrt fills them);
@@ -38,6 +39,7 @@ cat >"$WORK/configs" <<'EOF'
 --fft 1000 --direction inverse
 --fft 1000 --ept 8 --wg 125 --direction forward
 --fft 1536 --direction forward
+--fft 2400 --direction forward
 --fft 12 --direction forward --stride
 --fft 1000 --direction forward --real
 --fft 391 --direction forward
