@@ -164,10 +164,11 @@ static void four_step_plans(int argc, char **argv)
     accuracy("hlsl", "--fft 65536 --columns-per-wg 16,8 --subgroup 8", 1);
     accuracy("glsl", "--fft 262144 --columns-per-wg 2,4 --direction inverse", 1);
     /* Mixed-radix plans: 18000 = 144 x 125, and short passes with more columns per workgroup
-     * (at least 64 invocations where 16 columns allow): 4352 = 68 x 64 (16 and 8 columns),
-     * 12167 = 529 x 23 (16 in the 23-point pass, W = 1). */
+     * (at least 64 invocations where 16 columns allow): 8704 = 128 x 68 (16 columns in the
+     * 68-point pass; 4352 = 68 x 64 is one dispatch since exchanges by component), 12167 =
+     * 529 x 23 (16 in the 23-point pass, W = 1). */
     accuracy("glsl", "--fft 18000", 1);
-    accuracy("glsl", "--fft 4352", 1);
+    accuracy("glsl", "--fft 8704", 1);
     accuracy("hlsl", "--fft 12167 --direction inverse", 1);
     roundtrip("glsl", "--fft 12167");
 }
