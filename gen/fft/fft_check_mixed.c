@@ -392,14 +392,21 @@ static int prime_method(sg_run *run, long single_max, long rows, int *flags)
 }
 
 /* Whether the default shape of complex rows in rounds of BUDGET_BYTES is a poor one (see
- * SMALL_ROUND_BYTES): E <= POOR_E_LOW or E >= POOR_E_HIGH. */
+ * SMALL_ROUND_BYTES): E <= POOR_E_LOW or E >= POOR_E_HIGH, or exchanges by component in
+ * rounds past SG_FFT_PAIR_BYTES (one workgroup per multiprocessor). */
 static int poor_in_big_rounds(sg_run *run, long n, long rows, int flags)
 {
     sg_fft_params *f = run->params;
     long keep = f->round_bytes, e, w;
+    sg_fft_stages st;
     f->round_bytes = 0; /* BUDGET_SLOTS follows it */
-    int poor = sg_fft_mixed_shape_within(n, SG_FFT_MAX_REGISTERS, f->max_wg, rows, BUDGET_SLOTS, flags, &e, &w,
-                                         NULL) == 0 && (e <= POOR_E_LOW || e >= POOR_E_HIGH);
+    int poor = 0;
+    if (sg_fft_mixed_shape_within(n, SG_FFT_MAX_REGISTERS, f->max_wg, rows, BUDGET_SLOTS, flags, &e, &w, NULL) == 0) {
+        long ffts = rows ? rows : sg_fft_mixed_rows(n, w, f->max_wg, BUDGET_SLOTS, flags);
+        poor = e <= POOR_E_LOW || e >= POOR_E_HIGH ||
+               (sg_fft_stage_plan(n, e, ffts, BUDGET_SLOTS, flags, &st) == 0 && st.components &&
+                st.slots * 8 > SG_FFT_PAIR_BYTES);
+    }
     f->round_bytes = keep;
     return poor;
 }

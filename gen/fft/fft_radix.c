@@ -333,21 +333,42 @@ long sg_fft_mixed_rows(long n, long wg, long max_wg, long budget, int flags)
     return f;
 }
 
-/* The estimate of a shape: its plan, the lanes its workgroup leaves idle, registers past 32
- * and E past 12 (fewer invocations in flight), and a plan by component of E below
+/* The estimate of a shape: its plan (into *st), the lanes its workgroup leaves idle, registers
+ * past 32 and E past 12 (fewer invocations in flight), and a plan by component of E below
  * COMPONENT_MIN_E. */
-static int shape_cost(long n, long e, long max_wg, long lanes, long budget, int flags, long *cost)
+static int shape_cost(long n, long e, long max_wg, long lanes, long budget, int flags, long *cost,
+                      sg_fft_stages *st)
 {
-    sg_fft_stages st;
     long w = n / e;
     if (e > SG_FFT_MAX_REGISTERS || w > max_wg) return -1;
     long ffts = lanes ? lanes : sg_fft_mixed_rows(n, w, max_wg, budget, flags);
     if (ffts * w > max_wg) return -1;
-    if (sg_fft_stage_plan(n, e, ffts, budget, flags, &st) != 0) return -1;
-    *cost = st.cost + lane_waste(ffts * w) / 2 + (st.registers > 32 ? st.registers - 32 : 0) +
-            (e > 12 ? WIDE_E * (e - 12) : 0) + (st.components && e < COMPONENT_MIN_E ? NARROW_COMPONENTS : 0);
+    if (sg_fft_stage_plan(n, e, ffts, budget, flags, st) != 0) return -1;
+    *cost = st->cost + lane_waste(ffts * w) / 2 + (st->registers > 32 ? st->registers - 32 : 0) +
+            (e > 12 ? WIDE_E * (e - 12) : 0) + (st->components && e < COMPONENT_MIN_E ? NARROW_COMPONENTS : 0);
     if ((flags & SG_FFT_CONVOLUTION) == SG_FFT_CONVOLUTION)
         *cost += (ffts * w > 256 ? WIDE_W * (ffts * w - 256) / 32 : 0) + (e > 36 ? TALL_E * (e - 36) : 0);
+    return 0;
+}
+
+/* The cheapest shape of E <= max_e whose largest round holds at most max_slots (0: any). */
+static int cheapest_shape(long n, long max_e, long max_wg, long lanes, long budget, int flags, long max_slots,
+                          long *ept, long *wg, long *cost)
+{
+    long best = -1, best_e = 0;
+    for (long e = 2; e <= max_e && e <= SG_FFT_MAX_REGISTERS && e <= n; e++) {
+        long c;
+        sg_fft_stages st;
+        if (n % e != 0 || shape_cost(n, e, max_wg, lanes, budget, flags, &c, &st) != 0) continue;
+        if (max_slots && st.slots > max_slots) continue;
+        /* Ties: E nearest 16, the power-of-two path's default. */
+        long d = e > 16 ? e - 16 : 16 - e, bd = best_e > 16 ? best_e - 16 : 16 - best_e;
+        if (best < 0 || c < best || (c == best && d < bd)) best = c, best_e = e;
+    }
+    if (best < 0) return -1;
+    *ept = best_e;
+    *wg = n / best_e;
+    if (cost) *cost = best;
     return 0;
 }
 
@@ -360,24 +381,19 @@ int sg_fft_mixed_shape_cost(long n, long max_wg, long lanes, long budget, int fl
 int sg_fft_mixed_shape_within(long n, long max_e, long max_wg, long lanes, long budget, int flags, long *ept,
                               long *wg, long *cost)
 {
-    /* Shapes by component only where no shape of E <= ELEMENT_MAX_E exchanges by element. */
-    if ((flags & SG_FFT_COMPONENTS) &&
-        sg_fft_mixed_shape_within(n, max_e < ELEMENT_MAX_E ? max_e : ELEMENT_MAX_E, max_wg, lanes, budget,
-                                  flags & ~SG_FFT_COMPONENTS, ept, wg, cost) == 0)
-        return 0;
-    long best = -1, best_e = 0;
-    for (long e = 2; e <= max_e && e <= SG_FFT_MAX_REGISTERS && e <= n; e++) {
-        long c;
-        if (n % e != 0 || shape_cost(n, e, max_wg, lanes, budget, flags, &c) != 0) continue;
-        /* Ties: E nearest 16, the power-of-two path's default. */
-        long d = e > 16 ? e - 16 : 16 - e, bd = best_e > 16 ? best_e - 16 : 16 - best_e;
-        if (best < 0 || c < best || (c == best && d < bd)) best = c, best_e = e;
+    if (flags & SG_FFT_COMPONENTS) {
+        /* Shapes by component only where no shape of E <= ELEMENT_MAX_E exchanges by element;
+         * and where a round by component would pass SG_FFT_PAIR_BYTES, only where no shape by
+         * element keeps its rounds within them. */
+        int by_element = flags & ~SG_FFT_COMPONENTS;
+        if (cheapest_shape(n, max_e < ELEMENT_MAX_E ? max_e : ELEMENT_MAX_E, max_wg, lanes, budget, by_element, 0,
+                           ept, wg, cost) == 0)
+            return 0;
+        if (n * 4 > SG_FFT_PAIR_BYTES && cheapest_shape(n, max_e, max_wg, lanes, budget, by_element,
+                                                        SG_FFT_PAIR_BYTES / 8, ept, wg, cost) == 0)
+            return 0;
     }
-    if (best < 0) return -1;
-    *ept = best_e;
-    *wg = n / best_e;
-    if (cost) *cost = best;
-    return 0;
+    return cheapest_shape(n, max_e, max_wg, lanes, budget, flags, 0, ept, wg, cost);
 }
 
 int sg_fft_mixed_shape(long n, long max_wg, long lanes, long budget, int flags, long *ept, long *wg)
@@ -391,7 +407,8 @@ void sg_fft_mixed_pairs(long n, long max_wg, long lanes, long budget, int flags,
     buf[0] = '\0';
     for (long e = 2; e <= SG_FFT_MAX_REGISTERS && e <= n; e++) {
         long c;
-        if (n % e != 0 || shape_cost(n, e, max_wg, lanes, budget, flags, &c) != 0) continue;
+        sg_fft_stages st;
+        if (n % e != 0 || shape_cost(n, e, max_wg, lanes, budget, flags, &c, &st) != 0) continue;
         snprintf(buf + strlen(buf), size - strlen(buf), "%s--ept %ld --wg %ld", buf[0] ? ", " : "",
                  e, n / e);
     }

@@ -9,6 +9,10 @@
 #define SG_FFT_MAX_STAGES 24
 /* The largest stage radix: one stage's DFT is written out in registers. */
 #define SG_FFT_MAX_RADIX 64
+/* Shared memory of one workgroup's exchanges below which two workgroups share a
+ * multiprocessor. Measured: 6048 points by component ran at 94% of the copy floor with 24192
+ * bytes, at 67% with the same code declaring 28000 (docs/fft.md, "Exchanges by component"). */
+#define SG_FFT_PAIR_BYTES 24576
 /* Registers per invocation a stage may hold (the power-of-two path's largest E). */
 #define SG_FFT_MAX_REGISTERS 64
 

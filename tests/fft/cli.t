@@ -152,16 +152,17 @@ largest_round() {
 }
 # Complex rows of 16 KB to 9000 points exchange in rounds of at most 16 KB where a shape of
 # E <= 40 makes them by element (3200 = 2^7 5^2: E 20 x W 160), and past E 40 where that shape
-# has W <= 128 and the 32 KB one a poor E; there, up to 4096 points, by component with E <= 40
-# (3840 = 60 x 64 by element -> 16 x 240 by component, 3969 = 63 x 63 -> 21 x 189).
-for n in 3200 4000 8000 3840 3969; do
+# has W <= 128 and the 32 KB one is poor: E <= 12, E >= 40, or by component past 24 KB
+# (7680 = 60 x 128 by element, not 16 x 480 by component in 30 KB rounds). Up to 4096 points
+# such rounds go by component with E <= 40 (3840 = 60 x 64 -> 16 x 240, 3969 = 63 x 63 ->
+# 21 x 189).
+for n in 3200 4000 8000 3840 3969 7680; do
     bytes=$(largest_round "$n") && [ "$bytes" -gt 0 ] && [ "$bytes" -le 16384 ]
     ok $? "--fft $n: its exchange rounds hold at most 16 KB (${bytes:-none} bytes)"
 done
 # Where the 32 KB shape's E lies between 12 and 40 (7200 = 30 x 240) or the small-round shape is
-# wider than 128 (8640 = 60 x 144), the rounds stay at 32 KB: a round past 16 KB; and so where
-# a shape by component makes them (7680 = 16 x 480: 60 x 128 by element before).
-for n in 7200 8640 7680; do
+# wider than 128 (8640 = 60 x 144), the rounds stay at 32 KB: a round past 16 KB.
+for n in 7200 8640; do
     bytes=$(largest_round "$n") && [ "$bytes" -gt 16384 ]
     ok $? "--fft $n: keeps rounds of 32 KB (largest round ${bytes:-none} bytes)"
 done
@@ -169,7 +170,7 @@ done
 # 2^5 3 5^2 by element only as 60 x 40), or no one-dispatch shape exists by element (4200 =
 # 2^3 3 5^2 7: a four-step plan before), the real parts go through shared memory, then the
 # imaginary, and E stays between 16 and 40.
-for n in 2400 4200 4800 7056; do
+for n in 2400 4200 4800 6300; do
     e=
     "$SPDGEN" --fft "$n" -o "$WORK/mregen/c.comp" &&
         e=$(sed -n 's|^// Plan: [0-9]* = [0-9x ]*, \([0-9]*\) elements.*|\1|p' "$WORK/mregen/c.comp") &&
@@ -177,6 +178,13 @@ for n in 2400 4200 4800 7056; do
         tr -d '\n/' <"$WORK/mregen/c.comp" | tr -s ' ' | grep -q "the real parts, then the imaginary)"
     ok $? "--fft $n: one shader, E ${e:-none} in 16..40, exchanges by component"
 done
+# Past 6144 points a round by component holds more than 24 KB, and two workgroups no longer
+# share a multiprocessor: a shape by element whose rounds stay within 24 KB comes first (7056
+# as 42 x 168 in rounds of 18816 bytes, not 16 x 441 by component in 28224).
+"$SPDGEN" --fft 7056 -o "$WORK/mregen/p.comp" &&
+    grep -q "^// Plan: 7056 = [0-9x ]*, 42 elements per invocation x 168 invocations" "$WORK/mregen/p.comp" &&
+    ! grep -q 'fft_part' "$WORK/mregen/p.comp" && [ "$(largest_round 7056)" -le 24576 ]
+ok $? "--fft 7056: by element as 42 x 168, its rounds within 24 KB"
 # A given shape that only exchanges by component is taken (4800 as 16 x 300 was refused).
 "$SPDGEN" --fft 4800 --ept 16 -o "$WORK/mregen/g.comp" 2>"$WORK/mregen/g.err" &&
     grep -q "^// Plan: 4800 = [0-9x ]*, 16 elements per invocation x 300 invocations" "$WORK/mregen/g.comp"
