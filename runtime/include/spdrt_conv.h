@@ -95,9 +95,10 @@ spdrt_result spdrt_conv_run(spdrt_context *ctx, spdrt_conv *conv, const spdrt_co
 size_t spdrt_conv_spectrum_values(const spdrt_conv *conv);
 spdrt_result spdrt_conv_read_spectrum(spdrt_context *ctx, spdrt_conv *conv, float *out);
 /* Where H(kx, ky) of channel c is in that array: the exact spectrum holds kx (along the first
- * axis: 0..padded/2) by the bit-reversed position of the other; the resampled one the whole
- * spectrum. (size_t)-1 for a frequency the array does not hold (the exact spectrum's other
- * half along the first axis: use the conjugate of H(-kx, -ky)). */
+ * axis: 0..padded/2) in tiles of pass 2's columns, by the position pass 2 holds the other
+ * at (bit-reversed for a power of two); the resampled one the whole spectrum. (size_t)-1 for
+ * a frequency the array does not hold (the exact spectrum's other half along the first axis:
+ * use the conjugate of H(-kx, -ky)). */
 size_t spdrt_conv_spectrum_at(const spdrt_conv *conv, uint32_t c, uint32_t kx, uint32_t ky);
 
 /* ---- the references (runtime/conv/conv_ref.c, conv_fft_ref.c) ----------------------------- */

@@ -14,6 +14,8 @@
 local fftctx = require("templates.conv.fftctx")
 local inverse = require("templates.conv.inverse")
 local padding = require("templates.conv.padding")
+local tiles = require("templates.conv.tiles")
+local X = require("templates.fft.expr")
 
 local columns = {}
 
@@ -71,11 +73,6 @@ function columns.emit_column(c, ctx, lanes)
     lanes(c)
     c:note(string.format("bool live = col <= %s;", u(l1 // 2)), "columns past L1/2 read safely, store nothing")
     c:line("uint colr = live ? col : 0u;")
-    if l1 & (l1 - 1) == 0 then
-        c:note(string.format("uint colm = (%s - colr) & %s;", u(l1), u(l1 - 1)), "-k1: where Z[-k1] is")
-    else
-        c:note(string.format("uint colm = colr == 0u ? 0u : %s - colr;", u(l1)), "-k1: where Z[-k1] is")
-    end
 end
 
 local function emit_column(c, ctx)
@@ -95,32 +92,35 @@ end
 function columns.emit_unpack(c, ctx, reg)
     local cfg = ctx.cfg
     local psf = ctx.role == "spectrum2"
-    local l1, l2 = lengths(ctx)
+    local l2 = select(2, lengths(ctx))
     local buffer = psf and "zk" or "z"
     local valid = padding.line_source(c, cfg, psf, "a2", "extent2", l2, "r")
-    c:line("uint row = (zch + (r >> 1u)) * %s;", u(l1))
-    c:line("$float2 za = %s;", load_complex(ctx, buffer, "row + colr"))
-    c:line("$float2 zb = %s;", load_complex(ctx, buffer, "row + colm"))
+    c:line("uint row = zt + (r >> 1u) * %s;", u(tiles.of(ctx, buffer).width))
+    c:line("$float2 za = %s;", load_complex(ctx, buffer, "row"))
+    c:line("$float2 zb = %s;", load_complex(ctx, buffer, "row + zm"))
     c:note("$float2 m = $float2(zb.x, -zb.y);", "conj Z[-k1]")
     c:note("$float2 d = (r & 1u) == 0u ? za + m : $float2(za.y - m.y, m.x - za.x);",
         "2 X0, or 2 X1 = (Z - conj Z[-k]) / i")
     c:line("%s = %s ? d * 0.5f : $float2(0.0f, 0.0f);", reg, valid and ("live && " .. valid) or "live")
 end
 
--- The load's opening: what register k holds (element a2 = `element` of column k1) and the
--- channel's base in z.
+-- The load's opening: what register k holds (element a2 = `element` of column k1) and where
+-- the workgroup's tile of z (or zk) starts.
 function columns.emit_load_head(c, ctx, element)
     local cfg = ctx.cfg
     local psf = ctx.role == "spectrum2"
     local l1, l2 = lengths(ctx)
-    local pairs = psf and ctx.strides.zk_pairs or ctx.strides.z_pairs
-    c:comment(string.format("Load: %s of column k1 = col: line a2's spectrum " ..
-        "at k1, from pair a2 / 2's z (channel c, pair p at (c * %d + p) * %d). %s", element, pairs, l1,
+    local buffer = psf and "zk" or "z"
+    c:comment(string.format("Load: %s of column k1 = col: line a2's spectrum at k1, unpacked from Z[k1] " ..
+        "and Z[-k1] of pair a2 / 2 (tiles.lua: pair p of the workgroup's tile at zt + p * %d, Z[-k1] %d " ..
+        "further, but Z[0] and Z[%d] are their own). %s", element, tiles.of(ctx, buffer).width,
+        ctx.columns, l1 // 2,
         psf and string.format("The PSF's lines sit with their centre (psf lines / 2) at %d: a2 reads PSF line " ..
         "a2 + centre - %d, zero outside.", l2 // 2, l2 // 2) or (cfg.padding == "zero" and
         "Past the image the padding is zero." or
         "Past the image the padding reads the image's lines mirrored (conv_mirror).")))
-    c:line("uint zch = ch * %s;", u(pairs))
+    local t = tiles.emit_column_base(c, ctx, buffer, "zt")
+    c:line("uint zm = colr == 0u || colr == %s ? 0u : %s;", u(l1 // 2), u(t.c))
 end
 
 -- The load: element a2 of column k1, unpacked from its pair's z.
@@ -145,11 +145,11 @@ local function emit_spectrum_store(c, ctx, L)
     local ft = fftctx.frequency(ctx, L, 0)
     local pt = fftctx.position(ctx, L, 0)
     c:comment(string.format("Store: H(k1, k2) = (-1)^(k1 + k2) times the transform (the PSF's centre " ..
-        "sat at (%d, %d)), %s.", l1 // 2, l2 // 2, exact and string.format("at (c * %d + j2) * %d + k1, j2 the " ..
-        "bit-reversed position of k2 (where pass 2 holds frequency k2)", l2, ctx.strides.half1) or
-        string.format("at (c * %d + k2) * %d + k1, and its Hermitian twin conj H at (-k1, -k2) for 0 < k1 < %d",
-        l2, l1, l1 // 2)))
-    c:line("uint sch = ch * %s;", u(l2))
+        "sat at (%d, %d)), %s.", l1 // 2, l2 // 2, exact and string.format("in row j2 of the workgroup's tile, " ..
+        "%d values a row (tiles.lua), j2 the bit-reversed position of k2 (where pass 2 holds frequency k2)",
+        ctx.columns) or string.format("at (c * %d + k2) * %d + k1, and its Hermitian twin conj H at (-k1, -k2) " ..
+        "for 0 < k1 < %d", l2, l1, l1 // 2)))
+    if exact then tiles.emit_column_base(c, ctx, "s", "stile") else c:line("uint sch = ch * %s;", u(l2)) end
     for k = 0, ctx.registers - 1 do
         local _, fr = fftctx.frequency(ctx, L, k)
         local _, pr = fftctx.position(ctx, L, k)
@@ -157,8 +157,8 @@ local function emit_spectrum_store(c, ctx, L)
             c:line("uint k2 = %s;", plus(ft, fr))
             c:line("$float2 h = ((col + k2) & 1u) != 0u ? -%s : %s;", reg(k), reg(k))
             if exact then
-                c:line(store_complex(ctx, "spectrum", string.format("(sch + %s) * %s + col", plus(pt, pr),
-                    u(ctx.strides.half1)), "h"))
+                c:line(store_complex(ctx, "spectrum", string.format("stile + %s * %s", X.factor(plus(pt, pr)),
+                    u(ctx.columns)), "h"))
             else
                 c:line(store_complex(ctx, "spectrum", string.format("(sch + k2) * %s + col", u(l1)), "h"))
                 c:block(string.format("if (col > 0u && col < %s)", u(l1 // 2)), function()
@@ -192,17 +192,17 @@ local function emit_product(c, ctx, L)
             "this invocation's slots (the resample stored register k's value at sbase + k I). Then the " ..
             "sharpening lerp toward a delta, H + sharpen (1 - H).")
     else
-        c:comment(string.format("Product: H from the kernel spectrum at the image's frequencies, at (c * %d + " ..
-            "j2) * %d + k1, j2 this register's position (spectrum2 stored it in the same bit-reversed order). " ..
-            "Then the sharpening lerp toward a delta, H + sharpen (1 - H).", s.p2, ctx.strides.half1))
-        c:line("uint sch = ch * %s;", u(s.p2))
+        c:comment("Product: H from the kernel spectrum at the image's frequencies, in row j2 of the " ..
+            "workgroup's tile, j2 this register's position (spectrum2 stored it in the same bit-reversed " ..
+            "order). Then the sharpening lerp toward a delta, H + sharpen (1 - H).")
+        tiles.emit_column_base(c, ctx, "s", "stile")
     end
     local pt = fftctx.position(ctx, L, 0)
     for k = 0, ctx.registers - 1 do
         local _, pr = fftctx.position(ctx, L, k)
         c:block("", function()
             c:line("$float2 h = %s;", load_complex(ctx, "spectrum", resampled and columns.slot(ctx, k) or
-                string.format("(sch + %s) * %s + colr", plus(pt, pr), u(ctx.strides.half1))))
+                string.format("stile + %s * %s", X.factor(plus(pt, pr)), u(ctx.columns))))
             c:line("h = h + params.sharpen * ($float2(1.0f, 0.0f) - h);")
             c:line("$float2 p = fft_mul(%s, h) * %s;", reg(k), scale)
             c:line("%s = $float2(p.x, -p.y);", reg(k))
@@ -212,17 +212,17 @@ end
 
 -- pass2's store: conj of the DIT's output (the inverse), line a2's half spectrum at k1.
 local function emit_half_store(c, ctx, L)
-    local half1, e2 = ctx.strides.half1, ctx.sizes.e2
-    c:comment(string.format("Store: conj of the transform (the inverse), line a2 of the image at (c * %d + " ..
-        "a2) * %d + k1; lines past the image are not written.", e2, half1))
-    c:line("uint ych = ch * %s;", u(e2))
+    c:comment(string.format("Store: conj of the transform (the inverse), line a2 of the image in row a2 of " ..
+        "the workgroup's tile of y, %d values a row (tiles.lua); lines past the image are not written.",
+        ctx.columns))
+    tiles.emit_column_base(c, ctx, "y", "yt")
     local pt = fftctx.position(ctx, L, 0)
     for k = 0, ctx.registers - 1 do
         local _, pr = fftctx.position(ctx, L, k)
         c:block("", function()
             c:line("uint a2 = %s;", plus(pt, pr))
-            c:line("if (live && a2 < extent2) %s", store_complex(ctx, "y", string.format("(ych + a2) * %s + col",
-                u(half1)), string.format("$float2(%s.x, -%s.y)", reg(k), reg(k))))
+            c:line("if (live && a2 < extent2) %s", store_complex(ctx, "y", string.format("yt + a2 * %s",
+                u(ctx.columns)), string.format("$float2(%s.x, -%s.y)", reg(k), reg(k))))
         end)
     end
 end

@@ -11,6 +11,7 @@
 --              inverse (twiddles exp(+...)) -> line 2p in x, line 2p + 1 in y -> the output
 local fftctx = require("templates.conv.fftctx")
 local padding = require("templates.conv.padding")
+local tiles = require("templates.conv.tiles")
 
 local lines = {}
 
@@ -38,6 +39,16 @@ end
 
 function lines.emit_helpers(c, ctx)
     if ctx.cfg.padding == "mirror" and ctx.role == "pass1" then padding.emit_helper(c) end
+    lines.emit_tile_helper(c, ctx)
+end
+
+-- Where the line passes' output goes (z, zk) or pass 3's input comes from (y): tiles.lua.
+function lines.emit_tile_helper(c, ctx)
+    if ctx.role == "pass3" then
+        tiles.emit_y_slot(c, ctx)
+    else
+        tiles.emit_z_slot(c, ctx, ctx.role == "spectrum1" and "zk" or "z")
+    end
 end
 
 -- Registers grouped by their element's constant part in layout L: { { const, {k, ch}... } },
@@ -174,18 +185,17 @@ local function emit_spectrum_store(c, ctx, L)
     local cfg = ctx.cfg
     local psf = ctx.role == "spectrum1"
     local n = cfg.shape.n
-    local pairs = psf and ctx.strides.zk_pairs or ctx.strides.z_pairs
     local buffer = psf and "zk" or "z"
     local groups, ft = by_element(ctx, L, fftctx.frequency)
     local scale = not psf and literal(1 / n) or nil
-    c:comment(string.format("Store: frequency f of the pair's spectrum, channel c, at (c * %d + pair) " ..
-        "* %d + f%s.", pairs, n, scale and string.format(", times 1/%d (exact: a power of two)", n) or ""))
-    c:line("uint base = pair * %s + %s;", u(n), ft)
+    c:comment(string.format("Store: frequency f of the pair's spectrum, channel c, at conv_z_slot(c, pair, " ..
+        "f)%s.", scale and string.format(", times 1/%d (exact: a power of two)", n) or ""))
     for _, grp in ipairs(groups) do
         for _, r in ipairs(grp.regs) do
             if r.ch < cfg.channels then
                 local v = scale and string.format("%s * %s", reg(r.k), scale) or reg(r.k)
-                c:line(store_complex(ctx, buffer, "base + " .. u(r.ch * pairs * n + grp.const), v))
+                c:line(store_complex(ctx, buffer, string.format("conv_z_slot(%s, pair, %s)", u(r.ch),
+                    plus(ft, grp.const)), v))
             end
         end
     end
@@ -194,14 +204,11 @@ end
 -- pass3's load: z = X0[f] + i X1[f] from the two lines' half spectra in y.
 local function emit_half_load(c, ctx, L)
     local cfg, n = ctx.cfg, ctx.cfg.shape.n
-    local half1, e2 = ctx.strides.half1, ctx.sizes.e2
     local groups, jt = by_element(ctx, L, fftctx.position)
     c:comment(string.format("Load: register k holds frequency f = k * %d + t of channel k / %d: X[f] " ..
-        "from line l's half spectrum at (c * %d + l) * %d + f for f <= %d, conj X[%d - f] above (a " ..
+        "from line l's half spectrum at conv_y_slot(c, l, f) for f <= %d, conj X[%d - f] above (a " ..
         "real line's spectrum is Hermitian); z = X0 + i X1.", cfg.shape.wg, ctx.registers >> ctx.g.cb,
-        e2, half1, n // 2, n))
-    c:line("uint row0 = line0 * %s;", u(half1))
-    c:line("uint row1 = line1 * %s;", u(half1))
+        n // 2, n))
     for _, grp in ipairs(groups) do
         c:block("", function()
             local mirrored = grp.const >= n // 2
@@ -214,12 +221,11 @@ local function emit_half_load(c, ctx, L)
                 if r.ch >= cfg.channels then
                     if not (ctx.dead and ctx.dead(L, r.k)) then c:line("%s = $float2(0.0f, 0.0f);", reg(r.k)) end
                 else
-                    local off = r.ch * e2 * half1
-                    local at = off > 0 and (" + " .. u(off)) or ""
                     c:block("", function()
-                        c:line("$float2 x = %s;", load_complex(ctx, "y", "row0" .. at .. " + m"))
+                        c:line("$float2 x = %s;", load_complex(ctx, "y", string.format("conv_y_slot(%s, line0, m)",
+                            u(r.ch))))
                         c:line("$float2 w = odd_in ? %s : $float2(0.0f, 0.0f);",
-                            load_complex(ctx, "y", "row1" .. at .. " + m"))
+                            load_complex(ctx, "y", string.format("conv_y_slot(%s, line1, m)", u(r.ch))))
                         if grp.const == 0 or grp.const == n // 2 then
                             c:comment("f = 0 or N/2: a real line's X[f] is real; the real part " ..
                                 "alone keeps the two lines apart.")

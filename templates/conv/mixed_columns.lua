@@ -14,6 +14,7 @@ local mixed_fft = require("templates.conv.mixed_fft")
 local lines = require("templates.conv.lines")
 local columns = require("templates.conv.columns")
 local padding = require("templates.conv.padding")
+local tiles = require("templates.conv.tiles")
 
 local mixed_columns = {}
 
@@ -33,8 +34,6 @@ function mixed_columns.emit_helpers(c, ctx)
     mixed_fft.emit_helpers(c, ctx)
     if ctx.cfg.padding == "mirror" and ctx.role == "pass2" then padding.emit_helper(c) end
 end
-
-local lengths = columns.lengths
 
 local function emit_column(c, ctx)
     local C = ctx.columns
@@ -64,18 +63,16 @@ end
 
 -- spectrum2's store: H(k1, k2) with the FFTShift sign, where pass 2 reads it.
 local function emit_spectrum_store(c, ctx, out)
-    local l2 = select(2, lengths(ctx))
-    local half1 = ctx.strides.half1
     assert(ctx.cfg.spectrum == "exact", "conv: a resampled kernel spectrum keeps power-of-two sides")
     c:comment(string.format("Store: H(k1, k2) = (-1)^(k1 + k2) times the transform (the PSF's centre sat " ..
-        "at the middle of each axis), at (c * %d + k2) * %d + k1, k2 = %s.", l2, half1,
-        mixed_fft.element_text(ctx, false)))
-    c:line("uint sch = ch * %s;", u(l2))
+        "at the middle of each axis), in row k2 of the workgroup's tile, %d values a row (tiles.lua), k2 = %s.",
+        ctx.columns, mixed_fft.element_text(ctx, false)))
+    tiles.emit_column_base(c, ctx, "s", "stile")
     mixed_fft.each_output(ctx, out, function(reg, x, _, _, bound)
         c:block(bound and string.format("if (live && it < %s)", u(bound)) or "if (live)", function()
             c:line("uint k2 = %s;", x)
             c:line("$float2 h = ((col + k2) & 1u) != 0u ? -%s : %s;", reg, reg)
-            c:line(lines.store_complex(ctx, "spectrum", string.format("(sch + k2) * %s + col", u(half1)), "h"))
+            c:line(lines.store_complex(ctx, "spectrum", string.format("stile + k2 * %s", u(ctx.columns)), "h"))
         end)
     end)
 end
@@ -84,7 +81,6 @@ end
 -- norm 1/P2; the registers stay where they are for the inverse (every radix divides E).
 local function emit_product(c, ctx, out)
     local s, st = ctx.sizes, ctx.plan.stages[#ctx.plan.stages]
-    local half1 = ctx.strides.half1
     local resampled = ctx.cfg.spectrum == "resampled"
     local after = string.format("the sharpening lerp toward a delta, H + sharpen (1 - H); and 1/%d, the " ..
         "inverse's norm along A2. Every radix divides E, so each register holds the same index for the " ..
@@ -94,9 +90,9 @@ local function emit_product(c, ctx, out)
             "resample stored register q R + m's value at sbase + (q R + m) I); %s",
             mixed_fft.element_text(ctx, false), after))
     else
-        c:comment(string.format("Product: H at (c * %d + k2) * %d + k1 (spectrum2 stored it in natural " ..
-            "order), k2 = %s; %s", s.p2, half1, mixed_fft.element_text(ctx, false), after))
-        c:line("uint sch = ch * %s;", u(s.p2))
+        c:comment(string.format("Product: H in row k2 of the workgroup's tile (spectrum2 stored it in natural " ..
+            "order), k2 = %s; %s", mixed_fft.element_text(ctx, false), after))
+        tiles.emit_column_base(c, ctx, "s", "stile")
     end
     local scale = mixed_fft.literal(1 / s.p2)
     local nxt = {}
@@ -104,7 +100,7 @@ local function emit_product(c, ctx, out)
         c:block("", function()
             c:line("$float2 h = %s;", lines.load_complex(ctx, "spectrum", resampled and
                 columns.slot(ctx, q * st.radix + m) or
-                string.format("(sch + %s) * %s + colr", mixed_fft.factor(x), u(half1))))
+                string.format("stile + %s * %s", mixed_fft.factor(x), u(ctx.columns))))
             c:line("h = h + params.sharpen * ($float2(1.0f, 0.0f) - h);")
             c:line("%s = fft_mul(%s, h) * %s;", reg, reg, scale)
         end)
@@ -116,13 +112,13 @@ end
 -- pass2's store: line a2 of the image's half spectrum at k1; lines past the image are not
 -- written.
 local function emit_half_store(c, ctx, out)
-    local half1, e2 = ctx.strides.half1, ctx.sizes.e2
-    c:comment(string.format("Store: line a2 = %s of the image at (c * %d + a2) * %d + k1; lines past " ..
-        "the image are not written.", mixed_fft.element_text(ctx, false), e2, half1))
-    c:line("uint ych = ch * %s;", u(e2))
+    c:comment(string.format("Store: line a2 = %s of the image in row a2 of the workgroup's tile of y, %d " ..
+        "values a row (tiles.lua); lines past the image are not written.", mixed_fft.element_text(ctx, false),
+        ctx.columns))
+    tiles.emit_column_base(c, ctx, "y", "yt")
     mixed_fft.each_output(ctx, out, function(reg, x)
         c:line("if (live && %s < extent2) %s", mixed_fft.factor(x), lines.store_complex(ctx, "y",
-            string.format("(ych + %s) * %s + col", mixed_fft.factor(x), u(half1)), reg))
+            string.format("yt + %s * %s", mixed_fft.factor(x), u(ctx.columns)), reg))
     end)
 end
 

@@ -30,6 +30,7 @@ end
 function mixed_lines.emit_helpers(c, ctx)
     mixed_fft.emit_helpers(c, ctx)
     if ctx.cfg.padding == "mirror" and ctx.role == "pass1" then padding.emit_helper(c) end
+    lines.emit_tile_helper(c, ctx)
 end
 
 -- The registers of channel ch named after channel 0's (the loads fill every channel at once).
@@ -53,19 +54,17 @@ local function emit_real_load(c, ctx)
     end)
 end
 
--- spectrum1 and pass1: frequency f of channel ch's pair spectrum at (ch * pairs + pair) * N + f.
+-- spectrum1 and pass1: frequency f of channel ch's pair spectrum at conv_z_slot(ch, pair, f).
 local function emit_spectrum_store(c, ctx, ch, out)
     local psf = ctx.role == "spectrum1"
     local n = ctx.cfg.shape.n
-    local pairs = psf and ctx.strides.zk_pairs or ctx.strides.z_pairs
     local buffer = psf and "zk" or "z"
     local scale = not psf and mixed_fft.literal(1 / n) or nil
-    c:comment(string.format("Store channel %d: frequency f of the pair's spectrum at (%d * %d + pair) * %d + " ..
-        "f%s.", ch, ch, pairs, n, scale and string.format(", times 1/%d", n) or ""))
-    c:line("uint base%d = (%s + pair) * %s;", ch, u(ch * pairs), u(n))
+    c:comment(string.format("Store channel %d: frequency f of the pair's spectrum at conv_z_slot(%d, pair, " ..
+        "f)%s.", ch, ch, scale and string.format(", times 1/%d", n) or ""))
     mixed_fft.each_output(ctx, out, function(reg, x, _, _, bound)
         local v = scale and string.format("%s * %s", reg, scale) or reg
-        local line = lines.store_complex(ctx, buffer, string.format("base%d + %s", ch, mixed_fft.factor(x)), v)
+        local line = lines.store_complex(ctx, buffer, string.format("conv_z_slot(%s, pair, %s)", u(ch), x), v)
         if bound then c:line("if (it < %s) %s", u(bound), line) else c:line(line) end
     end)
 end
@@ -73,12 +72,10 @@ end
 -- pass3: z = X0[f] + i X1[f] for every channel, from the two lines' half spectra.
 local function emit_half_load(c, ctx)
     local cfg, n = ctx.cfg, ctx.cfg.shape.n
-    local half1, e2, W = ctx.strides.half1, ctx.sizes.e2, ctx.plan.w
+    local W = ctx.plan.w
     c:comment(string.format("Load: frequency f = %s into every channel's register: X[f] from line l's half " ..
-        "spectrum at (c * %d + l) * %d + f for f <= %d, conj X[%d - f] above (a real line's spectrum is " ..
-        "Hermitian); z = X0 + i X1.", mixed_fft.element_text(ctx, true), e2, half1, n // 2, n))
-    c:line("uint row0 = line0 * %s;", u(half1))
-    c:line("uint row1 = line1 * %s;", u(half1))
+        "spectrum at conv_y_slot(c, l, f) for f <= %d, conj X[%d - f] above (a real line's spectrum is " ..
+        "Hermitian); z = X0 + i X1.", mixed_fft.element_text(ctx, true), n // 2, n))
     ctx.reg_prefix = prefix(0)
     return mixed_fft.each_input(c, ctx, function(_, x, k)
         c:block("", function()
@@ -94,12 +91,11 @@ local function emit_half_load(c, ctx)
                 c:line("uint m = above ? %s - f : f;", u(n))
             end
             for ch = 0, cfg.channels - 1 do
-                local off = ch * e2 * half1
-                local at = off > 0 and (" + " .. u(off)) or ""
                 c:block("", function()
-                    c:line("$float2 x = %s;", lines.load_complex(ctx, "y", "row0" .. at .. " + m"))
+                    c:line("$float2 x = %s;", lines.load_complex(ctx, "y", string.format("conv_y_slot(%s, line0, m)",
+                        u(ch))))
                     c:line("$float2 w = odd_in ? %s : $float2(0.0f, 0.0f);",
-                        lines.load_complex(ctx, "y", "row1" .. at .. " + m"))
+                        lines.load_complex(ctx, "y", string.format("conv_y_slot(%s, line1, m)", u(ch))))
                     if x == 0 or (x <= n // 2 and x + W > n // 2) then
                         c:comment("f = 0 or N/2: a real line's X[f] is real; the real part alone keeps " ..
                             "the two lines apart.")

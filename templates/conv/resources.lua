@@ -3,16 +3,17 @@
 -- says where every value lives, so the loads and stores of the passes and the contract's
 -- comments cannot disagree.
 --
--- Buffers of complex values (float2, or with --storage f16 one uint of two IEEE halves):
---   zk  the PSF after spectrum1: channel c, pair p of PSF lines, frequency f along A1 at
---       (c * ZK_PAIRS + p) * Q1 + f
---   s   the kernel spectrum: exact, (c * P2 + j2) * (P1/2 + 1) + k1 with j2 the bit-reversed
---       position of frequency k2 along A2 (the order pass 2 holds it in); resampled, the
---       whole Q1 x Q2 spectrum in natural order, (c * Q2 + k2) * Q1 + k1
+-- Buffers of complex values (float2, or with --storage f16 one uint of two IEEE halves); the
+-- column passes' data sits in tiles of their C columns (tiles.lua says where each value is):
+--   zk  the PSF after spectrum1: pair p of PSF lines, Z[k1] and Z[-k1] in spectrum2's tiles
+--   s   the kernel spectrum: exact, row j2 (the bit-reversed position of frequency k2 along A2,
+--       the order pass 2 holds it in; natural order where P2 is not a power of two) of pass
+--       2's tiles; resampled, the whole Q1 x Q2 spectrum in natural order, (c * Q2 + k2) * Q1
+--       + k1
 --   r   resampled only: s sampled at the padded image's frequencies (the resample shader,
---       again whenever psf_scale changes), in the exact s's layout, which pass 2 reads
---   z   the image after pass 1: (c * Z_PAIRS + p) * P1 + f, pair p = lines 2p and 2p + 1
---   y   after pass 2: line l's half spectrum along A1, (c * E2 + l) * (P1/2 + 1) + k1
+--       again whenever psf_scale changes), in pass 2's register order (resample.lua)
+--   z   the image after pass 1: pair p = lines 2p and 2p + 1, Z[k1] and Z[-k1] in pass 2's tiles
+--   y   after pass 2: line l's half spectrum along A1, row l of pass 2's tiles
 local resources = {}
 
 -- The parameter block every shader of the job declares (the runtime pushes one block).
@@ -47,7 +48,6 @@ function resources.layout(cfg)
     local s = cfg.sizes
     return {
         z_pairs = (s.e2 + 1) // 2, zk_pairs = (s.k2 + 1) // 2,
-        half1 = s.p1 // 2 + 1, -- y's and the exact spectrum's columns k1 = 0..P1/2
     }
 end
 
