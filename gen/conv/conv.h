@@ -26,6 +26,10 @@ enum { SG_CONV_SPECTRUM1, SG_CONV_SPECTRUM2, SG_CONV_RESAMPLE, SG_CONV_PASS1, SG
 
 /* Smallest padded length: the smallest FFT whose plan every layout here supports. */
 #define SG_CONV_MIN_FFT 8
+/* The column passes' tiles (templates/conv/tiles.lua) hold at least this many columns: 64
+ * bytes of a line, which the line passes write and read whole. Measured against 4, 16 and 32
+ * in one call (docs/conv.md, "Tiles"). */
+#define SG_CONV_TILE_COLUMNS 8
 /* Most complex values one invocation holds (elements x channels). */
 #define SG_CONV_MAX_REGISTERS 64
 
@@ -91,6 +95,14 @@ int sg_conv_selftest(const sg_run *run, const struct sg_job *job);
 /* Buffer sizes, in complex values: the first pass's output (z), the column pass's (y), the
  * kernel spectrum (s), the PSF's first pass (zk) and the resampled spectrum pass 2 reads (r,
  * --spectrum resampled; 0 for exact, where pass 2 reads s). */
+/* The column passes' tiles (templates/conv/tiles.lua): their width in columns (a multiple
+ * of the pass's columns per workgroup) and how many a channel has, for shader SG_CONV_PASS2
+ * (z, y, the exact spectrum) or SG_CONV_SPECTRUM2 (zk). */
+long sg_conv_tile(const sg_conv_params *c, int shader);
+long sg_conv_tiles(const sg_conv_params *c, int shader);
+/* The rows a tile stores for `rows` rows: an odd count, so tiles never lie a power of two
+ * apart (whose rows would all fall on the same memory channels). */
+long sg_conv_tile_rows(long rows);
 long sg_conv_z_values(const sg_conv_params *c);
 long sg_conv_y_values(const sg_conv_params *c);
 long sg_conv_s_values(const sg_conv_params *c);

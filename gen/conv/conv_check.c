@@ -341,18 +341,34 @@ int sg_conv_check(sg_run *run)
     return rc;
 }
 
-/* The column passes read and write their C columns as one block (templates/conv/tiles.lua):
- * tile g of a channel holds columns gC..gC+C-1 of every line (y, the exact spectrum) or, for
- * z and zk, of every pair of lines both Z[k1] and Z[-k1]. */
-static long tiled_columns(const sg_conv_shape *s) { return s->groups_per_channel * s->lanes; }
+/* The column passes read and write their columns in tiles (templates/conv/tiles.lua): tile
+ * g of a channel holds columns gT..gT+T-1 of every line (y, the exact spectrum) or, for z and
+ * zk, of every pair of lines both Z[k1] and Z[-k1]. */
+long sg_conv_tile(const sg_conv_params *c, int shader)
+{
+    return max_long(c->shapes[shader].lanes, SG_CONV_TILE_COLUMNS);
+}
+long sg_conv_tiles(const sg_conv_params *c, int shader)
+{
+    long columns = (shader == SG_CONV_SPECTRUM2 ? c->q1 : c->p1) / 2 + 1;
+    return (columns + sg_conv_tile(c, shader) - 1) / sg_conv_tile(c, shader);
+}
+long sg_conv_tile_rows(long rows) { return rows | 1; }
+static long tiled_columns(const sg_conv_params *c, int shader)
+{
+    return sg_conv_tiles(c, shader) * sg_conv_tile(c, shader);
+}
 long sg_conv_z_values(const sg_conv_params *c)
 {
-    return c->channels * tiled_columns(&c->shapes[SG_CONV_PASS2]) * ((c->e2 + 1) / 2) * 2;
+    return c->channels * tiled_columns(c, SG_CONV_PASS2) * sg_conv_tile_rows((c->e2 + 1) / 2) * 2;
 }
-long sg_conv_y_values(const sg_conv_params *c) { return c->channels * tiled_columns(&c->shapes[SG_CONV_PASS2]) * c->e2; }
+long sg_conv_y_values(const sg_conv_params *c)
+{
+    return c->channels * tiled_columns(c, SG_CONV_PASS2) * sg_conv_tile_rows(c->e2);
+}
 long sg_conv_zk_values(const sg_conv_params *c)
 {
-    return c->channels * tiled_columns(&c->shapes[SG_CONV_SPECTRUM2]) * ((c->k2 + 1) / 2) * 2;
+    return c->channels * tiled_columns(c, SG_CONV_SPECTRUM2) * sg_conv_tile_rows((c->k2 + 1) / 2) * 2;
 }
 /* r: per channel, each of pass 2's workgroups holds its columns' P2 values each (pass 2's
  * register order); the columns past P1/2 of the last workgroup are slots pass 2 never uses. */
@@ -363,6 +379,6 @@ long sg_conv_r_values(const sg_conv_params *c)
 }
 long sg_conv_s_values(const sg_conv_params *c)
 {
-    if (c->spectrum == SG_CONV_SPECTRUM_EXACT) return c->channels * tiled_columns(&c->shapes[SG_CONV_PASS2]) * c->p2;
+    if (c->spectrum == SG_CONV_SPECTRUM_EXACT) return c->channels * tiled_columns(c, SG_CONV_PASS2) * sg_conv_tile_rows(c->p2);
     return c->channels * c->q2 * c->q1;
 }

@@ -111,7 +111,9 @@ static int parse_line(spdrt_conv *conv, const char *line, char files[CONV_SHADER
     else if (!strcmp(word, "output")) i->output_buffer = !strcmp(value, "buffer");
     else if (!strcmp(word, "storage")) i->f16 = !strcmp(value, "f16");
     else if (!strcmp(word, "format")) return parse_format(value, &i->output_format);
-    else if (!strcmp(word, "buffers")) {
+    else if (!strcmp(word, "spectrum-tiles")) {
+        if (sscanf(line, "spectrum-tiles %u %u %u", &conv->s_tile, &conv->s_tiles, &conv->s_rows) != 3) return -1;
+    } else if (!strcmp(word, "buffers")) {
         unsigned long long r;
         if (sscanf(line, "buffers %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &r) != 5) return -1;
         for (int k = 0; k < 4; k++) conv->values[k] = v[k];

@@ -105,16 +105,16 @@ function columns.emit_unpack(c, ctx, reg)
 end
 
 -- The load's opening: what register k holds (element a2 = `element` of column k1) and where
--- the workgroup's tile of z (or zk) starts.
+-- the invocation's column starts in its tile of z (or zk).
 function columns.emit_load_head(c, ctx, element)
     local cfg = ctx.cfg
     local psf = ctx.role == "spectrum2"
     local l1, l2 = lengths(ctx)
     local buffer = psf and "zk" or "z"
     c:comment(string.format("Load: %s of column k1 = col: line a2's spectrum at k1, unpacked from Z[k1] " ..
-        "and Z[-k1] of pair a2 / 2 (tiles.lua: pair p of the workgroup's tile at zt + p * %d, Z[-k1] %d " ..
+        "and Z[-k1] of pair a2 / 2 (tiles.lua: pair p of the column's tile at zt + p * %d, Z[-k1] %d " ..
         "further, but Z[0] and Z[%d] are their own). %s", element, tiles.of(ctx, buffer).width,
-        ctx.columns, l1 // 2,
+        tiles.of(ctx, buffer).c, l1 // 2,
         psf and string.format("The PSF's lines sit with their centre (psf lines / 2) at %d: a2 reads PSF line " ..
         "a2 + centre - %d, zero outside.", l2 // 2, l2 // 2) or (cfg.padding == "zero" and
         "Past the image the padding is zero." or
@@ -145,11 +145,12 @@ local function emit_spectrum_store(c, ctx, L)
     local ft = fftctx.frequency(ctx, L, 0)
     local pt = fftctx.position(ctx, L, 0)
     c:comment(string.format("Store: H(k1, k2) = (-1)^(k1 + k2) times the transform (the PSF's centre " ..
-        "sat at (%d, %d)), %s.", l1 // 2, l2 // 2, exact and string.format("in row j2 of the workgroup's tile, " ..
+        "sat at (%d, %d)), %s.", l1 // 2, l2 // 2, exact and string.format("in row j2 of this column's tile, " ..
         "%d values a row (tiles.lua), j2 the bit-reversed position of k2 (where pass 2 holds frequency k2)",
-        ctx.columns) or string.format("at (c * %d + k2) * %d + k1, and its Hermitian twin conj H at (-k1, -k2) " ..
+        tiles.of(ctx, "s").width) or string.format("at (c * %d + k2) * %d + k1, and its Hermitian twin conj H at (-k1, -k2) " ..
         "for 0 < k1 < %d", l2, l1, l1 // 2)))
-    if exact then tiles.emit_column_base(c, ctx, "s", "stile") else c:line("uint sch = ch * %s;", u(l2)) end
+    local row = exact and tiles.emit_column_base(c, ctx, "s", "stile").width
+    if not exact then c:line("uint sch = ch * %s;", u(l2)) end
     for k = 0, ctx.registers - 1 do
         local _, fr = fftctx.frequency(ctx, L, k)
         local _, pr = fftctx.position(ctx, L, k)
@@ -158,7 +159,7 @@ local function emit_spectrum_store(c, ctx, L)
             c:line("$float2 h = ((col + k2) & 1u) != 0u ? -%s : %s;", reg(k), reg(k))
             if exact then
                 c:line(store_complex(ctx, "spectrum", string.format("stile + %s * %s", X.factor(plus(pt, pr)),
-                    u(ctx.columns)), "h"))
+                    u(row)), "h"))
             else
                 c:line(store_complex(ctx, "spectrum", string.format("(sch + k2) * %s + col", u(l1)), "h"))
                 c:block(string.format("if (col > 0u && col < %s)", u(l1 // 2)), function()
@@ -187,22 +188,23 @@ local function emit_product(c, ctx, L)
     local s = ctx.sizes
     local scale = literal(1 / s.p2)
     local resampled = ctx.cfg.spectrum == "resampled"
+    local row
     if resampled then
         columns.emit_slot_base(c, ctx, "Product: H from the kernel spectrum at the image's frequencies, in " ..
             "this invocation's slots (the resample stored register k's value at sbase + k I). Then the " ..
             "sharpening lerp toward a delta, H + sharpen (1 - H).")
     else
-        c:comment("Product: H from the kernel spectrum at the image's frequencies, in row j2 of the " ..
-            "workgroup's tile, j2 this register's position (spectrum2 stored it in the same bit-reversed " ..
+        c:comment("Product: H from the kernel spectrum at the image's frequencies, in row j2 of this " ..
+            "column's tile, j2 this register's position (spectrum2 stored it in the same bit-reversed " ..
             "order). Then the sharpening lerp toward a delta, H + sharpen (1 - H).")
-        tiles.emit_column_base(c, ctx, "s", "stile")
+        row = tiles.emit_column_base(c, ctx, "s", "stile").width
     end
     local pt = fftctx.position(ctx, L, 0)
     for k = 0, ctx.registers - 1 do
         local _, pr = fftctx.position(ctx, L, k)
         c:block("", function()
             c:line("$float2 h = %s;", load_complex(ctx, "spectrum", resampled and columns.slot(ctx, k) or
-                string.format("stile + %s * %s", X.factor(plus(pt, pr)), u(ctx.columns))))
+                string.format("stile + %s * %s", X.factor(plus(pt, pr)), u(row))))
             c:line("h = h + params.sharpen * ($float2(1.0f, 0.0f) - h);")
             c:line("$float2 p = fft_mul(%s, h) * %s;", reg(k), scale)
             c:line("%s = $float2(p.x, -p.y);", reg(k))
@@ -213,16 +215,16 @@ end
 -- pass2's store: conj of the DIT's output (the inverse), line a2's half spectrum at k1.
 local function emit_half_store(c, ctx, L)
     c:comment(string.format("Store: conj of the transform (the inverse), line a2 of the image in row a2 of " ..
-        "the workgroup's tile of y, %d values a row (tiles.lua); lines past the image are not written.",
-        ctx.columns))
-    tiles.emit_column_base(c, ctx, "y", "yt")
+        "this column's tile of y, %d values a row (tiles.lua); lines past the image are not written.",
+        tiles.of(ctx, "y").width))
+    local row = tiles.emit_column_base(c, ctx, "y", "yt").width
     local pt = fftctx.position(ctx, L, 0)
     for k = 0, ctx.registers - 1 do
         local _, pr = fftctx.position(ctx, L, k)
         c:block("", function()
             c:line("uint a2 = %s;", plus(pt, pr))
             c:line("if (live && a2 < extent2) %s", store_complex(ctx, "y", string.format("yt + a2 * %s",
-                u(ctx.columns)), string.format("$float2(%s.x, -%s.y)", reg(k), reg(k))))
+                u(row)), string.format("$float2(%s.x, -%s.y)", reg(k), reg(k))))
         end)
     end
 end

@@ -65,14 +65,14 @@ end
 local function emit_spectrum_store(c, ctx, out)
     assert(ctx.cfg.spectrum == "exact", "conv: a resampled kernel spectrum keeps power-of-two sides")
     c:comment(string.format("Store: H(k1, k2) = (-1)^(k1 + k2) times the transform (the PSF's centre sat " ..
-        "at the middle of each axis), in row k2 of the workgroup's tile, %d values a row (tiles.lua), k2 = %s.",
-        ctx.columns, mixed_fft.element_text(ctx, false)))
-    tiles.emit_column_base(c, ctx, "s", "stile")
+        "at the middle of each axis), in row k2 of this column's tile, %d values a row (tiles.lua), k2 = %s.",
+        tiles.of(ctx, "s").width, mixed_fft.element_text(ctx, false)))
+    local row = tiles.emit_column_base(c, ctx, "s", "stile").width
     mixed_fft.each_output(ctx, out, function(reg, x, _, _, bound)
         c:block(bound and string.format("if (live && it < %s)", u(bound)) or "if (live)", function()
             c:line("uint k2 = %s;", x)
             c:line("$float2 h = ((col + k2) & 1u) != 0u ? -%s : %s;", reg, reg)
-            c:line(lines.store_complex(ctx, "spectrum", string.format("stile + k2 * %s", u(ctx.columns)), "h"))
+            c:line(lines.store_complex(ctx, "spectrum", string.format("stile + k2 * %s", u(row)), "h"))
         end)
     end)
 end
@@ -82,6 +82,7 @@ end
 local function emit_product(c, ctx, out)
     local s, st = ctx.sizes, ctx.plan.stages[#ctx.plan.stages]
     local resampled = ctx.cfg.spectrum == "resampled"
+    local row
     local after = string.format("the sharpening lerp toward a delta, H + sharpen (1 - H); and 1/%d, the " ..
         "inverse's norm along A2. Every radix divides E, so each register holds the same index for the " ..
         "inverse's first stage.", s.p2)
@@ -90,9 +91,9 @@ local function emit_product(c, ctx, out)
             "resample stored register q R + m's value at sbase + (q R + m) I); %s",
             mixed_fft.element_text(ctx, false), after))
     else
-        c:comment(string.format("Product: H in row k2 of the workgroup's tile (spectrum2 stored it in natural " ..
+        c:comment(string.format("Product: H in row k2 of this column's tile (spectrum2 stored it in natural " ..
             "order), k2 = %s; %s", mixed_fft.element_text(ctx, false), after))
-        tiles.emit_column_base(c, ctx, "s", "stile")
+        row = tiles.emit_column_base(c, ctx, "s", "stile").width
     end
     local scale = mixed_fft.literal(1 / s.p2)
     local nxt = {}
@@ -100,7 +101,7 @@ local function emit_product(c, ctx, out)
         c:block("", function()
             c:line("$float2 h = %s;", lines.load_complex(ctx, "spectrum", resampled and
                 columns.slot(ctx, q * st.radix + m) or
-                string.format("stile + %s * %s", mixed_fft.factor(x), u(ctx.columns))))
+                string.format("stile + %s * %s", mixed_fft.factor(x), u(row))))
             c:line("h = h + params.sharpen * ($float2(1.0f, 0.0f) - h);")
             c:line("%s = fft_mul(%s, h) * %s;", reg, reg, scale)
         end)
@@ -112,13 +113,13 @@ end
 -- pass2's store: line a2 of the image's half spectrum at k1; lines past the image are not
 -- written.
 local function emit_half_store(c, ctx, out)
-    c:comment(string.format("Store: line a2 = %s of the image in row a2 of the workgroup's tile of y, %d " ..
+    c:comment(string.format("Store: line a2 = %s of the image in row a2 of this column's tile of y, %d " ..
         "values a row (tiles.lua); lines past the image are not written.", mixed_fft.element_text(ctx, false),
-        ctx.columns))
-    tiles.emit_column_base(c, ctx, "y", "yt")
+        tiles.of(ctx, "y").width))
+    local row = tiles.emit_column_base(c, ctx, "y", "yt").width
     mixed_fft.each_output(ctx, out, function(reg, x)
         c:line("if (live && %s < extent2) %s", mixed_fft.factor(x), lines.store_complex(ctx, "y",
-            string.format("yt + %s * %s", mixed_fft.factor(x), u(ctx.columns)), reg))
+            string.format("yt + %s * %s", mixed_fft.factor(x), u(row)), reg))
     end)
 end
 

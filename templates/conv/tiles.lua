@@ -1,14 +1,16 @@
 -- tiles.lua: where the values the column passes read and write live. A column pass runs C
 -- neighbouring columns k1 of one channel per workgroup (columns.lua), so these buffers keep
--- each workgroup's C columns together, as tile g = k1 / C of the channel:
---   z, zk   pair after pair of lines: the C values Z[k1] of the tile's columns, then their
---           C values Z[-k1] (the two the column pass unpacks a value from), 2C per pair;
+-- neighbouring columns together, in tiles of T >= C columns (T = max(C, 8): gen/conv/conv.h),
+-- tile g = k1 / T of a channel holding:
+--   z, zk   pair after pair of lines: the T values Z[k1] of its columns, then their T values
+--           Z[-k1] (the two a column pass unpacks a value from), 2T per pair;
 --   y, s    line after line (y) or frequency after frequency along A2 (the exact kernel
---           spectrum): the tile's C values.
--- A column pass's workgroup then reads and writes one contiguous block, and a subgroup whole
--- 32-byte sectors; with rows of the spectrum instead, its C values of a line sat a whole line
--- apart from the next line's (pass 2 ran 1.4x slower, docs/conv.md). The line passes write
--- and read the tiles C values at a time.
+--           spectrum): the tile's T values.
+-- A tile stores an odd number of rows (one past the data where it is even), so tiles never
+-- lie a power of two apart. A column pass's workgroup then reads and writes a few blocks of
+-- 64 bytes per row close together, where rows of the spectrum put its C values of one line a
+-- whole line from the next line's; the line passes write and read 64 bytes at a time.
+-- Measured: docs/conv.md, "Tiles".
 local X = require("templates.fft.expr")
 local log2 = require("templates.lib.emit").log2
 
@@ -16,20 +18,19 @@ local tiles = {}
 
 local u = X.u
 
--- The tiling of buffer `name`: its tile width C, tiles per channel G and rows per tile, the
--- values per row (2C for z and zk), and the length N of the lines along A1 (the FFT that
--- writes z or zk, or reads y).
+-- The tiling of buffer `name`: its tile width T (c), tiles per channel (g), rows stored per
+-- tile, values per row (2T for z and zk), and the length N of the lines along A1 (the FFT
+-- that writes z or zk, or reads y).
 function tiles.of(ctx, name)
     local s = ctx.sizes
-    local st = ctx.strides
     if name == "zk" then
-        return { c = s.tile_k, g = s.tiles_k, rows = st.zk_pairs, width = 2 * s.tile_k, n = s.q1 }
+        return { c = s.tile_k, g = s.tiles_k, rows = s.zk_rows, width = 2 * s.tile_k, n = s.q1 }
     elseif name == "z" then
-        return { c = s.tile, g = s.tiles, rows = st.z_pairs, width = 2 * s.tile, n = s.p1 }
+        return { c = s.tile, g = s.tiles, rows = s.z_rows, width = 2 * s.tile, n = s.p1 }
     elseif name == "y" then
-        return { c = s.tile, g = s.tiles, rows = s.e2, width = s.tile, n = s.p1 }
+        return { c = s.tile, g = s.tiles, rows = s.y_rows, width = s.tile, n = s.p1 }
     end
-    return { c = s.tile, g = s.tiles, rows = s.p2, width = s.tile }
+    return { c = s.tile, g = s.tiles, rows = s.s_rows, width = s.tile }
 end
 
 -- expr / t and expr mod t for a power of two t.
@@ -67,14 +68,14 @@ function tiles.emit_y_slot(c, ctx)
     c:blank()
 end
 
--- A column pass's base of its tile in `name` (declared as `base`), from ch and col0 (the
--- workgroup's channel and first column) and col (the invocation's): row r of the tile is at
--- base + r * width (for z and zk, + C for the Z[-k1] half). Returns the tiling.
+-- A column pass's base in `name` (declared as `base`) of its invocation's column, from ch
+-- and col (the workgroup's channel, the invocation's column): row r of the tile is at base +
+-- r * width (for z and zk, + T for the Z[-k1] half). Returns the tiling.
 function tiles.emit_column_base(c, ctx, name, base)
     local t = tiles.of(ctx, name)
-    assert(t.c == ctx.columns, "conv: a tile of " .. name .. " is not this pass's columns")
-    c:note(string.format("uint %s = (ch * %s + %s) * %s + %s;", base, u(t.g), div("col0", t.c),
-        u(t.rows * t.width), mod("col", t.c)), "this workgroup's tile in " .. name)
+    assert(t.c % ctx.columns == 0, "conv: a tile of " .. name .. " splits a workgroup's columns")
+    c:note(string.format("uint %s = (ch * %s + %s) * %s + %s;", base, u(t.g), div("col", t.c),
+        u(t.rows * t.width), mod("col", t.c)), "this invocation's column in its tile of " .. name)
     return t
 end
 
