@@ -119,7 +119,7 @@ static void push(lua_State *L, const sg_run *run, const sg_job_shader *shader)
 {
     const sg_conv_params *c = run->params;
     const sg_conv_shape *s = &c->shapes[shader->index];
-    lua_createtable(L, 0, 20);
+    lua_createtable(L, 0, 16);
     set_int(L, "e1", c->e1);
     set_int(L, "e2", c->e2);
     set_int(L, "k1", c->k1);
@@ -130,15 +130,11 @@ static void push(lua_State *L, const sg_run *run, const sg_job_shader *shader)
     set_int(L, "q2", c->q2);
     set_int(L, "channel_bits", c->channel_bits);
     /* The column passes' tiles (templates/conv/tiles.lua): pass 2's for z, y and the exact
-     * spectrum, spectrum2's for zk: their width, how many a channel has, the rows each stores. */
+     * spectrum, spectrum2's for zk: their width and how many a channel has. */
     set_int(L, "tile", sg_conv_tile(c, SG_CONV_PASS2));
     set_int(L, "tiles", sg_conv_tiles(c, SG_CONV_PASS2));
     set_int(L, "tile_k", sg_conv_tile(c, SG_CONV_SPECTRUM2));
     set_int(L, "tiles_k", sg_conv_tiles(c, SG_CONV_SPECTRUM2));
-    set_int(L, "z_rows", sg_conv_tile_rows((c->e2 + 1) / 2));
-    set_int(L, "zk_rows", sg_conv_tile_rows((c->k2 + 1) / 2));
-    set_int(L, "y_rows", sg_conv_tile_rows(c->e2));
-    set_int(L, "s_rows", sg_conv_tile_rows(c->p2));
     lua_setfield(L, -2, "sizes");
     lua_createtable(L, 0, 8);
     set_int(L, "n", s->n);

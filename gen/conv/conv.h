@@ -100,9 +100,6 @@ int sg_conv_selftest(const sg_run *run, const struct sg_job *job);
  * (z, y, the exact spectrum) or SG_CONV_SPECTRUM2 (zk). */
 long sg_conv_tile(const sg_conv_params *c, int shader);
 long sg_conv_tiles(const sg_conv_params *c, int shader);
-/* The rows a tile stores for `rows` rows: an odd count, so tiles never lie a power of two
- * apart (whose rows would all fall on the same memory channels). */
-long sg_conv_tile_rows(long rows);
 long sg_conv_z_values(const sg_conv_params *c);
 long sg_conv_y_values(const sg_conv_params *c);
 long sg_conv_s_values(const sg_conv_params *c);

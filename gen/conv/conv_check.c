@@ -353,22 +353,21 @@ long sg_conv_tiles(const sg_conv_params *c, int shader)
     long columns = (shader == SG_CONV_SPECTRUM2 ? c->q1 : c->p1) / 2 + 1;
     return (columns + sg_conv_tile(c, shader) - 1) / sg_conv_tile(c, shader);
 }
-long sg_conv_tile_rows(long rows) { return rows | 1; }
 static long tiled_columns(const sg_conv_params *c, int shader)
 {
     return sg_conv_tiles(c, shader) * sg_conv_tile(c, shader);
 }
 long sg_conv_z_values(const sg_conv_params *c)
 {
-    return c->channels * tiled_columns(c, SG_CONV_PASS2) * sg_conv_tile_rows((c->e2 + 1) / 2) * 2;
+    return c->channels * tiled_columns(c, SG_CONV_PASS2) * (c->e2 + 1) / 2 * 2;
 }
 long sg_conv_y_values(const sg_conv_params *c)
 {
-    return c->channels * tiled_columns(c, SG_CONV_PASS2) * sg_conv_tile_rows(c->e2);
+    return c->channels * tiled_columns(c, SG_CONV_PASS2) * c->e2;
 }
 long sg_conv_zk_values(const sg_conv_params *c)
 {
-    return c->channels * tiled_columns(c, SG_CONV_SPECTRUM2) * sg_conv_tile_rows((c->k2 + 1) / 2) * 2;
+    return c->channels * tiled_columns(c, SG_CONV_SPECTRUM2) * (c->k2 + 1) / 2 * 2;
 }
 /* r: per channel, each of pass 2's workgroups holds its columns' P2 values each (pass 2's
  * register order); the columns past P1/2 of the last workgroup are slots pass 2 never uses. */
@@ -379,6 +378,6 @@ long sg_conv_r_values(const sg_conv_params *c)
 }
 long sg_conv_s_values(const sg_conv_params *c)
 {
-    if (c->spectrum == SG_CONV_SPECTRUM_EXACT) return c->channels * tiled_columns(c, SG_CONV_PASS2) * sg_conv_tile_rows(c->p2);
+    if (c->spectrum == SG_CONV_SPECTRUM_EXACT) return c->channels * tiled_columns(c, SG_CONV_PASS2) * c->p2;
     return c->channels * c->q2 * c->q1;
 }

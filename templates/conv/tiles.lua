@@ -6,11 +6,9 @@
 --           Z[-k1] (the two a column pass unpacks a value from), 2T per pair;
 --   y, s    line after line (y) or frequency after frequency along A2 (the exact kernel
 --           spectrum): the tile's T values.
--- A tile stores an odd number of rows (one past the data where it is even), so tiles never
--- lie a power of two apart. A column pass's workgroup then reads and writes a few blocks of
--- 64 bytes per row close together, where rows of the spectrum put its C values of one line a
--- whole line from the next line's; the line passes write and read 64 bytes at a time.
--- Measured: docs/conv.md, "Tiles".
+-- A column pass's workgroup then reads and writes rows of a few tiles, each row 64 bytes or
+-- more, where rows of the spectrum put its C values of one line a whole line from the next
+-- line's; the line passes write and read 64 bytes at a time. Measured: docs/conv.md, "Tiles".
 local X = require("templates.fft.expr")
 local log2 = require("templates.lib.emit").log2
 
@@ -18,19 +16,19 @@ local tiles = {}
 
 local u = X.u
 
--- The tiling of buffer `name`: its tile width T (c), tiles per channel (g), rows stored per
--- tile, values per row (2T for z and zk), and the length N of the lines along A1 (the FFT
--- that writes z or zk, or reads y).
+-- The tiling of buffer `name`: its tile width T (c), tiles per channel (g), rows per tile,
+-- values per row (2T for z and zk), and the length N of the lines along A1 (the FFT that
+-- writes z or zk, or reads y).
 function tiles.of(ctx, name)
-    local s = ctx.sizes
+    local s, st = ctx.sizes, ctx.strides
     if name == "zk" then
-        return { c = s.tile_k, g = s.tiles_k, rows = s.zk_rows, width = 2 * s.tile_k, n = s.q1 }
+        return { c = s.tile_k, g = s.tiles_k, rows = st.zk_pairs, width = 2 * s.tile_k, n = s.q1 }
     elseif name == "z" then
-        return { c = s.tile, g = s.tiles, rows = s.z_rows, width = 2 * s.tile, n = s.p1 }
+        return { c = s.tile, g = s.tiles, rows = st.z_pairs, width = 2 * s.tile, n = s.p1 }
     elseif name == "y" then
-        return { c = s.tile, g = s.tiles, rows = s.y_rows, width = s.tile, n = s.p1 }
+        return { c = s.tile, g = s.tiles, rows = s.e2, width = s.tile, n = s.p1 }
     end
-    return { c = s.tile, g = s.tiles, rows = s.s_rows, width = s.tile }
+    return { c = s.tile, g = s.tiles, rows = s.p2, width = s.tile }
 end
 
 -- expr / t and expr mod t for a power of two t.
@@ -43,10 +41,10 @@ local function mod(expr, t) return t == 1 and "0u" or string.format("(%s & %s)",
 -- frequency f of channel c's pair spectrum (pure: Metal's helpers see no resources).
 function tiles.emit_z_slot(c, ctx, name)
     local t = tiles.of(ctx, name)
-    c:comment(string.format("Where frequency f of a pair's spectrum lives in %s: column k1 = f of tile k1 / %d " ..
-        "(its first %d values of the pair) for f <= %d, else the value Z[-k1] of column k1 = %d - f (the " ..
-        "next %d), the two pass 2 unpacks together; %d pairs a tile, %d tiles a channel.", name, t.c, t.c,
-        t.n // 2, t.n, t.c, t.rows, t.g))
+    c:comment(string.format("Where %s holds frequency f of a pair's spectrum: in row `pair` of the tile of " ..
+        "column k1, k1 / %d, as Z[k1] (the row's first %d values) for f <= %d, or above as Z[-k1] of k1 = %d - " ..
+        "f (its next %d): the two a column pass unpacks together. %d pairs a tile, %d tiles a channel.", name,
+        t.c, t.c, t.n // 2, t.n, t.c, t.rows, t.g))
     c:block("uint conv_z_slot(uint c, uint pair, uint f)", function()
         c:line("bool minus = f > %s;", u(t.n // 2))
         c:line("uint k1 = minus ? %s - f : f;", u(t.n))
@@ -75,7 +73,7 @@ function tiles.emit_column_base(c, ctx, name, base)
     local t = tiles.of(ctx, name)
     assert(t.c % ctx.columns == 0, "conv: a tile of " .. name .. " splits a workgroup's columns")
     c:note(string.format("uint %s = (ch * %s + %s) * %s + %s;", base, u(t.g), div("col", t.c),
-        u(t.rows * t.width), mod("col", t.c)), "this invocation's column in its tile of " .. name)
+        u(t.rows * t.width), mod("col", t.c)), "col in its tile of " .. name)
     return t
 end
 
