@@ -92,14 +92,14 @@ void sg_conv_header(sg_text *out, const sg_run *run, const struct sg_job *job, c
                     const char *fn);
 int sg_conv_selftest(const sg_run *run, const struct sg_job *job);
 
-/* Buffer sizes, in complex values: the first pass's output (z), the column pass's (y), the
- * kernel spectrum (s), the PSF's first pass (zk) and the resampled spectrum pass 2 reads (r,
- * --spectrum resampled; 0 for exact, where pass 2 reads s). */
 /* The column passes' tiles (templates/conv/tiles.lua): their width in columns (a multiple
  * of the pass's columns per workgroup) and how many a channel has, for shader SG_CONV_PASS2
  * (z, y, the exact spectrum) or SG_CONV_SPECTRUM2 (zk). */
 long sg_conv_tile(const sg_conv_params *c, int shader);
 long sg_conv_tiles(const sg_conv_params *c, int shader);
+/* Buffer sizes, in complex values: the first pass's output (z), the column pass's (y), the
+ * kernel spectrum (s), the PSF's first pass (zk) and the resampled spectrum pass 2 reads (r,
+ * --spectrum resampled; 0 for exact, where pass 2 reads s). */
 long sg_conv_z_values(const sg_conv_params *c);
 long sg_conv_y_values(const sg_conv_params *c);
 long sg_conv_s_values(const sg_conv_params *c);

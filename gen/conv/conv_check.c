@@ -359,7 +359,7 @@ static long tiled_columns(const sg_conv_params *c, int shader)
 }
 long sg_conv_z_values(const sg_conv_params *c)
 {
-    return c->channels * tiled_columns(c, SG_CONV_PASS2) * (c->e2 + 1) / 2 * 2;
+    return c->channels * tiled_columns(c, SG_CONV_PASS2) * ((c->e2 + 1) / 2) * 2;
 }
 long sg_conv_y_values(const sg_conv_params *c)
 {
@@ -367,7 +367,7 @@ long sg_conv_y_values(const sg_conv_params *c)
 }
 long sg_conv_zk_values(const sg_conv_params *c)
 {
-    return c->channels * tiled_columns(c, SG_CONV_SPECTRUM2) * (c->k2 + 1) / 2 * 2;
+    return c->channels * tiled_columns(c, SG_CONV_SPECTRUM2) * ((c->k2 + 1) / 2) * 2;
 }
 /* r: per channel, each of pass 2's workgroups holds its columns' P2 values each (pass 2's
  * register order); the columns past P1/2 of the last workgroup are slots pass 2 never uses. */

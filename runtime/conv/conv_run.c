@@ -99,7 +99,7 @@ size_t spdrt_conv_spectrum_at(const spdrt_conv *conv, uint32_t c, uint32_t kx, u
     uint32_t k1 = i->first_axis_y ? ky : kx, k2 = i->first_axis_y ? kx : ky;
     uint32_t q2 = i->first_axis_y ? i->spectrum_width : i->spectrum_height;
     if (i->resampled) return ((size_t)c * q2 + k2) * conv->q1 + k1;
-    if (k1 > conv->p1 / 2) return (size_t)-1;
+    if (k1 > conv->p1 / 2 || !conv->s_tile) return (size_t)-1; /* !s_tile: a plan without spectrum-tiles */
     /* Row j2 of pass 2's tile of column k1 (templates/conv/tiles.lua, the plan's spectrum-tiles):
      * j2 the position pass 2 holds frequency k2 at, bit-reversed where q2 is a power of two,
      * else natural. */
@@ -110,7 +110,6 @@ size_t spdrt_conv_spectrum_at(const spdrt_conv *conv, uint32_t c, uint32_t kx, u
         j2 = 0;
         for (uint32_t b = 0; b < bits; b++) j2 |= ((k2 >> b) & 1u) << (bits - 1 - b);
     }
-    if (!conv->s_tile) return (size_t)-1; /* a plan without its spectrum's tiles */
     return (((size_t)c * conv->s_tiles + k1 / conv->s_tile) * conv->s_rows + j2) * conv->s_tile + k1 % conv->s_tile;
 }
 

@@ -223,6 +223,8 @@ int main(void)
     if (conv) {
         mirror_mean(conv, 40, 30, 9, "mirror, exact");
         mirror_mean(conv, 33, 21, 5, "mirror, exact");
+        /* Padded 48x40: the spectrum along A2 in natural order (40 is not a power of two). */
+        fftshift(conv, 9, 9, "mirror, exact");
         spdrt_conv_destroy(conv_ctx, conv);
     }
     /* The resampled spectrum: a delta PSF's is 1 at every frequency, whatever the sampling. */
