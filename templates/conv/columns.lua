@@ -144,12 +144,13 @@ local function emit_spectrum_store(c, ctx, L)
     local exact = cfg.spectrum == "exact"
     local ft = fftctx.frequency(ctx, L, 0)
     local pt = fftctx.position(ctx, L, 0)
+    local where = exact and string.format("in row j2 of this column's tile, %d values a row (tiles.lua), j2 " ..
+        "the bit-reversed position of k2 (where pass 2 holds frequency k2)", tiles.of(ctx, "spectrum").width) or
+        string.format("at (c * %d + k2) * %d + k1, and its Hermitian twin conj H at (-k1, -k2) for 0 < k1 < %d",
+        l2, l1, l1 // 2)
     c:comment(string.format("Store: H(k1, k2) = (-1)^(k1 + k2) times the transform (the PSF's centre " ..
-        "sat at (%d, %d)), %s.", l1 // 2, l2 // 2, exact and string.format("in row j2 of this column's tile, " ..
-        "%d values a row (tiles.lua), j2 the bit-reversed position of k2 (where pass 2 holds frequency k2)",
-        tiles.of(ctx, "s").width) or string.format("at (c * %d + k2) * %d + k1, and its Hermitian twin conj H at (-k1, -k2) " ..
-        "for 0 < k1 < %d", l2, l1, l1 // 2)))
-    local row = exact and tiles.emit_column_base(c, ctx, "s", "stile").width
+        "sat at (%d, %d)), %s.", l1 // 2, l2 // 2, where))
+    local row = exact and tiles.emit_column_base(c, ctx, "spectrum", "stile").width
     if not exact then c:line("uint sch = ch * %s;", u(l2)) end
     for k = 0, ctx.registers - 1 do
         local _, fr = fftctx.frequency(ctx, L, k)
@@ -197,7 +198,7 @@ local function emit_product(c, ctx, L)
         c:comment("Product: H from the kernel spectrum at the image's frequencies, in row j2 of this " ..
             "column's tile, j2 this register's position (spectrum2 stored it in the same bit-reversed " ..
             "order). Then the sharpening lerp toward a delta, H + sharpen (1 - H).")
-        row = tiles.emit_column_base(c, ctx, "s", "stile").width
+        row = tiles.emit_column_base(c, ctx, "spectrum", "stile").width
     end
     local pt = fftctx.position(ctx, L, 0)
     for k = 0, ctx.registers - 1 do

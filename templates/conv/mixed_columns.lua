@@ -66,8 +66,8 @@ local function emit_spectrum_store(c, ctx, out)
     assert(ctx.cfg.spectrum == "exact", "conv: a resampled kernel spectrum keeps power-of-two sides")
     c:comment(string.format("Store: H(k1, k2) = (-1)^(k1 + k2) times the transform (the PSF's centre sat " ..
         "at the middle of each axis), in row k2 of this column's tile, %d values a row (tiles.lua), k2 = %s.",
-        tiles.of(ctx, "s").width, mixed_fft.element_text(ctx, false)))
-    local row = tiles.emit_column_base(c, ctx, "s", "stile").width
+        tiles.of(ctx, "spectrum").width, mixed_fft.element_text(ctx, false)))
+    local row = tiles.emit_column_base(c, ctx, "spectrum", "stile").width
     mixed_fft.each_output(ctx, out, function(reg, x, _, _, bound)
         c:block(bound and string.format("if (live && it < %s)", u(bound)) or "if (live)", function()
             c:line("uint k2 = %s;", x)
@@ -93,7 +93,7 @@ local function emit_product(c, ctx, out)
     else
         c:comment(string.format("Product: H in row k2 of this column's tile (spectrum2 stored it in natural " ..
             "order), k2 = %s; %s", mixed_fft.element_text(ctx, false), after))
-        row = tiles.emit_column_base(c, ctx, "s", "stile").width
+        row = tiles.emit_column_base(c, ctx, "spectrum", "stile").width
     end
     local scale = mixed_fft.literal(1 / s.p2)
     local nxt = {}

@@ -2,10 +2,10 @@
 -- neighbouring columns k1 of one channel per workgroup (columns.lua), so these buffers keep
 -- neighbouring columns together, in tiles of T >= C columns (T = max(C, 8): gen/conv/conv.h),
 -- tile g = k1 / T of a channel holding:
---   z, zk   pair after pair of lines: the T values Z[k1] of its columns, then their T values
---           Z[-k1] (the two a column pass unpacks a value from), 2T per pair;
---   y, s    line after line (y) or frequency after frequency along A2 (the exact kernel
---           spectrum): the tile's T values.
+--   z, zk       pair after pair of lines: the T values Z[k1] of its columns, then their T
+--               values Z[-k1] (the two a column pass unpacks a value from), 2T per pair;
+--   y, spectrum line after line (y) or frequency after frequency along A2 (the exact kernel
+--               spectrum): the tile's T values.
 -- A column pass's workgroup then reads and writes rows of a few tiles, each row 64 bytes or
 -- more, where rows of the spectrum put its C values of one line a whole line from the next
 -- line's; the line passes write and read 64 bytes at a time. Measured: docs/conv.md, "Tiles".
@@ -16,9 +16,9 @@ local tiles = {}
 
 local u = X.u
 
--- The tiling of buffer `name`: its tile width T (c), tiles per channel (g), rows per tile,
--- values per row (2T for z and zk), and the length N of the lines along A1 (the FFT that
--- writes z or zk, or reads y).
+-- The tiling of buffer `name` (z, zk, y or the exact spectrum): its tile width T (c), tiles
+-- per channel (g), rows per tile, values per row (2T for z and zk), and the length N of the
+-- lines along A1 (the FFT that writes z or zk, or reads y).
 function tiles.of(ctx, name)
     local s, st = ctx.sizes, ctx.strides
     if name == "zk" then
