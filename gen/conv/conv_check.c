@@ -13,7 +13,8 @@
 /* The default E (the FFT's default shape), and columns per workgroup in lanes at most: 4
  * measured fastest for pass 2 (1.44x over 8 at a 2048x1024 padding, level at 4096x2048;
  * docs/conv.md, Limits): fewer registers and more resident workgroups than 8 or 16
- * columns, and fewer workgroups than 1 or 2. */
+ * columns, and fewer workgroups than 1 or 2. With the tiles, 2 won at one case of eight
+ * and lost at the mixed-radix sides (docs/conv.md, Tiles). */
 #define DEFAULT_EPT 16
 #define LANES_DEFAULT 4
 /* A mixed-radix column pass holds at most this many values per invocation. Its plan needs
