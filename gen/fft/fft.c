@@ -49,6 +49,14 @@ static int rows(const void *p)
     return !f->strided && !f->real && !f->passes;
 }
 
+/* --shared-layout applies unless the one shader's exchanges go by component (one float
+ * array: fft_check_mixed.c refuses the flag there, and the regenerate command leaves it out). */
+static int shared_layout_applies(const void *p)
+{
+    const sg_fft_params *f = p;
+    return f->passes || !f->stages.components;
+}
+
 #define F(field) offsetof(sg_fft_params, field)
 static const sg_option options[] = {
     [FFT_OPT_FFT] = {.name = "--fft", .kind = SG_OPT_UINT, .offset = F(n), .min = 2,
@@ -125,6 +133,7 @@ static const sg_option options[] = {
         "the polynomials, ~1 ulp more error)"},
     [FFT_OPT_SHARED] = {.name = "--shared-layout", .kind = SG_OPT_CHOICE, .offset = F(shared_layout),
         .choices = sg_fft_shared_layouts, .meta = "L", .default_text = "paired from N = 1024",
+        .command = SG_CMD_WHEN, .shown = shared_layout_applies,
         .help = "split (two float arrays) | paired (one float2 array: half the shared-memory "
         "instructions)"},
     [FFT_OPT_BATCH] = {.name = "--batch", .kind = SG_OPT_UINT, .offset = F(batch), .min = 1,

@@ -550,5 +550,11 @@ int sg_fft_check_mixed(sg_run *run)
     }
     f->rows_per_wg = rows ? rows : sg_fft_mixed_rows(n, f->wg, f->max_wg, BUDGET_SLOTS, flags);
     take_stages(run, f, n, f->rows_per_wg, flags);
+    /* An exchange by component moves floats through one array, so no layout applies (and the
+     * regenerate command leaves the flag out: sg_fft_shared_layout_applies). */
+    if (f->stages.components && sg_given(run, FFT_OPT_SHARED))
+        return usage_error("--shared-layout %s: --fft %ld (E %ld x W %ld) exchanges by component, the real "
+                           "parts then the imaginary through one float array, where no layout applies",
+                           sg_fft_shared_layouts[f->shared_layout], f->n, f->ept, f->wg);
     return 0;
 }

@@ -178,6 +178,14 @@ for n in 2400 4200 4800 6300; do
         tr -d '\n/' <"$WORK/mregen/c.comp" | tr -s ' ' | grep -q "the real parts, then the imaginary)"
     ok $? "--fft $n: one shader, E ${e:-none} in 16..40, exchanges by component"
 done
+# An exchange by component goes through one float array, so --shared-layout does not apply:
+# given, it is refused (it was ignored), and the regenerate command leaves it out.
+expect_usage_error "--shared-layout beside an exchange by component" "--shared-layout paired" \
+    --fft 4200 --shared-layout paired
+"$SPDGEN" --fft 4200 -o "$WORK/mregen/l.comp" && ! regenerate_command "$WORK/mregen/l.comp" | grep -q -- "--shared-layout"
+ok $? "--fft 4200: its regenerate command names no --shared-layout"
+"$SPDGEN" --fft 7056 --shared-layout split -o "$WORK/mregen/l.comp" && grep -q "^shared float fft_re\[" "$WORK/mregen/l.comp"
+ok $? "--fft 7056 --shared-layout split: a plan by element keeps the flag"
 # Past 6144 points a round by component holds more than 24 KB, and two workgroups no longer
 # share a multiprocessor: a shape by element whose rounds stay within 24 KB comes first (7056
 # as 42 x 168 in rounds of 18816 bytes, not 16 x 441 by component in 28224).
