@@ -107,9 +107,9 @@ char *sg_conv_manifest(const sg_run *run, const sg_job *job)
                    c->first_axis == SG_CONV_AXIS_X ? c->q1 : c->q2,
                    c->first_axis == SG_CONV_AXIS_X ? c->q2 : c->q1, sg_conv_z_values(c),
                    sg_conv_y_values(c), sg_conv_s_values(c), sg_conv_zk_values(c), sg_conv_r_values(c));
-    /* Where the exact kernel spectrum's values are (spdrt_conv_spectrum_at): pass 2's tiles. */
-    sg_text_printf(&t, "spectrum-tiles %ld %ld %ld\n", sg_conv_tile(c, SG_CONV_PASS2), sg_conv_tiles(c, SG_CONV_PASS2),
-                   c->p2);
+    /* Where the exact kernel spectrum's values are (spdrt_conv_spectrum_at): in pass 2's tiles,
+     * this many columns wide. */
+    sg_text_printf(&t, "spectrum-tiles %ld\n", sg_conv_tile(c, SG_CONV_PASS2));
     for (int i = 0; i < job->count; i++) {
         const sg_contract *k = &job->shaders[i].gen.contract;
         const sg_conv_shape *s = &c->shapes[job->shaders[i].index];

@@ -29,8 +29,7 @@ struct spdrt_conv {
     spdrt_conv_info info;
     uint32_t e1_max, e2_max, k2_max, p1, q1;   /* along the passes' axes */
     uint64_t values[5];                        /* complex values of z, y, s, zk, r */
-    uint32_t s_tile, s_tiles, s_rows;          /* the exact spectrum's tiles: columns, tiles a
-                                                  channel, rows each stores */
+    uint32_t s_tile;                           /* the exact spectrum's tiles: columns each */
     conv_shader shaders[CONV_SHADERS];
     spdrt_buffer z, y, s, zk;                  /* device-local */
     spdrt_buffer r;                            /* resampled: s at the image's frequencies */

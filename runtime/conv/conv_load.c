@@ -112,7 +112,7 @@ static int parse_line(spdrt_conv *conv, const char *line, char files[CONV_SHADER
     else if (!strcmp(word, "storage")) i->f16 = !strcmp(value, "f16");
     else if (!strcmp(word, "format")) return parse_format(value, &i->output_format);
     else if (!strcmp(word, "spectrum-tiles")) {
-        if (sscanf(line, "spectrum-tiles %u %u %u", &conv->s_tile, &conv->s_tiles, &conv->s_rows) != 3) return -1;
+        if (sscanf(line, "spectrum-tiles %u", &conv->s_tile) != 1 || !conv->s_tile) return -1;
     } else if (!strcmp(word, "buffers")) {
         unsigned long long r;
         if (sscanf(line, "buffers %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &r) != 5) return -1;

@@ -110,7 +110,8 @@ size_t spdrt_conv_spectrum_at(const spdrt_conv *conv, uint32_t c, uint32_t kx, u
         j2 = 0;
         for (uint32_t b = 0; b < bits; b++) j2 |= ((k2 >> b) & 1u) << (bits - 1 - b);
     }
-    return (((size_t)c * conv->s_tiles + k1 / conv->s_tile) * conv->s_rows + j2) * conv->s_tile + k1 % conv->s_tile;
+    uint32_t t = conv->s_tile, tiles = (conv->p1 / 2 + t) / t; /* P1/2 + 1 columns in tiles of t */
+    return (((size_t)c * tiles + k1 / t) * q2 + j2) * t + k1 % t;
 }
 
 spdrt_result spdrt_conv_read_spectrum(spdrt_context *ctx, spdrt_conv *conv, float *out)
