@@ -128,7 +128,9 @@ typedef struct {
  * one run picks them; beside it the device's shuffles (unfenced and fenced) and --fetch rows
  * once (an earlier run found rows 46-53% of the floor everywhere and the shuffles 7-10
  * points behind, bench/results: the rest of those rows were dropped). The other
- * configurations run the defaults, texel 8 and 32 and the 64-pixel density map also strips. */
+ * configurations run the defaults, texel 8 and 32 and the 64-pixel density map also strips,
+ * and --fetch columns (with shuffles in subgroups of at least 8) where it applies (texels of 16
+ * and more). */
 typedef struct {
     spdrt_dmap_gen_config c;
     uint32_t batch;
@@ -148,6 +150,7 @@ static const variant_config VARIANTS[] = {
     {CONTENT16(0), 4, "strips", 0, 0},
     {CONTENT16(0), 4, "strips", 1, 1},
     {CONTENT16(0), 2, "strips", 1, 0},
+    {CONTENT16(8), 4, "columns", 0, 0},
     {CONTENT16(UINT32_MAX), 4, "blocks", 0, 0},
     {CONTENT16(UINT32_MAX), 2, "blocks", 1, 0},
     {CONTENT16(0), 4, "rows", 0, 0},
@@ -155,10 +158,13 @@ static const variant_config VARIANTS[] = {
     {{SPDRT_DMAP_FSR, 8, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0}, 4, "strips", 0, 0},
     {{SPDRT_DMAP_FSR, 32, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0}, 4, "blocks", 0, 0},
     {{SPDRT_DMAP_FSR, 32, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0}, 4, "strips", 0, 0},
+    {{SPDRT_DMAP_FSR, 32, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 8, 0}, 4, "columns", 0, 0},
     {{SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 4, 0, 0}, 4, "blocks", 0, 0},
     {{SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 16, 0, 0}, 4, "blocks", 0, 0},
+    {{SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 16, 8, 0}, 4, "columns", 0, 0},
     {{SPDRT_DMAP_FDM, 64, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, 0, 0}, 4, "blocks", 0, 0},
     {{SPDRT_DMAP_FDM, 64, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, 0, 0}, 4, "strips", 0, 0},
+    {{SPDRT_DMAP_FDM, 64, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, 8, 0}, 4, "columns", 0, 0},
     {{SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 4, 0, 0}, 0, NULL, 0, 0},
 };
 #undef CONTENT16

@@ -13,7 +13,7 @@ const char *const sg_dmap_foveations[] = {"off", "fixed", "gaze", NULL};
 const char *const sg_dmap_combines[] = {"finer", "coarser", NULL};
 const char *const sg_dmap_formats[] = {"rgba16f", "rgba32f", "rgba8", NULL};
 const char *const sg_dmap_filters[] = {"nearest", "linear", NULL};
-const char *const sg_dmap_fetches[] = {"blocks", "rows", "strips", NULL};
+const char *const sg_dmap_fetches[] = {"blocks", "rows", "strips", "columns", NULL};
 const char *const sg_dmap_rings[] = {"joined", "last", NULL};
 static const long subgroups[] = {0, 4, 8, 16, 32, 64, -1};
 static const long batches[] = {1, 2, 4, -1};
@@ -73,7 +73,9 @@ static const sg_option options[] = {
         .help = "--content: blocks (an invocation reads its own 2x2-pixel blocks) | rows (a subgroup's "
         "lanes read adjacent pixels of a row, the luminance goes through 16 KiB of shared memory) | "
         "strips (an invocation's blocks are a column of 4, lanes read every other pixel of a row; "
-        "--subgroup 0)"},
+        "--subgroup 0) | columns (as strips, but each invocation reads one pixel column of 16 rows, "
+        "so lanes read adjacent pixels of a row, then trades half with its neighbour by shuffles; "
+        "--subgroup 8 or more, --texel 16 and up, --batch 4)"},
     [DMAP_OPT_FENCE] = {.name = "--fence", .kind = SG_OPT_FLAG, .offset = F(fence), .lua = "fence",
         .help = "--content with --batch 1 or 2 or --ring last: a workgroup barrier after each "
         "batch, so the next batch's loads wait (fewer registers held, more workgroups resident)"},

@@ -4,8 +4,9 @@
 -- tile reduction is templates/lib/tile.lua's plan (registers, then subgroup shuffles,
 -- quad broadcasts or shared memory per level). How the region's pixels are loaded is the
 -- one choice left to the device: --batch (how many blocks' loads go out before any is used)
--- and --fetch (an invocation's own blocks, or adjacent pixels of a row per subgroup through
--- shared memory); the map is the same bit for bit either way.
+-- and --fetch (an invocation's own blocks, adjacent pixels of a row per subgroup through
+-- shared memory, or a pixel column per invocation traded in halves with its neighbour by
+-- shuffles); the map is the same bit for bit either way.
 --
 -- Per 2x2 block, as FidelityFX computes it (its ffx_variable_shading.h, tile sizes 8..32):
 -- the previous frame's luminance 0.30 R + 0.59 G + 0.11 B at each pixel moved back by its
@@ -68,9 +69,10 @@ function content.steps(T, subgroup)
 end
 
 -- Own block q's position in blocks (x, y), q a number or an expression. --fetch blocks and
--- rows: the 2x2 blocks at 2 * p (p = morton(t)); --fetch strips: a column of 4 blocks at o.
+-- rows: the 2x2 blocks at 2 * p (p = morton(t)); --fetch strips and columns: a column of 4
+-- blocks at o.
 local function own_block(ctx, q)
-    if ctx.cfg.fetch == "strips" then
+    if ctx.cfg.fetch == "strips" or ctx.cfg.fetch == "columns" then
         return "o.x", string.format("o.y + %s", type(q) == "number" and u(q) or q)
     end
     if type(q) == "number" then
@@ -104,8 +106,8 @@ local function emit_block_values(c, ctx, q, slot, lum)
     c:line(L("%s lo = min(min(min(l[i], l[i + 1u]), l[i + 2u]), l[i + 3u]);"), P("float"))
     c:line(L("%s hi = max(max(max(l[i], l[i + 1u]), l[i + 2u]), l[i + 3u]);"), P("float"))
     local own = function()
-        c:line("d[%s] = $float4(max(abs(l[i] - l[i + 1u]), abs(l[i + 2u] - l[i + 3u])) - m,", q.index)
-        c:line("    max(abs(l[i] - l[i + 2u]), abs(l[i + 1u] - l[i + 3u])) - m,")
+        c:line(L("d[%s] = $float4(max(abs(l[i] - l[i + 1u]), abs(l[i + 2u] - l[i + 3u])) - m,"), q.index)
+        c:line(L("    max(abs(l[i] - l[i + 2u]), abs(l[i + 1u] - l[i + 3u])) - m,"))
         c:line("    (hi - lo) - m, 0.0f);")
         c:line("own_lo[%s] = lo;", q.index)
         c:line("own_hi[%s] = hi - m;", q.index)
@@ -243,6 +245,95 @@ local function emit_ring_batch(c, ctx)
     end)
 end
 
+-- --fetch columns, phase 1: invocation t reads one pixel column, 16 rows: x = 2 o.x + h (h =
+-- t & 1), the rows of blocks o.y - 4 h .. o.y - 4 h + 7, so the lanes of one load instruction
+-- read adjacent pixels of a row. Then it trades half with its neighbour t ^ 1, which reads
+-- the column beside it, by subgroup shuffles (no barrier): each keeps its own column of its
+-- 4 blocks' rows (8 h .. 8 h + 7) and takes the neighbour's, and the odd one takes the even
+-- one's motion terms (a block's first pixel is in the even column).
+local function emit_columns(c, ctx)
+    local D, P, B = ctx.dialect, ctx.precise, content.BLOCKS
+    local N = content.SHAPE.wg
+    c:comment(string.format("Blocks j < 4 are the invocation's own, j = 4 the ring block where `ring` " ..
+        "holds (t < %d).", 4 * B))
+    c:line("bool ring = t < %s;", u(4 * B))
+    c:line("uint h = t & 1u;")
+    c:line("int column = region_x + 2 * int(o.x) + int(h);")
+    c:line("int row0 = region_y + 2 * (int(o.y) - 4 * int(h));")
+    local pixel = function()
+        c:line("int px = k < 16u ? column : region_x + 2 * ring_x + int(k & 1u);")
+        c:line("int py = k < 16u ? row0 + int(k) : region_y + 2 * ring_y + int((k >> 1u) & 1u);")
+    end
+    c:comment("Motion vectors: rows 0..15 of the column, then the ring block's 4 pixels (x fastest); " ..
+        "reads clamp to the image.")
+    c:line("$float2 mv[20];")
+    c:block("for (uint k = 0u; k < 20u; k++)", function()
+        c:line("mv[k] = $float2(0.0f, 0.0f);")
+        c:block("if (k < 16u || ring)", function()
+            pixel()
+            c:line("uint mx = uint(clamp(px, 0, last_x));")
+            c:line("uint my = uint(clamp(py, 0, last_y));")
+            c:line("mv[k] = %s;", D.image_load(ctx.motion, "mx", "my", ctx.layer, 2))
+        end)
+    end)
+    c:comment("The luminance each pixel came from: the motion vector rounds as floor(v + 0.5), " ..
+        "the read clamps to the image.")
+    c:line("%s l[20];", P("float"))
+    c:block("for (uint k = 0u; k < 20u; k++)", function()
+        c:line("l[k] = 0.0f;")
+        c:block("if (k < 16u || ring)", function()
+            pixel()
+            c:line("int sx = clamp(px - int(floor(mv[k].x + 0.5f)), 0, last_x);")
+            c:line("int sy = clamp(py - int(floor(mv[k].y + 0.5f)), 0, last_y);")
+            c:line("$float4 rgb = %s;", D.image_load(ctx.colour, "uint(sx)", "uint(sy)", ctx.layer, 4))
+            c:line("%s lr = rgb.x * 0.30f;", P("float"))
+            c:line("%s lg = rgb.y * 0.59f;", P("float"))
+            c:line("%s lb = rgb.z * 0.11f;", P("float"))
+            c:line("l[k] = (lr + lg) + lb;")
+        end)
+    end)
+    c:comment("Trade halves with t ^ 1, the neighbouring lane, by shuffles: the rows the neighbour " ..
+        "keeps (the odd one's first 8, the even one's last 8), and the even one's motion terms of " ..
+        "rows 8, 10, 12, 14.")
+    c:line("float their[8];")
+    c:block("for (uint i = 0u; i < 8u; i++)", function()
+        c:line("float give = h == 1u ? l[i] : l[8u + i];")
+        c:line("their[i] = %s;", D.shuffle_xor("give", 1, "float"))
+    end)
+    c:line("float their_m[4];")
+    c:block("for (uint j = 0u; j < 4u; j++)", function()
+        c:line("uint k = 8u + 2u * j;")
+        c:line("%s give = params.motion_factor * max(abs(mv[k].x), abs(mv[k].y));", P("float"))
+        c:line("their_m[j] = %s;", D.shuffle_xor("give", 1, "float"))
+    end)
+    c:comment("Each own block from both columns (the even one first), its motion term from the even " ..
+        "column's first pixel; then as --fetch blocks: the differences, the minimum and maximum.")
+    c:block("for (uint j = 0u; j < 4u; j++)", function()
+        c:comment("Rows 8 h + 2 j and the next: selected, not indexed by h, so l stays in registers.")
+        c:line("float mine0 = h == 0u ? l[2u * j] : l[8u + 2u * j];")
+        c:line("float mine1 = h == 0u ? l[2u * j + 1u] : l[8u + 2u * j + 1u];")
+        c:line("float their0 = their[2u * j];")
+        c:line("float their1 = their[2u * j + 1u];")
+        c:line("%s bl[4];", P("float"))
+        c:line("bl[0] = h == 0u ? mine0 : their0;")
+        c:line("bl[1] = h == 0u ? their0 : mine0;")
+        c:line("bl[2] = h == 0u ? mine1 : their1;")
+        c:line("bl[3] = h == 0u ? their1 : mine1;")
+        c:line("%s own_m = params.motion_factor * max(abs(mv[2u * j].x), abs(mv[2u * j].y));", P("float"))
+        c:line("float m = h == 0u ? own_m : their_m[j];")
+        c:line("uint i = 0u;")
+        emit_block_values(c, ctx, { index = "j" }, string.format("(o.y + j + 1u) * %s + o.x + 1u",
+            u(content.SIDE)), "bl")
+    end)
+    c:comment("The ring block: its minimum and motion-lowered maximum for phase 2.")
+    c:block("if (ring)", function()
+        c:line("uint i = 16u;")
+        c:line("%s m = params.motion_factor * max(abs(mv[i].x), abs(mv[i].y));", P("float"))
+        emit_block_values(c, ctx, {}, string.format("uint(ring_y + 1) * %s + uint(ring_x + 1)",
+            u(content.SIDE)))
+    end)
+end
+
 -- --fetch rows, phase 1b: the invocation's four blocks from the luminance in shared memory.
 local function emit_blocks_from_shared(c, ctx)
     local P, R, S = ctx.precise, content.REGION, content.SIDE
@@ -272,7 +363,14 @@ local function emit_blocks(c, ctx)
     local rows = ctx.cfg.fetch == "rows"
     local batches = batch == 4 and "one batch" or string.format("%d batches, the ring block in the last",
         4 // batch)
-    if rows then
+    local columns = ctx.cfg.fetch == "columns"
+    if columns then
+        c:comment(string.format("Phase 1: the 2x2-pixel blocks: this invocation's four in a column at " ..
+            "o (q = 0..3), read as one pixel column of 16 rows and traded in halves with the " ..
+            "neighbour (--fetch columns), and for t < %d one of the ring of blocks around the " ..
+            "region's %dx%d, whose minimum and maximum phase 2 needs. All motion vectors go out " ..
+            "before any is used, then all colours: a load's latency is paid once.", 4 * B, B, B))
+    elseif rows then
         c:comment(string.format("Phase 1: the luminance of the region's pixels, to shared memory " ..
             "(--fetch rows): invocation t reads column t %% 64, rows t / 64 + 4 k, so a subgroup's " ..
             "lanes read adjacent pixels of a row; and for t < %d one of the ring of blocks around " ..
@@ -289,7 +387,27 @@ local function emit_blocks(c, ctx)
             ctx.cfg.fetch == "strips" and "in a column at o" or "at 2 * morton(t)", 4 * B, B, B,
             batches, batch))
     end
-    if ctx.cfg.fetch == "strips" then
+    if columns then
+        -- G invocations per texel, consecutive in t, each a column of 4 blocks (as strips); the
+        -- texel's 2 x half pixel columns in lanes, so neighbours t and t ^ 1 share a column of
+        -- 8 blocks (h = t & 1 its upper or lower 4), then rows of 16 pixels; texels in Morton
+        -- order.
+        local half = math.min(ctx.T, content.REGION) // 2
+        local G = half * half // 4
+        local cols = 2 * half
+        c:comment(string.format("--fetch columns: invocation t holds the column of 4 blocks at o; the " ..
+            "%d of a texel are consecutive in t, pixel columns fastest, so one load instruction's " ..
+            "lanes read adjacent pixels of a row.", G))
+        if G == 256 then
+            c:line("$uint2 o = $uint2((t & 63u) >> 1u, 8u * (t >> 6u) + 4u * (t & 1u));")
+        else
+            c:line("$uint2 tp0 = dmap_morton_xy(t >> %s);", u(tile.log2(G)))
+            c:line("uint w = t & %s;", u(G - 1))
+            local group = cols == G and "" or string.format(" + 8u * (w >> %s)", u(tile.log2(cols)))
+            c:line("$uint2 o = $uint2(tp0.x * %s + ((w & %s) >> 1u), tp0.y * %s%s + 4u * (w & 1u));",
+                u(half), u(cols - 1), u(half), group)
+        end
+    elseif ctx.cfg.fetch == "strips" then
         -- G invocations per texel, consecutive in t (the shared-memory maxima fold consecutive
         -- entries), each a column of 4 blocks; texels in Morton order.
         local half = math.min(ctx.T, content.REGION) // 2
@@ -322,7 +440,9 @@ local function emit_blocks(c, ctx)
             "early and hold their registers.")
         c:line(ctx.dialect.barrier())
     end
-    if batch == 4 then
+    if columns then
+        emit_columns(c, ctx)
+    elseif batch == 4 then
         emit_batch(c, ctx, "0u", 4, last and "false" or nil, "0u")
     else
         c:block(string.format("for (uint batch = 0u; batch < %s; batch++)", u(4 // batch)), function()
@@ -348,13 +468,13 @@ local function emit_blocks(c, ctx)
         "and their maximum above (FidelityFX's guard against burn-in); blocks outside the image " ..
         "count as 0. A neighbour among the invocation's own blocks comes from registers, the " ..
         string.format("others from shared memory: %d reads instead of 40.",
-            ctx.cfg.fetch == "strips" and 20 or 16))
+            (ctx.cfg.fetch == "strips" or columns) and 20 or 16))
     c:line("$float4 zero = $float4(0.0f, 0.0f, 0.0f, 0.0f);")
     -- Block q's neighbours up, left, down, right: the index of an own block, false for one
     -- in shared memory at that offset from the block's slot.
     local own = { [0] = { false, false, 2, 1 }, [1] = { false, 0, 3, false }, [2] = { 0, false, false, 3 },
         [3] = { 1, 2, false, false } }
-    if ctx.cfg.fetch == "strips" then
+    if ctx.cfg.fetch == "strips" or columns then
         own = { [0] = { false, false, 1, false }, [1] = { 0, false, 2, false }, [2] = { 1, false, 3, false },
             [3] = { 2, false, false, false } }
     end

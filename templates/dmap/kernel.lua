@@ -30,7 +30,9 @@ local function make_context(cfg, D)
     ctx.max_log2 = log2(cfg.max_rate)
     ctx.layer = ctx.array and "view" or nil
     if cfg.content then
-        ctx.steps = content.steps(ctx.T, cfg.subgroup)
+        -- --fetch columns: --subgroup is the neighbours' shuffles; the maxima stay in shared
+        -- memory, whose steps fold an invocation's column of blocks as --fetch strips does.
+        ctx.steps = content.steps(ctx.T, cfg.fetch == "columns" and 0 or cfg.subgroup)
         ctx.strategy = content.describe(ctx.steps)
         ctx.big = ctx.T > content.REGION
         for _, s in ipairs(ctx.steps) do ctx.uses_lane = ctx.uses_lane or s.kind == "shuffle" end
@@ -63,7 +65,7 @@ local function make_interface(ctx)
         params = { block = "DmapParams", name = "params", fields = fields },
         shared = cfg.content and content.shared(ctx.steps, cfg.fetch) or {},
         builtins = ctx.uses_lane and { "t", "group", "lane" } or { "t", "group" },
-        features = { shuffle = ctx.uses_lane, quad = quad },
+        features = { shuffle = ctx.uses_lane, quad = quad, shuffle_xor = cfg.content and cfg.fetch == "columns" },
     })
 end
 
@@ -172,8 +174,8 @@ local function emit_header_comment(c, ctx)
     hanging(c, string.format("//   %s, DmapParams params (%d bytes): ", ctx.interface:params_label(),
         k.push_constant_bytes), table.concat(names, ", "))
     hanging(c, "//   ", string.format("workgroup %dx1x1; %s; shared memory %d bytes%s", k.workgroup[1],
-        k.grid_doc, k.shared_bytes, ctx.uses_lane and string.format("; full subgroups of at least %d " ..
-            "invocations, lane = t %% size", cfg.subgroup) or ""))
+        k.grid_doc, k.shared_bytes, (ctx.uses_lane or cfg.fetch == "columns") and string.format("; full " ..
+            "subgroups of at least %d invocations, lane = t %% size", cfg.subgroup) or ""))
     if cfg.content then
         c:comment("Strategy: " .. ctx.strategy .. ".")
     end

@@ -35,7 +35,12 @@ refuse "--subgroup.*12" --dmap fsr --content --subgroup 12
 refuse "--batch 2: only with --content" --dmap fsr --batch 2
 refuse "--batch.*3" --dmap fsr --content --batch 3
 refuse "--fetch rows: only with --content" --dmap fdm --fetch rows
-refuse "--fetch.*columns" --dmap fsr --content --fetch columns
+refuse "--fetch.*diagonals" --dmap fsr --content --fetch diagonals
+refuse "--fetch columns: only with --subgroup 8 or more.*not 0" --dmap fsr --content --fetch columns
+refuse "--fetch columns: only with --subgroup 8 or more.*not 4" --dmap fsr --content --fetch columns --subgroup 4
+refuse "--fetch columns: only with --texel 16 or more" --dmap fsr --texel 8 --content --fetch columns --subgroup 8
+refuse "--fetch columns: only with --batch 4 and --ring joined" --dmap fsr --content --fetch columns --subgroup 8 --batch 2
+refuse "--fetch columns: only with --batch 4 and --ring joined" --dmap fdm --content --fetch columns --subgroup 16 --ring last
 refuse "--batch: not with --dmap resolve" --dmap resolve --batch 1
 refuse "--fence: only with --content" --dmap fsr --fence
 refuse "--fetch strips: only with --subgroup 0" --dmap fsr --content --fetch strips --subgroup 8
@@ -55,19 +60,21 @@ refuse "--size 64x64x2: the layers are --views (1)" --dmap fsr --selftest --size
 refuse "--op: only for --spd" --dmap fsr --op max
 
 # Every target, every kind of configuration: generated, deterministic, short lines.
-n=0 bad=0 long=0
+n=0 bad=0 long=0 twice=0
 for flags in "--dmap fsr" "--dmap fdm --texel 1024 --views 6" "--dmap fsr --content --subgroup 8" \
     "--dmap fdm --content --foveation fixed --combine coarser --texel 256 --views 2 --rate-map" \
     "--dmap fsr --texel 8 --content --foveation off --subgroup 4" \
     "--dmap fsr --content --subgroup 32 --batch 1" "--dmap fdm --content --fetch rows --batch 2" \
     "--dmap fsr --content --batch 2 --fence" "--dmap fdm --content --texel 64 --fetch strips" \
-    "--dmap fsr --content --ring last --fence"; do
+    "--dmap fsr --content --ring last --fence" "--dmap fsr --content --foveation off --fetch columns --subgroup 8" \
+    "--dmap fdm --content --texel 128 --views 2 --fetch columns --subgroup 32"; do
     for t in glsl hlsl msl; do
         n=$((n + 1))
         # shellcheck disable=SC2086
         "$SPDGEN" $flags --target $t -o "$WORK/a.$n" || { bad=$((bad + 1)); diag "$flags --target $t"; }
         # one configuration per target again: the same bytes
         if [ $((n % 4)) -eq 1 ]; then
+            twice=$((twice + 1))
             "$SPDGEN" $flags --target $t -o "$WORK/b.$n" && cmp -s "$WORK/a.$n" "$WORK/b.$n" ||
                 { bad=$((bad + 1)); diag "$flags --target $t: not the same twice"; }
         fi
@@ -75,7 +82,7 @@ for flags in "--dmap fsr" "--dmap fdm --texel 1024 --views 6" "--dmap fsr --cont
         [ "$l" -eq 0 ] || { long=$((long + l)); diag "$flags --target $t: $l long lines"; }
     done
 done
-ok $bad "$n configurations x targets generate; four of them twice, byte for byte the same"
+ok $bad "$n configurations x targets generate; $twice of them twice, byte for byte the same"
 ok $long "every emitted line is within 100 columns (the regenerate command excepted)"
 
 # The contract header: compiles, and its push-constant struct has the shader's fields.

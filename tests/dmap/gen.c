@@ -5,7 +5,8 @@
  * plans and --max-rate, at odd and even sizes, on spdrt_dmap_scene's frames with random
  * parameters (rings, gazes, aspects, cutoffs, a rate missing from the mask). Every run
  * dispatches twice with the map refilled with a sentinel in between. known.c checks the
- * rules themselves against answers derived by hand.
+ * rules themselves against answers derived by hand. A second set runs frames whose motion and
+ * luminance vary per pixel, where taking another pixel's motion term changes the map.
  *
  * usage: gen glsl|hlsl        prints TAP */
 #define _POSIX_C_SOURCE 200809L
@@ -60,8 +61,8 @@ static const spdrt_dmap_gen_config MATRIX[] = {
     {SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_FIXED, 0, 0, 8, 0, 1},
     {SPDRT_DMAP_FDM, 128, 2, SPDRT_DMAP_FOVEATION_GAZE, 1, 1, 16, 8, 1},
 };
-/* --content's other load batches (the matrix runs the default, 4), --fetch rows and strips
- * (the matrix: blocks), --fence and --ring last: each with another exchange plan, the big texel's region loop,
+/* --content's other load batches (the matrix runs the default, 4), --fetch rows, strips and
+ * columns (the matrix: blocks), --fence and --ring last: each with another exchange plan, the big texel's region loop,
  * views and the rate map. */
 static const struct {
     spdrt_dmap_gen_config c;
@@ -88,6 +89,10 @@ static const struct {
     {{SPDRT_DMAP_FSR, 8, 1, SPDRT_DMAP_FOVEATION_FIXED, 1, 1, 4, 0, 0}, "--fetch strips --ring last --fence"},
     {{SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, 4, 0}, "--batch 2 --ring last --fence"},
     {{SPDRT_DMAP_FDM, 256, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 16, 0, 1}, "--fetch rows --ring last"},
+    {{SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 8, 0}, "--fetch columns"},
+    {{SPDRT_DMAP_FSR, 32, 2, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 4, 8, 1}, "--fetch columns"},
+    {{SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_FIXED, 1, 1, 16, 8, 0}, "--fetch columns"},
+    {{SPDRT_DMAP_FDM, 128, 2, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, 8, 1}, "--fetch columns"},
 };
 static const uint32_t SIZES[][2] = {{1, 1}, {7, 5}, {65, 33}, {250, 131}, {640, 360}};
 
@@ -152,9 +157,75 @@ static void test_matrix(void)
     }
 }
 
+/* ---- 2. the motion terms ---- */
+
+/* A frame where each block's motion term decides: luminance 0.5 plus noise up to 0.08 and a
+ * motion vector of up to 4 pixels, both drawn per pixel, so a block's first pixel's motion
+ * term (up to 0.08 at motion_factor 0.02) is the size of its differences, and a layout that
+ * takes another pixel's term changes some tile's maximum across the cutoff. */
+static void noisy_frame(uint32_t w, uint32_t h, uint32_t views, float *colour, float *motion)
+{
+    for (size_t i = 0; i < (size_t)w * h * views; i++) {
+        float v = 0.5f + (float)rnd(81) / 1000.0f;
+        colour[4 * i] = colour[4 * i + 1] = colour[4 * i + 2] = v, colour[4 * i + 3] = 1.0f;
+        motion[2 * i] = (float)rnd(33) / 4.0f - 4.0f;
+        motion[2 * i + 1] = (float)rnd(33) / 4.0f - 4.0f;
+    }
+}
+
+static void test_motion_terms(void)
+{
+    static const struct {
+        spdrt_dmap_gen_config c;
+        const char *flags;
+    } CASES[] = {
+        {{SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0}, ""},
+        {{SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0}, "--fetch strips"},
+        {{SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 8, 0}, "--fetch columns"},
+        {{SPDRT_DMAP_FSR, 32, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 8, 0}, "--fetch columns"},
+        {{SPDRT_DMAP_FDM, 64, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, 8, 0}, "--fetch columns"},
+    };
+    static const uint32_t sizes[][2] = {{256, 128}, {250, 131}, {320, 200}};
+    for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++) {
+        const spdrt_dmap_gen_config *c = &CASES[i].c;
+        shader s;
+        if (make_shader_with(c, CASES[i].flags, &s)) {
+            ok(0, "spdgen made the shader for motion case %zu", i);
+            continue;
+        }
+        size_t bad = 0, texels = 0;
+        for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+            run_data r;
+            spdrt_dmap_gen_params p;
+            if (alloc_run(c, sizes[k][0], sizes[k][1], &r)) {
+                bad++;
+                break;
+            }
+            spdrt_dmap_gen_defaults(c, sizes[k][0], sizes[k][1], &p);
+            p.cutoff = 0.04f, p.cutoff4 = 0.0f, p.motion_factor = 0.02f;
+            noisy_frame(sizes[k][0], sizes[k][1], c->views, r.colour, r.motion);
+            if (run_device(&s, &p, &r) == 0 && spdrt_dmap_gen_reference(c, &p, r.colour, r.motion, r.ref) == 0) {
+                size_t bytes = r.texels * spdrt_dmap_gen_texel_bytes(c), diff = 0;
+                for (size_t b = 0; b < bytes; b++) diff += r.gpu[b] != r.ref[b];
+                if (diff) printf("# %ux%u: %zu bytes differ\n", sizes[k][0], sizes[k][1], diff);
+                bad += diff != 0;
+                texels += r.texels;
+            } else {
+                bad++;
+            }
+            free_run(&r);
+        }
+        ok(bad == 0, "%s --texel %u --content --foveation off --subgroup %u%s%s, per-pixel motion and noise: %zu "
+           "texels equal the reference", c->kind == SPDRT_DMAP_FDM ? "fdm" : "fsr", c->texel, c->subgroup,
+           *CASES[i].flags ? " " : "", CASES[i].flags, texels);
+        free(s.spirv);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (open_device(argc > 1 ? argv[1] : "glsl")) return 0;
     test_matrix();
+    test_motion_terms();
     return close_device();
 }

@@ -1,0 +1,12 @@
+for f in .gl/*.deb; do dpkg -x $f / >/dev/null; done; ldconfig
+export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json XDG_RUNTIME_DIR=/tmp
+R=$OUT/r; mkdir -p $R
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > $R/gpu.txt
+for v in dmap dmap2; do
+timeout 150 build-gpu/R/bench/dmap_bench --spdgen build-gpu/C/spdgen --sizes 1920x1080,3840x2160,1408x1152 --reps 19 \
+    --json $R/$v.json --markdown $R/$v.md > /dev/null 2> $R/$v.err; echo "rc=$? $SECONDS" >> $R/$v.err
+done
+tar czf $OUT/results.tgz -C $OUT r
+cat $R/gpu.txt; tail -qn1 $R/*.err
+for v in dmap dmap2; do echo "== $v"; grep -E "^### |texel-load floor|fetch (strips|blocks|columns) \|" $R/$v.md | grep -v "fence\|batch [12]" | cut -c1-150; done
+grep -h "columns:" $R/dmap.err | sed 's/Binary Size=[0-9]*; Stack Size=0; Local Memory Size=68719476736; //' | sort -u | head -4

@@ -1,0 +1,9 @@
+for f in .gl/*.deb; do dpkg -x $f / >/dev/null; done; ldconfig
+export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json XDG_RUNTIME_DIR=/tmp
+R=$OUT/r; mkdir -p $R
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > $R/gpu.txt
+timeout 120 build-gpu/R/bench/dmap_bench --spdgen build-gpu/C/spdgen --sizes 1920x1080,3840x2160,1408x1152 --reps 19 \
+    --json $R/dmap.json --markdown $R/dmap.md > /dev/null 2> $R/dmap.err; echo "rc=$? $SECONDS" >> $R/dmap.err
+tar czf $OUT/results.tgz -C $OUT r
+cat $R/gpu.txt; tail -qn1 $R/*.err
+grep -E "^### |texel-load floor|texel 16 --foveation off --content --subgroup (0|8) --batch 4 --fetch (blocks|columns) \|" $R/dmap.md | cut -c1-150
