@@ -96,6 +96,46 @@ local function emit_pixel(c, rows, n, row0)
     c:line("    : region_y + 2 * ring_y + int((k >> 1u) & 1u);")
 end
 
+-- The motion vectors of `count` pixels into array `mv`: pixel() declares load k's (px, py).
+-- Where `guard` (an expression of k) is given, only those loads go out and the rest stay zero.
+-- Reads clamp to the image.
+local function emit_motion_loads(c, ctx, mv, count, guard, pixel)
+    c:line("$float2 %s[%d];", mv, count)
+    c:block(string.format("for (uint k = 0u; k < %s; k++)", u(count)), function()
+        local load = function()
+            pixel()
+            c:line("uint mx = uint(clamp(px, 0, last_x));")
+            c:line("uint my = uint(clamp(py, 0, last_y));")
+            c:line("%s[k] = %s;", mv, ctx.dialect.image_load(ctx.motion, "mx", "my", ctx.layer, 2))
+        end
+        if not guard then return load() end
+        c:line("%s[k] = $float2(0.0f, 0.0f);", mv)
+        c:block(string.format("if (%s)", guard), load)
+    end)
+end
+
+-- The luminance 0.30 R + 0.59 G + 0.11 B (exact: `precise`) each of those pixels came from,
+-- into array `l`: the motion vector rounds as floor(v + 0.5), the read clamps to the image.
+local function emit_luminance_loads(c, ctx, mv, l, count, guard, pixel)
+    local P = ctx.precise
+    c:line("%s %s[%d];", P("float"), l, count)
+    c:block(string.format("for (uint k = 0u; k < %s; k++)", u(count)), function()
+        local load = function()
+            pixel()
+            c:line("int sx = clamp(px - int(floor(%s[k].x + 0.5f)), 0, last_x);", mv)
+            c:line("int sy = clamp(py - int(floor(%s[k].y + 0.5f)), 0, last_y);", mv)
+            c:line("$float4 rgb = %s;", ctx.dialect.image_load(ctx.colour, "uint(sx)", "uint(sy)", ctx.layer, 4))
+            c:line("%s lr = rgb.x * 0.30f;", P("float"))
+            c:line("%s lg = rgb.y * 0.59f;", P("float"))
+            c:line("%s lb = rgb.z * 0.11f;", P("float"))
+            c:line("%s[k] = (lr + lg) + lb;", l)
+        end
+        if not guard then return load() end
+        c:line("%s[k] = 0.0f;", l)
+        c:block(string.format("if (%s)", guard), load)
+    end)
+end
+
 -- A block's minimum lo, motion-lowered maximum and differences from l[i..i + 3] and its
 -- motion term m (declared by the caller): d[`q`], own_lo[`q`] and own_hi[`q`] where q is
 -- given (phase 2 reads an invocation's own blocks from registers), then the min/max arrays
@@ -151,32 +191,12 @@ local function emit_batch(c, ctx, first, n, last, row0)
         "column's rows, then the ring block's, x fastest); reads clamp to the image.", 4 * n - 1)
         or "Motion vectors of the batch's pixels (load k: block k / 4, pixel k % 4, x fastest); " ..
         "reads clamp to the image.")
-    c:line("$float2 mv[%d];", loads)
-    c:block(string.format("for (uint k = 0u; k < %s; k++)", u(loads)), function()
-        c:line("mv[k] = $float2(0.0f, 0.0f);")
-        c:block(string.format("if (k < %s || ring)", u(4 * n)), function()
-            emit_pixel(c, rows, n, row0)
-            c:line("uint mx = uint(clamp(px, 0, last_x));")
-            c:line("uint my = uint(clamp(py, 0, last_y));")
-            c:line("mv[k] = %s;", D.image_load(ctx.motion, "mx", "my", ctx.layer, 2))
-        end)
-    end)
+    local pixel = function() emit_pixel(c, rows, n, row0) end
+    local guard = string.format("k < %s || ring", u(4 * n))
+    emit_motion_loads(c, ctx, "mv", loads, guard, pixel)
     c:comment("The luminance each pixel came from: the motion vector rounds as floor(v + 0.5), " ..
         "the read clamps to the image.")
-    c:line("%s l[%d];", P("float"), loads)
-    c:block(string.format("for (uint k = 0u; k < %s; k++)", u(loads)), function()
-        c:line("l[k] = 0.0f;")
-        c:block(string.format("if (k < %s || ring)", u(4 * n)), function()
-            emit_pixel(c, rows, n, row0)
-            c:line("int sx = clamp(px - int(floor(mv[k].x + 0.5f)), 0, last_x);")
-            c:line("int sy = clamp(py - int(floor(mv[k].y + 0.5f)), 0, last_y);")
-            c:line("$float4 rgb = %s;", D.image_load(ctx.colour, "uint(sx)", "uint(sy)", ctx.layer, 4))
-            c:line("%s lr = rgb.x * 0.30f;", P("float"))
-            c:line("%s lg = rgb.y * 0.59f;", P("float"))
-            c:line("%s lb = rgb.z * 0.11f;", P("float"))
-            c:line("l[k] = (lr + lg) + lb;")
-        end)
-    end)
+    emit_luminance_loads(c, ctx, "mv", "l", loads, guard, pixel)
     if not rows then
         c:comment("Each block: its differences less the motion term of its first pixel (own " ..
             "blocks), its minimum and motion-lowered maximum for phase 2.")
@@ -220,24 +240,8 @@ local function emit_ring_batch(c, ctx)
             c:line("int px = region_x + 2 * ring_x + int(k & 1u);")
             c:line("int py = region_y + 2 * ring_y + int((k >> 1u) & 1u);")
         end
-        c:line("$float2 ring_mv[4];")
-        c:block("for (uint k = 0u; k < 4u; k++)", function()
-            pixel()
-            c:line("uint mx = uint(clamp(px, 0, last_x));")
-            c:line("uint my = uint(clamp(py, 0, last_y));")
-            c:line("ring_mv[k] = %s;", D.image_load(ctx.motion, "mx", "my", ctx.layer, 2))
-        end)
-        c:line("%s ring_l[4];", P("float"))
-        c:block("for (uint k = 0u; k < 4u; k++)", function()
-            pixel()
-            c:line("int sx = clamp(px - int(floor(ring_mv[k].x + 0.5f)), 0, last_x);")
-            c:line("int sy = clamp(py - int(floor(ring_mv[k].y + 0.5f)), 0, last_y);")
-            c:line("$float4 rgb = %s;", D.image_load(ctx.colour, "uint(sx)", "uint(sy)", ctx.layer, 4))
-            c:line("%s lr = rgb.x * 0.30f;", P("float"))
-            c:line("%s lg = rgb.y * 0.59f;", P("float"))
-            c:line("%s lb = rgb.z * 0.11f;", P("float"))
-            c:line("ring_l[k] = (lr + lg) + lb;")
-        end)
+        emit_motion_loads(c, ctx, "ring_mv", 4, nil, pixel)
+        emit_luminance_loads(c, ctx, "ring_mv", "ring_l", 4, nil, pixel)
         c:line("uint i = 0u;")
         c:line("%s m = params.motion_factor * max(abs(ring_mv[0].x), abs(ring_mv[0].y));", P("float"))
         emit_block_values(c, ctx, {}, string.format("uint(ring_y + 1) * %s + uint(ring_x + 1)",
@@ -266,32 +270,10 @@ local function emit_columns(c, ctx)
     end
     c:comment("Motion vectors: rows 0..15 of the column, then the ring block's 4 pixels (x fastest); " ..
         "reads clamp to the image.")
-    c:line("$float2 mv[20];")
-    c:block("for (uint k = 0u; k < 20u; k++)", function()
-        c:line("mv[k] = $float2(0.0f, 0.0f);")
-        c:block("if (k < 16u || ring)", function()
-            pixel()
-            c:line("uint mx = uint(clamp(px, 0, last_x));")
-            c:line("uint my = uint(clamp(py, 0, last_y));")
-            c:line("mv[k] = %s;", D.image_load(ctx.motion, "mx", "my", ctx.layer, 2))
-        end)
-    end)
+    emit_motion_loads(c, ctx, "mv", 20, "k < 16u || ring", pixel)
     c:comment("The luminance each pixel came from: the motion vector rounds as floor(v + 0.5), " ..
         "the read clamps to the image.")
-    c:line("%s l[20];", P("float"))
-    c:block("for (uint k = 0u; k < 20u; k++)", function()
-        c:line("l[k] = 0.0f;")
-        c:block("if (k < 16u || ring)", function()
-            pixel()
-            c:line("int sx = clamp(px - int(floor(mv[k].x + 0.5f)), 0, last_x);")
-            c:line("int sy = clamp(py - int(floor(mv[k].y + 0.5f)), 0, last_y);")
-            c:line("$float4 rgb = %s;", D.image_load(ctx.colour, "uint(sx)", "uint(sy)", ctx.layer, 4))
-            c:line("%s lr = rgb.x * 0.30f;", P("float"))
-            c:line("%s lg = rgb.y * 0.59f;", P("float"))
-            c:line("%s lb = rgb.z * 0.11f;", P("float"))
-            c:line("l[k] = (lr + lg) + lb;")
-        end)
-    end)
+    emit_luminance_loads(c, ctx, "mv", "l", 20, "k < 16u || ring", pixel)
     c:comment("Trade halves with t ^ 1, the neighbouring lane, by shuffles: the rows the neighbour " ..
         "keeps (the odd one's first 8, the even one's last 8), and the even one's motion terms of " ..
         "rows 8, 10, 12, 14.")
@@ -355,6 +337,39 @@ local function emit_blocks_from_shared(c, ctx)
     end)
 end
 
+-- --fetch strips and columns: o, the first of the invocation's column of 4 blocks. G
+-- invocations per texel, consecutive in t (the shared-memory maxima fold consecutive
+-- entries); texels in Morton order. strips: the texel's half columns of blocks fastest, then
+-- its two halves of rows. columns: its 2 x half pixel columns fastest (neighbours t and
+-- t ^ 1 share a column of 8 blocks, h = t & 1 its upper or lower 4), then rows of 16 pixels.
+local function emit_column_origin(c, ctx)
+    local half = math.min(ctx.T, content.REGION) // 2
+    local G = half * half // 4
+    local columns = ctx.cfg.fetch == "columns"
+    c:comment(columns and string.format("--fetch columns: invocation t holds the column of 4 blocks " ..
+        "at o; the %d of a texel are consecutive in t, pixel columns fastest, so one load " ..
+        "instruction's lanes read adjacent pixels of a row.", G) or string.format("--fetch strips: " ..
+        "invocation t holds the column of 4 blocks at o: the %d of a texel are consecutive in t, " ..
+        "columns fastest, so one load instruction's lanes read every other pixel of a row (with " ..
+        "2x2 blocks, every fourth).", G))
+    if G == 256 then
+        c:line(columns and "$uint2 o = $uint2((t & 63u) >> 1u, 8u * (t >> 6u) + 4u * (t & 1u));" or
+            "$uint2 o = $uint2(t & 31u, 4u * (t >> 5u));")
+        return
+    end
+    c:line("$uint2 tp0 = dmap_morton_xy(t >> %s);", u(tile.log2(G)))
+    c:line("uint w = t & %s;", u(G - 1))
+    if columns then
+        local cols = 2 * half
+        local group = cols == G and "" or string.format(" + 8u * (w >> %s)", u(tile.log2(cols)))
+        c:line("$uint2 o = $uint2(tp0.x * %s + ((w & %s) >> 1u), tp0.y * %s%s + 4u * (w & 1u));",
+            u(half), u(cols - 1), u(half), group)
+    else
+        c:line("$uint2 o = $uint2(tp0.x * %s + (w & %s), 4u * (tp0.y * %s + (w >> %s)));", u(half),
+            u(half - 1), u(half // 4), u(tile.log2(half)))
+    end
+end
+
 -- Phases 1-3 for the region at (region_x, region_y): every block's d, widened by its
 -- neighbours, in d[0..3] (0 for blocks outside the image).
 local function emit_blocks(c, ctx)
@@ -387,42 +402,8 @@ local function emit_blocks(c, ctx)
             ctx.cfg.fetch == "strips" and "in a column at o" or "at 2 * morton(t)", 4 * B, B, B,
             batches, batch))
     end
-    if columns then
-        -- G invocations per texel, consecutive in t, each a column of 4 blocks (as strips); the
-        -- texel's 2 x half pixel columns in lanes, so neighbours t and t ^ 1 share a column of
-        -- 8 blocks (h = t & 1 its upper or lower 4), then rows of 16 pixels; texels in Morton
-        -- order.
-        local half = math.min(ctx.T, content.REGION) // 2
-        local G = half * half // 4
-        local cols = 2 * half
-        c:comment(string.format("--fetch columns: invocation t holds the column of 4 blocks at o; the " ..
-            "%d of a texel are consecutive in t, pixel columns fastest, so one load instruction's " ..
-            "lanes read adjacent pixels of a row.", G))
-        if G == 256 then
-            c:line("$uint2 o = $uint2((t & 63u) >> 1u, 8u * (t >> 6u) + 4u * (t & 1u));")
-        else
-            c:line("$uint2 tp0 = dmap_morton_xy(t >> %s);", u(tile.log2(G)))
-            c:line("uint w = t & %s;", u(G - 1))
-            local group = cols == G and "" or string.format(" + 8u * (w >> %s)", u(tile.log2(cols)))
-            c:line("$uint2 o = $uint2(tp0.x * %s + ((w & %s) >> 1u), tp0.y * %s%s + 4u * (w & 1u));",
-                u(half), u(cols - 1), u(half), group)
-        end
-    elseif ctx.cfg.fetch == "strips" then
-        -- G invocations per texel, consecutive in t (the shared-memory maxima fold consecutive
-        -- entries), each a column of 4 blocks; texels in Morton order.
-        local half = math.min(ctx.T, content.REGION) // 2
-        local G = half * half // 4
-        c:comment(string.format("--fetch strips: invocation t holds the column of 4 blocks at o: " ..
-            "the %d of a texel are consecutive in t, columns fastest, so one load instruction's " ..
-            "lanes read every other pixel of a row (with 2x2 blocks, every fourth).", G))
-        if G == 256 then
-            c:line("$uint2 o = $uint2(t & 31u, 4u * (t >> 5u));")
-        else
-            c:line("$uint2 tp0 = dmap_morton_xy(t >> %s);", u(tile.log2(G)))
-            c:line("uint w = t & %s;", u(G - 1))
-            c:line("$uint2 o = $uint2(tp0.x * %s + (w & %s), 4u * (tp0.y * %s + (w >> %s)));", u(half),
-                u(half - 1), u(half // 4), u(tile.log2(half)))
-        end
+    if columns or ctx.cfg.fetch == "strips" then
+        emit_column_origin(c, ctx)
     else
         c:line("$uint2 p = dmap_morton_xy(t);")
     end

@@ -64,10 +64,11 @@ static const spdrt_dmap_gen_config MATRIX[] = {
 /* --content's other load batches (the matrix runs the default, 4), --fetch rows, strips and
  * columns (the matrix: blocks), --fence and --ring last: each with another exchange plan, the big texel's region loop,
  * views and the rate map. */
-static const struct {
+typedef struct {
     spdrt_dmap_gen_config c;
-    const char *flags;
-} BATCHED[] = {
+    const char *flags; /* spdgen flags past the configuration's own */
+} flagged_config;
+static const flagged_config BATCHED[] = {
     {{SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 8, 0}, "--batch 1"},
     {{SPDRT_DMAP_FSR, 8, 2, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 4, 4, 1}, "--batch 2"},
     {{SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_FIXED, 1, 1, 16, 0, 0}, "--batch 1"},
@@ -175,10 +176,7 @@ static void noisy_frame(uint32_t w, uint32_t h, uint32_t views, float *colour, f
 
 static void test_motion_terms(void)
 {
-    static const struct {
-        spdrt_dmap_gen_config c;
-        const char *flags;
-    } CASES[] = {
+    static const flagged_config CASES[] = {
         {{SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0}, ""},
         {{SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0}, "--fetch strips"},
         {{SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 8, 0}, "--fetch columns"},
