@@ -73,8 +73,8 @@ static int check_rates(sg_run *run)
         return usage_error("--fetch columns: only with --subgroup 8 or more (neighbouring invocations "
                            "trade their columns' halves by shuffles), not %ld", d->subgroup);
     if (d->content && d->fetch == SG_DMAP_FETCH_COLUMNS && d->texel < 16)
-        return usage_error("--fetch columns: only with --texel 16 or more (two neighbours' columns of "
-                           "16 rows span a texel of %ld pixels)", d->texel);
+        return usage_error("--fetch columns: only with --texel 16 or more (an invocation loads a column "
+                           "of 16 rows, taller than a texel of %ld pixels)", d->texel);
     if (d->content && d->fetch == SG_DMAP_FETCH_COLUMNS && (d->batch != 4 || d->ring == SG_DMAP_RING_LAST))
         return usage_error("--fetch columns: only with --batch 4 and --ring joined (a column's 16 rows "
                            "and the ring block load in one batch)");
