@@ -219,15 +219,18 @@ static int append(char *buf, size_t size, const char *fmt, ...)
     return n < 0 || (size_t)n >= size - len ? -1 : 0;
 }
 
-/* " --name path", the path single-quoted for a shell where it needs quotes. */
+/* " --name path", the path single-quoted for a shell where it needs quotes. A "*" before "/"
+ * is followed by '' (an empty string to the shell): the command sits in a block comment. */
 static int append_path(char *buf, size_t size, const char *name, const char *path)
 {
     if (strspn(path, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./+-=,:@%") ==
         strlen(path))
         return append(buf, size, " %s %s", name, path);
     if (append(buf, size, " %s '", name)) return -1;
-    for (const char *p = path; *p; p++)
-        if (*p == '\'' ? append(buf, size, "'\\''") : append(buf, size, "%c", *p)) return -1;
+    for (const char *p = path; *p; p++) {
+        const char *spelt = *p == '\'' ? "'\\''" : *p == '*' && p[1] == '/' ? "*''" : NULL;
+        if (spelt ? append(buf, size, "%s", spelt) : append(buf, size, "%c", *p)) return -1;
+    }
     return append(buf, size, "'");
 }
 

@@ -372,7 +372,14 @@ function parse.read(lines, types)
     local n = 1
     while n <= #lines do
         local text = lines[n]
-        if is_wgsl_line(text) and not text:match("^%s*fn%s") and not text:match("^%s*struct%s") then
+        if text == "/*" then
+            -- A block comment (the header's regenerate command): kept as it is.
+            local first = n
+            while lines[n] and lines[n] ~= "*/" do n = n + 1 end
+            if not lines[n] then fail(first, text, "a block comment without its end") end
+            items[#items + 1] = { k = "wgsl", first = first, last = n }
+            n = n + 1
+        elseif is_wgsl_line(text) and not text:match("^%s*fn%s") and not text:match("^%s*struct%s") then
             items[#items + 1] = { k = "wgsl", first = n, last = n }
             n = n + 1
         elseif text:match("^%s*struct%s") then

@@ -14,12 +14,13 @@ ok() { # ok CONDITION_EXIT_CODE DESCRIPTION
 }
 diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
 done_testing() { echo "1..$TAP_N"; [ "$TAP_FAILED" -eq 0 ]; }
-# regenerate_command FILE: the command a generated file names (its "//   spdgen", " *   spdgen"
-# or "#   spdgen" line and the lines its " \" continues), as one line.
+# regenerate_command FILE: the command a generated file names (a shader's "    spdgen" line in
+# its block comment, a C header's " *   spdgen" or a plan's "#   spdgen" line, and the lines
+# its " \\" continues), as one line.
 regenerate_command() {
-    mark='//'
+    mark=''
     case "$1" in *.h) mark=' \\*' ;; *.fftplan | *.convplan) mark='#' ;; esac
-    awk -v m="$mark" '$0 ~ "^" m "   spdgen " {on=1} on {line=$0; sub("^" m " +", "", line);
+    awk -v m="$mark" '$0 ~ "^" m "   *spdgen " {on=1} on {line=$0; sub("^" m " +", "", line);
         more=sub(/ \\$/, "", line); printf "%s%s", sep, line; sep=" "; if (!more) { print ""; exit }}' "$1"
 }
 # long_lines FILE...: every line longer than 100 columns, as FILE:LINE: text (none: silent).

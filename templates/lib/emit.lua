@@ -78,16 +78,18 @@ function emit:hanging(head, text, width)
     self:line(line)
 end
 
--- The regenerate command as comment lines: one line when it fits, else broken before an
--- option (kept with its value) with shell continuations (" \\"), so the lines pasted
--- without their "//" run it.
+-- The regenerate command in a block comment, as shell lines broken before an option (kept
+-- with its value) with continuations (" \\"): the lines between the markers paste into a shell
+-- as they are. Not "//" lines: one ending in "\\" continues the comment onto the next line in
+-- a language with a C preprocessor (GLSL, HLSL, MSL), and glslang warns of it.
 function emit:command(command)
-    local head, pad = "//   ", "//       "
+    local head, pad = "    ", "        "
     local groups = {}
     for word in command:gmatch("%S+") do
         if word:sub(1, 2) == "--" or #groups == 0 then groups[#groups + 1] = word
         else groups[#groups] = groups[#groups] .. " " .. word end
     end
+    self.lines[#self.lines + 1] = "/*"
     local line = head
     for _, group in ipairs(groups) do
         if #line + 1 + #group + 2 > emit.WIDTH and #line > #head then
@@ -98,6 +100,7 @@ function emit:command(command)
         end
     end
     self.lines[#self.lines + 1] = line
+    self.lines[#self.lines + 1] = "*/"
 end
 
 -- A line of code with a one-line note: after it ("code // note") where that fits in

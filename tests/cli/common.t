@@ -59,6 +59,34 @@ ok $? "the regenerate command in the header reproduces the file"
 ! grep -q "$WORK" "$WORK/a.glsl"
 ok $? "no output path or absolute path in the emitted text"
 
+# The header compiles without a warning: a "//" line ending in "\\" continues the comment in
+# any language with a C preprocessor (glslang warns of it), so the long regenerate command
+# sits in a block comment. One shader per kernel, each with a command over 100 columns.
+quiet=0
+for kernel in "--spd --subgroup 8 --array" "--fft 2048 --wg 256" "--dmap fsr --content --subgroup 8" \
+    "--dmap resolve" "--conv --image 1280x720 --psf 127x127"; do
+    rm -f "$WORK"/w.*
+    # shellcheck disable=SC2086 # a kernel's flags
+    "$SPDGEN" $kernel --target glsl -o "$WORK/w.comp" || quiet=1
+    for shader in "$WORK"/w*.comp; do
+        glslangValidator -V --target-env vulkan1.1 "$shader" -o "$WORK/w.spv" >"$WORK/wlog" 2>&1 &&
+            ! grep -qi "warning" "$WORK/wlog" || { quiet=1; diag "$kernel (glsl):" "$(cat "$WORK/wlog")"; }
+    done
+    for target in hlsl msl; do
+        # shellcheck disable=SC2086
+        "$SPDGEN" $kernel --target $target -o "$WORK/w.$target" || quiet=1
+        ! grep -n '^//.*\\$' "$WORK"/w*."$target" >"$WORK/wlog" ||
+            { quiet=1; diag "$kernel ($target):" "$(cat "$WORK/wlog")"; }
+    done
+done
+ok $quiet "headers compile without a warning: no \"//\" line ends in \"\\\\\""
+# A path holding "*/" does not end the block comment early: the file validates, and its
+# command regenerates it.
+mkdir -p "$WORK/t*/d" && "$SPDGEN" --spd --template-dir "$WORK/t*/d" -o "$WORK/p1.comp" &&
+    cmd=$(regenerate_command "$WORK/p1.comp") && eval "\"\$SPDGEN_BUILD\"/$cmd -o \"\$WORK/p2.comp\"" &&
+    cmp -s "$WORK/p1.comp" "$WORK/p2.comp"
+ok $? "a --template-dir holding \"*/\" keeps the header a comment and regenerates the file"
+
 # SPIR-V output is a SPIR-V module (magic number 0x07230203, little endian).
 [ "$(od -An -tx4 -N4 "$WORK/a.spirv" | tr -d ' ')" = "07230203" ]
 ok $? "--target spirv writes a SPIR-V binary"

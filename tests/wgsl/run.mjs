@@ -36,10 +36,10 @@ if (missing) {
 // The regenerate command in the header: option -> value (validate.mjs reads it alike).
 function command(code) {
   const all = code.split('\n');
-  const first = all.findIndex((l) => l.startsWith('//   spdgen '));
+  const first = all.findIndex((l) => l.startsWith('    spdgen '));
   const lines = [all[first]];
-  for (let i = first + 1; i < all.length && /^\/\/ {5,}--/.test(all[i]); i++) lines.push(all[i]);
-  const words = lines.map((l) => l.replace(/^\/\/ +/, '').replace(/ \\$/, '')).join(' ').split(/\s+/);
+  for (let i = first + 1; i < all.length && all[i - 1].endsWith(' \\'); i++) lines.push(all[i]);
+  const words = lines.map((l) => l.trim().replace(/ \\$/, '')).join(' ').split(/\s+/);
   const options = {};
   words.forEach((w, i) => { if (w.startsWith('--')) options[w] = words[i + 1]; });
   return options;

@@ -19,15 +19,15 @@ if (missing) {
 
 const DEFAULTS = { '--wg-invocations': 256, '--wg-storage': 16384, '--storage-textures': 4 };
 
-// The regenerate command of a header as option -> value: the "//   spdgen" line and the
-// lines after it indented further (continued with " \\", or wrapped without, as --dmap's).
+// The regenerate command of a header as option -> value: the "    spdgen" line of its block
+// comment and the lines its " \\" continues.
 function command(text) {
   const all = text.split('\n');
-  const first = all.findIndex((l) => l.startsWith('//   spdgen '));
+  const first = all.findIndex((l) => l.startsWith('    spdgen '));
   if (first < 0) return {};
   const lines = [all[first]];
-  for (let i = first + 1; i < all.length && /^\/\/ {5,}--/.test(all[i]); i++) lines.push(all[i]);
-  const words = lines.map((l) => l.replace(/^\/\/ +/, '').replace(/ \\$/, '')).join(' ').split(/\s+/);
+  for (let i = first + 1; i < all.length && all[i - 1].endsWith(' \\'); i++) lines.push(all[i]);
+  const words = lines.map((l) => l.trim().replace(/ \\$/, '')).join(' ').split(/\s+/);
   const options = {};
   for (let i = 0; i < words.length; i++) {
     if (words[i].startsWith('--')) options[words[i]] = words[i + 1];
