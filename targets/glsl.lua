@@ -67,9 +67,10 @@ function glsl.storage_buffer(r, m)
         r.binding, r.coherent and "coherent " or "", ACCESS[r.access], r.block, glsl.types[r.element], r.name) }
 end
 
+-- r.half: mediump, so the loads may return 16 bits (RelaxedPrecision in SPIR-V).
 function glsl.sampled_image(r, m)
-    return { file = string.format("layout(set = 0, binding = %d) uniform %stexture%s %s;", r.binding,
-        r.scalar == "uint" and "u" or "", r.array and "2DArray" or "2D", r.name) }
+    return { file = string.format("layout(set = 0, binding = %d) uniform %s%stexture%s %s;", r.binding,
+        r.half and "mediump " or "", r.scalar == "uint" and "u" or "", r.array and "2DArray" or "2D", r.name) }
 end
 
 function glsl.storage_image_array(r, m)

@@ -52,9 +52,10 @@ function msl.storage_buffer(r, m)
     return { argument = string.format("%s %s* %s %s", space, element, r.name, index_of(r, m)) }
 end
 
+-- r.half: a half texture, whose loads return 16 bits (widened by msl.image_load).
 function msl.sampled_image(r, m)
     return { argument = string.format("%s<%s, access::%s> %s %s", r.array and "texture2d_array" or "texture2d",
-        r.scalar, r.filtered and "sample" or "read", r.name, index_of(r, m)) }
+        r.half and "half" or r.scalar, r.filtered and "sample" or "read", r.name, index_of(r, m)) }
 end
 
 function msl.storage_image_array(r, m)
@@ -118,7 +119,8 @@ function msl.quad_swap(v, mask, type) return string.format("quad_shuffle_xor(%s,
 
 function msl.image_load(img, x, y, layer, channels)
     local args = layer and string.format("uint2(%s, %s), %s", x, y, layer) or string.format("uint2(%s, %s)", x, y)
-    return string.format("%s.read(%s)%s", img.name, args, SWIZZLE[channels])
+    local load = string.format("%s.read(%s)%s", img.name, args, SWIZZLE[channels])
+    return img.half and string.format("float%s(%s)", channels > 1 and channels or "", load) or load
 end
 
 function msl.image_sample(img, smp, uv, layer, channels)

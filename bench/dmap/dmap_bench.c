@@ -130,42 +130,47 @@ typedef struct {
  * points behind, bench/results: the rest of those rows were dropped). The other
  * configurations run the defaults, texel 8 and 32 and the 64-pixel density map also strips,
  * and --fetch columns (with shuffles in subgroups of at least 8) where it applies (texels of 16
- * and more). */
+ * and more); --inputs f16 (the bench's images are RGBA16F and RG16F) beside blocks and columns. */
 typedef struct {
     spdrt_dmap_gen_config c;
     uint32_t batch;
     const char *fetch;
     int fence;
     int ring_last;
+    int half_inputs; /* --inputs f16 */
 } variant_config;
 
 #define CONTENT16(subgroup) {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, subgroup, 0}
 static const variant_config VARIANTS[] = {
-    {CONTENT16(0), 4, "blocks", 0, 0},
-    {CONTENT16(0), 4, "blocks", 0, 1},
-    {CONTENT16(0), 4, "blocks", 1, 1},
-    {CONTENT16(0), 2, "blocks", 0, 0},
-    {CONTENT16(0), 2, "blocks", 1, 0},
-    {CONTENT16(0), 1, "blocks", 1, 0},
-    {CONTENT16(0), 4, "strips", 0, 0},
-    {CONTENT16(0), 4, "strips", 1, 1},
-    {CONTENT16(0), 2, "strips", 1, 0},
-    {CONTENT16(8), 4, "columns", 0, 0},
-    {CONTENT16(UINT32_MAX), 4, "blocks", 0, 0},
-    {CONTENT16(UINT32_MAX), 2, "blocks", 1, 0},
-    {CONTENT16(0), 4, "rows", 0, 0},
-    {{SPDRT_DMAP_FSR, 8, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0}, 4, "blocks", 0, 0},
-    {{SPDRT_DMAP_FSR, 8, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0}, 4, "strips", 0, 0},
-    {{SPDRT_DMAP_FSR, 32, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0}, 4, "blocks", 0, 0},
-    {{SPDRT_DMAP_FSR, 32, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0}, 4, "strips", 0, 0},
-    {{SPDRT_DMAP_FSR, 32, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 8, 0}, 4, "columns", 0, 0},
-    {{SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 4, 0, 0}, 4, "blocks", 0, 0},
-    {{SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 16, 0, 0}, 4, "blocks", 0, 0},
-    {{SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 16, 8, 0}, 4, "columns", 0, 0},
-    {{SPDRT_DMAP_FDM, 64, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, 0, 0}, 4, "blocks", 0, 0},
-    {{SPDRT_DMAP_FDM, 64, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, 0, 0}, 4, "strips", 0, 0},
-    {{SPDRT_DMAP_FDM, 64, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, 8, 0}, 4, "columns", 0, 0},
-    {{SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 4, 0, 0}, 0, NULL, 0, 0},
+    {CONTENT16(0), 4, "blocks", 0, 0, 0},
+    {CONTENT16(0), 4, "blocks", 0, 1, 0},
+    {CONTENT16(0), 4, "blocks", 1, 1, 0},
+    {CONTENT16(0), 2, "blocks", 0, 0, 0},
+    {CONTENT16(0), 2, "blocks", 1, 0, 0},
+    {CONTENT16(0), 1, "blocks", 1, 0, 0},
+    {CONTENT16(0), 4, "strips", 0, 0, 0},
+    {CONTENT16(0), 4, "strips", 1, 1, 0},
+    {CONTENT16(0), 2, "strips", 1, 0, 0},
+    {CONTENT16(8), 4, "columns", 0, 0, 0},
+    {CONTENT16(0), 4, "blocks", 0, 0, 1},
+    {CONTENT16(8), 4, "columns", 0, 0, 1},
+    {CONTENT16(UINT32_MAX), 4, "blocks", 0, 0, 0},
+    {CONTENT16(UINT32_MAX), 2, "blocks", 1, 0, 0},
+    {CONTENT16(0), 4, "rows", 0, 0, 0},
+    {{SPDRT_DMAP_FSR, 8, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0}, 4, "blocks", 0, 0, 0},
+    {{SPDRT_DMAP_FSR, 8, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0}, 4, "strips", 0, 0, 0},
+    {{SPDRT_DMAP_FSR, 32, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0}, 4, "blocks", 0, 0, 0},
+    {{SPDRT_DMAP_FSR, 32, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 0, 0}, 4, "strips", 0, 0, 0},
+    {{SPDRT_DMAP_FSR, 32, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 8, 0}, 4, "columns", 0, 0, 0},
+    {{SPDRT_DMAP_FSR, 32, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 8, 0}, 4, "columns", 0, 0, 1},
+    {{SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 4, 0, 0}, 4, "blocks", 0, 0, 0},
+    {{SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 16, 0, 0}, 4, "blocks", 0, 0, 0},
+    {{SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 16, 8, 0}, 4, "columns", 0, 0, 0},
+    {{SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 16, 8, 0}, 4, "columns", 0, 0, 1},
+    {{SPDRT_DMAP_FDM, 64, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, 0, 0}, 4, "blocks", 0, 0, 0},
+    {{SPDRT_DMAP_FDM, 64, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, 0, 0}, 4, "strips", 0, 0, 0},
+    {{SPDRT_DMAP_FDM, 64, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, 8, 0}, 4, "columns", 0, 0, 0},
+    {{SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_GAZE, 0, 0, 4, 0, 0}, 0, NULL, 0, 0, 0},
 };
 #undef CONTENT16
 _Static_assert(sizeof VARIANTS / sizeof *VARIANTS <= MAX_VARIANTS, "a size_record holds every variant's row");
@@ -175,7 +180,7 @@ static uint32_t *generate(bench *b, const spdrt_dmap_gen_config *c, const varian
                           size_t size, size_t *words)
 {
     char texel[16], subgroup[16], batches[16], out[BENCH_PATH_MAX + 16], err[512];
-    char *argv[24] = {b->spdgen.path, "--dmap", c->kind == SPDRT_DMAP_FDM ? "fdm" : "fsr", "--texel", texel,
+    char *argv[28] = {b->spdgen.path, "--dmap", c->kind == SPDRT_DMAP_FDM ? "fdm" : "fsr", "--texel", texel,
                       "--foveation", c->foveation == SPDRT_DMAP_FOVEATION_GAZE ? "gaze" : "off"};
     int n = 7;
     snprintf(texel, sizeof texel, "%u", c->texel);
@@ -186,6 +191,7 @@ static uint32_t *generate(bench *b, const spdrt_dmap_gen_config *c, const varian
     if (c->content) argv[n++] = "--fetch", argv[n++] = (char *)v->fetch;
     if (c->content && v->fence) argv[n++] = "--fence";
     if (c->content && v->ring_last) argv[n++] = "--ring", argv[n++] = "last";
+    if (c->content && v->half_inputs) argv[n++] = "--inputs", argv[n++] = "f16";
     command[0] = '\0';
     for (int i = 1; i < n; i++)
         snprintf(command + strlen(command), size - strlen(command), "%s%s", i > 1 ? " " : "", argv[i]);

@@ -15,6 +15,7 @@ const char *const sg_dmap_formats[] = {"rgba16f", "rgba32f", "rgba8", NULL};
 const char *const sg_dmap_filters[] = {"nearest", "linear", NULL};
 const char *const sg_dmap_fetches[] = {"blocks", "rows", "strips", "columns", NULL};
 const char *const sg_dmap_rings[] = {"joined", "last", NULL};
+const char *const sg_dmap_inputs[] = {"f32", "f16", NULL};
 static const long subgroups[] = {0, 4, 8, 16, 32, 64, -1};
 static const long batches[] = {1, 2, 4, -1};
 
@@ -83,6 +84,12 @@ static const sg_option options[] = {
         .choices = sg_dmap_rings, .meta = "R", .lua = "ring", .command = SG_CMD_WHEN, .shown = content_mode, .default_text = "joined",
         .help = "--content: joined (the ring block around the region loads with the last batch) | last "
         "(in a batch of its own after the others: fewer loads held at once)"},
+    [DMAP_OPT_INPUTS] = {.name = "--inputs", .kind = SG_OPT_CHOICE, .offset = F(inputs),
+        .choices = sg_dmap_inputs, .meta = "P", .lua = "inputs", .command = SG_CMD_WHEN,
+        .shown = content_mode, .default_text = "f32",
+        .help = "--content: the colour and motion images' precision: f32 (any float or UNORM format) | "
+        "f16 (16-bit floats only, RGBA16F and RG16F: the loads may return 16 bits, exact for them, "
+        "half the data from the texture units; not --target wgsl)"},
     [DMAP_OPT_RATE_MAP] = {.name = "--rate-map", .kind = SG_OPT_FLAG, .offset = F(rate_map),
         .lua = "rate_map",
         .help = "also each map column's and row's finest rate (binding 3), the separable "

@@ -1,6 +1,7 @@
 /* dmap_check.c: the --dmap parameters once every flag is known: defaults that depend on the
  * mode, then every combination the shader cannot honour, each a one-line error. */
 #include "dmap.h"
+#include "validate.h"
 
 #define usage_error sg_usage_error
 
@@ -12,10 +13,10 @@ static int check_mode_flags(sg_run *run)
     static const int map_only[] = {DMAP_OPT_TEXEL, DMAP_OPT_FOVEATION, DMAP_OPT_CONTENT,
                                    DMAP_OPT_COMBINE, DMAP_OPT_MAX_RATE, DMAP_OPT_SUBGROUP,
                                    DMAP_OPT_BATCH, DMAP_OPT_FETCH, DMAP_OPT_FENCE,
-                                   DMAP_OPT_RING, DMAP_OPT_RATE_MAP};
+                                   DMAP_OPT_RING, DMAP_OPT_INPUTS, DMAP_OPT_RATE_MAP};
     static const char *const map_names[] = {"--texel", "--foveation", "--content", "--combine",
                                             "--max-rate", "--subgroup", "--batch", "--fetch",
-                                            "--fence", "--ring", "--rate-map"};
+                                            "--fence", "--ring", "--inputs", "--rate-map"};
     if (d->mode == SG_DMAP_RESOLVE) {
         for (unsigned i = 0; i < sizeof map_only / sizeof *map_only; i++)
             if (sg_given(run, map_only[i]))
@@ -83,6 +84,12 @@ static int check_rates(sg_run *run)
     if (sg_given(run, DMAP_OPT_RING) && !d->content)
         return usage_error("--ring %s: only with --content (foveation alone reads no image)",
                            sg_dmap_rings[d->ring]);
+    if (sg_given(run, DMAP_OPT_INPUTS) && !d->content)
+        return usage_error("--inputs %s: only with --content (foveation alone reads no image)",
+                           sg_dmap_inputs[d->inputs]);
+    if (d->content && d->inputs == SG_DMAP_INPUTS_F16 && sg_run_lang(run) == SV_LANG_HLSL)
+        return usage_error("--inputs f16: not with HLSL (its 16-bit texture type, min16float4, is one "
+                           "glslang cannot validate)");
     if (d->fence && d->batch == 4 && d->ring != SG_DMAP_RING_LAST)
         return usage_error("--fence: only with --batch 1 or 2 or --ring last (--batch 4 loads in one "
                            "batch)");

@@ -40,8 +40,12 @@ local function make_context(cfg, D)
     ctx.map = { kind = "storage_image_array", binding = 0, name = "dst_map", count = 1,
                 format = ctx.kind == "fdm" and "rg8" or "r8ui", array = ctx.array,
                 scalar = ctx.kind == "fdm" and "float" or "uint", access = "write" }
-    ctx.colour = { kind = "sampled_image", binding = 1, name = "src_colour", array = ctx.array, scalar = "float" }
-    ctx.motion = { kind = "sampled_image", binding = 2, name = "src_motion", array = ctx.array, scalar = "float" }
+    -- --inputs f16: the loads may return 16 bits (exact for 16-bit float images), half the data.
+    local half = cfg.content and cfg.inputs == "f16"
+    ctx.colour = { kind = "sampled_image", binding = 1, name = "src_colour", array = ctx.array, scalar = "float",
+        half = half }
+    ctx.motion = { kind = "sampled_image", binding = 2, name = "src_motion", array = ctx.array, scalar = "float",
+        half = half }
     ctx.axes = { kind = "storage_buffer", binding = 3, name = "rate_axes", block = "DmapAxes", element = "uint",
                  access = "read_write", atomic = true }
     return ctx
@@ -93,10 +97,12 @@ local function make_contract(ctx)
         doc = map_doc .. (ctx.array and ", one layer per view" or "") .. "; write-only" } }
     if cfg.content then
         bindings[2] = { binding = 1, macro = "COLOUR", name = "src_colour", kind = "sampled image", count = 1,
-            doc = "the previous frame's colour (RGB read; RGBA16F typical), texel loads" ..
+            doc = "the previous frame's colour (RGB read; " .. (ctx.colour.half and
+                "RGBA16F: 16-bit loads" or "RGBA16F typical") .. "), texel loads" ..
                 (ctx.array and ", one layer per view" or "") }
         bindings[3] = { binding = 2, macro = "MOTION", name = "src_motion", kind = "sampled image", count = 1,
-            doc = "motion vectors in pixels (RG read; RG16F typical): pixel p came from p - motion" }
+            doc = "motion vectors in pixels (RG read; " .. (ctx.motion.half and "RG16F: 16-bit loads"
+                or "RG16F typical") .. "): pixel p came from p - motion" }
     end
     if cfg.rate_map then
         bindings[#bindings + 1] = { binding = 3, macro = "RATE_AXES", name = "rate_axes", kind = "storage buffer",

@@ -22,7 +22,8 @@ MSL_CXXFLAGS := -std=c++17 -O2 -Wall -Wextra -Wno-unused-parameter -Wno-unknown-
 	-flax-vector-conversions=none -Xclang -fnative-half-type \
 	-Xclang -fnative-half-arguments-and-returns -DMSL_SHIM_EXTERNAL_RUNTIME \
 	-I$(MSL_DIR) -I$(MSL_DIR)/exec -I$(ROOT)/runtime/include -MMD -MP
-DMAP_FLAG_NAMES := dmap texel foveation content combine views max-rate subgroup batch fetch fence ring rate-map
+DMAP_FLAG_NAMES := dmap texel foveation content combine views max-rate subgroup batch fetch fence ring \
+	inputs rate-map
 dmap_args = $(foreach w,$(subst _, ,$(1)),$(if $(filter $(DMAP_FLAG_NAMES),$(w)),--$(w),$(w)))
 
 $(B)/msl/exec/%.o: $(MSL_DIR)/exec/%.cpp

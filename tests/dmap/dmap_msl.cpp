@@ -43,6 +43,7 @@ struct options {
   std::vector<unsigned> widths;
   std::vector<std::pair<uint32_t, uint32_t>> sizes;
   std::string label;
+  bool half_inputs = false; // --inputs f16: the kernel reads texture2d<half>
 };
 
 options parse(int argc, char** argv) {
@@ -71,6 +72,10 @@ options parse(int argc, char** argv) {
     } else if (a == "--texel" || a == "--views" || a == "--max-rate" || a == "--subgroup") {
       uint32_t v = uint32_t(std::strtoul(value().c_str(), nullptr, 10));
       (a == "--texel" ? o.c.texel : a == "--views" ? o.c.views : a == "--max-rate" ? o.c.max_rate : o.c.subgroup) = v;
+    } else if (a == "--inputs") {
+      std::string v = value();
+      if (v != "f16" && v != "f32") usage("--inputs " + v + ": f16 or f32");
+      o.half_inputs = v == "f16";
     } else if (a == "--batch" || a == "--fetch" || a == "--ring") {
       value(); // how the shader loads; the reference's map does not depend on it
     } else if (a == "--fence") {
@@ -154,6 +159,7 @@ void run_size(const options& o, size_t index, uint32_t w, uint32_t ht) {
 
   msl_exec::resources res;
   map_texture<float> map_f, in_colour, in_motion;
+  map_texture<metal::half> half_colour, half_motion; // --inputs f16
   map_texture<uint32_t> map_u;
   if (c.kind == SPDRT_DMAP_FDM) {
     map_f.make(e.width, e.height, c.views);
@@ -169,8 +175,22 @@ void run_size(const options& o, size_t index, uint32_t w, uint32_t ht) {
       in_colour.texels[i] = float4{h(colour[4 * i]), h(colour[4 * i + 1]), h(colour[4 * i + 2]), h(colour[4 * i + 3])};
       in_motion.texels[i] = float4{h(motion[2 * i]), h(motion[2 * i + 1]), 0.0f, 1.0f};
     }
-    res.bind_texture(1, in_colour.storage);
-    res.bind_texture(2, in_motion.storage);
+    if (o.half_inputs) {
+      // The same 16-bit values, as the half textures the kernel declares.
+      half_colour.make(w, ht, c.views);
+      half_motion.make(w, ht, c.views);
+      auto narrow = [](float4 v) { return metal::half4{metal::half(v.x), metal::half(v.y), metal::half(v.z),
+                                                      metal::half(v.w)}; };
+      for (size_t i = 0; i < pixels; ++i) {
+        half_colour.texels[i] = narrow(in_colour.texels[i]);
+        half_motion.texels[i] = narrow(in_motion.texels[i]);
+      }
+      res.bind_texture(1, half_colour.storage);
+      res.bind_texture(2, half_motion.storage);
+    } else {
+      res.bind_texture(1, in_colour.storage);
+      res.bind_texture(2, in_motion.storage);
+    }
   }
   // --rate-map: binding 3, the first buffer slot of the MSL interface
   std::vector<uint32_t> axes(spdrt_dmap_gen_axes_count(&c, w, ht)), axes_ref(axes.size());

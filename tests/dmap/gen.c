@@ -95,19 +95,31 @@ static const flagged_config BATCHED[] = {
     {{SPDRT_DMAP_FDM, 32, 1, SPDRT_DMAP_FOVEATION_FIXED, 1, 1, 16, 8, 0}, "--fetch columns"},
     {{SPDRT_DMAP_FDM, 128, 2, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 16, 8, 1}, "--fetch columns"},
 };
+/* --inputs f16 (GLSL only: HLSL refuses it, tests/dmap/cli.t): the textures declared mediump.
+ * The runtime's inputs are RGBA16F and RG16F, so the maps are the reference's on any device. */
+static const flagged_config HALF_INPUTS[] = {
+    {{SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4, 8, 0}, "--fetch columns --inputs f16"},
+    {{SPDRT_DMAP_FDM, 64, 2, SPDRT_DMAP_FOVEATION_GAZE, 1, 0, 16, 0, 1}, "--inputs f16"},
+};
 static const uint32_t SIZES[][2] = {{1, 1}, {7, 5}, {65, 33}, {250, 131}, {640, 360}};
 
-/* Case i: the matrix, then the other batches. */
+/* Case i: the matrix, the other batches, then (GLSL) --inputs f16. */
+static size_t case_count(void)
+{
+    return sizeof MATRIX / sizeof *MATRIX + sizeof BATCHED / sizeof *BATCHED +
+           (strcmp(front_end, "glsl") == 0 ? sizeof HALF_INPUTS / sizeof *HALF_INPUTS : 0);
+}
 static const spdrt_dmap_gen_config *case_config(size_t i, const char **flags)
 {
-    const size_t n = sizeof MATRIX / sizeof *MATRIX;
-    *flags = i < n ? "" : BATCHED[i - n].flags;
-    return i < n ? &MATRIX[i] : &BATCHED[i - n].c;
+    const size_t n = sizeof MATRIX / sizeof *MATRIX, b = n + sizeof BATCHED / sizeof *BATCHED;
+    const flagged_config *f = i < n ? NULL : i < b ? &BATCHED[i - n] : &HALF_INPUTS[i - b];
+    *flags = f ? f->flags : "";
+    return f ? &f->c : &MATRIX[i];
 }
 
 static void test_matrix(void)
 {
-    const size_t cases = sizeof MATRIX / sizeof *MATRIX + sizeof BATCHED / sizeof *BATCHED;
+    const size_t cases = case_count();
     for (size_t i = 0; i < cases; i++) {
         const char *flags;
         const spdrt_dmap_gen_config *c = case_config(i, &flags);

@@ -1,8 +1,9 @@
 #!/bin/sh
-# spdgen --dmap's MSL on the CPU executor of tests/msl (tests/dmap/dmap_msl.cpp): seven
+# spdgen --dmap's MSL on the CPU executor of tests/msl (tests/dmap/dmap_msl.cpp): eight
 # configurations (shuffles, quads, shared memory; texels 8..128; views 1..3; foveation,
 # content and both; one with --rate-map's buffer, one with --batch 2 --fetch rows, one with
-# --batch 2 --fetch strips --fence, one with --fetch columns), every
+# --batch 2 --fetch strips --fence, one with --fetch columns, one with --inputs f16's half
+# textures), every
 # texel equal to the CPU reference after each of two dispatches, SIMD-group widths and
 # threadgroup orders rotating. Builds into $SPDGEN_BUILD/dmap/msl.
 d=$(cd "$(dirname "$0")" && pwd)
@@ -20,6 +21,7 @@ configs="--dmap fsr --texel 16 --foveation gaze --content --views 1 --max-rate 4
 --dmap fsr --texel 16 --foveation off --content --views 1 --max-rate 4 --subgroup 8 --batch 2 --fetch rows|8,32
 --dmap fsr --texel 32 --foveation gaze --content --views 2 --max-rate 4 --subgroup 0 --batch 2 --fetch strips --fence|8,32
 --dmap fsr --texel 16 --foveation off --content --views 1 --max-rate 4 --subgroup 8 --fetch columns|8,32
+--dmap fdm --texel 32 --foveation gaze --content --views 2 --max-rate 16 --subgroup 8 --inputs f16|8,32
 --dmap fsr --texel 8 --foveation gaze --views 3 --max-rate 4|32,8"
 name() { echo "$1" | sed 's/--//g; s/ /_/g'; }
 

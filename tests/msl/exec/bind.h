@@ -170,7 +170,7 @@ template <class P, attr_kind K> P argument(unsigned index, const resources& res,
 template <class P> std::string check_texture(const resources& res, unsigned index) {
   using T = typename texture_type<P>::texel;
   if (index >= res.textures.size() || !res.textures[index].storage) return "no texture bound at index " + std::to_string(index);
-  if (*res.textures[index].texel != typeid(T))
+  if (res.textures[index].texel != &texel_id<T>::tag)
     return "the texture at index " + std::to_string(index) + " has another texel type than the parameter";
   return "";
 }

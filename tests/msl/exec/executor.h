@@ -30,7 +30,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <typeinfo>
 #include <vector>
 
 #include "shim/texture.h" // texture_storage<T> and the vector types; no MSL keywords
@@ -41,9 +40,14 @@ using metal::uint3;
 
 // What a dispatch binds, by MSL index: [[texture(i)]] and [[buffer(i)]]. A texture slot
 // points to host-owned storage (shim/texture.h); a buffer slot to host-owned bytes.
+// A texel type's identity: the address of a tag, not typeid (which half, a native type,
+// has no run-time type information for).
+template <class T> struct texel_id {
+  static constexpr char tag = 0;
+};
 struct texture_slot {
   const void* storage = nullptr;
-  const std::type_info* texel = nullptr; // the T of texture_storage<T>
+  const char* texel = nullptr; // &texel_id<T>::tag, T of texture_storage<T>
 };
 struct buffer_slot {
   void* data = nullptr;
@@ -55,7 +59,7 @@ struct resources {
 
   template <class T> void bind_texture(size_t index, const metal::__msl::texture_storage<T>& s) {
     if (textures.size() <= index) textures.resize(index + 1);
-    textures[index] = texture_slot{&s, &typeid(T)};
+    textures[index] = texture_slot{&s, &texel_id<T>::tag};
   }
   void bind_buffer(size_t index, void* data, size_t size) {
     if (buffers.size() <= index) buffers.resize(index + 1);
