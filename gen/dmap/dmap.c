@@ -70,7 +70,8 @@ static const sg_option options[] = {
         .help = "--content: an invocation's 2x2-pixel blocks whose loads go out together, all motion "
         "vectors, then all colours: 1, 2 or 4 (more loads in flight, more registers)"},
     [DMAP_OPT_FETCH] = {.name = "--fetch", .kind = SG_OPT_CHOICE, .offset = F(fetch), .choices = sg_dmap_fetches,
-        .meta = "F", .lua = "fetch", .command = SG_CMD_WHEN, .shown = content_mode, .default_text = "blocks",
+        .meta = "F", .lua = "fetch", .command = SG_CMD_WHEN, .shown = content_mode,
+        .default_text = "columns where it applies, else blocks",
         .help = "--content: blocks (an invocation reads its own 2x2-pixel blocks) | rows (a subgroup's "
         "lanes read adjacent pixels of a row, the luminance goes through 16 KiB of shared memory) | "
         "strips (an invocation's blocks are a column of 4, lanes read every other pixel of a row; "

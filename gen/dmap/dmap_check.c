@@ -67,6 +67,11 @@ static int check_rates(sg_run *run)
     if (sg_given(run, DMAP_OPT_FETCH) && !d->content)
         return usage_error("--fetch %s: only with --content (foveation alone reads no image)",
                            sg_dmap_fetches[d->fetch]);
+    /* Not given: columns where it applies (faster than blocks in every configuration timed,
+     * docs/dmap.md), else blocks. */
+    if (d->content && !sg_given(run, DMAP_OPT_FETCH) && d->subgroup >= 8 && d->texel >= 16 &&
+        d->batch == 4 && d->ring == SG_DMAP_RING_JOINED && !d->fence)
+        d->fetch = SG_DMAP_FETCH_COLUMNS;
     if (d->content && d->fetch == SG_DMAP_FETCH_STRIPS && d->subgroup != 0)
         return usage_error("--fetch strips: only with --subgroup 0 (the subgroup exchanges pair "
                            "invocations in Morton order)");

@@ -92,6 +92,24 @@ done
 ok $bad "$n configurations x targets generate; $twice of them twice, byte for byte the same"
 ok $long "every emitted line is within 100 columns"
 
+# --fetch's default: columns where it applies (--subgroup 8 or more, --texel 16 and up,
+# --batch 4, --ring joined), blocks elsewhere; given, as given.
+fetch_of() { # spdgen flags: the --fetch its regenerate command names
+    "$SPDGEN" "$@" -o "$WORK/f.comp" && regenerate_command "$WORK/f.comp" | sed -n 's/.*--fetch \([a-z]*\).*/\1/p'
+}
+defaults=0
+for case in "columns|--dmap fsr --content --subgroup 8" "columns|--dmap fdm --content --texel 64 --subgroup 32" \
+    "blocks|--dmap fsr --content" "blocks|--dmap fsr --content --subgroup 4" \
+    "blocks|--dmap fsr --content --subgroup 8 --texel 8" "blocks|--dmap fsr --content --subgroup 8 --batch 2" \
+    "blocks|--dmap fsr --content --subgroup 8 --ring last" "blocks|--dmap fsr --content --subgroup 8 --fetch blocks" \
+    "rows|--dmap fsr --content --subgroup 8 --fetch rows"; do
+    want=${case%%|*}
+    # shellcheck disable=SC2086 # the case's flags
+    got=$(fetch_of ${case#*|})
+    [ "$got" = "$want" ] || { defaults=1; diag "${case#*|}: --fetch $got, not $want"; }
+done
+ok $defaults "--fetch: columns by default where it applies, blocks elsewhere, a given one kept"
+
 # --inputs f16: both textures' loads relaxed to 16 bits in the SPIR-V (mediump in the GLSL, half
 # textures in the MSL, widened to float where read); f32: none relaxed.
 relaxed_fetches() { # SPIR-V file: how many OpImageFetch results are RelaxedPrecision

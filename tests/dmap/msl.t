@@ -15,7 +15,7 @@ B="$SPDGEN_BUILD/dmap"
 msl_need_tools
 
 # FLAGS|WIDTHS per configuration.
-configs="--dmap fsr --texel 16 --foveation gaze --content --views 1 --max-rate 4 --subgroup 8|8,32
+configs="--dmap fsr --texel 16 --foveation gaze --content --views 1 --max-rate 4 --subgroup 8 --fetch blocks|8,32
 --dmap fdm --texel 64 --foveation fixed --content --combine coarser --views 2 --max-rate 16 --subgroup 4 --rate-map|4,16
 --dmap fdm --texel 128 --foveation off --content --views 1 --max-rate 16 --subgroup 0|8,32
 --dmap fsr --texel 16 --foveation off --content --views 1 --max-rate 4 --subgroup 8 --batch 2 --fetch rows|8,32
