@@ -219,8 +219,9 @@ static int append(char *buf, size_t size, const char *fmt, ...)
     return n < 0 || (size_t)n >= size - len ? -1 : 0;
 }
 
-/* " --name path", the path single-quoted for a shell where it needs quotes. A "*" before "/"
- * is followed by '' (an empty string to the shell): the command sits in a block comment. */
+/* " --name path", the path single-quoted for a shell where it needs quotes. "*" and "/" next
+ * to each other are parted by '' (an empty string to the shell): the command sits in a block
+ * comment, which "*" "/" would end and, in WGSL, "/" "*" would nest. */
 static int append_path(char *buf, size_t size, const char *name, const char *path)
 {
     if (strspn(path, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./+-=,:@%") ==
@@ -228,8 +229,9 @@ static int append_path(char *buf, size_t size, const char *name, const char *pat
         return append(buf, size, " %s %s", name, path);
     if (append(buf, size, " %s '", name)) return -1;
     for (const char *p = path; *p; p++) {
-        const char *spelt = *p == '\'' ? "'\\''" : *p == '*' && p[1] == '/' ? "*''" : NULL;
-        if (spelt ? append(buf, size, "%s", spelt) : append(buf, size, "%c", *p)) return -1;
+        int parted = (p[0] == '*' && p[1] == '/') || (p[0] == '/' && p[1] == '*');
+        if (*p == '\'' ? append(buf, size, "'\\''") : append(buf, size, "%c%s", *p, parted ? "''" : ""))
+            return -1;
     }
     return append(buf, size, "'");
 }

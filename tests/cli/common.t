@@ -80,12 +80,22 @@ for kernel in "--spd --subgroup 8 --array" "--fft 2048 --wg 256" "--dmap fsr --c
     done
 done
 ok $quiet "headers compile without a warning: no \"//\" line ends in \"\\\\\""
-# A path holding "*/" does not end the block comment early: the file validates, and its
-# command regenerates it.
-mkdir -p "$WORK/t*/d" && "$SPDGEN" --spd --template-dir "$WORK/t*/d" -o "$WORK/p1.comp" &&
-    cmd=$(regenerate_command "$WORK/p1.comp") && eval "\"\$SPDGEN_BUILD\"/$cmd -o \"\$WORK/p2.comp\"" &&
-    cmp -s "$WORK/p1.comp" "$WORK/p2.comp"
-ok $? "a --template-dir holding \"*/\" keeps the header a comment and regenerates the file"
+# A path holding "*/" or "/*" neither ends a block comment early nor (in WGSL, whose block
+# comments nest; in C, where -Wcomment warns) opens another: the shader validates, no "*/" or
+# "/*" is left inside its comment, its command regenerates it, and the C header compiles.
+paths=0
+mkdir -p "$WORK/t*/d/*e"
+for target in glsl wgsl; do
+    "$SPDGEN" --spd --template-dir "$WORK/t*/d/*e" --target $target -o "$WORK/p1.$target" &&
+        [ "$(sed -n '/^\/\*$/,/^\*\/$/p' "$WORK/p1.$target" | sed '1d;$d' | grep -c '\*/\|/\*')" -eq 0 ] &&
+        cmd=$(regenerate_command "$WORK/p1.$target") &&
+        eval "\"\$SPDGEN_BUILD\"/$cmd -o \"\$WORK/p2.$target\"" && cmp -s "$WORK/p1.$target" "$WORK/p2.$target" ||
+        { paths=1; diag "--target $target:" "$(sed -n '/^\/\*$/,/^\*\/$/p' "$WORK/p1.$target")"; }
+done
+"$SPDGEN" --spd --template-dir "$WORK/t*/d/*e" -o "$WORK/p3.comp" --emit-header "$WORK/p3.h" &&
+    printf '#include "p3.h"\nint main(void) { return 0; }\n' >"$WORK/p3.c" &&
+    cc -std=c11 -Wall -Werror -c "$WORK/p3.c" -o "$WORK/p3.o" 2>"$WORK/p3.err" || { paths=1; diag "$(cat "$WORK/p3.err")"; }
+ok $paths "a --template-dir holding \"*/\" and \"/*\" keeps the headers one comment (the C header compiles with -Werror) and regenerates the file"
 
 # SPIR-V output is a SPIR-V module (magic number 0x07230203, little endian).
 [ "$(od -An -tx4 -N4 "$WORK/a.spirv" | tr -d ' ')" = "07230203" ]
