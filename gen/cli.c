@@ -262,6 +262,11 @@ static int check_template_dir(sg_run *run)
     if (!dir) return 0;
     if (strlen(dir) > PATH_MAX - 256)
         return sg_usage_error("%s %.40s...: longer than %d characters", from, dir, PATH_MAX - 256);
+    /* The regenerate command names it on comment lines, which a line break would end. */
+    for (const char *p = dir; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            return sg_usage_error("%s: a path with a line break or another control character (byte "
+                                  "%d) cannot be named in the regenerate command", from, *p);
     if (stat(dir, &st) != 0)
         return sg_usage_error("%s %s: no such directory", from, dir);
     if (!S_ISDIR(st.st_mode))

@@ -96,6 +96,11 @@ done
     printf '#include "p3.h"\nint main(void) { return 0; }\n' >"$WORK/p3.c" &&
     cc -std=c11 -Wall -Werror -c "$WORK/p3.c" -o "$WORK/p3.o" 2>"$WORK/p3.err" || { paths=1; diag "$(cat "$WORK/p3.err")"; }
 ok $paths "a --template-dir holding \"*/\" and \"/*\" keeps the headers one comment (the C header compiles with -Werror) and regenerates the file"
+# A line break would end the comment lines that name it (the plan file's "#" lines too).
+nl="$WORK/line
+break" && mkdir -p "$nl"
+expect_usage_error "a --template-dir with a line break" "--template-dir: a path with a line break" \
+    --fft 65536 --template-dir "$nl" -o "$WORK/nl.comp"
 
 # SPIR-V output is a SPIR-V module (magic number 0x07230203, little endian).
 [ "$(od -An -tx4 -N4 "$WORK/a.spirv" | tr -d ' ')" = "07230203" ]
