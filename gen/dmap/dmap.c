@@ -90,7 +90,7 @@ static const sg_option options[] = {
         .shown = content_mode, .default_text = "f32",
         .help = "--content: the colour and motion images' precision: f32 (any float or UNORM format) | "
         "f16 (16-bit floats only, RGBA16F and RG16F: the loads may return 16 bits, exact for them, "
-        "half the data from the texture units; not --target wgsl)"},
+        "half the data from the texture units; GLSL, SPIR-V from GLSL and MSL)"},
     [DMAP_OPT_RATE_MAP] = {.name = "--rate-map", .kind = SG_OPT_FLAG, .offset = F(rate_map),
         .lua = "rate_map",
         .help = "also each map column's and row's finest rate (binding 3), the separable "

@@ -1,7 +1,7 @@
 /* dmap_wgsl.c: the --dmap rules of --target wgsl: the map's storage format (a density map's
  * rg8unorm and a shading-rate image's r8uint need texture-formats-tier1; resolve's formats
- * are core), --subgroup's feature, and no 16-bit loads (--inputs f16). WebGPU has no density-map or shading-rate attachment:
- * a WebGPU host reads the map in its own shaders. */
+ * are core), --subgroup's feature, and no 16-bit loads (--inputs f16). WebGPU has no
+ * density-map or shading-rate attachment: a WebGPU host reads the map in its own shaders. */
 #include <stdio.h>
 
 #include "dmap.h"
