@@ -76,13 +76,23 @@ static int parse_format(const char *v, spdrt_format *out)
     return spdrt_format_by_name(v, out);
 }
 
-/* One "key value..." line into conv; 0, or -1 when it is malformed. */
+/* 1 if value is first or second (the set's two words), stored in *out as 0 or 1; else 0. */
+static int parse_pair(const char *value, const char *first, const char *second, int *out)
+{
+    if (strcmp(value, first) && strcmp(value, second)) return 0;
+    *out = !strcmp(value, second);
+    return 1;
+}
+
+/* One "key value..." line into conv; 0, or -1 when it is malformed: an unknown key, a value
+ * outside its set, a missing number (a damaged plan never runs). */
 static int parse_line(spdrt_conv *conv, const char *line, char files[CONV_SHADERS][256])
 {
     spdrt_conv_info *i = &conv->info;
-    char word[64], value[64], role[32], file[256];
+    char word[64], value[64], role[32], file[256], tail[8];
     unsigned long long v[4];
-    unsigned wg, sg, shared, n, cols, groups;
+    unsigned wg, sg, shared, n, cols, groups, channels;
+    int flag = 0;
     if (sscanf(line, "%63s", word) != 1) return 0;
     if (!strcmp(word, "shader")) {
         if (sscanf(line, "shader %31s file %255s wg %u subgroup %u shared %u n %u columns %u groups %u", role,
@@ -96,21 +106,25 @@ static int parse_line(spdrt_conv *conv, const char *line, char files[CONV_SHADER
             }
         return -1;
     }
-    int two = sscanf(line, "%*s %llu %llu", &v[0], &v[1]);
-    if (sscanf(line, "%*s %63s", value) != 1) return -1;
-    if (!strcmp(word, "image") && two == 2) i->image_width = (uint32_t)v[0], i->image_height = (uint32_t)v[1];
-    else if (!strcmp(word, "psf") && two == 2) i->psf_width = (uint32_t)v[0], i->psf_height = (uint32_t)v[1];
-    else if (!strcmp(word, "padded") && two == 2) i->padded_width = (uint32_t)v[0], i->padded_height = (uint32_t)v[1];
-    else if (!strcmp(word, "spectrum-size") && two == 2)
+    /* two numbers and nothing after them; one word and nothing after it */
+    int two = sscanf(line, "%*s %llu %llu %7s", &v[0], &v[1], tail) == 2;
+    int one = sscanf(line, "%*s %63s %7s", value, tail) == 1;
+    if (!one) value[0] = '\0';
+    if (!strcmp(word, "image") && two) i->image_width = (uint32_t)v[0], i->image_height = (uint32_t)v[1];
+    else if (!strcmp(word, "psf") && two) i->psf_width = (uint32_t)v[0], i->psf_height = (uint32_t)v[1];
+    else if (!strcmp(word, "padded") && two) i->padded_width = (uint32_t)v[0], i->padded_height = (uint32_t)v[1];
+    else if (!strcmp(word, "spectrum-size") && two)
         i->spectrum_width = (uint32_t)v[0], i->spectrum_height = (uint32_t)v[1];
-    else if (!strcmp(word, "channels")) i->channels = (uint32_t)strtoul(value, NULL, 10);
-    else if (!strcmp(word, "padding")) i->mirror = !strcmp(value, "mirror");
-    else if (!strcmp(word, "spectrum")) i->resampled = !strcmp(value, "resampled");
-    else if (!strcmp(word, "first-axis")) i->first_axis_y = !strcmp(value, "y");
-    else if (!strcmp(word, "input")) i->input_buffer = !strcmp(value, "buffer");
-    else if (!strcmp(word, "output")) i->output_buffer = !strcmp(value, "buffer");
-    else if (!strcmp(word, "storage")) i->f16 = !strcmp(value, "f16");
-    else if (!strcmp(word, "format")) return parse_format(value, &i->output_format);
+    else if (!strcmp(word, "channels")) {
+        if (!one || sscanf(value, "%u%7s", &channels, tail) != 1) return -1;
+        i->channels = channels;
+    } else if (!strcmp(word, "padding") && parse_pair(value, "zero", "mirror", &flag)) i->mirror = flag;
+    else if (!strcmp(word, "spectrum") && parse_pair(value, "exact", "resampled", &flag)) i->resampled = flag;
+    else if (!strcmp(word, "first-axis") && parse_pair(value, "x", "y", &flag)) i->first_axis_y = flag;
+    else if (!strcmp(word, "input") && parse_pair(value, "image", "buffer", &flag)) i->input_buffer = flag;
+    else if (!strcmp(word, "output") && parse_pair(value, "image", "buffer", &flag)) i->output_buffer = flag;
+    else if (!strcmp(word, "storage") && parse_pair(value, "f32", "f16", &flag)) i->f16 = flag;
+    else if (!strcmp(word, "format") && one) return parse_format(value, &i->output_format);
     else if (!strcmp(word, "spectrum-tiles")) {
         if (sscanf(line, "spectrum-tiles %u", &conv->s_tile) != 1 || !conv->s_tile) return -1;
     } else if (!strcmp(word, "buffers")) {
@@ -118,6 +132,8 @@ static int parse_line(spdrt_conv *conv, const char *line, char files[CONV_SHADER
         if (sscanf(line, "buffers %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &r) != 5) return -1;
         for (int k = 0; k < 4; k++) conv->values[k] = v[k];
         conv->values[4] = r;
+    } else {
+        return -1;
     }
     return 0;
 }
@@ -182,19 +198,24 @@ static void bind_fixed(spdrt_context *ctx, spdrt_conv *conv)
     spdrt__write_buffer(ctx, conv->shaders[CONV_PASS3].pipe.sets[0], 0, conv->y.buffer, 0, VK_WHOLE_SIZE);
 }
 
-/* Parses the plan's text into conv; the modules' file names into files. */
-static int parse_plan(spdrt_conv *conv, const char *text, char files[CONV_SHADERS][256])
+/* Parses the plan's text into conv; the modules' file names into files; the first malformed
+ * line, if any, into why. */
+static int parse_plan(spdrt_conv *conv, const char *text, char files[CONV_SHADERS][256], char *why,
+                      size_t why_size)
 {
     char line[1024];
-    int version = 0, bad = 0;
+    int version = 0, bad = 0, number = 0;
     conv->info.output_format = SPDRT_RGBA32F;
+    why[0] = '\0';
     while (*text) {
         size_t len = strcspn(text, "\n");
         snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), text);
         text += len + (text[len] == '\n');
+        number++;
         if (line[0] == '#') continue;
         if (!strncmp(line, "spdgen-conv-plan ", 17)) version = atoi(line + 17);
-        else if (parse_line(conv, line, files)) bad = 1;
+        else if (parse_line(conv, line, files) && !bad++)
+            snprintf(why, why_size, " (line %d: %.200s)", number, line);
     }
     return version == 2 && !bad && !derive(conv) ? 0 : -1;
 }
@@ -202,13 +223,13 @@ static int parse_plan(spdrt_conv *conv, const char *text, char files[CONV_SHADER
 static spdrt_result create(spdrt_context *ctx, const char *plan, const uint32_t *const spirv[CONV_SHADERS],
                            const size_t words[CONV_SHADERS], const char *where, spdrt_conv **out)
 {
-    char files[CONV_SHADERS][256];
+    char files[CONV_SHADERS][256], why[256];
     spdrt_conv *conv = calloc(1, sizeof *conv);
     if (!conv) return spdrt__error(ctx, SPDRT_ERROR_OUT_OF_MEMORY, "out of memory");
     memset(files, 0, sizeof files);
     spdrt_result res = SPDRT_OK;
-    if (parse_plan(conv, plan, files))
-        res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s is not a version-2 spdgen conv plan", where);
+    if (parse_plan(conv, plan, files, why, sizeof why))
+        res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s is not a version-2 spdgen conv plan%s", where, why);
     /* The modules come in the plan's order: every shader but an exact job's resample. */
     for (int k = 0, m = 0; k < CONV_SHADERS && res == SPDRT_OK; k++) {
         if (!conv->shaders[k].wg) continue;
@@ -257,7 +278,7 @@ static char *read_text(const char *path)
 
 spdrt_result spdrt_conv_load(spdrt_context *ctx, const char *path, spdrt_conv **out)
 {
-    char dir[1024], files[CONV_SHADERS][256];
+    char dir[1024], files[CONV_SHADERS][256], why[256];
     uint32_t *code[CONV_SHADERS] = {NULL};
     size_t words[CONV_SHADERS] = {0};
     spdrt_conv probe;
@@ -269,8 +290,8 @@ spdrt_result spdrt_conv_load(spdrt_context *ctx, const char *path, spdrt_conv **
     memset(&probe, 0, sizeof probe);
     memset(files, 0, sizeof files);
     spdrt_result res = SPDRT_OK;
-    if (parse_plan(&probe, text, files))
-        res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s is not a version-2 spdgen conv plan", path);
+    if (parse_plan(&probe, text, files, why, sizeof why))
+        res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s is not a version-2 spdgen conv plan%s", path, why);
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');
     if (slash) slash[1] = '\0';

@@ -121,16 +121,37 @@ static uint32_t *read_file_words(const char *path, size_t *words)
     return data;
 }
 
+/* A whole unsigned decimal number, 1 .. UINT32_MAX; 0 if value is anything else. */
+static uint32_t plan_number(const char *value)
+{
+    char *end;
+    if (value[0] < '0' || value[0] > '9') return 0;
+    unsigned long v = strtoul(value, &end, 10);
+    return *end || v > 0xffffffffUL ? 0 : (uint32_t)v;
+}
+
+/* The index of value in names (NULL-terminated), or -1. */
+static int plan_choice(const char *value, const char *const *names)
+{
+    for (int i = 0; names[i]; i++)
+        if (!strcmp(value, names[i])) return i;
+    return -1;
+}
+
 /* Lines "key value" and "pass P file F n N wg W subgroup S columns C shared B ffts K ept E"
  * (W the local size; ept, for tools, is not needed here); "bluestein M" in Bluestein's plans,
- * whose passes are three. */
+ * whose passes are three. Comment lines start with "#". Any other line, an unknown key or a
+ * value out of its set fails the load, naming the line: a damaged plan never runs. */
 spdrt_result spdrt_fft_plan_load(spdrt_context *ctx, const char *path, spdrt_fft_plan **out)
 {
+    static const char *const directions[] = {"forward", "inverse", NULL};
+    static const char *const norms[] = {"none", "unitary", "inverse", NULL};
+    static const char *const storages[] = {"f32", "f16", NULL};
     spdrt_fft_config whole;
     spdrt_fft_pass passes[MAX_PASSES];
     uint32_t *code[MAX_PASSES] = {NULL, NULL};
-    char line[1024], dir[1024], word[64], value[512];
-    int version = 0, passes_seen = 0;
+    char line[1024], dir[1024], word[64], value[512], extra[8];
+    int version = 0, passes_seen = 0, passes_named = -1, number = 0;
     spdrt_result res = SPDRT_OK;
     if (!ctx) return SPDRT_ERROR_ARGUMENT;
     if (!out || !path) return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_fft_plan_load: path and out are required");
@@ -146,19 +167,15 @@ spdrt_result spdrt_fft_plan_load(spdrt_context *ctx, const char *path, spdrt_fft
     while (res == SPDRT_OK && fgets(line, sizeof line, f)) {
         unsigned p, n, wg, sg, cols, shared, ffts;
         char file[256];
-        if (line[0] == '#' || sscanf(line, "%63s %511s", word, value) != 2) continue;
-        if (!strcmp(word, "spdgen-fft-plan")) version = atoi(value);
-        else if (!strcmp(word, "n")) whole.n = (uint32_t)strtoul(value, NULL, 10);
-        else if (!strcmp(word, "direction")) whole.inverse = !strcmp(value, "inverse");
-        else if (!strcmp(word, "norm"))
-            whole.norm = !strcmp(value, "none") ? SPDRT_FFT_NORM_NONE
-                       : !strcmp(value, "unitary") ? SPDRT_FFT_NORM_UNITARY : SPDRT_FFT_NORM_INVERSE;
-        else if (!strcmp(word, "storage")) whole.f16 = !strcmp(value, "f16");
-        else if (!strcmp(word, "bluestein")) whole.bluestein_m = (uint32_t)strtoul(value, NULL, 10);
-        else if (!strcmp(word, "pass")) {
+        int fields = sscanf(line, "%63s %511s %7s", word, value, extra), bad = 0, choice = 0;
+        number++;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (fields < 1 || word[0] == '#') continue;
+        if (!strcmp(word, "pass")) {
             if (sscanf(line, "pass %u file %255s n %u wg %u subgroup %u columns %u shared %u ffts %u", &p, file,
                        &n, &wg, &sg, &cols, &shared, &ffts) != 8 || p < 1 || p > MAX_PASSES || code[p - 1]) {
-                res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s: malformed pass line: %s", path, line);
+                res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s: line %d: malformed pass line: %s", path,
+                                   number, line);
                 break;
             }
             char full[1400];
@@ -173,11 +190,27 @@ spdrt_result spdrt_fft_plan_load(spdrt_context *ctx, const char *path, spdrt_fft
             ps->n = n, ps->wg = wg, ps->subgroup = sg, ps->columns = cols, ps->shared_bytes = shared;
             ps->ffts_per_transform = ffts;
             passes_seen++;
+            continue;
         }
+        if (fields != 2) bad = 1;
+        else if (!strcmp(word, "spdgen-fft-plan")) version = (int)plan_number(value), bad = version != 1;
+        else if (!strcmp(word, "n")) whole.n = plan_number(value), bad = whole.n < 2;
+        else if (!strcmp(word, "direction")) choice = plan_choice(value, directions), whole.inverse = choice == 1;
+        else if (!strcmp(word, "norm")) {
+            choice = plan_choice(value, norms);
+            whole.norm = choice == 0 ? SPDRT_FFT_NORM_NONE : choice == 1 ? SPDRT_FFT_NORM_UNITARY
+                                                                         : SPDRT_FFT_NORM_INVERSE;
+        } else if (!strcmp(word, "storage")) choice = plan_choice(value, storages), whole.f16 = choice == 1;
+        else if (!strcmp(word, "bluestein")) whole.bluestein_m = plan_number(value), bad = !whole.bluestein_m;
+        else if (!strcmp(word, "passes")) passes_named = (int)plan_number(value), bad = !passes_named;
+        else bad = 1;
+        if (bad || choice < 0)
+            res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s: line %d: not a line of a version-1 FFT plan: %s",
+                               path, number, line);
     }
     fclose(f);
     int want = whole.bluestein_m ? BLUESTEIN_PASSES : FOUR_STEP_PASSES;
-    if (res == SPDRT_OK && (version != 1 || passes_seen != want))
+    if (res == SPDRT_OK && (version != 1 || passes_seen != want || (passes_named >= 0 && passes_named != want)))
         res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s is not a version-1 FFT plan with %d passes%s", path, want,
                            whole.bluestein_m ? " (Bluestein's)" : "");
     if (res == SPDRT_OK) res = spdrt_fft_plan_create(ctx, &whole, passes, (uint32_t)want, out);

@@ -138,8 +138,71 @@ static void bluestein_plans(void)
 }
 
 /* The four-step plans: each language's list, then single cases in either. */
+/* A damaged plan file never loads: each copy of a good plan with one line changed (or added)
+ * fails with the line's number in the message; the copy left alone loads. */
+static void damaged_plans(void)
+{
+    static const struct {
+        const char *from, *to, *why; /* to replaces the first line starting with from */
+    } DAMAGE[] = {
+        {"storage ", "storage f61", "a storage outside f32 | f16"},
+        {"direction ", "direction sideways", "a direction outside forward | inverse"},
+        {"norm ", "norm unitry", "a misspelt norm"},
+        {"n ", "n 32768x", "a number with a tail"},
+        {"spdgen-fft-plan ", "spdgen-fft-plan 2", "another version"},
+        {"passes ", "passes 2\nfrobnicate 1", "an unknown key"},
+        {"passes ", "passes 2\ndir'", "a stray line (a path broken across lines)"},
+        {"passes ", "passes 3", "a pass count the pass lines do not have"},
+    };
+    char dir[256], path[600], text[8192];
+    spdrt_fft_plan *plan = load("glsl", "--fft 32768", dir, sizeof dir);
+    if (!plan) return;
+    spdrt_fft_plan_destroy(ctx, plan);
+    snprintf(path, sizeof path, "%s/fft.fftplan", dir);
+    FILE *f = fopen(path, "r");
+    size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f) fclose(f);
+    text[len] = '\0';
+    for (size_t i = 0; i <= sizeof DAMAGE / sizeof *DAMAGE; i++) {
+        /* i == count: the copy unchanged */
+        int changed = i < sizeof DAMAGE / sizeof *DAMAGE;
+        char copy[600], *at = NULL;
+        snprintf(copy, sizeof copy, "%s/copy.fftplan", dir);
+        for (char *l = text; changed && l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+            if (!strncmp(l, DAMAGE[i].from, strlen(DAMAGE[i].from))) {
+                at = l;
+                break;
+            }
+        FILE *out = fopen(copy, "w");
+        if (!out || (changed && !at)) {
+            ok(0, "damaged plan %zu: written", i);
+            if (out) fclose(out);
+            continue;
+        }
+        if (changed) {
+            char *end = strchr(at, '\n');
+            fprintf(out, "%.*s%s%s", (int)(at - text), text, DAMAGE[i].to, end ? end : "");
+        } else {
+            fputs(text, out);
+        }
+        fclose(out);
+        plan = NULL;
+        spdrt_result r = spdrt_fft_plan_load(ctx, copy, &plan);
+        const char *msg = spdrt_last_error(ctx);
+        if (!changed) {
+            ok(r == SPDRT_OK, "the plan copied unchanged loads");
+        } else {
+            int named = strstr(msg, "line ") != NULL || strstr(msg, "passes") != NULL;
+            ok(r != SPDRT_OK && named, "a plan with %s fails to load: %s", DAMAGE[i].why, r != SPDRT_OK ? msg : "loaded");
+        }
+        if (plan) spdrt_fft_plan_destroy(ctx, plan);
+    }
+    cleanup(dir);
+}
+
 static void four_step_plans(int argc, char **argv)
 {
+    damaged_plans();
     for (int i = 1; i < argc; i++) {
         const char *lang = argv[i];
         accuracy(lang, "--fft 65536 --subgroup 8", 2);
