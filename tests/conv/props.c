@@ -13,6 +13,7 @@
  * Also: a plan file damaged one line at a time never loads, and says which line.
  * usage: props    prints TAP */
 #include "common.h"
+#include "plan_damage.h"
 
 /* Runs `psf` (kw x kh) on img (w x h) into a new array; NULL after a failed TAP line. */
 static float *run(spdrt_conv *conv, const float *img, uint32_t w, uint32_t h, const float *psf, uint32_t kw,
@@ -209,9 +210,7 @@ static void fftshift(spdrt_conv *conv, uint32_t kw, uint32_t kh, const char *nam
  * with the line in the message; the copy left alone loads. */
 static void damaged_plans(void)
 {
-    static const struct {
-        const char *from, *to, *why; /* to replaces the first line starting with from */
-    } DAMAGE[] = {
+    static const plan_damage DAMAGE[] = {
         {"padding ", "padding zer0", "a misspelt padding"},
         {"spectrum ", "spectrum resampld", "a misspelt spectrum"},
         {"first-axis ", "first-axis z", "an axis outside x | y"},
@@ -221,42 +220,25 @@ static void damaged_plans(void)
         {"image ", "image 96", "one number where two belong"},
         {"storage ", "storage f32\nfrobnicate 1", "an unknown key"},
     };
+    const size_t count = sizeof DAMAGE / sizeof *DAMAGE;
     const char *build = getenv("SPDGEN_BUILD");
-    char dir[256], cmd[1024], path[300], text[8192];
+    char dir[256], cmd[1024], path[300], copy[320], text[8192];
     snprintf(dir, sizeof dir, "/tmp/conv_damaged_%d", (int)getpid());
     snprintf(cmd, sizeof cmd, "mkdir -p %s && '%s/spdgen' --conv --image 96x64 --psf 17x17 --target spirv -o %s/job.spv",
              dir, build ? build : "build", dir);
     snprintf(path, sizeof path, "%s/job.convplan", dir);
-    FILE *f = system(cmd) == 0 ? fopen(path, "r") : NULL;
-    size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
-    if (f) fclose(f);
-    text[len] = '\0';
-    for (size_t i = 0; i <= sizeof DAMAGE / sizeof *DAMAGE; i++) {
-        int changed = i < sizeof DAMAGE / sizeof *DAMAGE; /* else the copy unchanged */
-        char copy[320], *at = NULL;
-        snprintf(copy, sizeof copy, "%s/copy.convplan", dir);
-        for (char *l = text; changed && l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
-            if (!strncmp(l, DAMAGE[i].from, strlen(DAMAGE[i].from))) {
-                at = l;
-                break;
-            }
-        FILE *out = len ? fopen(copy, "w") : NULL;
-        if (!out || (changed && !at)) {
+    snprintf(copy, sizeof copy, "%s/copy.convplan", dir);
+    size_t len = system(cmd) == 0 ? plan_read(path, text, sizeof text) : 0;
+    for (size_t i = 0; i <= count; i++) { /* i == count: the copy unchanged */
+        if (!len || plan_write_damaged(text, i < count ? &DAMAGE[i] : NULL, copy)) {
             ok(0, "damaged conv plan %zu: written", i);
-            if (out) fclose(out);
             continue;
         }
-        if (changed) {
-            char *end = strchr(at, '\n');
-            fprintf(out, "%.*s%s%s", (int)(at - text), text, DAMAGE[i].to, end ? end : "");
-        } else {
-            fputs(text, out);
-        }
-        fclose(out);
         spdrt_conv *conv = NULL;
         spdrt_result r = spdrt_conv_load(conv_ctx, copy, &conv);
         const char *msg = spdrt_last_error(conv_ctx);
-        if (!changed) ok(r == SPDRT_OK, "the conv plan copied unchanged loads");
+        if (i == count)
+            ok(r == SPDRT_OK, "the conv plan copied unchanged loads");
         else
             ok(r != SPDRT_OK && strstr(msg, "(line "), "a conv plan with %s fails to load: %s", DAMAGE[i].why,
                r != SPDRT_OK ? msg : "loaded");

@@ -11,6 +11,7 @@
  * tests/fft/ref_any.t) with Bluestein's bar, relative L2 <= 1.5e-6, and the same max bar.
  * usage: plan glsl|hlsl... | plan bluestein   prints TAP. */
 #include "common.h"
+#include "plan_damage.h"
 #include "tap.h"
 
 static spdrt_context *ctx;
@@ -142,9 +143,7 @@ static void bluestein_plans(void)
  * fails with the line's number in the message; the copy left alone loads. */
 static void damaged_plans(void)
 {
-    static const struct {
-        const char *from, *to, *why; /* to replaces the first line starting with from */
-    } DAMAGE[] = {
+    static const plan_damage DAMAGE[] = {
         {"storage ", "storage f61", "a storage outside f32 | f16"},
         {"direction ", "direction sideways", "a direction outside forward | inverse"},
         {"norm ", "norm unitry", "a misspelt norm"},
@@ -154,47 +153,27 @@ static void damaged_plans(void)
         {"passes ", "passes 2\ndir'", "a stray line (a path broken across lines)"},
         {"passes ", "passes 3", "a pass count the pass lines do not have"},
     };
-    char dir[256], path[600], text[8192];
+    const size_t count = sizeof DAMAGE / sizeof *DAMAGE;
+    char dir[256], path[600], copy[600], text[8192];
     spdrt_fft_plan *plan = load("glsl", "--fft 32768", dir, sizeof dir);
     if (!plan) return;
     spdrt_fft_plan_destroy(ctx, plan);
     snprintf(path, sizeof path, "%s/fft.fftplan", dir);
-    FILE *f = fopen(path, "r");
-    size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
-    if (f) fclose(f);
-    text[len] = '\0';
-    for (size_t i = 0; i <= sizeof DAMAGE / sizeof *DAMAGE; i++) {
-        /* i == count: the copy unchanged */
-        int changed = i < sizeof DAMAGE / sizeof *DAMAGE;
-        char copy[600], *at = NULL;
-        snprintf(copy, sizeof copy, "%s/copy.fftplan", dir);
-        for (char *l = text; changed && l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
-            if (!strncmp(l, DAMAGE[i].from, strlen(DAMAGE[i].from))) {
-                at = l;
-                break;
-            }
-        FILE *out = fopen(copy, "w");
-        if (!out || (changed && !at)) {
+    snprintf(copy, sizeof copy, "%s/copy.fftplan", dir);
+    size_t len = plan_read(path, text, sizeof text);
+    for (size_t i = 0; i <= count; i++) { /* i == count: the copy unchanged */
+        if (!len || plan_write_damaged(text, i < count ? &DAMAGE[i] : NULL, copy)) {
             ok(0, "damaged plan %zu: written", i);
-            if (out) fclose(out);
             continue;
         }
-        if (changed) {
-            char *end = strchr(at, '\n');
-            fprintf(out, "%.*s%s%s", (int)(at - text), text, DAMAGE[i].to, end ? end : "");
-        } else {
-            fputs(text, out);
-        }
-        fclose(out);
         plan = NULL;
         spdrt_result r = spdrt_fft_plan_load(ctx, copy, &plan);
         const char *msg = spdrt_last_error(ctx);
-        if (!changed) {
+        if (i == count)
             ok(r == SPDRT_OK, "the plan copied unchanged loads");
-        } else {
-            int named = strstr(msg, "line ") != NULL || strstr(msg, "passes") != NULL;
-            ok(r != SPDRT_OK && named, "a plan with %s fails to load: %s", DAMAGE[i].why, r != SPDRT_OK ? msg : "loaded");
-        }
+        else
+            ok(r != SPDRT_OK && (strstr(msg, "line ") || strstr(msg, "passes")), "a plan with %s fails to load: %s",
+               DAMAGE[i].why, r != SPDRT_OK ? msg : "loaded");
         if (plan) spdrt_fft_plan_destroy(ctx, plan);
     }
     cleanup(dir);
