@@ -7,9 +7,10 @@
 #include <string.h>
 
 /* One damage: `to` replaces the first line of the plan that starts with `from` (`to` may hold
- * a "\n" and so add a line); `why` names it in the TAP line. */
+ * a "\n" and so add a line; NULL keeps the line), then `tail` (if any) is appended to it;
+ * `why` names it in the TAP line. */
 typedef struct {
-    const char *from, *to, *why;
+    const char *from, *to, *why, *tail;
 } plan_damage;
 
 /* Reads the plan file at path into text (size bytes at most); its length, 0 on failure. */
@@ -37,7 +38,11 @@ static inline int plan_write_damaged(const char *text, const plan_damage *d, con
     if (!out) return -1;
     if (d) {
         const char *end = strchr(at, '\n');
-        fprintf(out, "%.*s%s%s", (int)(at - text), text, d->to, end ? end : "");
+        if (!end) end = at + strlen(at);
+        fprintf(out, "%.*s", (int)(at - text), text);
+        if (d->to) fputs(d->to, out);
+        else fprintf(out, "%.*s", (int)(end - at), at);
+        fprintf(out, "%s%s", d->tail ? d->tail : "", end);
     } else {
         fputs(text, out);
     }

@@ -42,6 +42,12 @@ struct spdrt_conv {
     int bound;                                 /* an input and output are bound */
 };
 
+/* conv_parse.c: the shaders' role names in the plan, in the order they run (NULL after). */
+extern const char *const conv_roles[CONV_SHADERS + 1];
+/* The plan's text (cut into words in place) into conv's info, sizes, buffers and shaders
+ * (their module files into files): 0, or -1 with " (line N: ...)" or why not in why. */
+int conv_parse_plan(spdrt_conv *conv, char *text, char files[CONV_SHADERS][256], char *why, size_t why_size);
+
 /* The images or buffers of one run: the input and output, their host copies. */
 typedef struct {
     spdrt_image in_image, out_image;

@@ -378,6 +378,7 @@ static spdrt_result create_device(spdrt_context *ctx, int capture_statistics) {
     VkPhysicalDeviceSubgroupProperties sg;
     VkPhysicalDeviceSubgroupSizeControlProperties ssc;
     VkPhysicalDeviceDriverProperties drv;
+    VkPhysicalDeviceMaintenance3Properties m3;
     VkPhysicalDeviceFeatures2 f2;
     VkPhysicalDeviceSubgroupSizeControlFeatures sscf;
     int ssc_ext = 0, drv_ext = 0, f16_ext = 0, sub_ext = 0, stats_ext = 0, has_ssc, has_drv;
@@ -416,7 +417,11 @@ static spdrt_result create_device(spdrt_context *ctx, int capture_statistics) {
         ssc.pNext = sg.pNext, sg.pNext = &ssc;
     if (has_drv)
         drv.pNext = sg.pNext, sg.pNext = &drv;
+    memset(&m3, 0, sizeof m3);
+    m3.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES;
+    m3.pNext = sg.pNext, sg.pNext = &m3;
     vkGetPhysicalDeviceProperties2(ctx->physical, &p2);
+    ctx->max_allocation = m3.maxMemoryAllocationSize;
 
     memset(&sscf, 0, sizeof sscf);
     sscf.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES;
@@ -483,6 +488,11 @@ spdrt_result spdrt_create(const spdrt_options *options, spdrt_context **out, cha
     spdrt_result res;
     const char *wanted = NULL, *what = "device";
     char load_error[512];
+    if (!out) {
+        if (err && err_size)
+            snprintf(err, err_size, "spdrt_create: out (where the context goes) is required");
+        return SPDRT_ERROR_ARGUMENT;
+    }
     *out = NULL;
     if (spdrt__vulkan_load(load_error, sizeof load_error) != 0) {
         if (err && err_size)

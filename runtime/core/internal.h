@@ -35,6 +35,7 @@ struct spdrt_context {
     VkFence fence;
     VkPhysicalDeviceMemoryProperties memory;
     VkPhysicalDeviceLimits limits;
+    VkDeviceSize max_allocation;    /* maxMemoryAllocationSize (Vulkan 1.1); 0 = unknown */
     uint32_t api_version;           /* min(instance, device): what we may call */
     /* Subgroup facts the pipeline code checks a shader's --subgroup against. */
     VkSubgroupFeatureFlags subgroup_ops;
@@ -87,6 +88,24 @@ void spdrt__statistics_enable(spdrt_context *ctx,
                               const void **next, const char **exts, uint32_t *count);
 VkPipelineCreateFlags spdrt__statistics_flags(const spdrt_context *ctx);
 void spdrt__statistics_record(spdrt_context *ctx, VkPipeline pipeline);
+
+/* plan_text.c: the plan-file loaders' strict reading (FFT plans, conv jobs). */
+/* The file at path as one NUL-terminated text (NULL: unreadable or past 1 MiB); *nul_line is
+ * the line of a NUL byte inside it, 0 if none. */
+char *spdrt__plan_text(const char *path, int *nul_line);
+/* A SPIR-V module's words (NULL: unreadable, empty or not whole words). */
+uint32_t *spdrt__read_words(const char *path, size_t *words);
+/* The next line of the text at *cursor, cut in place ("\r\n" ends taken); NULL at the end. */
+char *spdrt__plan_line(char **cursor);
+/* Splits line in place at spaces and tabs: its word count, max + 1 if it has more. */
+int spdrt__plan_words(char *line, char **words, int max);
+/* A whole unsigned decimal number (digits only, no overflow): 0, else -1. */
+int spdrt__plan_u64(const char *word, uint64_t *out);
+int spdrt__plan_u32(const char *word, uint32_t *out);
+/* The index of word in names (NULL-terminated), or -1. */
+int spdrt__plan_choice(const char *word, const char *const *names);
+/* As spdrt__plan_choice for a key, also -1 when *seen already holds it (a key given twice). */
+int spdrt__plan_key(const char *word, const char *const *keys, unsigned *seen);
 
 /* context.c */
 spdrt_result spdrt__error(spdrt_context *ctx, spdrt_result code, const char *fmt, ...);

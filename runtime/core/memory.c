@@ -57,6 +57,13 @@ spdrt_result spdrt__buffer_create(spdrt_context *ctx, VkDeviceSize size,
     VkResult r;
     spdrt_result res;
     memset(out, 0, sizeof *out);
+    /* Vulkan has no empty buffer: a size of 0 is a caller's mistake (a damaged plan). */
+    if (size == 0) return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "a buffer of 0 bytes was asked for");
+    /* Past it a driver may fail, or (CPU drivers) crash, rather than return an error. */
+    if (ctx->max_allocation && size > ctx->max_allocation)
+        return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED, "a buffer of %llu bytes exceeds \"%s\"'s largest "
+                            "allocation, %llu bytes", (unsigned long long)size, ctx->info.name,
+                            (unsigned long long)ctx->max_allocation);
     memset(&bci, 0, sizeof bci);
     bci.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
     bci.size = size;

@@ -18,10 +18,10 @@ uint32_t spdrt_dmap_texel_shift(uint32_t fb, uint32_t map)
 /* tu_cmd_buffer.h, euclid_rem(-a, b): the remainder of -a that is never negative. */
 int32_t spdrt_dmap_euclid_rem(int32_t a, int32_t b)
 {
-    int32_t divisor = -a;
-    if (divisor >= 0) return divisor % b;
-    int32_t tmp = b - (-divisor % b);
-    return tmp == b ? 0 : tmp;
+    int64_t divisor = -(int64_t)a; /* 64 bits: -INT32_MIN does not fit 32 */
+    if (divisor >= 0) return (int32_t)(divisor % b);
+    int64_t tmp = b - (-divisor % b);
+    return tmp == b ? 0 : (int32_t)tmp;
 }
 
 /* tu_cmd_buffer.h, tu_bin_offset: { euclid_rem(-offset.x, tile0.width), ... }. */

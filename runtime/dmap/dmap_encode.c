@@ -3,7 +3,7 @@
 
 uint8_t spdrt_dmap_density_byte(uint32_t area)
 {
-    return area == 0 ? 0 : (uint8_t)(255u / area);
+    return area == 0 ? 0 : area > 255 ? 1 : (uint8_t)(255u / area); /* past 255: the coarsest byte */
 }
 
 /* round(255 / area), halves away from zero as C's round() does. */
@@ -22,5 +22,5 @@ float spdrt_dmap_area_of_byte(uint8_t byte)
 
 uint8_t spdrt_dmap_fsr_texel(uint32_t lw, uint32_t lh)
 {
-    return (uint8_t)((lw << 2) | lh);
+    return (uint8_t)(((lw > 2 ? 2 : lw) << 2) | (lh > 2 ? 2 : lh)); /* past 2: the coarsest, 4 */
 }

@@ -85,11 +85,18 @@ static int check_pass(const spdrt_dmap_pass *p, char *err, size_t size)
         why = "views must be 1..6";
     else if (!p->tile.width || !p->tile.height || p->tile.width % align.width || p->tile.height % align.height)
         why = "the tile must be a non-zero multiple of the tile alignment";
+    else if (p->tile.width > SPDRT_DMAP_MAX_VIEWPORT || p->tile.height > SPDRT_DMAP_MAX_VIEWPORT)
+        why = "the tile must be at most 16384 pixels a side";
+    else if ((uint64_t)p->pipe.width * p->pipe.height > 32)
+        why = "a pipe holds at most 32 tiles (its bins' slot masks are 32 bits)";
     else if (!p->map || !p->map_extent.width || !p->map_extent.height)
         why = "the pass needs a map";
     for (uint32_t i = 0; !why && p->has_offset && i < p->views; i++)
         if (p->offset[i].x % (int32_t)DMAP_OFFSET_GRANULARITY || p->offset[i].y % (int32_t)DMAP_OFFSET_GRANULARITY)
             why = "FDM offsets must be multiples of 8 (fragmentDensityOffsetGranularity)";
+        else if (p->offset[i].x < -(int32_t)SPDRT_DMAP_MAX_VIEWPORT || p->offset[i].x > (int32_t)SPDRT_DMAP_MAX_VIEWPORT ||
+                 p->offset[i].y < -(int32_t)SPDRT_DMAP_MAX_VIEWPORT || p->offset[i].y > (int32_t)SPDRT_DMAP_MAX_VIEWPORT)
+            why = "FDM offsets must lie within -16384..16384 (the largest framebuffer)";
     if (why) snprintf(err, size, "%s", why);
     return why ? -1 : 0;
 }

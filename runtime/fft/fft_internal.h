@@ -16,6 +16,11 @@ struct spdrt_fft_pipeline {
     uint32_t bindings;             /* 2, 3 with the twiddle table or Rader's, 4 with Bluestein's */
 };
 
+/* Whether params' strides keep the FFTs within the arrays spdrt_fft_input_floats and
+ * spdrt_fft_output_floats size: rows at least a row apart, columns (--stride) at least count
+ * apart. 0 (the packed default) always does. */
+int spdrt__fft_strides_fit(const spdrt_fft_config *c, const spdrt_fft_params *p);
+
 /* The configuration's own consistency (not the device's limits): 0, or -1 with what is
  * wrong in err. */
 int spdrt__fft_check_config(const spdrt_fft_config *c, char *err, size_t size);

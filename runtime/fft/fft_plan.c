@@ -104,114 +104,110 @@ const spdrt_fft_config *spdrt_fft_plan_config(const spdrt_fft_plan *plan) { retu
 
 /* ---- the plan file ------------------------------------------------------------------------ */
 
-static uint32_t *read_file_words(const char *path, size_t *words)
+/* A pass line, "pass P file F n N wg W subgroup S columns C shared B ffts K ept E" (W the local
+ * size; ept, for tools, is not needed here but must be a number): into *ps and *p; -1 if any
+ * word is missing, out of place or not a whole number. */
+static int pass_line(char **w, int count, uint32_t *p, char file[256], spdrt_fft_pass *ps)
 {
-    FILE *f = fopen(path, "rb");
-    uint32_t *data = NULL;
-    long size = -1;
-    if (!f) return NULL;
-    if (fseek(f, 0, SEEK_END) == 0) size = ftell(f);
-    if (size > 0 && size % 4 == 0 && fseek(f, 0, SEEK_SET) == 0 && (data = malloc((size_t)size)) &&
-        fread(data, 1, (size_t)size, f) != (size_t)size) {
-        free(data);
-        data = NULL;
-    }
-    fclose(f);
-    *words = size > 0 ? (size_t)size / 4 : 0;
-    return data;
+    static const char *const keys[] = {"n", "wg", "subgroup", "columns", "shared", "ffts", "ept"};
+    uint32_t v[7];
+    if (count != 18 || strcmp(w[0], "pass") || spdrt__plan_u32(w[1], p) || strcmp(w[2], "file") ||
+        strlen(w[3]) >= 256)
+        return -1;
+    for (int k = 0; k < 7; k++)
+        if (strcmp(w[4 + 2 * k], keys[k]) || spdrt__plan_u32(w[5 + 2 * k], &v[k])) return -1;
+    snprintf(file, 256, "%s", w[3]);
+    ps->n = v[0], ps->wg = v[1], ps->subgroup = v[2], ps->columns = v[3], ps->shared_bytes = v[4];
+    ps->ffts_per_transform = v[5];
+    return 0;
 }
 
-/* A whole unsigned decimal number, 1 .. UINT32_MAX; 0 if value is anything else. */
-static uint32_t plan_number(const char *value)
-{
-    char *end;
-    if (value[0] < '0' || value[0] > '9') return 0;
-    unsigned long v = strtoul(value, &end, 10);
-    return *end || v > 0xffffffffUL ? 0 : (uint32_t)v;
-}
-
-/* The index of value in names (NULL-terminated), or -1. */
-static int plan_choice(const char *value, const char *const *names)
-{
-    for (int i = 0; names[i]; i++)
-        if (!strcmp(value, names[i])) return i;
-    return -1;
-}
-
-/* Lines "key value" and "pass P file F n N wg W subgroup S columns C shared B ffts K ept E"
- * (W the local size; ept, for tools, is not needed here); "bluestein M" in Bluestein's plans,
- * whose passes are three. Comment lines start with "#". Any other line, an unknown key or a
- * value out of its set fails the load, naming the line: a damaged plan never runs. */
+/* Lines "key value" and pass lines (pass_line); "bluestein M" in Bluestein's plans, whose
+ * passes are three. Comment lines start with "#". Any other line, an unknown key, a key given
+ * twice, a value out of its set or a number with anything else in it fails the load, naming
+ * the line: a damaged plan never runs. */
 spdrt_result spdrt_fft_plan_load(spdrt_context *ctx, const char *path, spdrt_fft_plan **out)
 {
+    static const char *const keys[] = {"spdgen-fft-plan", "n", "direction", "norm", "storage", "bluestein",
+                                       "passes", NULL};
     static const char *const directions[] = {"forward", "inverse", NULL};
     static const char *const norms[] = {"none", "unitary", "inverse", NULL};
     static const char *const storages[] = {"f32", "f16", NULL};
+    static const spdrt_fft_norm norm_values[] = {SPDRT_FFT_NORM_NONE, SPDRT_FFT_NORM_UNITARY,
+                                                 SPDRT_FFT_NORM_INVERSE};
     spdrt_fft_config whole;
     spdrt_fft_pass passes[MAX_PASSES];
-    uint32_t *code[MAX_PASSES] = {NULL, NULL};
-    char line[1024], dir[1024], word[64], value[512], extra[8];
-    int version = 0, passes_seen = 0, passes_named = -1, number = 0;
+    uint32_t *code[MAX_PASSES] = {NULL, NULL, NULL};
+    char dir[1024];
+    uint32_t version = 0, passes_named = 0;
+    int passes_seen = 0, number = 0, passes_line = 0, nul_line = 0;
+    unsigned seen = 0;
     spdrt_result res = SPDRT_OK;
     if (!ctx) return SPDRT_ERROR_ARGUMENT;
     if (!out || !path) return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_fft_plan_load: path and out are required");
     *out = NULL;
-    FILE *f = fopen(path, "r");
-    if (!f) return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "cannot open the FFT plan %s", path);
+    char *text = spdrt__plan_text(path, &nul_line), *cursor = text, *line;
+    if (!text) return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "cannot open the FFT plan %s", path);
+    if (nul_line) {
+        free(text);
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s: line %d holds a NUL byte", path, nul_line);
+    }
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');
     if (slash) slash[1] = '\0';
     else dir[0] = '\0';
     memset(&whole, 0, sizeof whole);
     memset(passes, 0, sizeof passes);
-    while (res == SPDRT_OK && fgets(line, sizeof line, f)) {
-        unsigned p, n, wg, sg, cols, shared, ffts;
-        char file[256];
-        int fields = sscanf(line, "%63s %511s %7s", word, value, extra), bad = 0, choice = 0;
+    while (res == SPDRT_OK && (line = spdrt__plan_line(&cursor))) {
+        char shown[200], *w[20], file[256];
         number++;
-        line[strcspn(line, "\r\n")] = '\0';
-        if (fields < 1 || word[0] == '#') continue;
-        if (!strcmp(word, "pass")) {
-            if (sscanf(line, "pass %u file %255s n %u wg %u subgroup %u columns %u shared %u ffts %u", &p, file,
-                       &n, &wg, &sg, &cols, &shared, &ffts) != 8 || p < 1 || p > MAX_PASSES || code[p - 1]) {
+        snprintf(shown, sizeof shown, "%s", line);
+        int count = spdrt__plan_words(line, w, 19), bad = 0, choice = 0;
+        uint32_t p;
+        if (count == 0 || w[0][0] == '#') continue;
+        if (!strcmp(w[0], "pass")) {
+            spdrt_fft_pass read;
+            memset(&read, 0, sizeof read);
+            if (pass_line(w, count, &p, file, &read) || p < 1 || p > MAX_PASSES || code[p - 1]) {
                 res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s: line %d: malformed pass line: %s", path,
-                                   number, line);
+                                   number, shown);
                 break;
             }
             char full[1400];
             snprintf(full, sizeof full, "%s%s", dir, file);
             spdrt_fft_pass *ps = &passes[p - 1];
-            code[p - 1] = read_file_words(full, &ps->spirv_words);
+            *ps = read;
+            code[p - 1] = spdrt__read_words(full, &ps->spirv_words);
             if (!code[p - 1]) {
-                res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s: cannot read the pass file %s", path, full);
+                res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s: line %d: cannot read the pass file %s", path,
+                                   number, full);
                 break;
             }
             ps->spirv = code[p - 1];
-            ps->n = n, ps->wg = wg, ps->subgroup = sg, ps->columns = cols, ps->shared_bytes = shared;
-            ps->ffts_per_transform = ffts;
             passes_seen++;
             continue;
         }
-        if (fields != 2) bad = 1;
-        else if (!strcmp(word, "spdgen-fft-plan")) version = (int)plan_number(value), bad = version != 1;
-        else if (!strcmp(word, "n")) whole.n = plan_number(value), bad = whole.n < 2;
-        else if (!strcmp(word, "direction")) choice = plan_choice(value, directions), whole.inverse = choice == 1;
-        else if (!strcmp(word, "norm")) {
-            choice = plan_choice(value, norms);
-            whole.norm = choice == 0 ? SPDRT_FFT_NORM_NONE : choice == 1 ? SPDRT_FFT_NORM_UNITARY
-                                                                         : SPDRT_FFT_NORM_INVERSE;
-        } else if (!strcmp(word, "storage")) choice = plan_choice(value, storages), whole.f16 = choice == 1;
-        else if (!strcmp(word, "bluestein")) whole.bluestein_m = plan_number(value), bad = !whole.bluestein_m;
-        else if (!strcmp(word, "passes")) passes_named = (int)plan_number(value), bad = !passes_named;
-        else bad = 1;
+        int key = spdrt__plan_key(w[0], keys, &seen);
+        if (count != 2 || key < 0) bad = 1;
+        else if (key == 0) bad = spdrt__plan_u32(w[1], &version) || version != 1;
+        else if (key == 1) bad = spdrt__plan_u32(w[1], &whole.n) || whole.n < 2;
+        else if (key == 2) choice = spdrt__plan_choice(w[1], directions), whole.inverse = choice == 1;
+        else if (key == 3) choice = spdrt__plan_choice(w[1], norms), whole.norm = norm_values[choice < 0 ? 0 : choice];
+        else if (key == 4) choice = spdrt__plan_choice(w[1], storages), whole.f16 = choice == 1;
+        else if (key == 5) bad = spdrt__plan_u32(w[1], &whole.bluestein_m) || !whole.bluestein_m;
+        else bad = spdrt__plan_u32(w[1], &passes_named) || !passes_named, passes_line = number;
         if (bad || choice < 0)
-            res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s: line %d: not a line of a version-1 FFT plan: %s",
-                               path, number, line);
+            res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s: line %d: not a line of a version-1 FFT plan%s: %s",
+                               path, number, key < 0 && spdrt__plan_choice(w[0], keys) >= 0 ? " (a key given twice)" : "",
+                               shown);
     }
-    fclose(f);
+    free(text);
     int want = whole.bluestein_m ? BLUESTEIN_PASSES : FOUR_STEP_PASSES;
-    if (res == SPDRT_OK && (version != 1 || passes_seen != want || (passes_named >= 0 && passes_named != want)))
-        res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s is not a version-1 FFT plan with %d passes%s", path, want,
+    if (res == SPDRT_OK && passes_line && passes_named != (uint32_t)want)
+        res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s: line %d: passes %u, but a%s plan has %d", path, passes_line,
+                           passes_named, whole.bluestein_m ? " Bluestein" : " four-step", want);
+    else if (res == SPDRT_OK && (version != 1 || passes_seen != want))
+        res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s is not a version-1 FFT plan with %d pass lines%s", path, want,
                            whole.bluestein_m ? " (Bluestein's)" : "");
     if (res == SPDRT_OK) res = spdrt_fft_plan_create(ctx, &whole, passes, (uint32_t)want, out);
     for (int p = 0; p < MAX_PASSES; p++) free(code[p]);
@@ -233,6 +229,9 @@ spdrt_result spdrt_fft_plan_run(spdrt_context *ctx, spdrt_fft_plan *plan, const 
     if (gpu_ms) *gpu_ms = -1.0;
     if (!plan || !params || !input || !output || params->count == 0)
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_fft_plan_run: plan, params (count >= 1), input and output are required");
+    if (!spdrt__fft_strides_fit(&plan->whole, params))
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_fft_plan_run: in_stride %u and out_stride %u must be 0 "
+                            "or at least a row (%u)", params->in_stride, params->out_stride, plan->whole.n);
     if (ctx->hung) return spdrt__error(ctx, SPDRT_ERROR_VULKAN, "an earlier submission never finished; the context is unusable");
     const spdrt_fft_config *w = &plan->whole;
     uint32_t push[MAX_PASSES][4], groups[MAX_PASSES], in_stride, out_stride;

@@ -100,7 +100,7 @@ spdrt_result spdrt_fft_kernel_requirements(const spdrt_fft_kernel *kernel,
                                            spdrt_fft_requirements *out) {
     const spdrt_fft_config *c;
     VkDeviceSize scalar;
-    if (!kernel || !params || !out || params->count == 0)
+    if (!kernel || !params || !out || params->count == 0 || !spdrt__fft_strides_fit(&kernel->config, params))
         return SPDRT_ERROR_ARGUMENT;
     c = &kernel->config;
     scalar = c->f16 ? 2 : 4;
@@ -141,7 +141,8 @@ spdrt_result spdrt_fft_binding_create(spdrt_fft_kernel *kernel, const spdrt_fft_
     if (spdrt_fft_kernel_requirements(k, &t->params, &b->req) != SPDRT_OK) {
         free(b);
         return fail(err, err_size, SPDRT_ERROR_ARGUMENT,
-                    "spdrt_fft_binding_create: count must be at least 1");
+                    "spdrt_fft_binding_create: count must be at least 1, and each stride 0 or at least "
+                    "a row (--stride: count)");
     }
     b->push[0] = t->params.count;
     spdrt_fft_strides(&k->config, &t->params, &b->push[1], &b->push[2]);

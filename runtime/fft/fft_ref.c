@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/internal.h"
-#include "spdrt_fft.h"
+#include "fft_internal.h"
 
 static const double TWO_PI = 6.28318530717958647692528676655900577;
 
@@ -78,6 +78,16 @@ void spdrt_fft_strides(const spdrt_fft_config *c, const spdrt_fft_params *p, uin
     }
     if (!*in) *in = c->real && !c->inverse ? c->n : complex_row;
     if (!*out) *out = c->real && c->inverse ? c->n : complex_row;
+}
+
+int spdrt__fft_strides_fit(const spdrt_fft_config *c, const spdrt_fft_params *p)
+{
+    spdrt_fft_params packed = *p;
+    uint32_t in, out, packed_in, packed_out;
+    packed.in_stride = packed.out_stride = 0;
+    spdrt_fft_strides(c, &packed, &packed_in, &packed_out);
+    spdrt_fft_strides(c, p, &in, &out);
+    return in >= packed_in && out >= packed_out;
 }
 
 size_t spdrt_fft_input_floats(const spdrt_fft_config *c, const spdrt_fft_params *p)
@@ -185,6 +195,7 @@ int spdrt_fft_reference(const spdrt_fft_config *c, const spdrt_fft_params *p, co
                         double *expected)
 {
     uint32_t in, out;
+    if (!spdrt__fft_strides_fit(c, p)) return -1;
     double *z = malloc(2 * sizeof *z * c->n);
     if (!z) return -1;
     spdrt_fft_strides(c, p, &in, &out);

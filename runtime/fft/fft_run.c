@@ -372,6 +372,10 @@ spdrt_result spdrt_fft_run(spdrt_context *ctx, spdrt_fft_pipeline *fp, const spd
     c = &fp->config;
     if (params->count == 0)
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_fft_run: count must be at least 1");
+    if (!spdrt__fft_strides_fit(c, params))
+        return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_fft_run: in_stride %u and out_stride %u must be 0 or "
+                            "at least %s", params->in_stride, params->out_stride,
+                            c->strided ? "count" : "a row");
     uint32_t groups = (params->count + c->columns - 1) / c->columns;
     if (groups > ctx->limits.maxComputeWorkGroupCount[0])
         return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED, "%u workgroups exceed the device's %u per dispatch",

@@ -27,7 +27,8 @@ extern "C" {
 #define SPDRT_DMAP_MAX_VIEWPORT 16384u
 
 /* R8G8_UNORM density byte for a fragment area of `area` pixels along an axis (1..255):
- * floor(255 / area), which the driver's 1 / (byte / 255) floors back to area exactly. */
+ * floor(255 / area), which the driver's 1 / (byte / 255) floors back to area exactly. A
+ * larger area gives 1, the coarsest a byte encodes (0 would mean "not rendered"). */
 uint8_t spdrt_dmap_density_byte(uint32_t area);
 /* round(255 / area): the encoding trap, kept so a test can show it fails (area 2 gives
  * 128, whose 1 / density is 1.992, floored to 1). */
@@ -35,7 +36,8 @@ uint8_t spdrt_dmap_density_byte_rounded(uint32_t area);
 /* The area the driver computes from a density byte, 1.0f / (byte * (1.0f / 255)), in
  * float as turnip's unpack and division do; infinity for byte 0. */
 float spdrt_dmap_area_of_byte(uint8_t byte);
-/* VK_KHR_fragment_shading_rate attachment texel (R8_UINT): (lw << 2) | lh, lw, lh <= 2. */
+/* VK_KHR_fragment_shading_rate attachment texel (R8_UINT): (lw << 2) | lh, lw, lh <= 2 (a
+ * larger one counts as 2, the coarsest rate: 4 pixels). */
 uint8_t spdrt_dmap_fsr_texel(uint32_t lw, uint32_t lh);
 static inline uint32_t spdrt_dmap_rate_code(uint32_t lw, uint32_t lh) { return (lw << 3) | lh; }
 
@@ -58,14 +60,16 @@ typedef struct {
  * which the model does not need to know. */
 typedef struct {
     spdrt_dmap_extent framebuffer;  /* also the render area of every view */
-    spdrt_dmap_extent tile;         /* tile0: a multiple of the tile alignment */
-    spdrt_dmap_extent pipe;         /* tiles per visibility pipe; 0 = 4x8, turnip's choice
-                                       with a density map and bin merging */
+    spdrt_dmap_extent tile;         /* tile0: a multiple of the tile alignment, at most
+                                       16384 a side */
+    spdrt_dmap_extent pipe;         /* tiles per visibility pipe, at most 32; 0 = 4x8,
+                                       turnip's choice with a density map and bin merging */
     uint32_t views;                 /* 1..6: multiview views = map layers */
     const uint8_t *map;             /* R8G8 texels: [view][y][x][2] */
     spdrt_dmap_extent map_extent;
     int has_offset;                 /* VK_EXT_fragment_density_map_offset is in use */
-    spdrt_dmap_offset offset[SPDRT_DMAP_MAX_VIEWS]; /* per view, multiples of 8 */
+    spdrt_dmap_offset offset[SPDRT_DMAP_MAX_VIEWS]; /* per view, multiples of 8 within
+                                                       -16384..16384 */
     int shared_viewport;            /* one scale for all views (the shader writes
                                        gl_ViewportIndex): the minimum area over views */
     int subsampled;                 /* attachments created subsampled */

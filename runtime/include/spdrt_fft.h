@@ -56,7 +56,8 @@ typedef struct {
 
 typedef struct {
     uint32_t count;         /* FFTs: rows, pairs of real rows, or columns */
-    uint32_t in_stride;     /* 0 = packed: N (rows), N/2 (half spectra), count (columns) */
+    uint32_t in_stride;     /* 0 = packed: N (rows), N/2 (half spectra), count (columns);
+                               else at least that (runs refuse a smaller one) */
     uint32_t out_stride;    /* the same for the output */
     uint32_t dispatches;    /* back-to-back dispatches (>= 1); 0 counts as 1 */
 } spdrt_fft_params;
@@ -131,7 +132,7 @@ void spdrt_fft_plan_destroy(spdrt_context *ctx, spdrt_fft_plan *plan);
  * spdrt_fft_ref_any), f16 inputs rounded to half first, scaled by the norm, placed as the
  * contract says. Elements of the
  * output array the shader does not write (stride gaps) are 0. Returns 0, or -1 when out of
- * memory. */
+ * memory or when a stride is neither 0 nor at least a row (--stride: count). */
 int spdrt_fft_reference(const spdrt_fft_config *config, const spdrt_fft_params *params,
                         const float *input, double *expected);
 

@@ -166,4 +166,16 @@ else
     ok $? "--selftest of a small job passes"
     [ $rc -eq 0 ] || diag "$(tail -5 "$WORK/st")"
 fi
+# A job whose buffers pass the device's largest allocation (3.2 GB here; 2 GiB on lavapipe)
+# fails with one line, exit 1; it crashed lavapipe (exit 139) before the runtime checked.
+"$SPDGEN" --conv --image 64x64 --psf 8x8 --padded 16384x16384 --size 2x2 --selftest >"$WORK/big" 2>&1
+rc=$?
+if [ $rc -eq 0 ] || grep -q "no Vulkan device" "$WORK/big"; then
+    echo "ok $((TAP_N + 1)) # SKIP the device allocates 3.2 GB at once (or there is none)"
+    TAP_N=$((TAP_N + 1))
+else
+    [ $rc -eq 1 ] && [ "$(wc -l <"$WORK/big")" -eq 1 ] && grep -q "exceeds .*largest allocation" "$WORK/big"
+    ok $? "--selftest of a job past the device's largest allocation: exit 1, one line"
+    diag "$(cat "$WORK/big")"
+fi
 done_testing

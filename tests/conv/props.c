@@ -211,14 +211,25 @@ static void fftshift(spdrt_conv *conv, uint32_t kw, uint32_t kh, const char *nam
 static void damaged_plans(void)
 {
     static const plan_damage DAMAGE[] = {
-        {"padding ", "padding zer0", "a misspelt padding"},
-        {"spectrum ", "spectrum resampld", "a misspelt spectrum"},
-        {"first-axis ", "first-axis z", "an axis outside x | y"},
-        {"input ", "input texture", "an input outside image | buffer"},
-        {"storage ", "storage f32 f16", "a value with a tail"},
-        {"channels ", "channels 3x", "a number with a tail"},
-        {"image ", "image 96", "one number where two belong"},
-        {"storage ", "storage f32\nfrobnicate 1", "an unknown key"},
+        {"padding ", "padding zer0", "a misspelt padding", NULL},
+        {"spectrum ", "spectrum resampld", "a misspelt spectrum", NULL},
+        {"first-axis ", "first-axis z", "an axis outside x | y", NULL},
+        {"input ", "input texture", "an input outside image | buffer", NULL},
+        {"storage ", "storage f32 f16", "a value with a tail", NULL},
+        {"channels ", "channels 3x", "a number with a tail", NULL},
+        {"image ", "image 96", "one number where two belong", NULL},
+        {"storage ", "storage f32\nfrobnicate 1", "an unknown key", NULL},
+        {"spdgen-conv-plan ", "spdgen-conv-plan 2junk", "a version with a tail", NULL},
+        {"spectrum-tiles ", "spectrum-tiles 8x", "a tile width with a tail", NULL},
+        {"buffers ", NULL, "a buffers line with a word after it", " junk"},
+        {"shader pass3 ", NULL, "a shader line with a word after it", " junk"},
+        {"image ", "image 4294967392 64", "a width past 32 bits", NULL},
+        {"channels ", "channels 4294967297", "a channel count past 32 bits", NULL},
+        {"image ", "image 96 0", "an image height of 0", NULL},
+        {"psf ", "psf 17 0", "a PSF height of 0", NULL},
+        {"buffers ", "buffers 9 9 9 9 9", "buffers smaller than its sizes give", NULL},
+        {"image ", "image 96 64\nimage 5000 5000", "a key given twice", NULL},
+        {"spectrum-tiles ", "", "no spectrum-tiles line", NULL},
     };
     const size_t count = sizeof DAMAGE / sizeof *DAMAGE;
     const char *build = getenv("SPDGEN_BUILD");
@@ -240,10 +251,26 @@ static void damaged_plans(void)
         if (i == count)
             ok(r == SPDRT_OK, "the conv plan copied unchanged loads");
         else
-            ok(r != SPDRT_OK && strstr(msg, "(line "), "a conv plan with %s fails to load: %s", DAMAGE[i].why,
+            ok(r != SPDRT_OK && (strstr(msg, "(line ") || strstr(msg, "(no ")),
+               "a conv plan with %s fails to load, naming the line: %s", DAMAGE[i].why,
                r != SPDRT_OK ? msg : "loaded");
         if (conv) spdrt_conv_destroy(conv_ctx, conv);
     }
+    /* A NUL byte, which would end the text early and hide the lines after it. */
+    const char *at = len ? strstr(text, "\nbuffers ") : NULL;
+    FILE *f = at ? fopen(copy, "wb") : NULL;
+    if (f) {
+        fwrite(text, 1, (size_t)(at + 1 - text), f);
+        fputc('\0', f);
+        fputs(at + 1, f);
+        fclose(f);
+    }
+    spdrt_conv *conv = NULL;
+    spdrt_result r = f ? spdrt_conv_load(conv_ctx, copy, &conv) : SPDRT_OK;
+    ok(r != SPDRT_OK && strstr(spdrt_last_error(conv_ctx), "(line "),
+       "a conv plan with a NUL byte fails to load, naming the line: %s",
+       r != SPDRT_OK ? spdrt_last_error(conv_ctx) : "loaded");
+    if (conv) spdrt_conv_destroy(conv_ctx, conv);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0) printf("# could not remove %s\n", dir);
 }

@@ -620,8 +620,59 @@ static void test_cascade(void)
     free(map);
 }
 
+/* Passes the model cannot represent are refused with a reason, not laid out wrong: a tile
+ * past the largest framebuffer (it wrapped to a negative column: every bin invisible), a pipe
+ * of more than 32 tiles (its slot masks shifted past 32 bits), offsets past the largest
+ * framebuffer (their sums overflowed). A pass at each limit still lays out. */
+static void test_bad_passes(void)
+{
+    fill_byte[0] = fill_byte[1] = spdrt_dmap_density_byte(2);
+    uint8_t *map = make_map(32, 22, 1, fill_const);
+    struct {
+        spdrt_dmap_extent tile, pipe;
+        int32_t ox, oy;
+        int good;
+        const char *what, *why;
+    } cases[] = {
+        {{0x80000000u, 64}, {0, 0}, 0, 0, 0, "a tile 2^31 pixels wide", "tile"},
+        {{16416, 64}, {0, 0}, 0, 0, 0, "a tile 16416 pixels wide", "tile"},
+        {{64, 64}, {8, 8}, 0, 0, 0, "a pipe of 8x8 tiles", "pipe"},
+        {{64, 64}, {33, 1}, 0, 0, 0, "a pipe of 33x1 tiles", "pipe"},
+        {{64, 64}, {0, 0}, INT32_MIN, INT32_MIN, 0, "an offset of INT32_MIN", "offset"},
+        {{64, 64}, {0, 0}, INT32_MAX - 7, 8, 0, "an offset of INT32_MAX - 7", "offset"},
+        {{64, 64}, {0, 0}, -16392, 0, 0, "an offset of -16392", "offset"},
+        {{16384, 64}, {32, 1}, 16384, -16384, 1, "a tile 16384 wide, a pipe of 32x1, offsets of +-16384", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        spdrt_dmap_pass p = simple_pass(1000, 700, 64, map, 32);
+        p.tile = cases[i].tile;
+        p.pipe = cases[i].pipe;
+        p.device.bin_merging = 1;
+        if (cases[i].ox || cases[i].oy) {
+            p.has_offset = 1;
+            p.offset[0] = (spdrt_dmap_offset){cases[i].ox, cases[i].oy};
+        }
+        spdrt_dmap_layout L;
+        char err[128] = "";
+        int rc = spdrt_dmap_layout_make(&p, &L, err, sizeof err);
+        if (cases[i].good)
+            ok(rc == 0, "%s: laid out (%s)", cases[i].what, rc ? err : "ok");
+        else
+            ok(rc == -1 && strstr(err, cases[i].why), "%s: refused (%s)", cases[i].what, rc ? err : "laid out");
+        if (rc == 0) spdrt_dmap_layout_free(&L);
+    }
+    ok(spdrt_dmap_euclid_rem(INT32_MIN, 64) == 0 && spdrt_dmap_euclid_rem(INT32_MAX, 64) == 1,
+       "euclid_rem at the int32 limits: 0 and 1");
+    ok(spdrt_dmap_density_byte(256) == 1 && spdrt_dmap_density_byte(100000) == 1,
+       "an area past 255 encodes as byte 1, the coarsest (not 0: not rendered)");
+    ok(spdrt_dmap_fsr_texel(3, 3) == spdrt_dmap_fsr_texel(2, 2) && spdrt_dmap_fsr_texel(7, 0) == (2 << 2),
+       "an FSR rate past 2 per axis encodes as 2, the coarsest");
+    free(map);
+}
+
 int main(void)
 {
+    test_bad_passes();
     test_encoding();
     test_floor_area();
     test_texel_round_trip();

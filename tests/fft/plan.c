@@ -139,19 +139,57 @@ static void bluestein_plans(void)
 }
 
 /* The four-step plans: each language's list, then single cases in either. */
+/* A NUL byte anywhere fails the load, naming its line (it would hide what follows it); a
+ * comment of any length stays a comment (read in pieces, its tail once ran as a key). */
+static void nul_and_long_lines(const char *text, size_t len, const char *copy)
+{
+    const char *at = strstr(text, "\npasses ");
+    FILE *f = at ? fopen(copy, "wb") : NULL;
+    if (f) {
+        fwrite(text, 1, (size_t)(at + 1 - text), f);
+        fwrite("\0", 1, 1, f);
+        fwrite(at + 1, 1, len - (size_t)(at + 1 - text), f);
+        fclose(f);
+    }
+    spdrt_fft_plan *plan = NULL;
+    spdrt_result r = f ? spdrt_fft_plan_load(ctx, copy, &plan) : SPDRT_OK;
+    ok(f && r != SPDRT_OK && strstr(spdrt_last_error(ctx), "line "), "a plan with a NUL byte fails to load, "
+       "naming the line: %s", r != SPDRT_OK ? spdrt_last_error(ctx) : "loaded");
+    if (plan) spdrt_fft_plan_destroy(ctx, plan);
+    char comment[1400];
+    memset(comment, 'x', sizeof comment);
+    comment[0] = '#';
+    snprintf(comment + 1023, sizeof comment - 1023, "direction inverse\n");
+    f = fopen(copy, "w");
+    if (f) { /* after the plan's own direction line, so a tail read as a key would win */
+        fputs(text, f);
+        fputs(comment, f);
+        fclose(f);
+    }
+    plan = NULL;
+    r = f ? spdrt_fft_plan_load(ctx, copy, &plan) : SPDRT_ERROR_ARGUMENT;
+    ok(r == SPDRT_OK && plan && !spdrt_fft_plan_config(plan)->inverse,
+       "a comment line of 1040 characters stays a comment: %s", r == SPDRT_OK ? "loaded" : spdrt_last_error(ctx));
+    if (plan) spdrt_fft_plan_destroy(ctx, plan);
+}
+
 /* A damaged plan file never loads: each copy of a good plan with one line changed (or added)
  * fails with the line's number in the message; the copy left alone loads. */
 static void damaged_plans(void)
 {
     static const plan_damage DAMAGE[] = {
-        {"storage ", "storage f61", "a storage outside f32 | f16"},
-        {"direction ", "direction sideways", "a direction outside forward | inverse"},
-        {"norm ", "norm unitry", "a misspelt norm"},
-        {"n ", "n 32768x", "a number with a tail"},
-        {"spdgen-fft-plan ", "spdgen-fft-plan 2", "another version"},
-        {"passes ", "passes 2\nfrobnicate 1", "an unknown key"},
-        {"passes ", "passes 2\ndir'", "a stray line (a path broken across lines)"},
-        {"passes ", "passes 3", "a pass count the pass lines do not have"},
+        {"storage ", "storage f61", "a storage outside f32 | f16", NULL},
+        {"direction ", "direction sideways", "a direction outside forward | inverse", NULL},
+        {"norm ", "norm unitry", "a misspelt norm", NULL},
+        {"n ", "n 32768x", "a number with a tail", NULL},
+        {"spdgen-fft-plan ", "spdgen-fft-plan 2", "another version", NULL},
+        {"passes ", "passes 2\nfrobnicate 1", "an unknown key", NULL},
+        {"passes ", "passes 2\ndir'", "a stray line (a path broken across lines)", NULL},
+        {"passes ", "passes 3", "a pass count the pass lines do not have", NULL},
+        {"direction ", "direction forward\ndirection inverse", "a key given twice", NULL},
+        {"pass 2 ", NULL, "a pass line with a word after it", " junk"},
+        {"pass 1 ", NULL, "a pass line whose last number has a tail", "x"},
+        {"pass 1 ", NULL, "a pass line whose last number passes 32 bits", "0000000000"},
     };
     const size_t count = sizeof DAMAGE / sizeof *DAMAGE;
     char dir[256], path[600], copy[600], text[8192];
@@ -172,10 +210,11 @@ static void damaged_plans(void)
         if (i == count)
             ok(r == SPDRT_OK, "the plan copied unchanged loads");
         else
-            ok(r != SPDRT_OK && (strstr(msg, "line ") || strstr(msg, "passes")), "a plan with %s fails to load: %s",
+            ok(r != SPDRT_OK && strstr(msg, "line "), "a plan with %s fails to load, naming the line: %s",
                DAMAGE[i].why, r != SPDRT_OK ? msg : "loaded");
         if (plan) spdrt_fft_plan_destroy(ctx, plan);
     }
+    nul_and_long_lines(text, len, copy);
     cleanup(dir);
 }
 

@@ -164,6 +164,38 @@ static void roundtrip(fft_case fwd, uint32_t count, const char *what)
     free(ref);
 }
 
+/* Strides that put one FFT over the next are refused by the run and the reference, which
+ * size their arrays for whole rows (or count columns): a stride of 1 or of half a row read
+ * and wrote past those arrays and returned SPDRT_OK. 0 and a whole row still run. */
+static void short_strides(fft_case c, uint32_t count)
+{
+    spdrt_fft_config cfg;
+    spdrt_fft_pipeline *pipe = make(&c, &cfg);
+    const uint32_t row = c.strided ? count : c.n;
+    const uint32_t tries[][2] = {{1, 0}, {0, row / 2}, {row - 1, row}, {row, row}, {0, 0}};
+    for (size_t t = 0; pipe && t < sizeof tries / sizeof *tries; t++) {
+        spdrt_fft_params p = {.count = count, .in_stride = tries[t][0], .out_stride = tries[t][1]};
+        int fits = (!p.in_stride || p.in_stride >= row) && (!p.out_stride || p.out_stride >= row);
+        size_t in_n = spdrt_fft_input_floats(&cfg, &p), out_n = spdrt_fft_output_floats(&cfg, &p);
+        float *in = calloc(in_n, sizeof *in), *out = malloc(out_n * sizeof *out);
+        double *ref = malloc(out_n * sizeof *ref);
+        spdrt_result r = in && out && ref ? spdrt_fft_run(ctx, pipe, &p, in, out, NULL) : SPDRT_ERROR_OUT_OF_MEMORY;
+        int rr = in && out && ref ? spdrt_fft_reference(&cfg, &p, in, ref) : 0;
+        if (fits)
+            ok(r == SPDRT_OK && rr == 0, "%s N=%u%s strides %u, %u: the run and the reference take them", lang, c.n,
+               c.strided ? " --stride" : "", p.in_stride, p.out_stride);
+        else
+            ok(r == SPDRT_ERROR_ARGUMENT && strstr(spdrt_last_error(ctx), "stride") && rr == -1,
+               "%s N=%u%s strides %u, %u: the run refuses them (%s), and the reference", lang, c.n,
+               c.strided ? " --stride" : "", p.in_stride, p.out_stride,
+               r == SPDRT_OK ? "SPDRT_OK" : spdrt_last_error(ctx));
+        free(in);
+        free(out);
+        free(ref);
+    }
+    spdrt_fft_pipeline_destroy(ctx, pipe);
+}
+
 int main(int argc, char **argv)
 {
     char err[512];
@@ -187,6 +219,8 @@ int main(int argc, char **argv)
         roundtrip((fft_case){.n = 2048, .ept = 8, .wg = 256, .native = 1}, 3, "native order (convolution)");
         roundtrip((fft_case){.n = 1024, .ept = 4, .wg = 256, .subgroup = 8, .real = 1}, 3, "real rows (--real)");
         roundtrip((fft_case){.n = 256, .ept = 4, .wg = 64, .subgroup = 8, .strided = 1}, 5, "columns (--stride)");
+        short_strides((fft_case){.n = 64, .ept = 2, .wg = 32}, 8);
+        short_strides((fft_case){.n = 64, .ept = 2, .wg = 32, .strided = 1}, 8);
     }
     ok(spdrt_validation_messages(ctx) == 0, "no validation messages (%u)", spdrt_validation_messages(ctx));
     spdrt_destroy(ctx);

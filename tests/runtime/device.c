@@ -83,6 +83,9 @@ static void test_device_choice(const spdrt_device_info *info) {
         spdrt_destroy(other);
 
     unsetenv("SPDGEN_DEVICE");
+    err[0] = '\0';
+    r = spdrt_create(&by_option, NULL, err, sizeof err);
+    ok(r == SPDRT_ERROR_ARGUMENT && strstr(err, "out"), "spdrt_create without out: SPDRT_ERROR_ARGUMENT (%s)", err);
     r = spdrt_create(&by_option, &other, err, sizeof err);
     ok(r == SPDRT_ERROR_NO_DEVICE && other == NULL && strstr(err, "no-such-device-xyz"),
        "options.device = no-such-device-xyz: SPDRT_ERROR_NO_DEVICE naming the value");
