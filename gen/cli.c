@@ -295,6 +295,10 @@ static int check_common(sg_run *run)
         return sg_usage_error("-MD with output to stdout needs -MT TARGET to name the target");
     if (c->depfile && !c->depfile_path && strcmp(c->output, "-") == 0)
         return sg_usage_error("-MD with output to stdout needs -MF FILE for the depfile");
+    const char *dep_target = c->dep_target ? c->dep_target : c->output;
+    if (c->depfile && strpbrk(dep_target, "\n\r\t"))
+        return sg_usage_error("%s: a depfile cannot name a target with a line break or a tab (Make has no "
+                              "escape for them)", c->dep_target ? "-MT" : "-o");
     if (c->embed_spirv && (c->target == SG_TARGET_MSL || c->target == SG_TARGET_WGSL))
         return sg_usage_error("--embed-spirv: not with --target %s (%s compiles the %s itself; "
                               "use --target spirv, glsl or hlsl)", target_names[c->target],

@@ -8,11 +8,12 @@
 #include "job.h"
 #include "text.h"
 
-/* Make syntax: spaces and '#' are escaped with a backslash, '$' doubled. */
+/* Make syntax: spaces, '#' and ':' are escaped with a backslash, '$' doubled (line breaks
+ * and tabs have no escape: the command line refuses them, gen/cli.c). */
 static void escaped(sg_text *t, const char *s)
 {
     for (; *s; s++) {
-        if (*s == ' ' || *s == '#') sg_text_append(t, "\\", 1);
+        if (*s == ' ' || *s == '#' || *s == ':') sg_text_append(t, "\\", 1);
         if (*s == '$') sg_text_append(t, "$", 1);
         sg_text_append(t, s, 1);
     }

@@ -142,6 +142,12 @@ static int place_outputs(const sg_run *run, sg_job *job, char *manifest_path, si
         return sg_usage_error("%s writes %d shaders and a .%s manifest, one file each: give -o FILE",
                               what + 1, job->count, run->kernel->manifest_ext);
     }
+    /* The manifest names each shader file by its name on a "key value" line, which a space,
+     * tab or line break would split (libspdrt could not load it). */
+    const char *name = strrchr(output, '/') ? strrchr(output, '/') + 1 : output;
+    if (writes && strpbrk(name, " \t\n\r"))
+        return sg_usage_error("-o %s: the .%s manifest names the shader files by their file name, which "
+                              "cannot hold a space, tab or line break here", output, run->kernel->manifest_ext);
     for (int i = 0; i < job->count; i++)
         derived_path(output, job->shaders[i].role, 0, job->shaders[i].path, sizeof job->shaders[i].path);
     derived_path(output, run->kernel->manifest_ext, 1, manifest_path, size);

@@ -75,6 +75,23 @@ static char *follow_links(const char *path)
     return NULL;
 }
 
+/* The identity of target, for sg_output.same (NULL: out of memory, or its directory does
+ * not resolve, which the write then reports). */
+static char *identity(const char *target, const struct stat *st)
+{
+    char *id = NULL;
+    if (st) {
+        if (asprintf(&id, "%llu:%llu", (unsigned long long)st->st_dev, (unsigned long long)st->st_ino) < 0)
+            id = NULL;
+        return id;
+    }
+    const char *slash = strrchr(target, '/');
+    char dir[PATH_MAX], real[PATH_MAX];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - target) + 1 : 1, slash ? target : ".");
+    if (!realpath(dir, real) || asprintf(&id, "%s/%s", real, slash ? slash + 1 : target) < 0) id = NULL;
+    return id;
+}
+
 int sg_output_add(sg_outputs *o, const char *path, const void *data, size_t size)
 {
     if (o->count >= SG_MAX_OUTPUTS) return fail(path, "too many outputs");
@@ -83,15 +100,27 @@ int sg_output_add(sg_outputs *o, const char *path, const void *data, size_t size
     f->path = path;
     f->data = data;
     f->size = size;
+    for (int i = 0; i < o->count; i++)
+        if (strcmp(o->file[i].path, path) == 0) return fail(path, "named twice in one run");
     if (strcmp(path, "-") == 0) {
         o->count++;
         return 0;
     }
-    for (int i = 0; i < o->count; i++)
-        if (strcmp(o->file[i].path, path) == 0) return fail(path, "named twice in one run");
     if (!(f->target = follow_links(path))) return fail(path, strerror(errno));
     struct stat st;
-    if (stat(f->target, &st) == 0) {
+    int exists = stat(f->target, &st) == 0, stat_errno = errno;
+    /* Two names of one file (./x and x, a link and its file) would leave only the last; a
+     * device or FIFO (/dev/null for both) is written through and may be named twice. */
+    f->same = exists && !S_ISREG(st.st_mode) ? NULL : identity(f->target, exists ? &st : NULL);
+    for (int i = 0; f->same && i < o->count; i++)
+        if (o->file[i].same && strcmp(o->file[i].same, f->same) == 0) {
+            char why[PATH_MAX + 64];
+            snprintf(why, sizeof why, "names the same file as %s (named twice in one run)", o->file[i].path);
+            free(f->target);
+            free(f->same);
+            return fail(path, why);
+        }
+    if (exists) {
         if (S_ISDIR(st.st_mode)) goto refuse_dir;
         if (!S_ISREG(st.st_mode)) {
             f->in_place = 1;
@@ -99,6 +128,7 @@ int sg_output_add(sg_outputs *o, const char *path, const void *data, size_t size
             /* root may write anything: a file without write permission is still refused. */
             if (access(f->target, W_OK) != 0 || (st.st_mode & 0222) == 0) {
                 free(f->target);
+                free(f->same);
                 return fail(path, "the file is read-only");
             }
             f->keep_mode = 1;
@@ -106,15 +136,17 @@ int sg_output_add(sg_outputs *o, const char *path, const void *data, size_t size
             f->uid = st.st_uid;
             f->gid = st.st_gid;
         }
-    } else if (errno != ENOENT) {
-        int e = errno;
+    } else if (stat_errno != ENOENT) {
+        int e = stat_errno;
         free(f->target);
+        free(f->same);
         return fail(path, strerror(e));
     }
     o->count++;
     return 0;
 refuse_dir:
     free(f->target);
+    free(f->same);
     return fail(path, "is a directory");
 }
 
@@ -223,6 +255,16 @@ int sg_output_commit(sg_outputs *o)
 {
     for (int i = 0; i < o->count; i++)
         if (o->file[i].target && !o->file[i].in_place && stage(&o->file[i], i)) return -1;
+    /* What cannot be staged (devices, FIFOs, stdout) goes first: if it fails, the staged
+     * files are removed and nothing is written. */
+    for (int i = 0; i < o->count; i++)
+        if (o->file[i].in_place && write_in_place(&o->file[i])) return -1;
+    for (int i = 0; i < o->count; i++) {
+        const sg_output *f = &o->file[i];
+        if (f->target) continue;
+        if (fwrite(f->data, 1, f->size, stdout) != f->size || fflush(stdout) != 0)
+            return fail("stdout", strerror(errno));
+    }
     int fds[SG_MAX_OUTPUTS], locked = lock_dirs(o, fds), rc = 0;
     for (int i = 0; i < o->count && rc == 0; i++) {
         sg_output *f = &o->file[i];
@@ -236,14 +278,6 @@ int sg_output_commit(sg_outputs *o)
         f->temp = NULL;
     }
     for (int j = 0; j < locked; j++) close(fds[j]);
-    for (int i = 0; i < o->count && rc == 0; i++)
-        if (o->file[i].in_place) rc = write_in_place(&o->file[i]);
-    for (int i = 0; i < o->count && rc == 0; i++) {
-        const sg_output *f = &o->file[i];
-        if (f->target) continue;
-        if (fwrite(f->data, 1, f->size, stdout) != f->size || fflush(stdout) != 0)
-            rc = fail("stdout", strerror(errno));
-    }
     return rc;
 }
 
@@ -254,6 +288,7 @@ void sg_output_abort(sg_outputs *o)
         live_temps[i] = NULL;
         free(o->file[i].temp);
         free(o->file[i].target);
+        free(o->file[i].same);
     }
     memset(o, 0, sizeof *o);
 }

@@ -27,6 +27,8 @@ typedef struct {
     int in_place;      /* a device or FIFO: written directly */
     int keep_mode;     /* the target exists: its mode and owner are kept */
     unsigned mode, uid, gid;
+    char *same;        /* what makes two names one file: "dev:ino" of an existing file,
+                          else the real path of its directory and its name */
 } sg_output;
 
 typedef struct {

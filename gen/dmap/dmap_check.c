@@ -107,6 +107,9 @@ static int check_selftest(sg_run *run)
     sg_dmap_params *d = run->params;
     int given = sg_given(run, DMAP_OPT_SIZE);
     if (!run->common.selftest) return given ? usage_error("--size: only meaningful with --selftest") : 0;
+    if (d->mode == SG_DMAP_RESOLVE)
+        return usage_error("--selftest: not with --dmap resolve (tests/dmap/resolve.t checks it on the "
+                           "device; --selftest serves fdm and fsr)");
     if (!given) {
         d->size[0] = 1280;
         d->size[1] = 720;

@@ -212,6 +212,8 @@ static int check_selftest(sg_run *run)
     if (s->size[0] > s->max_size[0] || s->size[1] > s->max_size[1])
         return usage_error("--size %ldx%ld: larger than --max-size %ldx%ld, the largest source this "
                            "shader serves", s->size[0], s->size[1], s->max_size[0], s->max_size[1]);
+    if (s->size[0] == 1 && s->size[1] == 1)
+        return usage_error("--size 1x1: a 1x1 source has no levels, so the self-test would check nothing");
     return 0;
 }
 

@@ -21,6 +21,48 @@ ok $? "a plan whose .fftplan is a directory: exit 1, no pass file written or rep
 "$SPDGEN" --spd --name spd -o "$WORK/same.comp" --emit-header "$WORK/same.comp" 2>"$WORK/err"
 [ $? -eq 1 ] && [ ! -e "$WORK/same.comp" ] && grep -q "named twice" "$WORK/err"
 ok $? "one path named for two outputs: exit 1, nothing written"
+"$SPDGEN" --spd --name spd -o "$WORK/same2.comp" --emit-header "$WORK/./same2.comp" 2>"$WORK/err"
+[ $? -eq 1 ] && [ ! -e "$WORK/same2.comp" ] && grep -q "names the same file as" "$WORK/err"
+ok $? "one file under two spellings (x and ./x): exit 1, nothing written"
+echo OLD >"$WORK/target.comp"
+ln -s target.comp "$WORK/alias.comp"
+"$SPDGEN" --spd --name spd -o "$WORK/target.comp" --emit-header "$WORK/alias.comp" 2>"$WORK/err"
+[ $? -eq 1 ] && [ "$(cat "$WORK/target.comp")" = OLD ] && grep -q "names the same file as" "$WORK/err"
+ok $? "a file and a link to it as two outputs: exit 1, the file left as it was"
+mkdir "$WORK/plan2"
+"$SPDGEN" --fft 65536 -o "$WORK/plan2/f.glsl" --emit-header "$WORK/plan2/./f.fftplan" 2>"$WORK/err"
+[ $? -eq 1 ] && [ -z "$(ls "$WORK/plan2")" ] && grep -q "names the same file as" "$WORK/err"
+ok $? "a header over the plan's own .fftplan: exit 1, nothing written"
+"$SPDGEN" --spd --name spd -o - --emit-header - >"$WORK/out" 2>"$WORK/err"
+[ $? -eq 1 ] && [ ! -s "$WORK/out" ] && grep -q "named twice" "$WORK/err"
+ok $? "stdout named for the shader and the header: exit 1, nothing written"
+# A write that fails where nothing can be staged (a full device, stdout) leaves no other file.
+if [ -c /dev/full ]; then
+    "$SPDGEN" --spd --name spd -o /dev/full --emit-header "$WORK/full.h" -MF "$WORK/full.d" 2>"$WORK/err"
+    [ $? -eq 1 ] && [ ! -e "$WORK/full.h" ] && [ ! -e "$WORK/full.d" ] && no_temporaries
+    ok $? "-o /dev/full: exit 1, neither the header nor the depfile written"
+    "$SPDGEN" --spd --name spd -o - --emit-header "$WORK/full2.h" -MF "$WORK/full2.d" -MT t >/dev/full 2>"$WORK/err"
+    [ $? -eq 1 ] && [ ! -e "$WORK/full2.h" ] && [ ! -e "$WORK/full2.d" ] && no_temporaries
+    ok $? "stdout on a full device: exit 1, neither the header nor the depfile written"
+else
+    echo "ok $((TAP_N + 1)) # SKIP no /dev/full"; echo "ok $((TAP_N + 2)) # SKIP no /dev/full"
+    TAP_N=$((TAP_N + 2))
+fi
+# A plan names its shader files on "key value" lines: a name with a space would not load.
+"$SPDGEN" --fft 65536 --target spirv -o "$WORK/a b.spv" 2>"$WORK/err"
+[ $? -eq 2 ] && [ ! -e "$WORK/a b.fftplan" ] && [ "$(wc -l <"$WORK/err")" -eq 1 ] && grep -q "cannot hold a space" "$WORK/err"
+ok $? "a plan's -o name with a space: exit 2, one line, nothing written"
+mkdir "$WORK/with space"
+"$SPDGEN" --fft 65536 --target spirv -o "$WORK/with space/p.spv" && [ -s "$WORK/with space/p.fftplan" ]
+ok $? "a plan in a folder whose name has a space is written"
+# Depfiles Make can read: a ':' is escaped; a line break or tab has no escape and is refused.
+mkdir "$WORK/mk"
+( cd "$WORK/mk" && "$SPDGEN" --spd -o 'c:o.comp' -MF dep.d &&
+  printf 'all: c\\:o.comp\n\t@echo made\ninclude dep.d\n' >Makefile && make -s >out 2>&1 && grep -qx made out )
+ok $? "-o c:o.comp -MF dep.d: make reads the depfile (the ':' escaped)"
+"$SPDGEN" --spd -o "$WORK/ta	b.comp" -MD 2>"$WORK/err"
+[ $? -eq 2 ] && [ ! -e "$WORK/ta	b.comp" ] && grep -q "line break or a tab" "$WORK/err"
+ok $? "-o with a tab and -MD: exit 2, nothing written"
 
 # 6. Devices, FIFOs, symbolic links, read-only files, modes and owners.
 # A private null device where we may make one (root), so a broken spdgen cannot replace the

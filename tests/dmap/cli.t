@@ -29,6 +29,7 @@ refuse "--max-rate.*32" --dmap fdm --max-rate 32
 refuse "--max-rate.*3" --dmap fdm --max-rate 3
 refuse "--foveation off: nothing decides the rates" --dmap fsr --foveation off
 refuse "--views.*7" --dmap fsr --views 7
+refuse "--selftest: not with --dmap resolve" --dmap resolve --selftest
 refuse "--views.*0" --dmap fsr --views 0
 refuse "--subgroup 8: only with --content" --dmap fsr --subgroup 8
 refuse "--subgroup.*12" --dmap fsr --content --subgroup 12

@@ -18,6 +18,7 @@ expect_usage_error() {
     [ $rc -eq 2 ] && [ "$lines" -eq 1 ] || diag "exit $rc, stderr:" "$(cat "$WORK/err")"
 }
 
+expect_usage_error "--selftest of a 1x1 source (no levels to check)" "--size 1x1" --spd --selftest --size 1x1
 expect_usage_error "--mips 0" "--mips 0" --spd --mips 0
 expect_usage_error "--mips 13" "--mips 13" --spd --mips 13
 expect_usage_error "--mips not a number" "--mips 1x" --spd --mips 1x
