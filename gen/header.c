@@ -52,6 +52,18 @@ static void wrapped(sg_text *t, const char *first, const char *lead, const char 
     }
 }
 
+/* The end of the shell word at p: a space outside single quotes ('\'' inside a quoted path
+ * is a close quote, an escaped quote and an open quote). */
+static const char *word_end(const char *p)
+{
+    int quoted = 0;
+    for (; *p && (quoted || *p != ' '); p++) {
+        if (!quoted && *p == '\\' && p[1]) p++;
+        else if (*p == '\'') quoted = !quoted;
+    }
+    return p;
+}
+
 void sg_text_command(sg_text *t, const char *head, const char *pad, const char *command)
 {
     size_t col = strlen(head);
@@ -59,9 +71,9 @@ void sg_text_command(sg_text *t, const char *head, const char *pad, const char *
     for (const char *p = command; *p;) {
         while (*p == ' ') p++;
         /* A group: an option with its value ("--op max"), or a lone word. */
-        const char *end = p + strcspn(p, " ");
+        const char *end = word_end(p);
         if (*end == ' ' && strncmp(p, "--", 2) == 0 && strncmp(end + 1, "--", 2) != 0 && end[1])
-            end = end + 1 + strcspn(end + 1, " ");
+            end = word_end(end + 1);
         size_t len = (size_t)(end - p);
         if (!len) break;
         if (col > strlen(head) && col + 1 + len + 2 > WIDTH) {

@@ -78,6 +78,30 @@ function emit:hanging(head, text, width)
     self:line(line)
 end
 
+-- The command's words as a shell splits them: spaces inside a single-quoted path stay in its
+-- word ('\'' in a path is a close quote, an escaped quote and an open quote).
+local function shell_words(command)
+    local words, word, quoted, i = {}, nil, false, 1
+    while i <= #command do
+        local ch = command:sub(i, i)
+        if ch == " " and not quoted then
+            if word then words[#words + 1] = word end
+            word = nil
+        else
+            if ch == "\\" and not quoted then
+                ch = command:sub(i, i + 1)
+                i = i + 1
+            elseif ch == "'" then
+                quoted = not quoted
+            end
+            word = (word or "") .. ch
+        end
+        i = i + 1
+    end
+    if word then words[#words + 1] = word end
+    return words
+end
+
 -- The regenerate command in a block comment, as shell lines broken before an option (kept
 -- with its value) with continuations (" \\"): the lines between the markers paste into a shell
 -- as they are. Not "//" lines: one ending in "\\" continues the comment onto the next line in
@@ -85,7 +109,7 @@ end
 function emit:command(command)
     local head, pad = "    ", "        "
     local groups = {}
-    for word in command:gmatch("%S+") do
+    for _, word in ipairs(shell_words(command)) do
         if word:sub(1, 2) == "--" or #groups == 0 then groups[#groups + 1] = word
         else groups[#groups] = groups[#groups] .. " " .. word end
     end

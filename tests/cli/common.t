@@ -96,6 +96,19 @@ done
     printf '#include "p3.h"\nint main(void) { return 0; }\n' >"$WORK/p3.c" &&
     cc -std=c11 -Wall -Werror -c "$WORK/p3.c" -o "$WORK/p3.o" 2>"$WORK/p3.err" || { paths=1; diag "$(cat "$WORK/p3.err")"; }
 ok $paths "a --template-dir holding \"*/\" and \"/*\" keeps the headers one comment (the C header compiles with -Werror) and regenerates the file"
+# Spaces inside a quoted path stay as they are: the commands in the shader and in the C header
+# (each broken into lines by its own code) give the same files back.
+spaced=0
+mkdir -p "$WORK/two  spaces/it's  here"
+dir="$WORK/two  spaces/it's  here"
+"$SPDGEN" --spd --name sp --template-dir "$dir" -o "$WORK/s1.comp" --emit-header "$WORK/s1.h" || spaced=1
+for from in s1.comp s1.h; do
+    cmd=$(regenerate_command "$WORK/$from") &&
+        eval "\"\$SPDGEN_BUILD\"/$cmd -o \"\$WORK/s2.comp\" --emit-header \"\$WORK/s2.h\"" &&
+        cmp -s "$WORK/s1.comp" "$WORK/s2.comp" && cmp -s "$WORK/s1.h" "$WORK/s2.h" ||
+        { spaced=1; diag "from $from: $cmd"; }
+done
+ok $spaced "a --template-dir with two spaces in a row and a quote: the shader's and the header's commands give the files back"
 # A line break would end the comment lines that name it (the plan file's "#" lines too).
 nl="$WORK/line
 break" && mkdir -p "$nl"
