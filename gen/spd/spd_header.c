@@ -35,9 +35,10 @@ static void hierarchy_sizes(sg_text *t, const char *P, const char *fn, long tile
            "    uint64_t units = 0;\n"
            "    for (uint32_t k = 1; k < %ldu; k++) units += %sgrid_units(w, h, k);\n"
            "    return layers * units * %ldu;\n}\n", fn, stages, fn, value_bytes);
-    say(t, "#define %sCOUNTER_BYTES(src_width, src_height, layers) %scounter_bytes(src_width, "
+    /* Broken after the head: a default prefix (SPD_<hash>_) would take them past 100 columns. */
+    say(t, "#define %sCOUNTER_BYTES(src_width, src_height, layers) \\\n    %scounter_bytes(src_width, "
            "src_height, layers)\n", P, fn);
-    say(t, "#define %sHANDOFF_BYTES(src_width, src_height, layers) %shandoff_bytes(src_width, "
+    say(t, "#define %sHANDOFF_BYTES(src_width, src_height, layers) \\\n    %shandoff_bytes(src_width, "
            "src_height, layers)\n", P, fn);
 }
 
@@ -49,9 +50,11 @@ static void pass_plan(sg_text *t, const char *P, const char *fn)
     for (const sg_embedded_file *e = sg_embedded_files; e->path; e++) {
         const char *a = strstr(e->data, begin), *b = a ? strstr(a, end) : NULL;
         if (!a || !b) continue;
-        say(t, "/* Dispatches: %sPASSES is for power-of-two sources; in general plan them with\n"
-               " * %spass_end(w, h, base, mip_count, %sMAX_MIPS, 1), as libspdrt does (mip_count: the\n"
-               " * levels of the whole chain, at most %sTOTAL_MIPS). */\n", P, fn, P, P);
+        char doc[512];
+        snprintf(doc, sizeof doc, "Dispatches: %sPASSES is for power-of-two sources; in general plan them "
+                 "with %spass_end(w, h, base, mip_count, %sMAX_MIPS, 1), as libspdrt does (mip_count: "
+                 "the levels of the whole chain, at most %sTOTAL_MIPS).", P, fn, P, P);
+        sg_header_comment(t, doc);
         for (const char *p = a + strlen(begin); p < b;) {
             const char *hit = strstr(p, "spd_pass_end");
             if (!hit || hit >= b) {
@@ -69,7 +72,8 @@ static void pass_plan(sg_text *t, const char *P, const char *fn)
 
 static void mip_count(sg_text *t, const char *P, const char *fn)
 {
-    say(t, "\n/* mip_count for a source: the levels that exist, at most %sMAX_MIPS. 0: nothing to do. */\n"
+    say(t, "\n/* mip_count for a source: the levels that exist, at most %sMAX_MIPS.\n"
+           " * 0: nothing to do. */\n"
            "static inline uint32_t %smip_count(uint32_t src_width, uint32_t src_height)\n{\n"
            "    uint32_t size = src_width > src_height ? src_width : src_height, levels = 0;\n"
            "    while (size > 1u && levels < %sMAX_MIPS) {\n"
@@ -85,11 +89,14 @@ static void update_dispatch(sg_text *t, const char *P, const char *fn, const cha
            " * rectangle, each level-`base` texel covering the 2^base x 2^base block of level 0 it\n"
            " * reduces. Dispatch (grid[0], grid[1], layers). Returns 0, or -1 when the rectangle is\n"
            " * empty or leaves the source, or the pass has no levels to write. */\n", P);
-    if (edge == SG_SPD_EDGE_WEIGHTED)
-        say(t, "/* --edge weighted: pass p reads the level %spass_end planned, not p * %sMAX_MIPS. */\n",
-            fn, P);
+    if (edge == SG_SPD_EDGE_WEIGHTED) {
+        char doc[256];
+        snprintf(doc, sizeof doc, "--edge weighted: pass p reads the level %spass_end planned, not p * "
+                 "%sMAX_MIPS.", fn, P);
+        sg_header_comment(t, doc);
+    }
     say(t, "static inline int %supdate_dispatch(uint32_t src_width, uint32_t src_height, uint32_t x,\n"
-           "    uint32_t y, uint32_t w, uint32_t h, uint32_t base, %s *pc, uint32_t grid[2])\n{\n",
+           "    uint32_t y, uint32_t w, uint32_t h, uint32_t base, %s *pc,\n    uint32_t grid[2])\n{\n",
         fn, type);
     say(t, "    uint32_t bw = src_width >> base ? src_width >> base : 1u;\n"
            "    uint32_t bh = src_height >> base ? src_height >> base : 1u;\n"
@@ -113,8 +120,8 @@ static void update_dispatch(sg_text *t, const char *P, const char *fn, const cha
                "    x0 = x0 > 1u ? x0 - 1u : 0u, y0 = y0 > 1u ? y0 - 1u : 0u;\n");
     say(t, "    pc->src_width = bw;\n    pc->src_height = bh;\n");
     if (edge == SG_SPD_EDGE_WEIGHTED)
-        say(t, "    pc->mip_count = %spass_end(src_width, src_height, base, total, %sMAX_MIPS, 1) - base;\n",
-            fn, P);
+        say(t, "    pc->mip_count = %spass_end(src_width, src_height, base, total,\n"
+               "        %sMAX_MIPS, 1) - base;\n", fn, P);
     else
         say(t, "    pc->mip_count = total - base < %sMAX_MIPS ? total - base : %sMAX_MIPS;\n", P, P);
     say(t, "    pc->tile_offset_x = x0 / 64u;\n    pc->tile_offset_y = y0 / 64u;\n"
@@ -160,10 +167,14 @@ void sg_spd_header(sg_text *t, const sg_run *run, const sg_job *job, const char 
         pass_plan(t, P, fn);
     }
     mip_count(t, P, fn);
-    if (hierarchy)
-        say(t, "\n/* No %supdate_dispatch: sub-rectangle updates need --tail loop. The hierarchy of counters\n"
-               " * of --tile %ld counts every unit of a block, so every dispatch covers the whole grid\n"
-               " * (tile_count and tile_offset 0; this shader does not read them). */\n", fn, tile);
-    else
+    if (hierarchy) {
+        char doc[512];
+        snprintf(doc, sizeof doc, "No %supdate_dispatch: sub-rectangle updates need --tail loop. The "
+                 "hierarchy of counters of --tile %ld counts every unit of a block, so every dispatch "
+                 "covers the whole grid (tile_count and tile_offset 0; this shader does not read them).",
+                 fn, tile);
+        say(t, "\n");
+        sg_header_comment(t, doc);
+    } else
         update_dispatch(t, P, fn, type, s->edge);
 }

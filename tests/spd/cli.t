@@ -212,6 +212,17 @@ for target in glsl hlsl msl; do
     done
 done
 ok $wide "no emitted line is longer than 100 columns (SPD, every target)"
+# The C header too, with the default prefix (SPD_<hash>_, longer than most --name values).
+wide=0
+for args in "" "--format rgba16f --edge weighted" "--max-size 16384x16384 --tail hierarchy" \
+    "--op max --format r32f --edge conservative --array"; do
+    # shellcheck disable=SC2086 # several flags
+    "$SPDGEN" --spd $args -o "$WORK/w.comp" --emit-header "$WORK/w.h" && [ -z "$(long_lines "$WORK/w.h")" ] &&
+        continue
+    wide=1
+    diag "--spd $args --emit-header:" "$(long_lines "$WORK/w.h" | head -3)"
+done
+ok $wide "no header line is longer than 100 columns with the default prefix (SPD)"
 
 # --emit-header: a C header that compiles and agrees with the shader's local size.
 "$SPDGEN" --spd --name spd --array --target msl -o "$WORK/s.metal" --emit-header "$WORK/contract.h"
