@@ -40,8 +40,15 @@ PACKAGE_SED = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@BINDIR@|$(BINDIR)|g' \
 	-e 's|@VERSION@|$(VERSION)|g' -e 's|@VERSION_MAJOR@|$(VERSION_MAJOR)|g' \
 	-e 's|@VERSION_MINOR@|$(VERSION_MINOR)|g' -e 's|@SOVERSION@|$(SOVERSION)|g'
 
+# make splits a path with a space into two words (install would write beside it, uninstall
+# remove what the second word names) and spdgen.pc's -I and -L could not name it: refused.
+INSTALL_VARS := DESTDIR PREFIX BINDIR LIBDIR INCLUDEDIR PKGCONFIGDIR CMAKEDIR
+install_paths_checked = $(foreach v,$(INSTALL_VARS),$(if $(word 2,$($(v))),$(error $(v)=$($(v)): \
+	install paths may not hold spaces (make splits them, and pkg-config flags cannot name them))))
+
 .PHONY: install uninstall
 install: $(SPDGEN) $(LIBSPDRT) $(LIBSPDRT_SO)
+	@: $(install_paths_checked)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/spdgen \
 		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(CMAKEDIR)
 	install -m 755 $(SPDGEN) $(DESTDIR)$(BINDIR)/spdgen
@@ -56,6 +63,7 @@ install: $(SPDGEN) $(LIBSPDRT) $(LIBSPDRT_SO)
 
 # Only spdgen's own folders are removed, and only when empty.
 uninstall:
+	@: $(install_paths_checked)
 	rm -f $(DESTDIR)$(BINDIR)/spdgen $(addprefix $(DESTDIR)$(INCLUDEDIR)/spdgen/,$(PUBLIC_H)) \
 		$(DESTDIR)$(LIBDIR)/libspdrt.a $(DESTDIR)$(LIBDIR)/libspdrt.so.$(VERSION) \
 		$(DESTDIR)$(LIBDIR)/libspdrt.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libspdrt.so \

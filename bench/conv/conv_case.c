@@ -191,14 +191,14 @@ static int time_job(conv_bench *b, conv_job_result *r, spdrt_conv *conv, const f
     spdrt_conv_params p = {r->c.width, r->c.height, 1, INTENSITY, 0, 0};
     conv_job job;
     float *out = malloc(px * 4 * sizeof *out);
-    if (!out || conv_job_prepare(b->ctx, conv, &p, in, &job) != SPDRT_OK) {
+    if (!out || spdrt__conv_job_prepare(b->ctx, conv, &p, in, &job) != SPDRT_OK) {
         snprintf(r->error, sizeof r->error, "the job: %s", out ? spdrt_last_error(b->ctx) : "out of memory");
         free(out);
         return -1;
     }
     static const int order[CONV_ROWS] = {CONV_ROW_PIPELINE, CONV_ROW_PASS1, CONV_ROW_PASS2, CONV_ROW_PASS3,
                                          CONV_ROW_RESAMPLE};
-    bench_work w = {NULL, conv_job_record, NULL, &job};
+    bench_work w = {NULL, spdrt__conv_job_record, NULL, &job};
     for (int n = 0; n < CONV_ROWS; n++) {
         int row = order[n];
         if (!CONV_ROW_PRESENT(r, row)) continue;
@@ -206,14 +206,14 @@ static int time_job(conv_bench *b, conv_job_result *r, spdrt_conv *conv, const f
         w.before = b->passes_after && (row == CONV_ROW_PASS2 || row == CONV_ROW_PASS3) ? record_earlier : NULL;
         if (bench_time(&b->gpu, &w, &r->time[row], NULL) != SPDRT_OK) continue;
         if (row != CONV_ROW_PIPELINE) continue;
-        if (conv_job_read(&job, out) != SPDRT_OK) {
+        if (spdrt__conv_job_read(&job, out) != SPDRT_OK) {
             r->check.status = BENCH_FAILED;
             snprintf(r->check.what, sizeof r->check.what, "read-back: %s", spdrt_last_error(b->ctx));
         } else {
             check(info, r, in, psf, out, &r->check);
         }
     }
-    conv_job_release(&job);
+    spdrt__conv_job_release(&job);
     free(out);
     return 0;
 }

@@ -253,14 +253,14 @@ static double fetch_us(bench *b, const char *name, uint32_t w, uint32_t h, const
     snprintf(path, sizeof path, "%s/%s.spv", b->exe_dir, name);
     uint32_t *spv = bench_read_spirv(path, &words, err, sizeof err);
     spdrt_take_statistics(b->ctx, NULL, 0);
-    int good = spv && dmap_gen_prepare(b->ctx, spv, words, &c, &p, colour, motion, &job) == SPDRT_OK;
+    int good = spv && spdrt__dmap_gen_prepare(b->ctx, spv, words, &c, &p, colour, motion, &job) == SPDRT_OK;
     bench_take_statistics(b->ctx, name, &t);
     if (good) {
-        bench_work work = {NULL, dmap_gen_record, NULL, job};
+        bench_work work = {NULL, spdrt__dmap_gen_record, NULL, job};
         good = bench_time(&b->gpu, &work, &t, NULL) == SPDRT_OK;
     }
     if (!good) fprintf(stderr, "dmap_bench: %s failed: %s\n", name, spv ? spdrt_last_error(b->ctx) : err);
-    dmap_gen_release(b->ctx, job);
+    spdrt__dmap_gen_release(b->ctx, job);
     free(spv);
     return good ? t.median_us : -1.0;
 }
@@ -315,13 +315,13 @@ static void variant(bench *b, const variant_config *v, uint32_t w, uint32_t h, c
     uint8_t *gpu = malloc(bytes), *ref = malloc(bytes);
     spdrt_take_statistics(b->ctx, NULL, 0);
     int timed = spv && gpu && ref &&
-                dmap_gen_prepare(b->ctx, spv, words, &c, &p, colour, motion, &job) == SPDRT_OK;
+                spdrt__dmap_gen_prepare(b->ctx, spv, words, &c, &p, colour, motion, &job) == SPDRT_OK;
     bench_take_statistics(b->ctx, command, &t); /* registers per invocation: workgroups per SM */
     if (timed) {
-        bench_work work = {NULL, dmap_gen_record, NULL, job};
+        bench_work work = {NULL, spdrt__dmap_gen_record, NULL, job};
         timed = bench_time(&b->gpu, &work, &t, NULL) == SPDRT_OK;
     }
-    int checked = timed && dmap_gen_read(b->ctx, job, 1, gpu, NULL) == SPDRT_OK &&
+    int checked = timed && spdrt__dmap_gen_read(b->ctx, job, 1, gpu, NULL) == SPDRT_OK &&
                   spdrt_dmap_gen_reference(&c, &p, colour, motion, ref) == 0 && !memcmp(gpu, ref, bytes);
     if (!checked) {
         b->failures++;
@@ -341,7 +341,7 @@ static void variant(bench *b, const variant_config *v, uint32_t w, uint32_t h, c
         row->us = timed ? t.median_us : -1.0;
         row->exact = checked;
     }
-    dmap_gen_release(b->ctx, job);
+    spdrt__dmap_gen_release(b->ctx, job);
     free(spv);
     free(gpu);
     free(ref);

@@ -43,10 +43,10 @@ struct spdrt_conv {
 };
 
 /* conv_parse.c: the shaders' role names in the plan, in the order they run (NULL after). */
-extern const char *const conv_roles[CONV_SHADERS + 1];
+extern const char *const spdrt__conv_roles[CONV_SHADERS + 1];
 /* The plan's text (cut into words in place) into conv's info, sizes, buffers and shaders
  * (their module files into files): 0, or -1 with " (line N: ...)" or why not in why. */
-int conv_parse_plan(spdrt_conv *conv, char *text, char files[CONV_SHADERS][256], char *why, size_t why_size);
+int spdrt__conv_parse_plan(spdrt_conv *conv, char *text, char files[CONV_SHADERS][256], char *why, size_t why_size);
 
 /* The images or buffers of one run: the input and output, their host copies. */
 typedef struct {
@@ -60,39 +60,39 @@ typedef struct {
 /* Records the resample for push->psf_scale (nothing for an exact job) between barriers: after
  * earlier work reading r and spectrum2's writes of s, before later reads of r. Marks r
  * resampled for that scale. */
-void conv_record_resample(VkCommandBuffer cb, spdrt_conv *conv, const conv_push *push);
+void spdrt__conv_record_resample(VkCommandBuffer cb, spdrt_conv *conv, const conv_push *push);
 /* Whether r must be resampled before a run with push->psf_scale. */
-int conv_stale(const spdrt_conv *conv, const conv_push *push);
+int spdrt__conv_stale(const spdrt_conv *conv, const conv_push *push);
 
 /* Records the three passes (push constants `push`) with the barriers between them
  * (conv_record.c): first a barrier from the compute shaders and `before` (the input's last
  * write, the output's last use) to the passes, last one from pass 3's writes to `after`
  * (none when after->stage is 0). Timestamps 0..3 around the passes where `pool` is given. */
-void conv_record_passes(VkCommandBuffer cb, const spdrt_conv *conv, const conv_push *push,
+void spdrt__conv_record_passes(VkCommandBuffer cb, const spdrt_conv *conv, const conv_push *push,
                         const spdrt_vk_use *before, const spdrt_vk_use *after, VkQueryPool pool);
-void conv_dispatch(VkCommandBuffer cb, const conv_shader *s, const conv_push *push, uint32_t groups);
-conv_push conv_push_of(const spdrt_conv *conv, const spdrt_conv_params *p);
+void spdrt__conv_dispatch(VkCommandBuffer cb, const conv_shader *s, const conv_push *push, uint32_t groups);
+conv_push spdrt__conv_push_of(const spdrt_conv *conv, const spdrt_conv_params *p);
 /* A run's parameters against the plan, and a PSF set; `what` names the caller. */
-spdrt_result conv_check_params(spdrt_context *ctx, const spdrt_conv *conv, const spdrt_conv_params *p,
+spdrt_result spdrt__conv_check_params(spdrt_context *ctx, const spdrt_conv *conv, const spdrt_conv_params *p,
                                const char *what);
 /* The bindings of a run's own images or buffers (spdrt_conv_bind's targets). */
-void conv_run_targets(const spdrt_conv *conv, const conv_run_resources *rs, spdrt_conv_targets *t);
+void spdrt__conv_run_targets(const spdrt_conv *conv, const conv_run_resources *rs, spdrt_conv_targets *t);
 /* The run's images or buffers for a width x height image (the input staging filled from
  * `input` when given). */
-spdrt_result conv_run_create(spdrt_context *ctx, const spdrt_conv *conv, uint32_t width, uint32_t height,
+spdrt_result spdrt__conv_run_create(spdrt_context *ctx, const spdrt_conv *conv, uint32_t width, uint32_t height,
                              const float *input, conv_run_resources *rs);
-void conv_run_release(spdrt_context *ctx, conv_run_resources *rs);
+void spdrt__conv_run_release(spdrt_context *ctx, conv_run_resources *rs);
 /* The input uploaded, the output and the spectra between the passes filled with NaN, all
  * visible to the passes (the input image in SHADER_READ_ONLY_OPTIMAL, the output in
  * GENERAL). */
-void conv_record_setup(VkCommandBuffer cb, const spdrt_conv *conv, const conv_run_resources *rs,
+void spdrt__conv_record_setup(VkCommandBuffer cb, const spdrt_conv *conv, const conv_run_resources *rs,
                        uint32_t width, uint32_t height);
 /* The passes' output copied to rs->readback, visible to the host (an output image is left in
  * TRANSFER_SRC_OPTIMAL). */
-void conv_record_readback(VkCommandBuffer cb, const spdrt_conv *conv, const conv_run_resources *rs,
+void spdrt__conv_record_readback(VkCommandBuffer cb, const spdrt_conv *conv, const conv_run_resources *rs,
                           uint32_t width, uint32_t height);
 /* rs->readback as host floats (spdrt_conv_output_floats a pixel). */
-void conv_unpack_output(const spdrt_conv *conv, const conv_run_resources *rs, size_t pixels,
+void spdrt__conv_unpack_output(const spdrt_conv *conv, const conv_run_resources *rs, size_t pixels,
                         float *output);
 
 /* A run kept on the device, so that a benchmark can record it many times into one command
@@ -109,21 +109,21 @@ typedef struct {
                                                   with its barriers */
 } conv_job;
 
-spdrt_result conv_job_prepare(spdrt_context *ctx, spdrt_conv *conv, const spdrt_conv_params *p,
+spdrt_result spdrt__conv_job_prepare(spdrt_context *ctx, spdrt_conv *conv, const spdrt_conv_params *p,
                               const float *input, conv_job *job);
 /* What one repetition runs: a bench_record_fn (user = the job). Each pass alone reads what
  * the pass before it left, so it must follow one whole record. */
-void conv_job_record(VkCommandBuffer cb, void *user);
+void spdrt__conv_job_record(VkCommandBuffer cb, void *user);
 /* The output the last record left, read back (the output image back in GENERAL after, so
  * records may follow). */
-spdrt_result conv_job_read(conv_job *job, float *output);
-void conv_job_release(conv_job *job);
+spdrt_result spdrt__conv_job_read(conv_job *job, float *output);
+void spdrt__conv_job_release(conv_job *job);
 /* Workgroups of a line pass for `lines` lines, and of a column pass. */
-uint32_t conv_line_groups(uint32_t lines);
-uint32_t conv_column_groups(const spdrt_conv *conv, int shader);
+uint32_t spdrt__conv_line_groups(uint32_t lines);
+uint32_t spdrt__conv_column_groups(const spdrt_conv *conv, int shader);
 /* The lines along the second axis of an image (or PSF) of width x height. */
-uint32_t conv_lines(const spdrt_conv *conv, uint32_t width, uint32_t height);
+uint32_t spdrt__conv_lines(const spdrt_conv *conv, uint32_t width, uint32_t height);
 /* Bytes of one complex value of the buffers. */
-uint32_t conv_complex_bytes(const spdrt_conv *conv);
+uint32_t spdrt__conv_complex_bytes(const spdrt_conv *conv);
 
 #endif

@@ -6,51 +6,51 @@
 
 #include "conv_internal.h"
 
-spdrt_result conv_job_prepare(spdrt_context *ctx, spdrt_conv *conv, const spdrt_conv_params *p,
+spdrt_result spdrt__conv_job_prepare(spdrt_context *ctx, spdrt_conv *conv, const spdrt_conv_params *p,
                               const float *input, conv_job *job)
 {
     VkCommandBuffer cb;
     spdrt_conv_targets targets;
     memset(job, 0, sizeof *job);
     if (!ctx) return SPDRT_ERROR_ARGUMENT;
-    spdrt_result res = conv_check_params(ctx, conv, p, "conv_job_prepare");
+    spdrt_result res = spdrt__conv_check_params(ctx, conv, p, "spdrt__conv_job_prepare");
     if (res != SPDRT_OK) return res;
     job->ctx = ctx, job->conv = conv, job->params = *p;
-    res = conv_run_create(ctx, conv, p->width, p->height, input, &job->rs);
+    res = spdrt__conv_run_create(ctx, conv, p->width, p->height, input, &job->rs);
     if (res == SPDRT_OK) {
-        conv_run_targets(conv, &job->rs, &targets);
+        spdrt__conv_run_targets(conv, &job->rs, &targets);
         res = spdrt_conv_bind(ctx, conv, &targets);
     }
     if (res == SPDRT_OK) res = spdrt__commands_begin(ctx, &cb);
     if (res == SPDRT_OK) {
-        conv_record_setup(cb, conv, &job->rs, p->width, p->height);
+        spdrt__conv_record_setup(cb, conv, &job->rs, p->width, p->height);
         /* Resampled once here, so every record times the passes alone. */
-        conv_push push = conv_push_of(conv, p);
-        if (conv_stale(conv, &push)) conv_record_resample(cb, conv, &push);
+        conv_push push = spdrt__conv_push_of(conv, p);
+        if (spdrt__conv_stale(conv, &push)) spdrt__conv_record_resample(cb, conv, &push);
         res = spdrt__commands_submit(ctx, cb);
         if (res != SPDRT_OK) conv->resampled_scale = 0.0f;
     }
-    if (res != SPDRT_OK) conv_job_release(job);
+    if (res != SPDRT_OK) spdrt__conv_job_release(job);
     return res;
 }
 
-void conv_job_record(VkCommandBuffer cb, void *user)
+void spdrt__conv_job_record(VkCommandBuffer cb, void *user)
 {
     const conv_job *job = user;
     if (job->alone == 4) {
-        conv_push push = conv_push_of(job->conv, &job->params);
-        conv_record_resample(cb, job->conv, &push);
+        conv_push push = spdrt__conv_push_of(job->conv, &job->params);
+        spdrt__conv_record_resample(cb, job->conv, &push);
     } else if (job->alone) spdrt_conv_record_pass(job->ctx, job->conv, cb, &job->params, (uint32_t)job->alone - 1);
     else spdrt_conv_record(job->ctx, job->conv, cb, &job->params, NULL);
 }
 
-spdrt_result conv_job_read(conv_job *job, float *output)
+spdrt_result spdrt__conv_job_read(conv_job *job, float *output)
 {
     VkCommandBuffer cb;
     spdrt_context *ctx = job->ctx;
     spdrt_result res = spdrt__commands_begin(ctx, &cb);
     if (res != SPDRT_OK) return res;
-    conv_record_readback(cb, job->conv, &job->rs, job->params.width, job->params.height);
+    spdrt__conv_record_readback(cb, job->conv, &job->rs, job->params.width, job->params.height);
     if (!job->conv->info.output_buffer)
         spdrt__image_barrier(cb, &job->rs.out_image, 0, 1, VK_PIPELINE_STAGE_TRANSFER_BIT,
                              VK_ACCESS_TRANSFER_READ_BIT, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
@@ -58,14 +58,14 @@ spdrt_result conv_job_read(conv_job *job, float *output)
                              VK_IMAGE_LAYOUT_GENERAL);
     res = spdrt__commands_submit(ctx, cb);
     if (res == SPDRT_OK)
-        conv_unpack_output(job->conv, &job->rs, (size_t)job->params.width * job->params.height, output);
+        spdrt__conv_unpack_output(job->conv, &job->rs, (size_t)job->params.width * job->params.height, output);
     return res;
 }
 
-void conv_job_release(conv_job *job)
+void spdrt__conv_job_release(conv_job *job)
 {
     if (job->ctx) {
-        conv_run_release(job->ctx, &job->rs);
+        spdrt__conv_run_release(job->ctx, &job->rs);
         job->conv->bound = 0; /* its images are gone */
     }
     memset(job, 0, sizeof *job);

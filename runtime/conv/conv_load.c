@@ -32,10 +32,11 @@ static spdrt_result create_shader(spdrt_context *ctx, spdrt_conv *conv, int i, c
     for (uint32_t b = 0; b < count; b++) bindings[b] = (spdrt_binding){types[b], 1, NULL};
     if (s->wg > ctx->limits.maxComputeWorkGroupInvocations || s->wg > ctx->limits.maxComputeWorkGroupSize[0])
         return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED, "conv %s: a workgroup of %u invocations exceeds "
-                            "\"%s\"'s %u", conv_roles[i], s->wg, ctx->info.name, ctx->limits.maxComputeWorkGroupInvocations);
+                            "\"%s\"'s %u", spdrt__conv_roles[i], s->wg, ctx->info.name,
+                            ctx->limits.maxComputeWorkGroupInvocations);
     if (s->shared > ctx->limits.maxComputeSharedMemorySize)
         return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED, "conv %s needs %u bytes of shared memory; \"%s\" has %u",
-                            conv_roles[i], s->shared, ctx->info.name, ctx->limits.maxComputeSharedMemorySize);
+                            spdrt__conv_roles[i], s->shared, ctx->info.name, ctx->limits.maxComputeSharedMemorySize);
     spdrt_pipeline_desc desc = {.spirv = code, .spirv_words = words, .bindings = bindings,
                                 .binding_count = count, .push_bytes = CONV_PUSH_BYTES, .set_count = 1};
     spdrt_result res = spdrt__subgroup_plan(ctx, s->subgroup, s->wg, &desc.required_subgroup,
@@ -54,7 +55,7 @@ static spdrt_result create_buffers(spdrt_context *ctx, spdrt_conv *conv)
     spdrt_result res = SPDRT_OK;
     for (int k = 0; k < 5 && res == SPDRT_OK; k++)
         if (conv->values[k])
-            res = spdrt__buffer_create(ctx, conv->values[k] * conv_complex_bytes(conv), usage, 0, bufs[k]);
+            res = spdrt__buffer_create(ctx, conv->values[k] * spdrt__conv_complex_bytes(conv), usage, 0, bufs[k]);
     if (res == SPDRT_OK)
         res = spdrt__buffer_create(ctx, (VkDeviceSize)conv->info.psf_width * conv->info.psf_height *
                                    conv->info.channels * sizeof(float), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 1,
@@ -98,7 +99,7 @@ static spdrt_result create(spdrt_context *ctx, const char *plan, const uint32_t 
     }
     memset(files, 0, sizeof files);
     spdrt_result res = SPDRT_OK;
-    if (conv_parse_plan(conv, text, files, why, sizeof why))
+    if (spdrt__conv_parse_plan(conv, text, files, why, sizeof why))
         res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s is not a version-2 spdgen conv plan%s", where, why);
     free(text);
     /* The modules come in the plan's order: every shader but an exact job's resample. */
@@ -149,7 +150,7 @@ spdrt_result spdrt_conv_load(spdrt_context *ctx, const char *path, spdrt_conv **
     if (nul_line)
         res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s is not a version-2 spdgen conv plan (line %d holds a NUL "
                            "byte)", path, nul_line);
-    else if (conv_parse_plan(&probe, cut, files, why, sizeof why))
+    else if (spdrt__conv_parse_plan(&probe, cut, files, why, sizeof why))
         res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s is not a version-2 spdgen conv plan%s", path, why);
     free(cut);
     snprintf(dir, sizeof dir, "%s", path);
@@ -163,7 +164,7 @@ spdrt_result spdrt_conv_load(spdrt_context *ctx, const char *path, spdrt_conv **
         if (snprintf(file, sizeof file, "%s%s", dir, files[k]) >= (int)sizeof file)
             res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "the conv module path is too long: %s", files[k]);
         else if (!(code[count] = spdrt__read_words(file, &words[count])))
-            res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s: cannot read the %s module %s", path, conv_roles[k],
+            res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s: cannot read the %s module %s", path, spdrt__conv_roles[k],
                                file);
         count++;
     }
@@ -190,4 +191,4 @@ void spdrt_conv_destroy(spdrt_context *ctx, spdrt_conv *conv)
     free(conv);
 }
 
-uint32_t conv_complex_bytes(const spdrt_conv *conv) { return conv->info.f16 ? 4u : 8u; }
+uint32_t spdrt__conv_complex_bytes(const spdrt_conv *conv) { return conv->info.f16 ? 4u : 8u; }

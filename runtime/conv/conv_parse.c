@@ -14,7 +14,7 @@
 /* No side of a plan is larger (spdgen's padded sides stop at 16384). */
 #define SIDE_MAX 65536u
 
-const char *const conv_roles[CONV_SHADERS + 1] = {"spectrum1", "spectrum2", "resample", "pass1", "pass2",
+const char *const spdrt__conv_roles[CONV_SHADERS + 1] = {"spectrum1", "spectrum2", "resample", "pass1", "pass2",
                                                   "pass3", NULL};
 
 enum { K_VERSION, K_IMAGE, K_PSF, K_CHANNELS, K_PADDING, K_SPECTRUM, K_AXIS, K_INPUT, K_OUTPUT, K_FORMAT,
@@ -79,7 +79,7 @@ static int shader_line(spdrt_conv *conv, char **w, int count, char files[CONV_SH
 {
     static const char *const keys[] = {"wg", "subgroup", "shared", "n", "columns", "groups"};
     uint32_t v[6];
-    int role = count == 16 ? spdrt__plan_choice(w[1], conv_roles) : -1;
+    int role = count == 16 ? spdrt__plan_choice(w[1], spdrt__conv_roles) : -1;
     if (role < 0 || conv->shaders[role].wg || strcmp(w[2], "file") || strlen(w[3]) >= 256) return -1;
     for (int k = 0; k < 6; k++)
         if (strcmp(w[4 + 2 * k], keys[k]) || spdrt__plan_u32(w[5 + 2 * k], &v[k])) return -1;
@@ -131,7 +131,7 @@ static int derive(spdrt_conv *conv, uint64_t want[5])
     return 0;
 }
 
-int conv_parse_plan(spdrt_conv *conv, char *text, char files[CONV_SHADERS][256], char *why, size_t why_size)
+int spdrt__conv_parse_plan(spdrt_conv *conv, char *text, char files[CONV_SHADERS][256], char *why, size_t why_size)
 {
     char *cursor = text, *line, *w[20], shown[200], buffers[200] = "";
     uint32_t version = 0;

@@ -10,7 +10,7 @@
 static const VkPipelineStageFlags COMPUTE = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
 static const VkAccessFlags READ_WRITE = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
 
-void conv_dispatch(VkCommandBuffer cb, const conv_shader *s, const conv_push *push, uint32_t groups)
+void spdrt__conv_dispatch(VkCommandBuffer cb, const conv_shader *s, const conv_push *push, uint32_t groups)
 {
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, s->pipe.pipeline);
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, s->pipe.layout, 0, 1, &s->pipe.sets[0], 0, NULL);
@@ -18,17 +18,17 @@ void conv_dispatch(VkCommandBuffer cb, const conv_shader *s, const conv_push *pu
     vkCmdDispatch(cb, groups, 1, 1);
 }
 
-int conv_stale(const spdrt_conv *conv, const conv_push *push)
+int spdrt__conv_stale(const spdrt_conv *conv, const conv_push *push)
 {
     return conv->info.resampled && conv->resampled_scale != push->psf_scale;
 }
 
-void conv_record_resample(VkCommandBuffer cb, spdrt_conv *conv, const conv_push *push)
+void spdrt__conv_record_resample(VkCommandBuffer cb, spdrt_conv *conv, const conv_push *push)
 {
     if (!conv->info.resampled) return;
     /* After spectrum2's writes of s and an earlier pass 2's reads of r; before the next. */
     spdrt__memory_barrier(cb, COMPUTE, READ_WRITE, COMPUTE, READ_WRITE);
-    conv_dispatch(cb, &conv->shaders[CONV_RESAMPLE], push, conv_column_groups(conv, CONV_RESAMPLE));
+    spdrt__conv_dispatch(cb, &conv->shaders[CONV_RESAMPLE], push, spdrt__conv_column_groups(conv, CONV_RESAMPLE));
     spdrt__memory_barrier(cb, COMPUTE, VK_ACCESS_SHADER_WRITE_BIT, COMPUTE, VK_ACCESS_SHADER_READ_BIT);
     conv->resampled_scale = push->psf_scale;
     conv->scale = push->psf_scale;
@@ -37,12 +37,13 @@ void conv_record_resample(VkCommandBuffer cb, spdrt_conv *conv, const conv_push 
 /* One pass's dispatch (0, 1, 2: pass 1, 2, 3), nothing around it. */
 static void record_pass(VkCommandBuffer cb, const spdrt_conv *conv, const conv_push *push, uint32_t pass)
 {
-    uint32_t lines = conv_line_groups(conv_lines(conv, push->width, push->height));
-    if (pass == 1) conv_dispatch(cb, &conv->shaders[CONV_PASS2], push, conv_column_groups(conv, CONV_PASS2));
-    else conv_dispatch(cb, &conv->shaders[pass ? CONV_PASS3 : CONV_PASS1], push, lines);
+    uint32_t lines = spdrt__conv_line_groups(spdrt__conv_lines(conv, push->width, push->height));
+    if (pass == 1)
+        spdrt__conv_dispatch(cb, &conv->shaders[CONV_PASS2], push, spdrt__conv_column_groups(conv, CONV_PASS2));
+    else spdrt__conv_dispatch(cb, &conv->shaders[pass ? CONV_PASS3 : CONV_PASS1], push, lines);
 }
 
-void conv_record_passes(VkCommandBuffer cb, const spdrt_conv *conv, const conv_push *push,
+void spdrt__conv_record_passes(VkCommandBuffer cb, const spdrt_conv *conv, const conv_push *push,
                         const spdrt_vk_use *before, const spdrt_vk_use *after, VkQueryPool pool)
 {
     /* The input's last write, the output's last use, and a record before this one on the
@@ -59,14 +60,14 @@ void conv_record_passes(VkCommandBuffer cb, const spdrt_conv *conv, const conv_p
     if (after->stage) spdrt__memory_barrier(cb, COMPUTE, VK_ACCESS_SHADER_WRITE_BIT, after->stage, after->access);
 }
 
-conv_push conv_push_of(const spdrt_conv *conv, const spdrt_conv_params *p)
+conv_push spdrt__conv_push_of(const spdrt_conv *conv, const spdrt_conv_params *p)
 {
     conv_push push = {p->width, p->height, conv->psf_width, conv->psf_height, p->intensity,
                       p->composite ? 1u : 0u, p->sharpen, p->psf_scale > 0 ? p->psf_scale : 1.0f};
     return push;
 }
 
-spdrt_result conv_check_params(spdrt_context *ctx, const spdrt_conv *conv, const spdrt_conv_params *p,
+spdrt_result spdrt__conv_check_params(spdrt_context *ctx, const spdrt_conv *conv, const spdrt_conv_params *p,
                                const char *what)
 {
     if (!conv || !p) return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s: conv and params are required", what);
@@ -113,7 +114,7 @@ static spdrt_result check_record(spdrt_context *ctx, const spdrt_conv *conv, VkC
                                  const spdrt_conv_params *p, const char *what)
 {
     if (!ctx) return SPDRT_ERROR_ARGUMENT;
-    spdrt_result res = conv_check_params(ctx, conv, p, what);
+    spdrt_result res = spdrt__conv_check_params(ctx, conv, p, what);
     if (res != SPDRT_OK) return res;
     if (!cmd) return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s: no command buffer", what);
     if (!conv->bound) return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "%s: no input and output bound (spdrt_conv_bind)", what);
@@ -124,11 +125,11 @@ spdrt_result spdrt_conv_record_resample(spdrt_context *ctx, spdrt_conv *conv, Vk
                                         const spdrt_conv_params *params)
 {
     if (!ctx) return SPDRT_ERROR_ARGUMENT;
-    spdrt_result res = conv_check_params(ctx, conv, params, "spdrt_conv_record_resample");
+    spdrt_result res = spdrt__conv_check_params(ctx, conv, params, "spdrt_conv_record_resample");
     if (res != SPDRT_OK) return res;
     if (!cmd) return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_conv_record_resample: no command buffer");
-    conv_push push = conv_push_of(conv, params);
-    conv_record_resample(cmd, conv, &push);
+    conv_push push = spdrt__conv_push_of(conv, params);
+    spdrt__conv_record_resample(cmd, conv, &push);
     return SPDRT_OK;
 }
 
@@ -145,9 +146,9 @@ spdrt_result spdrt_conv_record(spdrt_context *ctx, spdrt_conv *conv, VkCommandBu
     spdrt_vk_use before = sync->input_before;
     before.stage |= sync->output_before.stage;
     before.access |= sync->output_before.access;
-    conv_push push = conv_push_of(conv, params);
-    if (conv_stale(conv, &push)) conv_record_resample(cmd, conv, &push);
-    conv_record_passes(cmd, conv, &push, &before, &sync->output_after, VK_NULL_HANDLE);
+    conv_push push = spdrt__conv_push_of(conv, params);
+    if (spdrt__conv_stale(conv, &push)) spdrt__conv_record_resample(cmd, conv, &push);
+    spdrt__conv_record_passes(cmd, conv, &push, &before, &sync->output_after, VK_NULL_HANDLE);
     return SPDRT_OK;
 }
 
@@ -157,8 +158,8 @@ spdrt_result spdrt_conv_record_pass(spdrt_context *ctx, const spdrt_conv *conv, 
     spdrt_result res = check_record(ctx, conv, cmd, params, "spdrt_conv_record_pass");
     if (res != SPDRT_OK) return res;
     if (pass > 2) return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_conv_record_pass: pass %u; 0, 1 or 2", pass);
-    conv_push push = conv_push_of(conv, params);
-    if (pass == 1 && conv_stale(conv, &push))
+    conv_push push = spdrt__conv_push_of(conv, params);
+    if (pass == 1 && spdrt__conv_stale(conv, &push))
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_conv_record_pass: the spectrum is resampled for "
                             "psf_scale %g, not %g (spdrt_conv_record_resample first)",
                             (double)conv->resampled_scale, (double)push.psf_scale);

@@ -10,14 +10,14 @@
 static const VkPipelineStageFlags COMPUTE = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
 static const VkPipelineStageFlags TRANSFER = VK_PIPELINE_STAGE_TRANSFER_BIT;
 
-uint32_t conv_line_groups(uint32_t lines) { return (lines + 1) / 2; }
+uint32_t spdrt__conv_line_groups(uint32_t lines) { return (lines + 1) / 2; }
 
-uint32_t conv_column_groups(const spdrt_conv *conv, int shader)
+uint32_t spdrt__conv_column_groups(const spdrt_conv *conv, int shader)
 {
     return conv->info.channels * conv->shaders[shader].groups_per_channel;
 }
 
-uint32_t conv_lines(const spdrt_conv *conv, uint32_t width, uint32_t height)
+uint32_t spdrt__conv_lines(const spdrt_conv *conv, uint32_t width, uint32_t height)
 {
     return conv->info.first_axis_y ? width : height;
 }
@@ -76,15 +76,16 @@ spdrt_result spdrt_conv_set_kernel(spdrt_context *ctx, spdrt_conv *conv, const f
     nan_fill(cb, &conv->s);
     spdrt__memory_barrier(cb, TRANSFER | COMPUTE, VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT, COMPUTE,
                           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-    conv_dispatch(cb, &conv->shaders[CONV_SPECTRUM1], &push, conv_line_groups(conv_lines(conv, width, height)));
+    spdrt__conv_dispatch(cb, &conv->shaders[CONV_SPECTRUM1], &push,
+                         spdrt__conv_line_groups(spdrt__conv_lines(conv, width, height)));
     between_passes(cb);
-    conv_dispatch(cb, &conv->shaders[CONV_SPECTRUM2], &push, conv_column_groups(conv, CONV_SPECTRUM2));
+    spdrt__conv_dispatch(cb, &conv->shaders[CONV_SPECTRUM2], &push, spdrt__conv_column_groups(conv, CONV_SPECTRUM2));
     /* The spectrum for every later run's pass 2 (resampled: for the resample, at the scale
      * of the last run, which the next run most likely keeps), and for a read-back. */
     spdrt__memory_barrier(cb, COMPUTE, VK_ACCESS_SHADER_WRITE_BIT, COMPUTE | TRANSFER,
                           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT);
     push.psf_scale = conv->scale;
-    conv_record_resample(cb, conv, &push);
+    spdrt__conv_record_resample(cb, conv, &push);
     res = spdrt__commands_submit(ctx, cb);
     if (res == SPDRT_OK) conv->psf_width = width, conv->psf_height = height;
     else conv->resampled_scale = 0.0f;
@@ -153,7 +154,7 @@ static spdrt_format image_format(const spdrt_conv *conv)
     return conv->info.output_buffer ? SPDRT_RGBA32F : conv->info.output_format;
 }
 
-spdrt_result conv_run_create(spdrt_context *ctx, const spdrt_conv *conv, uint32_t width, uint32_t height,
+spdrt_result spdrt__conv_run_create(spdrt_context *ctx, const spdrt_conv *conv, uint32_t width, uint32_t height,
                              const float *input, conv_run_resources *rs)
 {
     const spdrt_conv_info *i = &conv->info;
@@ -201,7 +202,7 @@ spdrt_result conv_run_create(spdrt_context *ctx, const spdrt_conv *conv, uint32_
     return res;
 }
 
-void conv_run_release(spdrt_context *ctx, conv_run_resources *rs)
+void spdrt__conv_run_release(spdrt_context *ctx, conv_run_resources *rs)
 {
     if (ctx->hung) return;
     if (rs->timestamps) vkDestroyQueryPool(ctx->device, rs->timestamps, NULL);
@@ -215,7 +216,7 @@ void conv_run_release(spdrt_context *ctx, conv_run_resources *rs)
     spdrt__buffer_destroy(ctx, &rs->readback);
 }
 
-void conv_run_targets(const spdrt_conv *conv, const conv_run_resources *rs, spdrt_conv_targets *t)
+void spdrt__conv_run_targets(const spdrt_conv *conv, const conv_run_resources *rs, spdrt_conv_targets *t)
 {
     memset(t, 0, sizeof *t);
     if (conv->info.input_buffer) t->input_buffer = rs->in_buffer.buffer;
@@ -236,7 +237,7 @@ static VkBufferImageCopy whole_image(uint32_t width, uint32_t height)
     return copy;
 }
 
-void conv_record_setup(VkCommandBuffer cb, const spdrt_conv *conv, const conv_run_resources *rs, uint32_t w,
+void spdrt__conv_record_setup(VkCommandBuffer cb, const spdrt_conv *conv, const conv_run_resources *rs, uint32_t w,
                        uint32_t h)
 {
     VkBufferImageCopy copy = whole_image(w, h);
@@ -271,7 +272,7 @@ void conv_record_setup(VkCommandBuffer cb, const spdrt_conv *conv, const conv_ru
                           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
 }
 
-void conv_record_readback(VkCommandBuffer cb, const spdrt_conv *conv, const conv_run_resources *rs, uint32_t w,
+void spdrt__conv_record_readback(VkCommandBuffer cb, const spdrt_conv *conv, const conv_run_resources *rs, uint32_t w,
                           uint32_t h)
 {
     if (conv->info.output_buffer) {
@@ -289,7 +290,7 @@ void conv_record_readback(VkCommandBuffer cb, const spdrt_conv *conv, const conv
                           VK_ACCESS_HOST_READ_BIT);
 }
 
-void conv_unpack_output(const spdrt_conv *conv, const conv_run_resources *rs, size_t pixels, float *output)
+void spdrt__conv_unpack_output(const spdrt_conv *conv, const conv_run_resources *rs, size_t pixels, float *output)
 {
     spdrt_format format = image_format(conv);
     uint32_t texel = spdrt__format_texel_size(format), f = spdrt_conv_output_floats(conv);
@@ -319,35 +320,35 @@ spdrt_result spdrt_conv_run(spdrt_context *ctx, spdrt_conv *conv, const spdrt_co
     spdrt_conv_targets targets;
     VkCommandBuffer cb;
     if (!ctx) return SPDRT_ERROR_ARGUMENT;
-    spdrt_result res = conv_check_params(ctx, conv, p, "spdrt_conv_run");
+    spdrt_result res = spdrt__conv_check_params(ctx, conv, p, "spdrt_conv_run");
     if (res == SPDRT_OK && (!input || !output))
         res = spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "spdrt_conv_run: input and output are required");
     if (res != SPDRT_OK) return res;
-    res = conv_run_create(ctx, conv, p->width, p->height, input, &rs);
+    res = spdrt__conv_run_create(ctx, conv, p->width, p->height, input, &rs);
     if (res == SPDRT_OK) {
-        conv_run_targets(conv, &rs, &targets);
+        spdrt__conv_run_targets(conv, &rs, &targets);
         res = spdrt_conv_bind(ctx, conv, &targets);
     }
     if (res == SPDRT_OK) res = spdrt__commands_begin(ctx, &cb);
     if (res == SPDRT_OK) {
-        conv_push push = conv_push_of(conv, p);
-        /* conv_record_setup leaves the input and output visible to the passes;
-         * conv_record_readback has its own barriers (the output image's layout changes). */
+        conv_push push = spdrt__conv_push_of(conv, p);
+        /* spdrt__conv_record_setup leaves the input and output visible to the passes;
+         * spdrt__conv_record_readback has its own barriers (the output image's layout changes). */
         spdrt_vk_use none = {0, 0, VK_IMAGE_LAYOUT_UNDEFINED};
         if (rs.timestamps) vkCmdResetQueryPool(cb, rs.timestamps, 0, 4);
-        if (conv_stale(conv, &push)) conv_record_resample(cb, conv, &push);
-        conv_record_setup(cb, conv, &rs, p->width, p->height);
-        conv_record_passes(cb, conv, &push, &none, &none, rs.timestamps);
-        conv_record_readback(cb, conv, &rs, p->width, p->height);
+        if (spdrt__conv_stale(conv, &push)) spdrt__conv_record_resample(cb, conv, &push);
+        spdrt__conv_record_setup(cb, conv, &rs, p->width, p->height);
+        spdrt__conv_record_passes(cb, conv, &push, &none, &none, rs.timestamps);
+        spdrt__conv_record_readback(cb, conv, &rs, p->width, p->height);
         res = spdrt__commands_submit(ctx, cb);
         if (res != SPDRT_OK) conv->resampled_scale = 0.0f;
     }
     /* Its images go now: nothing is bound until the next spdrt_conv_bind or run. */
     conv->bound = 0;
     if (res == SPDRT_OK) {
-        conv_unpack_output(conv, &rs, (size_t)p->width * p->height, output);
+        spdrt__conv_unpack_output(conv, &rs, (size_t)p->width * p->height, output);
         if (times) read_times(ctx, rs.timestamps, times);
     }
-    conv_run_release(ctx, &rs);
+    spdrt__conv_run_release(ctx, &rs);
     return res;
 }

@@ -3,7 +3,7 @@
 
 #include "dmap_gpu.h"
 
-spdrt_result dmap_image_create(spdrt_context *ctx, VkFormat format, uint32_t texel_bytes,
+spdrt_result spdrt__dmap_image_create(spdrt_context *ctx, VkFormat format, uint32_t texel_bytes,
                                uint32_t width, uint32_t height, uint32_t layers, int is_array,
                                VkImageUsageFlags usage, dmap_image *out)
 {
@@ -11,11 +11,11 @@ spdrt_result dmap_image_create(spdrt_context *ctx, VkFormat format, uint32_t tex
     out->texel_bytes = texel_bytes;
     spdrt_result res = spdrt__image_create(ctx, format, width, height, 1, layers, usage, &out->image);
     if (res == SPDRT_OK) res = spdrt__image_view(ctx, &out->image, 0, is_array, &out->view);
-    if (res != SPDRT_OK) dmap_image_destroy(ctx, out);
+    if (res != SPDRT_OK) spdrt__dmap_image_destroy(ctx, out);
     return res;
 }
 
-void dmap_image_destroy(spdrt_context *ctx, dmap_image *img)
+void spdrt__dmap_image_destroy(spdrt_context *ctx, dmap_image *img)
 {
     if (img->view) vkDestroyImageView(ctx->device, img->view, NULL);
     if (img->image.image) spdrt__image_destroy(ctx, &img->image);
@@ -35,7 +35,7 @@ static VkBufferImageCopy whole(const dmap_image *img, VkDeviceSize offset)
     return copy;
 }
 
-void dmap_record_upload(VkCommandBuffer cb, const dmap_image *img, VkBuffer buffer,
+void spdrt__dmap_record_upload(VkCommandBuffer cb, const dmap_image *img, VkBuffer buffer,
                         VkDeviceSize offset, VkImageLayout layout, VkPipelineStageFlags stage,
                         VkAccessFlags access)
 {
@@ -49,7 +49,7 @@ void dmap_record_upload(VkCommandBuffer cb, const dmap_image *img, VkBuffer buff
                          access, layout);
 }
 
-void dmap_record_readback(VkCommandBuffer cb, const dmap_image *img, VkBuffer buffer)
+void spdrt__dmap_record_readback(VkCommandBuffer cb, const dmap_image *img, VkBuffer buffer)
 {
     VkBufferImageCopy copy = whole(img, 0);
     spdrt__image_barrier(cb, &img->image, 0, 1, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
@@ -61,7 +61,7 @@ void dmap_record_readback(VkCommandBuffer cb, const dmap_image *img, VkBuffer bu
                           VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
 }
 
-void dmap_record_clear(VkCommandBuffer cb, const dmap_image *img, VkImageLayout from,
+void spdrt__dmap_record_clear(VkCommandBuffer cb, const dmap_image *img, VkImageLayout from,
                        const VkClearColorValue *value)
 {
     VkImageSubresourceRange range;

@@ -14,10 +14,10 @@ typedef struct {
     uint32_t texel_bytes;
 } dmap_image;
 
-spdrt_result dmap_image_create(spdrt_context *ctx, VkFormat format, uint32_t texel_bytes,
+spdrt_result spdrt__dmap_image_create(spdrt_context *ctx, VkFormat format, uint32_t texel_bytes,
                                uint32_t width, uint32_t height, uint32_t layers, int is_array,
                                VkImageUsageFlags usage, dmap_image *out);
-void dmap_image_destroy(spdrt_context *ctx, dmap_image *img);
+void spdrt__dmap_image_destroy(spdrt_context *ctx, dmap_image *img);
 static inline VkDeviceSize dmap_image_bytes(const dmap_image *img)
 {
     return (VkDeviceSize)img->image.width * img->image.height * img->image.layers * img->texel_bytes;
@@ -25,14 +25,14 @@ static inline VkDeviceSize dmap_image_bytes(const dmap_image *img)
 
 /* Records: the whole image from `buffer` at `offset` (packed rows, layer after layer), left
  * in `layout` for `stage`/`access`. */
-void dmap_record_upload(VkCommandBuffer cb, const dmap_image *img, VkBuffer buffer,
+void spdrt__dmap_record_upload(VkCommandBuffer cb, const dmap_image *img, VkBuffer buffer,
                         VkDeviceSize offset, VkImageLayout layout, VkPipelineStageFlags stage,
                         VkAccessFlags access);
 /* Records: the image (in GENERAL after compute writes) into `buffer`, packed. */
-void dmap_record_readback(VkCommandBuffer cb, const dmap_image *img, VkBuffer buffer);
+void spdrt__dmap_record_readback(VkCommandBuffer cb, const dmap_image *img, VkBuffer buffer);
 /* Records: the image (in GENERAL, or UNDEFINED the first time) cleared to `value`, then
  * GENERAL for compute shader reads and writes. */
-void dmap_record_clear(VkCommandBuffer cb, const dmap_image *img, VkImageLayout from,
+void spdrt__dmap_record_clear(VkCommandBuffer cb, const dmap_image *img, VkImageLayout from,
                        const VkClearColorValue *value);
 
 #endif

@@ -94,8 +94,8 @@ static int check_pass(const spdrt_dmap_pass *p, char *err, size_t size)
     for (uint32_t i = 0; !why && p->has_offset && i < p->views; i++)
         if (p->offset[i].x % (int32_t)DMAP_OFFSET_GRANULARITY || p->offset[i].y % (int32_t)DMAP_OFFSET_GRANULARITY)
             why = "FDM offsets must be multiples of 8 (fragmentDensityOffsetGranularity)";
-        else if (p->offset[i].x < -(int32_t)SPDRT_DMAP_MAX_VIEWPORT || p->offset[i].x > (int32_t)SPDRT_DMAP_MAX_VIEWPORT ||
-                 p->offset[i].y < -(int32_t)SPDRT_DMAP_MAX_VIEWPORT || p->offset[i].y > (int32_t)SPDRT_DMAP_MAX_VIEWPORT)
+        else if (labs((long)p->offset[i].x) > (long)SPDRT_DMAP_MAX_VIEWPORT ||
+                 labs((long)p->offset[i].y) > (long)SPDRT_DMAP_MAX_VIEWPORT)
             why = "FDM offsets must lie within -16384..16384 (the largest framebuffer)";
     if (why) snprintf(err, size, "%s", why);
     return why ? -1 : 0;
@@ -135,12 +135,12 @@ int spdrt_dmap_layout_make(const spdrt_dmap_pass *pass, spdrt_dmap_layout *out, 
                     calc_visibility(pass, tile);
                     calc_frag_area(pass, tile);
                 }
-            if (pass->device.bin_merging) dmap_merge_tiles(pass, out, tx1, ty1, tx2, ty2);
+            if (pass->device.bin_merging) spdrt__dmap_merge_tiles(pass, out, tx1, ty1, tx2, ty2);
         }
     }
     if (pass->subsampled && count <= DMAP_SUBSAMPLED_MAX_BINS) {
         out->subsampled = 1;
-        if (dmap_calc_subsampled(pass, out, pass->shared_viewport ? NULL : dmap_offsets(pass))) {
+        if (spdrt__dmap_calc_subsampled(pass, out, pass->shared_viewport ? NULL : dmap_offsets(pass))) {
             spdrt_dmap_layout_free(out);
             snprintf(err, err_size, "out of memory");
             return -1;
@@ -155,7 +155,7 @@ void spdrt_dmap_layout_free(spdrt_dmap_layout *layout)
     layout->bins = NULL;
 }
 
-spdrt_dmap_bin *dmap_merged(spdrt_dmap_layout *layout, spdrt_dmap_bin *tile)
+spdrt_dmap_bin *spdrt__dmap_merged(spdrt_dmap_layout *layout, spdrt_dmap_bin *tile)
 {
     while (tile->merged_into >= 0) tile = &layout->bins[tile->merged_into];
     return tile;
@@ -163,5 +163,5 @@ spdrt_dmap_bin *dmap_merged(spdrt_dmap_layout *layout, spdrt_dmap_bin *tile)
 
 const spdrt_dmap_bin *spdrt_dmap_bin_at(const spdrt_dmap_layout *layout, uint32_t x, uint32_t y)
 {
-    return dmap_merged((spdrt_dmap_layout *)layout, &layout->bins[y * layout->tile_count.width + x]);
+    return spdrt__dmap_merged((spdrt_dmap_layout *)layout, &layout->bins[y * layout->tile_count.width + x]);
 }

@@ -65,7 +65,7 @@ static int try_merge(const spdrt_dmap_pass *pass, spdrt_dmap_layout *layout, spd
 
 /* tu_merge_tiles: left to right, top to bottom within one pipe; a tile joins the one to
  * its left, then the one above unless that one already joined its own left neighbour. */
-void dmap_merge_tiles(const spdrt_dmap_pass *pass, spdrt_dmap_layout *layout, uint32_t tx1,
+void spdrt__dmap_merge_tiles(const spdrt_dmap_pass *pass, spdrt_dmap_layout *layout, uint32_t tx1,
                       uint32_t ty1, uint32_t tx2, uint32_t ty2)
 {
     const uint32_t w = layout->tile_count.width;

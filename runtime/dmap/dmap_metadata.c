@@ -5,14 +5,14 @@
 
 static const spdrt_dmap_bin_transform IDENTITY = {1.0f, 1.0f, 0.0f, 0.0f};
 
-spdrt_dmap_offset dmap_view_bin_offset(const spdrt_dmap_pass *pass, uint32_t view)
+spdrt_dmap_offset spdrt__dmap_view_bin_offset(const spdrt_dmap_pass *pass, uint32_t view)
 {
     spdrt_dmap_offset bo = {0, 0};
     if (pass->has_offset && !pass->shared_viewport) bo = spdrt_dmap_bin_offset(pass->offset[view], pass->tile);
     return bo;
 }
 
-dmap_mapping dmap_bin_mapping(const spdrt_dmap_pass *pass, const spdrt_dmap_layout *layout,
+dmap_mapping spdrt__dmap_bin_mapping(const spdrt_dmap_pass *pass, const spdrt_dmap_layout *layout,
                               uint32_t view, spdrt_dmap_offset bin_offset, uint32_t j)
 {
     dmap_mapping m = {{0, 0}, {0, 0}, {1, 1}};
@@ -41,11 +41,11 @@ spdrt_dmap_metadata_header spdrt_dmap_metadata(const spdrt_dmap_pass *pass,
     }
     /* The metadata of layer i is view MIN2(i, views - 1)'s. */
     uint32_t v = dmap_min_u(view, pass->views - 1);
-    h.bin_offset = dmap_view_bin_offset(pass, v);
+    h.bin_offset = spdrt__dmap_view_bin_offset(pass, v);
     h.stride = layout->tile_count.width;
     h.count = layout->tile_count.width * layout->tile_count.height;
     for (uint32_t j = 0; j < h.count; j++) {
-        dmap_mapping m = dmap_bin_mapping(pass, layout, v, h.bin_offset, j);
+        dmap_mapping m = spdrt__dmap_bin_mapping(pass, layout, v, h.bin_offset, j);
         transforms[j].scale_x = 1.0f / (float)m.area.width;
         transforms[j].scale_y = 1.0f / (float)m.area.height;
         transforms[j].offset_x = (float)(m.origin.x - m.start.x / (int32_t)m.area.width);

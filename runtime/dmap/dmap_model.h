@@ -54,21 +54,21 @@ static inline const spdrt_dmap_offset *dmap_offsets(const spdrt_dmap_pass *p)
 }
 
 /* Bin merging and the subsampled layout (dmap_merge.c, dmap_subsampled.c). */
-void dmap_merge_tiles(const spdrt_dmap_pass *pass, spdrt_dmap_layout *layout, uint32_t tx1,
+void spdrt__dmap_merge_tiles(const spdrt_dmap_pass *pass, spdrt_dmap_layout *layout, uint32_t tx1,
                       uint32_t ty1, uint32_t tx2, uint32_t ty2);
-int dmap_calc_subsampled(const spdrt_dmap_pass *pass, spdrt_dmap_layout *layout,
+int spdrt__dmap_calc_subsampled(const spdrt_dmap_pass *pass, spdrt_dmap_layout *layout,
                          const spdrt_dmap_offset *offsets);
 /* Where tile j of the grid lies for a sampler in `view`: its framebuffer start, its origin
  * in the subsampled image and the area it is stored at (1x1 where not subsampled); every
  * field 0 for an invisible or unplaced tile (the identity). tu_emit_subsampled_metadata's
  * rules; bin_offset is the view's. */
 typedef struct { spdrt_dmap_offset start, origin; spdrt_dmap_extent area; } dmap_mapping;
-dmap_mapping dmap_bin_mapping(const spdrt_dmap_pass *pass, const spdrt_dmap_layout *layout,
+dmap_mapping spdrt__dmap_bin_mapping(const spdrt_dmap_pass *pass, const spdrt_dmap_layout *layout,
                               uint32_t view, spdrt_dmap_offset bin_offset, uint32_t j);
 /* The view's bin offset as the metadata uses it (none with a shared viewport). */
-spdrt_dmap_offset dmap_view_bin_offset(const spdrt_dmap_pass *pass, uint32_t view);
+spdrt_dmap_offset spdrt__dmap_view_bin_offset(const spdrt_dmap_pass *pass, uint32_t view);
 
 /* The bin a tile was merged into (tu_get_merged_tile). */
-spdrt_dmap_bin *dmap_merged(spdrt_dmap_layout *layout, spdrt_dmap_bin *tile);
+spdrt_dmap_bin *spdrt__dmap_merged(spdrt_dmap_layout *layout, spdrt_dmap_bin *tile);
 
 #endif

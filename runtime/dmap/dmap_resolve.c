@@ -33,10 +33,10 @@ size_t spdrt_dmap_resolve_bins(const spdrt_dmap_pass *pass, const spdrt_dmap_lay
     for (uint32_t v = 0; v < pass->views; v++) {
         uint32_t *w = out + (size_t)v * (count + 1) * 4;
         if (!placed) continue; /* one identity bin: start 0, origin 0, 1x1 */
-        spdrt_dmap_offset bo = dmap_view_bin_offset(pass, v);
+        spdrt_dmap_offset bo = spdrt__dmap_view_bin_offset(pass, v);
         w[0] = (uint32_t)bo.x, w[1] = (uint32_t)bo.y;
         for (uint32_t j = 0; j < count; j++) {
-            dmap_mapping m = dmap_bin_mapping(pass, layout, v, bo, j);
+            dmap_mapping m = spdrt__dmap_bin_mapping(pass, layout, v, bo, j);
             uint32_t *b = w + 4 + 4 * (size_t)j;
             b[0] = (uint32_t)m.start.x | ((uint32_t)m.start.y << 16);
             b[1] = (uint32_t)m.origin.x | ((uint32_t)m.origin.y << 16);
@@ -61,7 +61,7 @@ static void fragment_centre(const spdrt_dmap_pass *pass, const spdrt_dmap_bin *b
 static const spdrt_dmap_bin *bin_of(const spdrt_dmap_pass *pass, const spdrt_dmap_layout *layout,
                                     uint32_t view, int32_t px, int32_t py)
 {
-    spdrt_dmap_offset bo = dmap_view_bin_offset(pass, view);
+    spdrt_dmap_offset bo = spdrt__dmap_view_bin_offset(pass, view);
     return spdrt_dmap_bin_at(layout, (uint32_t)(px + bo.x) / pass->tile.width,
                              (uint32_t)(py + bo.y) / pass->tile.height);
 }
@@ -101,7 +101,7 @@ void spdrt_dmap_subsampled_render(const spdrt_dmap_pass *pass, const spdrt_dmap_
                     shade(pass, layout, v, (float)x, (float)y, scene, user, img + ((size_t)y * e.width + x) * 4);
             continue;
         }
-        spdrt_dmap_offset bo = dmap_view_bin_offset(pass, v);
+        spdrt_dmap_offset bo = spdrt__dmap_view_bin_offset(pass, v);
         memset(taken, 0, layer);
         /* Pass 1: each bin's texels; pass 2: the aprons where no bin lies. */
         for (int aprons = 0; aprons < 2; aprons++)
@@ -109,7 +109,7 @@ void spdrt_dmap_subsampled_render(const spdrt_dmap_pass *pass, const spdrt_dmap_
                 const spdrt_dmap_bin *b = &layout->bins[j];
                 if (b->merged_into >= 0 || !(b->visible_views & (1u << v)) || !b->subsampled) continue;
                 if (aprons && !(b->subsampled_views & (1u << v))) continue;
-                dmap_mapping m = dmap_bin_mapping(pass, layout, v, bo, j);
+                dmap_mapping m = spdrt__dmap_bin_mapping(pass, layout, v, bo, j);
                 spdrt_dmap_rect s = b->subsampled_pos[v];
                 int32_t pad = aprons ? 2 : 0;
                 for (int32_t y = s.y - pad; y < s.y + s.height + pad; y++)

@@ -16,8 +16,8 @@ typedef struct {
 static void release(spdrt_context *ctx, resolve_state *s)
 {
     spdrt__pipeline_destroy(ctx, &s->pipe);
-    dmap_image_destroy(ctx, &s->dst);
-    dmap_image_destroy(ctx, &s->src);
+    spdrt__dmap_image_destroy(ctx, &s->dst);
+    spdrt__dmap_image_destroy(ctx, &s->src);
     spdrt__buffer_destroy(ctx, &s->staging);
     spdrt__buffer_destroy(ctx, &s->bins);
     spdrt__buffer_destroy(ctx, &s->readback);
@@ -33,12 +33,12 @@ static spdrt_result create(spdrt_context *ctx, const uint32_t *spirv, size_t wor
     spdrt_pipeline_desc desc = {spirv, words, bindings, 3, sizeof *p, 1, 0, 0};
     spdrt_result res = spdrt__pipeline_create(ctx, &desc, &s->pipe);
     if (res == SPDRT_OK)
-        res = dmap_image_create(ctx, spdrt__format_vk(format), spdrt__format_texel_size(format), p->width,
+        res = spdrt__dmap_image_create(ctx, spdrt__format_vk(format), spdrt__format_texel_size(format), p->width,
                                 p->height, views, views > 1,
                                 VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
                                     VK_IMAGE_USAGE_TRANSFER_DST_BIT, &s->dst);
     if (res == SPDRT_OK)
-        res = dmap_image_create(ctx, VK_FORMAT_R32G32B32A32_SFLOAT, 16, p->src_width, p->src_height, views,
+        res = spdrt__dmap_image_create(ctx, VK_FORMAT_R32G32B32A32_SFLOAT, 16, p->src_width, p->src_height, views,
                                 views > 1, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, &s->src);
     if (res == SPDRT_OK)
         res = spdrt__buffer_create(ctx, dmap_image_bytes(&s->src), VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 1, &s->staging);
@@ -84,16 +84,16 @@ spdrt_result spdrt_dmap_resolve_run(spdrt_context *ctx, const uint32_t *spirv, s
         VkClearColorValue sentinel;
         memset(&sentinel, 0, sizeof sentinel);
         sentinel.float32[0] = sentinel.float32[1] = sentinel.float32[2] = sentinel.float32[3] = 0.25f;
-        dmap_record_upload(cb, &s.src, s.staging.buffer, 0, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, cs,
+        spdrt__dmap_record_upload(cb, &s.src, s.staging.buffer, 0, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, cs,
                            VK_ACCESS_SHADER_READ_BIT);
-        dmap_record_clear(cb, &s.dst, VK_IMAGE_LAYOUT_UNDEFINED, &sentinel);
+        spdrt__dmap_record_clear(cb, &s.dst, VK_IMAGE_LAYOUT_UNDEFINED, &sentinel);
         spdrt__memory_barrier(cb, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, cs,
                               VK_ACCESS_SHADER_READ_BIT);
         vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, s.pipe.pipeline);
         vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, s.pipe.layout, 0, 1, s.pipe.sets, 0, NULL);
         vkCmdPushConstants(cb, s.pipe.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof *p, p);
         vkCmdDispatch(cb, dmap_div_up(p->width, 8), dmap_div_up(p->height, 8), views);
-        dmap_record_readback(cb, &s.dst, s.readback.buffer);
+        spdrt__dmap_record_readback(cb, &s.dst, s.readback.buffer);
         res = spdrt__commands_submit(ctx, cb);
     }
     if (res == SPDRT_OK) {

@@ -17,9 +17,9 @@ typedef struct {
 static void release(spdrt_context *ctx, run_state *s)
 {
     spdrt__pipeline_destroy(ctx, &s->pipe);
-    dmap_image_destroy(ctx, &s->map);
-    dmap_image_destroy(ctx, &s->colour);
-    dmap_image_destroy(ctx, &s->motion);
+    spdrt__dmap_image_destroy(ctx, &s->map);
+    spdrt__dmap_image_destroy(ctx, &s->colour);
+    spdrt__dmap_image_destroy(ctx, &s->motion);
     spdrt__buffer_destroy(ctx, &s->staging);
     spdrt__buffer_destroy(ctx, &s->readback);
     spdrt__buffer_destroy(ctx, &s->axes);
@@ -66,7 +66,7 @@ static spdrt_result create(spdrt_context *ctx, const uint32_t *spirv, size_t wor
     const spdrt_dmap_extent e = spdrt_dmap_gen_extent(c, p->width, p->height);
     const int fdm = c->kind == SPDRT_DMAP_FDM, is_array = c->views > 1;
     if (res == SPDRT_OK)
-        res = dmap_image_create(ctx, fdm ? VK_FORMAT_R8G8_UNORM : VK_FORMAT_R8_UINT, fdm ? 2 : 1, e.width,
+        res = spdrt__dmap_image_create(ctx, fdm ? VK_FORMAT_R8G8_UNORM : VK_FORMAT_R8_UINT, fdm ? 2 : 1, e.width,
                                 e.height, c->views, is_array,
                                 VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
                                     VK_IMAGE_USAGE_TRANSFER_DST_BIT, &s->map);
@@ -79,10 +79,10 @@ static spdrt_result create(spdrt_context *ctx, const uint32_t *spirv, size_t wor
                                    &s->axes);
     if (res != SPDRT_OK || !c->content) return res;
     const VkImageUsageFlags in = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-    res = dmap_image_create(ctx, VK_FORMAT_R16G16B16A16_SFLOAT, 8, p->width, p->height, c->views, is_array,
+    res = spdrt__dmap_image_create(ctx, VK_FORMAT_R16G16B16A16_SFLOAT, 8, p->width, p->height, c->views, is_array,
                             in, &s->colour);
     if (res == SPDRT_OK)
-        res = dmap_image_create(ctx, VK_FORMAT_R16G16_SFLOAT, 4, p->width, p->height, c->views, is_array,
+        res = spdrt__dmap_image_create(ctx, VK_FORMAT_R16G16_SFLOAT, 4, p->width, p->height, c->views, is_array,
                                 in, &s->motion);
     if (res == SPDRT_OK)
         res = spdrt__buffer_create(ctx, dmap_image_bytes(&s->colour) + dmap_image_bytes(&s->motion),
@@ -128,16 +128,16 @@ static void record_setup(VkCommandBuffer cb, void *user)
     const dmap_gen_job *j = user;
     const VkPipelineStageFlags cs = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
     if (j->c.content) {
-        dmap_record_upload(cb, &j->s.colour, j->s.staging.buffer, 0, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+        spdrt__dmap_record_upload(cb, &j->s.colour, j->s.staging.buffer, 0, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                            cs, VK_ACCESS_SHADER_READ_BIT);
-        dmap_record_upload(cb, &j->s.motion, j->s.staging.buffer, dmap_image_bytes(&j->s.colour),
+        spdrt__dmap_record_upload(cb, &j->s.motion, j->s.staging.buffer, dmap_image_bytes(&j->s.colour),
                            VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, cs, VK_ACCESS_SHADER_READ_BIT);
     }
     VkClearColorValue sentinel = sentinel_of(&j->c);
-    dmap_record_clear(cb, &j->s.map, VK_IMAGE_LAYOUT_UNDEFINED, &sentinel);
+    spdrt__dmap_record_clear(cb, &j->s.map, VK_IMAGE_LAYOUT_UNDEFINED, &sentinel);
 }
 
-void dmap_gen_record(VkCommandBuffer cb, void *user)
+void spdrt__dmap_gen_record(VkCommandBuffer cb, void *user)
 {
     const dmap_gen_job *j = user;
     if (j->c.rate_map) { /* the axes start at all ones: the shader lowers them */
@@ -153,7 +153,7 @@ void dmap_gen_record(VkCommandBuffer cb, void *user)
     vkCmdDispatch(cb, j->grid[0], j->grid[1], j->grid[2]);
 }
 
-spdrt_result dmap_gen_prepare(spdrt_context *ctx, const uint32_t *spirv, size_t spirv_words,
+spdrt_result spdrt__dmap_gen_prepare(spdrt_context *ctx, const uint32_t *spirv, size_t spirv_words,
                               const spdrt_dmap_gen_config *c, const spdrt_dmap_gen_params *p,
                               const float *colour, const float *motion, dmap_gen_job **out)
 {
@@ -186,7 +186,7 @@ spdrt_result dmap_gen_prepare(spdrt_context *ctx, const uint32_t *spirv, size_t 
         res = spdrt__commands_submit(ctx, cb);
     }
     if (res != SPDRT_OK) {
-        dmap_gen_release(ctx, j);
+        spdrt__dmap_gen_release(ctx, j);
         return res;
     }
     *out = j;
@@ -199,13 +199,13 @@ static void record_runs(VkCommandBuffer cb, void *user)
     const recording *r = user;
     VkClearColorValue sentinel = sentinel_of(&r->job->c);
     for (uint32_t d = 0; d < r->dispatches; d++) {
-        dmap_record_clear(cb, &r->job->s.map, VK_IMAGE_LAYOUT_GENERAL, &sentinel);
-        dmap_gen_record(cb, r->job);
+        spdrt__dmap_record_clear(cb, &r->job->s.map, VK_IMAGE_LAYOUT_GENERAL, &sentinel);
+        spdrt__dmap_gen_record(cb, r->job);
     }
-    dmap_record_readback(cb, &r->job->s.map, r->job->s.readback.buffer);
+    spdrt__dmap_record_readback(cb, &r->job->s.map, r->job->s.readback.buffer);
 }
 
-spdrt_result dmap_gen_read(spdrt_context *ctx, dmap_gen_job *j, uint32_t dispatches, uint8_t *map,
+spdrt_result spdrt__dmap_gen_read(spdrt_context *ctx, dmap_gen_job *j, uint32_t dispatches, uint8_t *map,
                            uint32_t *axes)
 {
     VkCommandBuffer cb;
@@ -220,7 +220,7 @@ spdrt_result dmap_gen_read(spdrt_context *ctx, dmap_gen_job *j, uint32_t dispatc
     return res;
 }
 
-void dmap_gen_release(spdrt_context *ctx, dmap_gen_job *j)
+void spdrt__dmap_gen_release(spdrt_context *ctx, dmap_gen_job *j)
 {
     if (!j) return;
     release(ctx, &j->s);
@@ -233,8 +233,8 @@ spdrt_result spdrt_dmap_gen_run(spdrt_context *ctx, const uint32_t *spirv, size_
                                 uint8_t *map, uint32_t *axes)
 {
     dmap_gen_job *j;
-    spdrt_result res = dmap_gen_prepare(ctx, spirv, spirv_words, c, p, colour, motion, &j);
-    if (res == SPDRT_OK) res = dmap_gen_read(ctx, j, dispatches ? dispatches : 1, map, axes);
-    dmap_gen_release(ctx, j);
+    spdrt_result res = spdrt__dmap_gen_prepare(ctx, spirv, spirv_words, c, p, colour, motion, &j);
+    if (res == SPDRT_OK) res = spdrt__dmap_gen_read(ctx, j, dispatches ? dispatches : 1, map, axes);
+    spdrt__dmap_gen_release(ctx, j);
     return res;
 }

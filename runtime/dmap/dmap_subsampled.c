@@ -156,7 +156,7 @@ static void check_edge(const spdrt_dmap_pass *pass, spdrt_dmap_layout *layout, w
     for (int32_t k = start; k <= end;
          k = vertical_edge ? other->pos.y + (int32_t)other->tiles.height
                            : other->pos.x + (int32_t)other->tiles.width) {
-        other = dmap_merged(layout, vertical_edge ? &layout->bins[k * tw + across]
+        other = spdrt__dmap_merged(layout, vertical_edge ? &layout->bins[k * tw + across]
                                                   : &layout->bins[across * tw + k]);
         uint32_t common = tile->visible_views & other->visible_views;
         if (common == 0 || ((tile->subsampled_views | other->subsampled_views) & common) == 0)
@@ -176,7 +176,7 @@ static void check_edge(const spdrt_dmap_pass *pass, spdrt_dmap_layout *layout, w
     }
 }
 
-int dmap_calc_subsampled(const spdrt_dmap_pass *pass, spdrt_dmap_layout *layout,
+int spdrt__dmap_calc_subsampled(const spdrt_dmap_pass *pass, spdrt_dmap_layout *layout,
                          const spdrt_dmap_offset *offsets)
 {
     const uint32_t count = layout->tile_count.width * layout->tile_count.height;

@@ -40,6 +40,12 @@ nm -D --defined-only "$P/lib/libspdrt.so.$VERSION" | awk '$2 == "T" { print $3 }
 cmp -s "$WORK/declared" "$WORK/exported"
 ok $? "the shared library exports exactly the $(wc -l <"$WORK/declared") functions of the public headers (no spdrt__ internals)"
 cmp -s "$WORK/declared" "$WORK/exported" || diag "$(diff "$WORK/declared" "$WORK/exported")"
+# The static library defines nothing an application might also name: only the API and the
+# spdrt__ internals (conv_lines, dmap_merged, ... clashed with a program's own functions).
+nm -g --defined-only "$P/lib/libspdrt.a" | awk 'NF == 3 { print $3 }' | grep -v -E '^(spdrt_|spd_ref_)' | sort -u >"$WORK/stray"
+[ ! -s "$WORK/stray" ]
+ok $? "libspdrt.a defines only spdrt_, spdrt__ and spd_ref_ names"
+[ -s "$WORK/stray" ] && diag "$(head -5 "$WORK/stray")"
 [ "$("$P/bin/spdgen" --version)" = "$("$SPDGEN" --version)" ]
 ok $? "the installed spdgen is this build's"
 
@@ -152,5 +158,16 @@ touch "$P/include/keep.h"
 mk uninstall PREFIX="$P" && [ "$(cd "$P" && find . ! -type d)" = ./include/keep.h ] &&
     [ ! -d "$P/include/spdgen" ] && [ ! -d "$P/lib/cmake/spdgen" ]
 ok $? "make uninstall removes every installed file and spdgen's folders, and nothing else"
+# A prefix with a space: make would split it (install wrote beside it; uninstall removed what
+# the first word named), so both refuse it and touch nothing.
+mkdir "$WORK/sp" && echo keep >"$WORK/sp/data" && mkdir "$WORK/sp/data x"
+mk uninstall PREFIX="$WORK/sp/data x"
+rc=$?
+[ $rc -ne 0 ] && [ "$(cat "$WORK/sp/data")" = keep ] && grep -q "may not hold spaces" "$WORK/make.log"
+ok $? "make uninstall PREFIX with a space: refused, and the file named by its first word kept"
+mk install PREFIX="$WORK/sp/p x"
+rc=$?
+[ $rc -ne 0 ] && [ ! -e "$WORK/sp/p" ] && [ ! -e "$ROOT/x" ] && grep -q "may not hold spaces" "$WORK/make.log"
+ok $? "make install PREFIX with a space: refused, nothing written"
 
 done_testing

@@ -229,7 +229,7 @@ void run_one(const plan& p, const std::string& label, uint64_t seed, size_t r, c
   h.src_tex.width = h.dst_tex.width = c.w;
   h.src_tex.height = h.dst_tex.height = c.h;
 
-  // spdrt_conv_set_kernel's push constants, then the run's (conv_push_of): the resample runs
+  // spdrt_conv_set_kernel's push constants, then the run's (spdrt__conv_push_of): the resample runs
   // with the run's, as a run whose psf_scale differs from the last resample's does.
   const float scale = c.scale > 0 ? c.scale : 1.0f;
   push kernel_push{1, 1, c.kw, c.kh, 0.0f, 0, 0.0f, 1.0f};
