@@ -16,12 +16,12 @@ WARN    := -Wall -Wextra -Wshadow -Wno-unused-parameter
 LUA_CFLAGS := $(shell pkg-config --cflags lua5.4 2>/dev/null || echo -I/usr/include/lua5.4)
 LUA_LIBDIR := $(shell pkg-config --variable=libdir lua5.4 2>/dev/null || echo /usr/lib/x86_64-linux-gnu)
 
-# glslang + SPIRV-Tools + Lua linked statically so the binary runs where none is installed
-# (the GPU machine). Order matters; -lOGLCompiler holds glslang::InitThread (FACTS.md).
+# glslang + SPIRV-Tools + Lua, and the C++ runtime, linked statically so the binary runs where
+# none is installed (the GPU machine); no -lstdc++ after -static-libstdc++, which would undo it. Order matters; -lOGLCompiler holds glslang::InitThread (FACTS.md).
 STATIC_LIBS := -Wl,-Bstatic -lSPIRV -lSPIRV-Tools-opt -lSPIRV-Tools -lglslang \
 	-lMachineIndependent -lGenericCodeGen -lOGLCompiler -lOSDependent \
 	-lglslang-default-resource-limits $(LUA_LIBDIR)/liblua5.4.a -Wl,-Bdynamic \
-	-static-libstdc++ -static-libgcc -lstdc++ -lm -ldl -lpthread
+	-static-libstdc++ -static-libgcc -lm -ldl -lpthread
 
 LUA_SOURCES := $(sort $(wildcard templates/*/*.lua targets/*.lua))
 # C the templates copy into their output (--emit-header): one definition for the runtime too.

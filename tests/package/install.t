@@ -48,6 +48,10 @@ ok $? "libspdrt.a defines only spdrt_, spdrt__ and spd_ref_ names"
 [ -s "$WORK/stray" ] && diag "$(head -5 "$WORK/stray")"
 [ "$("$P/bin/spdgen" --version)" = "$("$SPDGEN" --version)" ]
 ok $? "the installed spdgen is this build's"
+# Its C++ runtime is linked in (the Makefile's -static-libstdc++), as glslang, SPIRV-Tools and
+# Lua are: it needs only the C library where it is copied.
+! ldd "$P/bin/spdgen" | grep -q -E 'libstdc\+\+|libgcc_s'
+ok $? "the installed spdgen needs no libstdc++ or libgcc_s"
 
 # ---- the issue's failing command: libspdrt inside a shared object -------------------------------
 printf '#include <spdgen/spdrt.h>\nint plugin_mips(void) { return (int)spdrt_spd_mip_count(64, 64, 12); }\n' >"$WORK/plugin.c"
