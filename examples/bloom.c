@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "example.h"
 #include "spdrt_conv.h"
 
 #if defined(__has_include) && __has_include(<stb/stb_image_write.h>) && __has_include(<stb/stb_image.h>)
@@ -53,6 +54,14 @@ static int usage(const char *why)
     return 2;
 }
 
+/* "bloom: FLAG: why" and the usage line. */
+static int usage2(const char *flag, const char *why)
+{
+    char msg[256];
+    snprintf(msg, sizeof msg, "%s: %s", flag, why);
+    return usage(msg);
+}
+
 static int parse(int argc, char **argv, options *o)
 {
     *o = (options){.intensity = 0.35f};
@@ -62,13 +71,15 @@ static int parse(int argc, char **argv, options *o)
             o->plan = a;
             continue;
         }
-        if (!v) return usage("a flag without its value");
+        int known = !strcmp(a, "-i") || !strcmp(a, "--psf") || !strcmp(a, "-o") || !strcmp(a, "--scene") ||
+                    !strcmp(a, "--intensity");
+        if (!known) return usage2(a, "an unknown flag");
+        if (!v) return usage2(a, "needs a value");
         if (!strcmp(a, "-i")) o->input = v;
         else if (!strcmp(a, "--psf")) o->psf = v;
         else if (!strcmp(a, "-o")) o->output = v;
         else if (!strcmp(a, "--scene")) o->scene = v;
-        else if (!strcmp(a, "--intensity")) o->intensity = strtof(v, NULL);
-        else return usage("unknown flag");
+        else if (ex_float(v, 0.0f, 16.0f, &o->intensity)) return ex_bad("bloom", a, v, "a number 0..16");
         i++;
     }
     if (!o->plan || !o->output) return usage("give the plan and -o OUT.png");
@@ -152,10 +163,13 @@ static int write_png(const char *path, const float *rgba, uint32_t w, uint32_t h
         }
         px[i * 4 + 3] = 255;
     }
-    int ok = stbi_write_png(path, (int)w, (int)h, 4, px, (int)w * 4);
+    int len = 0;
+    unsigned char *png = stbi_write_png_to_mem(px, (int)w * 4, (int)w, (int)h, 4, &len);
     free(px);
-    if (!ok) fprintf(stderr, "bloom: cannot write %s\n", path);
-    return ok ? 0 : 1;
+    int rc = png ? ex_write_file("bloom", path, png, (size_t)len) : 1;
+    if (!png) fprintf(stderr, "bloom: cannot encode %s\n", path);
+    free(png);
+    return rc;
 #else
     (void)rgba, (void)w, (void)h;
     fprintf(stderr, "bloom: built without stb_image_write.h (libstb-dev): cannot write %s\n", path);
@@ -305,6 +319,11 @@ int main(int argc, char **argv)
            info->resampled ? "resampled pipeline on the CPU" : "direct convolution",
            max_ref > 0 ? max_err / max_ref : max_err, bound, matched ? "match" : "MISMATCH");
 
+    /* A picture that failed its check is not written: a file left from an earlier run stays. */
+    if (!matched) {
+        rc = 1;
+        goto done;
+    }
     float *rgb_out = malloc((size_t)w * h * 4 * sizeof *rgb_out);
     if (!rgb_out) goto done;
     for (size_t i = 0; i < (size_t)w * h; i++)
@@ -313,7 +332,6 @@ int main(int argc, char **argv)
     if (!rc && o.scene) rc = write_png(o.scene, rgba, w, h);
     free(rgb_out);
     if (!rc) printf("bloom: wrote %s%s%s\n", o.output, o.scene ? " and " : "", o.scene ? o.scene : "");
-    if (!matched) rc = 1;
 
 done:
     free(rgba);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "example.h"
 #include "spdrt_spd.h"
 #include "spdrt.h"
 
@@ -44,7 +45,12 @@ static int parse(int argc, char **argv, options *o)
             o->spirv_path = a;
             continue;
         }
-        if (!v) return usage("missing value");
+        static const char *const flags[] = {"--op", "--format", "--edge", "--subgroup", "--mips", "--size",
+                                            "--layers"};
+        int known = 0;
+        for (size_t f = 0; f < sizeof flags / sizeof *flags; f++) known |= !strcmp(a, flags[f]);
+        if (!known) return ex_bad("depth_pyramid", a, "", "an unknown flag");
+        if (!v) return ex_bad("depth_pyramid", a, "", "needs a value");
         i++;
         if (!strcmp(a, "--op")) {
             if (spd_ref_op_by_name(v, &o->op)) return usage("--op: an spdgen --spd op");
@@ -53,18 +59,15 @@ static int parse(int argc, char **argv, options *o)
         } else if (!strcmp(a, "--edge")) {
             if (spd_ref_edge_by_name(v, &o->edge)) return usage("--edge: an spdgen --edge");
         } else if (!strcmp(a, "--subgroup")) {
-            o->subgroup = (uint32_t)strtoul(v, NULL, 10);
+            if (ex_u32(v, 0, 128, &o->subgroup)) return ex_bad("depth_pyramid", a, v, "0..128, as given to spdgen");
         } else if (!strcmp(a, "--mips")) {
-            o->mips = (uint32_t)strtoul(v, NULL, 10);
+            if (ex_u32(v, 1, 14, &o->mips)) return ex_bad("depth_pyramid", a, v, "1..14, as given to spdgen");
         } else if (!strcmp(a, "--size")) {
-            if (sscanf(v, "%ux%u", &o->width, &o->height) != 2 || !o->width || !o->height)
-                return usage("--size: WxH");
-        } else if (!strcmp(a, "--layers")) {
-            o->layers = (uint32_t)strtoul(v, NULL, 10);
-            o->array = 1;
-            if (!o->layers) return usage("--layers: at least 1");
+            if (ex_size(v, 1, 16384, &o->width, &o->height) || (o->width == 1 && o->height == 1))
+                return ex_bad("depth_pyramid", a, v, "WxH, 1..16384 each, larger than 1x1");
         } else {
-            return usage("unknown option");
+            if (ex_u32(v, 1, 2048, &o->layers)) return ex_bad("depth_pyramid", a, v, "1..2048");
+            o->array = 1;
         }
     }
     return o->spirv_path ? 0 : usage("no shader given");

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "example.h"
 #include "spdrt_dmap.h"
 
 #if defined(__has_include) && __has_include(<stb/stb_image_write.h>)
@@ -57,24 +58,24 @@ static int parse(int argc, char **argv, options *o)
             o->spirv_path = a;
         } else if (!strcmp(a, "--content")) {
             o->config.content = 1;
+        } else if (strcmp(a, "--texel") && strcmp(a, "--foveation") && strcmp(a, "--size") && strcmp(a, "--tile") &&
+                   strcmp(a, "-o")) {
+            return ex_bad("dmap_preview", a, "", "an unknown flag");
         } else if (!v) {
-            return usage("missing value");
+            return ex_bad("dmap_preview", a, "", "needs a value");
         } else if (i++, !strcmp(a, "--texel")) {
-            o->config.texel = (uint32_t)strtoul(v, NULL, 10);
+            if (ex_u32(v, 8, 1024, &o->config.texel) || (o->config.texel & (o->config.texel - 1)))
+                return ex_bad("dmap_preview", a, v, "a power of two 8..1024, as given to spdgen");
         } else if (!strcmp(a, "--foveation")) {
-            if (strcmp(v, "fixed") && strcmp(v, "gaze")) return usage("--foveation: fixed or gaze");
+            if (strcmp(v, "fixed") && strcmp(v, "gaze")) return ex_bad("dmap_preview", a, v, "fixed or gaze");
             o->config.foveation = strcmp(v, "fixed") ? SPDRT_DMAP_FOVEATION_GAZE : SPDRT_DMAP_FOVEATION_FIXED;
         } else if (!strcmp(a, "--size")) {
-            if (sscanf(v, "%ux%u", &o->width, &o->height) != 2 || !o->width || !o->height)
-                return usage("--size: WxH");
+            if (ex_size(v, 1, 16384, &o->width, &o->height)) return ex_bad("dmap_preview", a, v, "WxH, 1..16384 each");
         } else if (!strcmp(a, "--tile")) {
-            if (sscanf(v, "%ux%u", &o->tile_w, &o->tile_h) != 2 || o->tile_w % 32 || o->tile_h % 32 ||
-                !o->tile_w || !o->tile_h)
-                return usage("--tile: WxH, multiples of 32");
-        } else if (!strcmp(a, "-o")) {
-            o->png_path = v;
+            if (ex_size(v, 32, 16384, &o->tile_w, &o->tile_h) || o->tile_w % 32 || o->tile_h % 32)
+                return ex_bad("dmap_preview", a, v, "WxH, multiples of 32 up to 16384");
         } else {
-            return usage(a);
+            o->png_path = v;
         }
     }
     if (!o->spirv_path || !o->png_path) return usage("give the shader and -o OUT.png");
@@ -127,8 +128,11 @@ static int draw(const options *o, const uint8_t *map)
     if (rgba) {
         spdrt_dmap_preview(&pass, &layout, 0, rgba);
 #if HAVE_PNG
-        rc = stbi_write_png(o->png_path, (int)o->width, (int)o->height, 4, rgba, (int)o->width * 4) ? 0 : 1;
-        if (rc) fprintf(stderr, "dmap_preview: cannot write %s\n", o->png_path);
+        int len = 0;
+        unsigned char *png = stbi_write_png_to_mem(rgba, (int)o->width * 4, (int)o->width, (int)o->height, 4, &len);
+        rc = png ? ex_write_file("dmap_preview", o->png_path, png, (size_t)len) : 1;
+        if (!png) fprintf(stderr, "dmap_preview: cannot encode %s\n", o->png_path);
+        free(png);
 #else
         fprintf(stderr, "dmap_preview: built without stb_image_write (Debian: libstb-dev): no PNG\n");
 #endif

@@ -69,7 +69,9 @@ uint32_t spdrt_dmap_gen_push(const spdrt_dmap_gen_config *c, const spdrt_dmap_ge
 spdrt_dmap_extent spdrt_dmap_gen_extent(const spdrt_dmap_gen_config *c, uint32_t width,
                                         uint32_t height)
 {
-    spdrt_dmap_extent e = {dmap_div_up(width, c->texel), dmap_div_up(height, c->texel)};
+    /* A texel of 0 (not a configuration the generator makes) has no map: 0x0, not a trap. */
+    spdrt_dmap_extent e = {0, 0};
+    if (c->texel) e = (spdrt_dmap_extent){dmap_div_up(width, c->texel), dmap_div_up(height, c->texel)};
     return e;
 }
 

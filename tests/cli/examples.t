@@ -1,0 +1,48 @@
+#!/bin/sh
+# The example programs under hostile input (examples/example.h): a bad option value is one
+# line naming the flag and the value, exit 2 (they read "32junk" as 32, wrapped 4294967297 to
+# 1, crashed on --texel 0); a write that fails is exit 1 (a full device read as "wrote").
+. "$(dirname "$0")/../lib.sh"
+EX="$SPDGEN_BUILD/examples"
+export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
+
+# bad PROGRAM PATTERN ARGS...: exit 2, one line on stderr matching the pattern.
+bad() {
+    prog=$1 pattern=$2
+    shift 2
+    "$EX/$prog" "$@" >"$WORK/out" 2>"$WORK/err"
+    rc=$?
+    [ $rc -eq 2 ] && [ "$(wc -l <"$WORK/err")" -eq 1 ] && grep -q -- "$pattern" "$WORK/err"
+    ok $? "$prog $*: exit 2 (got $rc), one line naming the flag and value"
+    [ $rc -eq 2 ] || diag "$(cat "$WORK/err")"
+}
+bad dmap_preview "--texel 0: a power of two" x.spv --texel 0 -o "$WORK/p.png"
+bad dmap_preview "--texel 32junk:" x.spv --texel 32junk -o "$WORK/p.png"
+bad dmap_preview "--size 256x128junk:" x.spv --size 256x128junk -o "$WORK/p.png"
+bad dmap_preview "--tile 4294967264x64:" x.spv --tile 4294967264x64 -o "$WORK/p.png"
+bad depth_pyramid "--mips 4294967297:" x.spv --mips 4294967297
+bad depth_pyramid "--subgroup abc:" x.spv --subgroup abc
+bad depth_pyramid "--layers 2junk:" x.spv --layers 2junk
+bad depth_pyramid "--size 1x1:" x.spv --size 1x1
+bad depth_pyramid "--bogus" x.spv --bogus 1
+bad bloom "--intensity nan:" x.convplan --intensity nan -o "$WORK/o.png"
+bad bloom "--intensity 1junk:" x.convplan --intensity 1junk -o "$WORK/o.png"
+
+# A full device (a private one where we may make it): exit 1, not "wrote".
+if mknod "$WORK/full" c 1 7 2>/dev/null; then
+    "$SPDGEN" --conv --image 64x48 --psf 15x15 --target spirv -o "$WORK/b.spv" &&
+        "$EX/bloom" "$WORK/b.convplan" -o "$WORK/full" >"$WORK/out" 2>"$WORK/err"
+    rc=$?
+    [ $rc -eq 1 ] && grep -q "cannot write .*full" "$WORK/err" && ! grep -q "wrote" "$WORK/out"
+    ok $? "bloom -o on a full device: exit 1 (got $rc), no \"wrote\""
+    "$SPDGEN" --dmap fdm --texel 32 --target spirv -o "$WORK/f.spv" &&
+        "$EX/dmap_preview" "$WORK/f.spv" --texel 32 --size 256x128 -o "$WORK/full" >"$WORK/out" 2>"$WORK/err"
+    rc=$?
+    [ $rc -eq 1 ] && grep -q "cannot write .*full" "$WORK/err"
+    ok $? "dmap_preview -o on a full device: exit 1 (got $rc)"
+else
+    echo "ok $((TAP_N + 1)) # SKIP making a device node needs root"
+    echo "ok $((TAP_N + 2)) # SKIP making a device node needs root"
+    TAP_N=$((TAP_N + 2))
+fi
+done_testing
