@@ -10,7 +10,7 @@
 int bench_parse_u32(const char *s, uint32_t max, uint32_t *out) {
     char *end;
     unsigned long v;
-    if (!s || !*s || *s == '-')
+    if (!s || !*s || strspn(s, "0123456789") != strlen(s))
         return -1;
     errno = 0;
     v = strtoul(s, &end, 10);
@@ -18,6 +18,22 @@ int bench_parse_u32(const char *s, uint32_t max, uint32_t *out) {
         return -1;
     *out = (uint32_t)v;
     return 0;
+}
+
+int bench_parse_size(const char *s, uint32_t max, int square, uint32_t *w, uint32_t *h) {
+    char first[32];
+    const char *x = strchr(s, 'x');
+    if (!x) {
+        if (!square || bench_parse_u32(s, max, w) || !*w)
+            return -1;
+        *h = *w;
+        return 0;
+    }
+    if ((size_t)(x - s) >= sizeof first)
+        return -1;
+    memcpy(first, s, (size_t)(x - s));
+    first[x - s] = '\0';
+    return bench_parse_u32(first, max, w) || bench_parse_u32(x + 1, max, h) || !*w || !*h ? -1 : 0;
 }
 
 int bench_usage(const char *prog, const char *flag, const char *value, const char *allowed) {
@@ -61,15 +77,21 @@ int bench_common_option(bench_common_options *c, const char *prog, void (*help)(
 
 int bench_each_sep(const char *list, char sep, int (*item)(const char *token, void *user),
                    void *user) {
-    char buf[2048], delim[2] = {sep, '\0'}, *tok, *save = NULL;
-    int items = 0;
-    if (strlen(list) >= sizeof buf)
+    char buf[2048], *tok = buf;
+    if (strlen(list) >= sizeof buf || !*list)
         return -1;
     snprintf(buf, sizeof buf, "%s", list);
-    for (tok = strtok_r(buf, delim, &save); tok; tok = strtok_r(NULL, delim, &save), items++)
-        if (item(tok, user))
+    /* Every item, an empty one too ("64,,128", "64,"): a list with one is refused. */
+    for (;;) {
+        char *end = strchr(tok, sep);
+        if (end)
+            *end = '\0';
+        if (!*tok || item(tok, user))
             return -1;
-    return items ? 0 : -1;
+        if (!end)
+            return 0;
+        tok = end + 1;
+    }
 }
 
 int bench_each_item(const char *list, int (*item)(const char *token, void *user), void *user) {

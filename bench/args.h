@@ -20,12 +20,14 @@
     "                    validation (slow; for checking the benchmark itself)\n"            \
     "  --help\n"
 
-/* A decimal number 0..max, all of s (strtoul's leading white space and '+' pass, a '-' does
- * not): 0, or -1 with *out untouched. */
+/* A decimal number 0..max, all of s digits (no sign, no space): 0, or -1 with *out
+ * untouched. */
 int bench_parse_u32(const char *s, uint32_t max, uint32_t *out);
+/* "WxH", each 1..max (with square, also "N" for NxN), all of s: 0, or -1. */
+int bench_parse_size(const char *s, uint32_t max, int square, uint32_t *w, uint32_t *h);
 
 /* Calls item(token, user) for each comma-separated token of `list` (at most 511 bytes): 0,
- * or -1 when the list is too long, empty, or an item returns nonzero. The one list parser of
+ * or -1 when the list is too long, empty, holds an empty item, or an item returns nonzero. The one list parser of
  * both benchmarks' options. */
 int bench_each_item(const char *list, int (*item)(const char *token, void *user), void *user);
 /* The same with another separator and up to 2047 bytes (spd_bench --variants: ';'). */

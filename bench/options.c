@@ -61,16 +61,9 @@ static void help(void) {
 static int add_size(const char *t, void *user) {
     bench_options *o = user;
     uint32_t w, h;
-    char tail;
-    if (o->size_count == BENCH_MAX_SIZES)
+    if (o->size_count == BENCH_MAX_SIZES || bench_parse_size(t, 65536, 1, &w, &h))
         return -1;
-    if (sscanf(t, "%ux%u%c", &w, &h, &tail) == 2) {
-    } else if (sscanf(t, "%u%c", &w, &tail) == 1) {
-        h = w;
-    } else {
-        return -1;
-    }
-    if (w == 0 || h == 0 || w > 65536 || h > 65536 || (w == 1 && h == 1))
+    if (w == 1 && h == 1)
         return -1;
     o->sizes[o->size_count][0] = w;
     o->sizes[o->size_count++][1] = h;
@@ -116,9 +109,12 @@ static int add_variant(const char *t, void *user) {
 static int add_subgroup(const char *t, void *user) {
     bench_options *o = user;
     uint32_t s;
-    if (bench_parse_u32(t, 64, &s) || o->subgroup_count == BENCH_MAX_VARIANTS ||
+    if (bench_parse_u32(t, 64, &s) || o->subgroup_count == 6 ||
         (s != 0 && s != 4 && s != 8 && s != 16 && s != 32 && s != 64))
         return -1;
+    for (int i = 0; i < o->subgroup_count; i++)
+        if (o->subgroups[i] == s)
+            return -1; /* each once: at most the 6 values */
     o->subgroups[o->subgroup_count++] = s;
     return 0;
 }
@@ -159,7 +155,7 @@ int bench_options_parse(int argc, char **argv, bench_options *o) {
             } else if (!strcmp(a, "--subgroups")) {
                 if (bench_each_item(val, add_subgroup, o))
                     return bench_usage("spd_bench", a, val,
-                                       "0, 4, 8, 16, 32, 64, at most 6, comma-separated");
+                                       "0, 4, 8, 16, 32, 64, each at most once, comma-separated");
             } else {
                 return bench_usage("spd_bench", a, val, "unknown option");
             }

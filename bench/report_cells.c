@@ -1,6 +1,11 @@
 /* report_cells.c: see report_cells.h. */
+#define _DEFAULT_SOURCE /* readlink, lstat */
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "report_cells.h"
 
@@ -168,8 +173,47 @@ int bench_write_file(const char *path, const void *report,
     char tmp[4096];
     FILE *f;
     int failed;
+    char real[PATH_MAX], resolved[PATH_MAX];
+    struct stat st;
     if (!path)
         return 0;
+    /* A device or FIFO (/dev/null, a pipe) is written through, never replaced; a link is
+     * followed, so the file it names is the one replaced. */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "%s: is a directory\n", path);
+            return -1;
+        }
+        f = fopen(path, "w");
+        if (!f) {
+            fprintf(stderr, "%s: %s\n", path, strerror(errno));
+            return -1;
+        }
+        errno = 0;
+        writer(report, f);
+        failed = ferror(f);
+        if (fclose(f) != 0 || failed) {
+            fprintf(stderr, "%s: %s\n", path, errno ? strerror(errno) : "write error");
+            return -1;
+        }
+        return 0;
+    }
+    /* A link, even one to a file not there yet, names the file to replace. */
+    for (int hops = 0; hops < 40; hops++) {
+        char link[PATH_MAX];
+        struct stat ls;
+        ssize_t n;
+        if (lstat(path, &ls) != 0 || !S_ISLNK(ls.st_mode) || (n = readlink(path, link, sizeof link - 1)) < 0)
+            break;
+        link[n] = '\0';
+        const char *slash = strrchr(path, '/');
+        int dir = link[0] == '/' || !slash ? 0 : (int)(slash - path) + 1;
+        if (dir + strlen(link) >= sizeof real)
+            break;
+        memcpy(real, path, (size_t)dir);
+        strcpy(real + dir, link);
+        path = strcpy(resolved, real);
+    }
     /* Written beside the target and renamed over it, so a run that fails half-way leaves the
      * file of the run before whole rather than a cut one. */
     if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {

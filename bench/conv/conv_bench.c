@@ -41,10 +41,13 @@ static int add_case(const char *token, void *user)
 {
     conv_options *o = user;
     conv_case c;
-    char end;
-    if (o->case_count == CONV_BENCH_MAX_CASES ||
-        sscanf(token, "%ux%u:%u%c", &c.width, &c.height, &c.psf, &end) != 3 || !c.width || !c.height ||
-        !c.psf || c.width > 16384 || c.height > 16384 || c.psf > 16384)
+    char size[64];
+    const char *colon = strchr(token, ':');
+    if (o->case_count == CONV_BENCH_MAX_CASES || !colon || (size_t)(colon - token) >= sizeof size)
+        return -1;
+    snprintf(size, sizeof size, "%.*s", (int)(colon - token), token);
+    if (bench_parse_size(size, 16384, 0, &c.width, &c.height) || bench_parse_u32(colon + 1, 16384, &c.psf) ||
+        !c.psf)
         return -1;
     o->cases[o->case_count++] = c;
     return 0;

@@ -49,22 +49,20 @@ static void help(void)
            BENCH_HELP_COMMON);
 }
 
+static int add_size(const char *token, void *user)
+{
+    options *o = user;
+    uint32_t w, h;
+    if (o->size_count == MAX_SIZES || bench_parse_size(token, 16384, 0, &w, &h)) return -1;
+    o->sizes[o->size_count][0] = w, o->sizes[o->size_count][1] = h;
+    o->size_count++;
+    return 0;
+}
+
 static int parse_sizes(const char *list, options *o)
 {
-    char buf[256], *tok, *save = NULL;
-    if (strlen(list) >= sizeof buf) return -1;
-    snprintf(buf, sizeof buf, "%s", list);
     o->size_count = 0;
-    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        uint32_t w, h;
-        char end;
-        if (o->size_count == MAX_SIZES || sscanf(tok, "%ux%u%c", &w, &h, &end) != 2 || !w || !h || w > 16384 ||
-            h > 16384)
-            return -1;
-        o->sizes[o->size_count][0] = w, o->sizes[o->size_count][1] = h;
-        o->size_count++;
-    }
-    return o->size_count ? 0 : -1;
+    return bench_each_item(list, add_size, o);
 }
 
 /* 0: run; 1: --help was printed; 2: usage error, printed. */

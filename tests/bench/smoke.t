@@ -152,4 +152,43 @@ perl -MJSON::PP -e 'local $/; my $j = decode_json(<STDIN>); my @s = @{$j->{sizes
            $s[0]{floor_us} > 0 && @v > 1 && !grep { $_->{map} ne "exact" || !($_->{median_us} > 0) } @v)' \
     <"$WORK/dmap.json"
 ok $? "dmap_bench --json: parses; one size, the floor and every variant timed, every map exact"
+
+# Lists with an empty item, numbers past 32 bits, a list past its limit: exit 2, one line
+# naming the flag and value (they used to run: "64,,128" as 64,128; 4294967360 as 64).
+while IFS='|' read -r bench flag value; do
+    "$SPDGEN_BUILD/bench/$bench" "$flag" "$value" >"$WORK/usage.txt" 2>"$WORK/usage.err"
+    rc=$?
+    [ $rc -eq 2 ] && [ "$(wc -l <"$WORK/usage.err")" -eq 1 ] && grep -q -- "$flag $value" "$WORK/usage.err"
+    ok $? "$bench $flag '$value': exit 2 (got $rc), one line naming the flag and value"
+done <<'LIST'
+spd_bench|--sizes|64,,128
+spd_bench|--sizes|64,
+spd_bench|--sizes|4294967360
+spd_bench|--sizes|+64
+spd_bench|--formats|rgba8,,r32f
+spd_bench|--subgroups|4,8,16,32,64,0,4
+fft_bench|--sizes|64,,1024
+conv_bench|--cases|4294967360x48:7
+conv_bench|--cases|64x48:4294967303
+conv_bench|--spectrum|resampled,,exact
+dmap_bench|--sizes|64x48,,64x48
+dmap_bench|--sizes|4294967360x48
+LIST
+# --json through a link writes the file it names and keeps the link; a device is written
+# through, never replaced (a private one where we may make it), and a full one fails the run.
+tiny="--quick --sizes 64 --formats r32f --ops max --reps 1 --warmup 0 --b2b 0 --heat-ms 0 --scrub-mib 0"
+ln -s report.json "$WORK/link.json"
+# shellcheck disable=SC2086 # several flags
+"$SPDGEN_BUILD/bench/spd_bench" $tiny --json "$WORK/link.json" >/dev/null 2>&1 &&
+    [ -L "$WORK/link.json" ] && [ -s "$WORK/report.json" ]
+ok $? "spd_bench --json LINK: the file it names is written, the link kept"
+if mknod "$WORK/full" c 1 7 2>/dev/null; then
+    # shellcheck disable=SC2086 # several flags
+    "$SPDGEN_BUILD/bench/spd_bench" $tiny --json "$WORK/full" >/dev/null 2>"$WORK/full.err"
+    rc=$?
+    [ $rc -eq 1 ] && [ -c "$WORK/full" ] && grep -q "No space left" "$WORK/full.err"
+    ok $? "spd_bench --json on a full device: exit 1 (got $rc), the device left a device"
+else
+    echo "ok $((TAP_N + 1)) # SKIP making a device node needs root"; TAP_N=$((TAP_N + 1))
+fi
 done_testing
