@@ -168,35 +168,38 @@ void bench_json_floors(FILE *out, const bench_timing *floor, const bench_timing 
 
 /* ---- files --------------------------------------------------------------------------- */
 
+/* The report written to `to` (path names it in messages): 0, or -1 after saying why. fclose
+ * flushes, so a full disk shows there, not in the writer's fprintf calls. */
+static int write_report(const char *path, const char *to, const void *report,
+                        void (*writer)(const void *report, FILE *out)) {
+    FILE *f = fopen(to, "w");
+    int failed;
+    if (!f) {
+        fprintf(stderr, "%s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    errno = 0;
+    writer(report, f);
+    failed = ferror(f);
+    if (fclose(f) != 0 || failed) {
+        fprintf(stderr, "%s: %s\n", path, errno ? strerror(errno) : "write error");
+        return -1;
+    }
+    return 0;
+}
+
 int bench_write_file(const char *path, const void *report,
                      void (*writer)(const void *report, FILE *out)) {
-    char tmp[4096];
-    FILE *f;
-    int failed;
-    char real[PATH_MAX], resolved[PATH_MAX];
+    char tmp[4096], real[PATH_MAX], resolved[PATH_MAX];
     struct stat st;
     if (!path)
         return 0;
-    /* A device or FIFO (/dev/null, a pipe) is written through, never replaced; a link is
-     * followed, so the file it names is the one replaced. */
+    /* A device or FIFO (/dev/null, a pipe) is written through, never replaced. */
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        if (S_ISDIR(st.st_mode)) {
-            fprintf(stderr, "%s: is a directory\n", path);
-            return -1;
-        }
-        f = fopen(path, "w");
-        if (!f) {
-            fprintf(stderr, "%s: %s\n", path, strerror(errno));
-            return -1;
-        }
-        errno = 0;
-        writer(report, f);
-        failed = ferror(f);
-        if (fclose(f) != 0 || failed) {
-            fprintf(stderr, "%s: %s\n", path, errno ? strerror(errno) : "write error");
-            return -1;
-        }
-        return 0;
+        if (!S_ISDIR(st.st_mode))
+            return write_report(path, path, report, writer);
+        fprintf(stderr, "%s: is a directory\n", path);
+        return -1;
     }
     /* A link, even one to a file not there yet, names the file to replace. */
     for (int hops = 0; hops < 40; hops++) {
@@ -220,17 +223,12 @@ int bench_write_file(const char *path, const void *report,
         fprintf(stderr, "%s: path too long\n", path);
         return -1;
     }
-    f = fopen(tmp, "w");
-    if (!f) {
-        fprintf(stderr, "%s: %s\n", path, strerror(errno));
+    if (write_report(path, tmp, report, writer)) {
+        remove(tmp);
         return -1;
     }
-    errno = 0;
-    writer(report, f);
-    /* fclose flushes: a full disk shows here, not in the writer's fprintf calls. */
-    failed = ferror(f);
-    if (fclose(f) != 0 || failed || rename(tmp, path) != 0) {
-        fprintf(stderr, "%s: %s\n", path, errno ? strerror(errno) : "write error");
+    if (rename(tmp, path) != 0) {
+        fprintf(stderr, "%s: %s\n", path, strerror(errno));
         remove(tmp);
         return -1;
     }
