@@ -73,23 +73,6 @@ static int parse(int argc, char **argv, options *o)
     return o->spirv_path ? 0 : usage("no shader given");
 }
 
-static uint32_t *read_spirv(const char *path, size_t *words)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint32_t *code = size > 0 ? malloc((size_t)size) : NULL;
-    if (code && fread(code, 1, (size_t)size, f) != (size_t)size) {
-        free(code);
-        code = NULL;
-    }
-    fclose(f);
-    *words = (size_t)size / 4;
-    return code;
-}
-
 /* A depth buffer: a floor receding to 1.0 and three boxes at constant depths. */
 static float *make_depth(uint32_t w, uint32_t h, uint32_t layers)
 {
@@ -115,9 +98,9 @@ int main(int argc, char **argv)
     int rc = parse(argc, argv, &o);
     if (rc) return rc;
     size_t words;
-    uint32_t *spirv = read_spirv(o.spirv_path, &words);
+    uint32_t *spirv = ex_read_spirv(o.spirv_path, &words);
     if (!spirv) {
-        fprintf(stderr, "depth_pyramid: cannot read %s\n", o.spirv_path);
+        fprintf(stderr, "depth_pyramid: cannot read %s (a SPIR-V module: whole 4-byte words)\n", o.spirv_path);
         return 1;
     }
     char err[512];

@@ -82,23 +82,6 @@ static int parse(int argc, char **argv, options *o)
     return 0;
 }
 
-static uint32_t *load(const char *path, size_t *words)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint32_t *code = size > 0 ? malloc((size_t)size) : NULL;
-    if (code && fread(code, 1, (size_t)size, f) != (size_t)size) {
-        free(code);
-        code = NULL;
-    }
-    fclose(f);
-    *words = (size_t)size / 4;
-    return code;
-}
-
 /* The generated map through the turnip model, drawn. */
 static int draw(const options *o, const uint8_t *map)
 {
@@ -152,9 +135,9 @@ int main(int argc, char **argv)
     int rc = parse(argc, argv, &o);
     if (rc) return rc;
     size_t words;
-    uint32_t *spirv = load(o.spirv_path, &words);
+    uint32_t *spirv = ex_read_spirv(o.spirv_path, &words);
     if (!spirv) {
-        fprintf(stderr, "dmap_preview: cannot read %s\n", o.spirv_path);
+        fprintf(stderr, "dmap_preview: cannot read %s (a SPIR-V module: whole 4-byte words)\n", o.spirv_path);
         return 1;
     }
     const spdrt_dmap_gen_config *c = &o.config;

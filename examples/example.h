@@ -50,6 +50,25 @@ static inline int ex_float(const char *v, float lo, float hi, float *out)
     return 0;
 }
 
+/* A SPIR-V module's words: NULL if the file cannot be read, is empty, or is not whole 4-byte
+ * words (a cut file would lose its tail and still run). */
+static inline uint32_t *ex_read_spirv(const char *path, size_t *words)
+{
+    FILE *f = fopen(path, "rb");
+    long size = -1;
+    uint32_t *code = NULL;
+    if (!f) return NULL;
+    if (fseek(f, 0, SEEK_END) == 0) size = ftell(f);
+    if (size > 0 && size % 4 == 0 && fseek(f, 0, SEEK_SET) == 0 && (code = malloc((size_t)size)) &&
+        fread(code, 1, (size_t)size, f) != (size_t)size) {
+        free(code);
+        code = NULL;
+    }
+    fclose(f);
+    *words = code ? (size_t)size / 4 : 0;
+    return code;
+}
+
 /* Writes size bytes to path: 0, else 1 after "PROG: cannot write PATH: reason". */
 static inline int ex_write_file(const char *prog, const char *path, const void *data, size_t size)
 {

@@ -28,6 +28,14 @@ bad depth_pyramid "--bogus" x.spv --bogus 1
 bad bloom "--intensity nan:" x.convplan --intensity nan -o "$WORK/o.png"
 bad bloom "--intensity 1junk:" x.convplan --intensity 1junk -o "$WORK/o.png"
 
+# A SPIR-V file that is not whole words (cut or padded by a byte) is refused, not run short.
+"$SPDGEN" --dmap fdm --texel 32 --target spirv -o "$WORK/w.spv" && cp "$WORK/w.spv" "$WORK/odd.spv" &&
+    printf 'x' >>"$WORK/odd.spv"
+"$EX/dmap_preview" "$WORK/odd.spv" --texel 32 --size 256x128 -o "$WORK/odd.png" >"$WORK/out" 2>"$WORK/err"
+rc=$?
+[ $rc -eq 1 ] && [ ! -e "$WORK/odd.png" ] && grep -q "cannot read .*odd.spv" "$WORK/err"
+ok $? "dmap_preview of a SPIR-V file one byte past whole words: exit 1 (got $rc), nothing drawn"
+
 # A full device (a private one where we may make it): exit 1, not "wrote".
 if mknod "$WORK/full" c 1 7 2>/dev/null; then
     "$SPDGEN" --conv --image 64x48 --psf 15x15 --target spirv -o "$WORK/b.spv" &&
