@@ -54,14 +54,6 @@ static int usage(const char *why)
     return 2;
 }
 
-/* "bloom: FLAG: why" and the usage line. */
-static int usage2(const char *flag, const char *why)
-{
-    char msg[256];
-    snprintf(msg, sizeof msg, "%s: %s", flag, why);
-    return usage(msg);
-}
-
 static int parse(int argc, char **argv, options *o)
 {
     *o = (options){.intensity = 0.35f};
@@ -73,8 +65,8 @@ static int parse(int argc, char **argv, options *o)
         }
         int known = !strcmp(a, "-i") || !strcmp(a, "--psf") || !strcmp(a, "-o") || !strcmp(a, "--scene") ||
                     !strcmp(a, "--intensity");
-        if (!known) return usage2(a, "an unknown flag");
-        if (!v) return usage2(a, "needs a value");
+        if (!known) return ex_bad("bloom", a, "", "an unknown flag (see the usage line in bloom.c)");
+        if (!v) return ex_bad("bloom", a, "", "needs a value");
         if (!strcmp(a, "-i")) o->input = v;
         else if (!strcmp(a, "--psf")) o->psf = v;
         else if (!strcmp(a, "-o")) o->output = v;

@@ -12,10 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Prints "PROG: error: FLAG VALUE: ALLOWED"; returns 2 (the usage exit). */
+/* Prints "PROG: error: FLAG VALUE: ALLOWED" (no VALUE where it is ""), one line; returns 2
+ * (the usage exit). */
 static inline int ex_bad(const char *prog, const char *flag, const char *value, const char *allowed)
 {
-    fprintf(stderr, "%s: error: %s %s: %s\n", prog, flag, value, allowed);
+    fprintf(stderr, "%s: error: %s%s%s: %s\n", prog, flag, *value ? " " : "", value, allowed);
     return 2;
 }
 

@@ -27,6 +27,9 @@ bad depth_pyramid "--size 1x1:" x.spv --size 1x1
 bad depth_pyramid "--bogus" x.spv --bogus 1
 bad bloom "--intensity nan:" x.convplan --intensity nan -o "$WORK/o.png"
 bad bloom "--intensity 1junk:" x.convplan --intensity 1junk -o "$WORK/o.png"
+bad bloom "--bogus: an unknown flag" x.convplan --bogus 1 -o "$WORK/o.png"
+bad bloom "-o: needs a value" x.convplan -o
+bad dmap_preview "--size: needs a value" x.spv --size
 
 # A SPIR-V file that is not whole words (cut or padded by a byte) is refused, not run short.
 "$SPDGEN" --dmap fdm --texel 32 --target spirv -o "$WORK/w.spv" && cp "$WORK/w.spv" "$WORK/odd.spv" &&
