@@ -195,8 +195,9 @@ typedef struct {
     uint32_t set_count;
 } spdrt_pipeline;
 
-/* Checks the SPIR-V against the device's fp16 features (fp16.c), then builds everything
- * above, entry point "main". On failure nothing is left to destroy. */
+/* Checks the SPIR-V against the layout (spirv_interface.c) and the device's fp16 features
+ * (fp16.c), then builds everything above, entry point "main". On failure nothing is left to
+ * destroy. */
 spdrt_result spdrt__pipeline_create(spdrt_context *ctx, const spdrt_pipeline_desc *desc,
                                     spdrt_pipeline *out);
 void spdrt__pipeline_destroy(spdrt_context *ctx, spdrt_pipeline *p);
@@ -207,6 +208,11 @@ void spdrt__write_image(spdrt_context *ctx, VkDescriptorSet set, uint32_t bindin
                         VkImageView view, VkImageLayout layout);
 /* SPDRT_ERROR_ARGUMENT unless spirv holds at least a SPIR-V header. */
 spdrt_result spdrt__spirv_check(spdrt_context *ctx, const uint32_t *spirv, size_t words);
+/* 0 when the module fits the layout of `bindings` (set 0) and a push-constant range of
+ * push_bytes, and has a compute entry point "main"; else -1 (-2: out of memory) with why it
+ * does not, naming the binding, in `why` (spirv_interface.c). */
+int spdrt__spirv_fits(const uint32_t *spirv, size_t words, const spdrt_binding *bindings,
+                      uint32_t binding_count, uint32_t push_bytes, char *why, size_t size);
 /* The LocalSize x of the module's entry point, or `otherwise` when it states none. */
 uint32_t spdrt__spirv_local_size_x(const uint32_t *spirv, size_t words, uint32_t otherwise);
 /* How a pipeline meets a shader's minimum subgroup size s at a local size: *required = s

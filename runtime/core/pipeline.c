@@ -223,6 +223,8 @@ static spdrt_result create_pipeline(spdrt_context *ctx, const spdrt_pipeline_des
 spdrt_result spdrt__pipeline_create(spdrt_context *ctx, const spdrt_pipeline_desc *desc,
                                     spdrt_pipeline *out) {
     spdrt_result res;
+    char why[256];
+    int fits = 0;
     memset(out, 0, sizeof *out);
     if (desc->binding_count > MAX_BINDINGS)
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "too many bindings (%u)",
@@ -230,6 +232,12 @@ spdrt_result spdrt__pipeline_create(spdrt_context *ctx, const spdrt_pipeline_des
     if (desc->set_count == 0)
         return spdrt__error(ctx, SPDRT_ERROR_ARGUMENT, "a pipeline needs at least one set");
     res = spdrt__spirv_check(ctx, desc->spirv, desc->spirv_words);
+    if (res == SPDRT_OK)
+        fits = spdrt__spirv_fits(desc->spirv, desc->spirv_words, desc->bindings,
+                                 desc->binding_count, desc->push_bytes, why, sizeof why);
+    if (res == SPDRT_OK && fits != 0)
+        res = spdrt__error(ctx, fits == -2 ? SPDRT_ERROR_OUT_OF_MEMORY : SPDRT_ERROR_ARGUMENT,
+                           "%s", why);
     if (res == SPDRT_OK)
         res = spdrt__fp16_check(ctx, desc->spirv, desc->spirv_words);
     if (res == SPDRT_OK)

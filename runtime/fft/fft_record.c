@@ -74,6 +74,11 @@ spdrt_result spdrt_fft_kernel_create(const spdrt_fft_kernel_info *info, spdrt_ff
     if (!k->config.columns)
         k->config.columns = 1;
     k->bindings = k->config.lut ? 3 : 2;
+    if (spdrt__spirv_fits(info->spirv, info->spirv_words, buffers, k->bindings, FFT_PUSH_BYTES,
+                          problem, sizeof problem)) {
+        free(k);
+        return fail(err, err_size, SPDRT_ERROR_ARGUMENT, "spdrt_fft_kernel_create: %s", problem);
+    }
     r = spdrt__device_pipeline_create(&k->vk, info->spirv, info->spirv_words, buffers,
                                       k->bindings, FFT_PUSH_BYTES,
                                       info->require_subgroup_size && k->config.subgroup >= 8

@@ -104,6 +104,11 @@ spdrt_result spdrt_spd_kernel_create(const spdrt_spd_kernel_info *info, spdrt_sp
      * operations (--subgroup 4) need no size, every subgroup holding whole quads. */
     bindings[1].count = k->shader.mips_bound;
     bindings[4].samplers = &k->sampler;
+    if (spdrt__spirv_fits(info->spirv, info->spirv_words, bindings,
+                          k->shader.sampler_linear ? 5 : 4, PUSH_BYTES, problem, sizeof problem)) {
+        kernel_release(k);
+        return fail(err, err_size, SPDRT_ERROR_ARGUMENT, "spdrt_spd_kernel_create: %s", problem);
+    }
     if (k->shader.sampler_linear && (r = create_sampler(k)) != VK_SUCCESS)
         call = "vkCreateSampler";
     else
