@@ -346,6 +346,7 @@ static void keep_properties(spdrt_context *ctx, const VkPhysicalDeviceProperties
     info->min_subgroup_size = ctx->size_control ? ssc->minSubgroupSize : sg->subgroupSize;
     info->max_subgroup_size = ctx->size_control ? ssc->maxSubgroupSize : sg->subgroupSize;
     info->max_shared_memory = ctx->limits.maxComputeSharedMemorySize;
+    info->max_storage_buffer_range = ctx->limits.maxStorageBufferRange;
 }
 
 /* The first family that computes; on every device we know it also does transfers

@@ -64,6 +64,13 @@ spdrt_result spdrt__buffer_create(spdrt_context *ctx, VkDeviceSize size,
         return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED, "a buffer of %llu bytes exceeds \"%s\"'s largest "
                             "allocation, %llu bytes", (unsigned long long)size, ctx->info.name,
                             (unsigned long long)ctx->max_allocation);
+    /* libspdrt binds each of its storage buffers whole, and a descriptor's range may not pass
+     * this limit (drivers that do not enforce it read and write out of bounds). */
+    if ((usage & VK_BUFFER_USAGE_STORAGE_BUFFER_BIT) && size > ctx->limits.maxStorageBufferRange)
+        return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED, "a storage buffer of %llu bytes exceeds "
+                            "\"%s\"'s maxStorageBufferRange, %u bytes: a shader cannot bind it "
+                            "whole", (unsigned long long)size, ctx->info.name,
+                            ctx->limits.maxStorageBufferRange);
     memset(&bci, 0, sizeof bci);
     bci.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
     bci.size = size;

@@ -54,6 +54,8 @@ typedef struct {
     int subgroup_size_control;        /* requiredSubgroupSize + full subgroups usable in compute */
     uint32_t max_shared_memory;       /* maxComputeSharedMemorySize */
     double timestamp_period_ns;       /* 0 when timestamps are not supported on the queue */
+    uint64_t max_storage_buffer_range; /* maxStorageBufferRange: libspdrt refuses a larger
+                                          storage buffer (it binds each whole) */
 } spdrt_device_info;
 
 /* Creates a context. On failure *out is NULL and, if err is given, err holds the reason. */
