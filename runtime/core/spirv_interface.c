@@ -24,18 +24,27 @@ enum { MODEL_GL_COMPUTE = 5, DIM_BUFFER = 5 };
 #define UNSET 0xffffffffu
 #define TYPE_DEPTH 8  /* nesting of arrays and structs followed in a push-constant block */
 
-/* What the module says of one id: its defining instruction, and its decorations. */
+/* What the module says of one id: its defining instruction, and its decorations. calloc'd
+ * (zero means unset), so a large id bound costs only the pages the module's ids touch. */
 typedef struct {
     size_t at;            /* word index of the instruction that defines the id, 0 = none */
     uint32_t set, binding, array_stride;
-    int buffer_block;
+    uint32_t bytes;       /* type_bytes's answer, once bytes_state is 2 */
+    unsigned char has_set, has_binding, buffer_block, bytes_state;
 } id_facts;
+
+/* One OpMemberDecorate ... Offset: sorted by id, then member, for bsearch. */
+typedef struct {
+    uint32_t id, member, offset;
+} member_offset;
 
 typedef struct {
     const uint32_t *w;
     size_t words;
     uint32_t bound;
     id_facts *ids;
+    member_offset *offsets;
+    size_t offset_count;
 } module;
 
 static const uint32_t *def(const module *m, uint32_t id) {
@@ -93,11 +102,46 @@ static int serves(VkDescriptorType layout, int shader) {
            (shader == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE || shader == VK_DESCRIPTOR_TYPE_SAMPLER);
 }
 
-/* Bytes a push-constant member of type id takes, or UNSET when the module does not say. */
-static uint32_t type_bytes(const module *m, uint32_t id, int depth) {
+static int offset_order(const void *a, const void *b) {
+    const member_offset *x = a, *y = b;
+    if (x->id != y->id) return x->id < y->id ? -1 : 1;
+    return x->member < y->member ? -1 : x->member > y->member;
+}
+
+/* The Offset of a struct's member, or UNSET. */
+static uint32_t member_offset_of(const module *m, uint32_t id, uint32_t member) {
+    member_offset key = {id, member, 0};
+    const member_offset *hit = bsearch(&key, m->offsets, m->offset_count, sizeof key,
+                                       offset_order);
+    return hit ? hit->offset : UNSET;
+}
+
+/* a x b, or UNSET past 32 bits. */
+static uint32_t times(uint32_t a, uint32_t b) {
+    uint64_t p = (uint64_t)a * b;
+    return a == UNSET || b == UNSET || p >= UNSET ? UNSET : (uint32_t)p;
+}
+
+static uint32_t type_bytes_of(module *m, uint32_t id, int depth);
+
+/* Bytes a push-constant member of type id takes, or UNSET when the module does not say (or
+ * the types nest deeper than TYPE_DEPTH, or refer to themselves). Each id is worked out once,
+ * so a damaged module's shared or wide types cost no more than its size. */
+static uint32_t type_bytes(module *m, uint32_t id, int depth) {
+    id_facts *f = id < m->bound ? &m->ids[id] : NULL;
+    if (!f || depth > TYPE_DEPTH || f->bytes_state == 1) return UNSET;
+    if (f->bytes_state == 0) {
+        f->bytes_state = 1;
+        f->bytes = type_bytes_of(m, id, depth);
+        f->bytes_state = 2;
+    }
+    return f->bytes;
+}
+
+static uint32_t type_bytes_of(module *m, uint32_t id, int depth) {
     const uint32_t *t = def(m, id);
-    uint32_t len, n, each, i, end = 0;
-    if (!t || depth > TYPE_DEPTH) return UNSET;
+    uint32_t len, i, end = 0;
+    if (!t) return UNSET;
     len = t[0] >> 16;
     switch (op_of(t)) {
     case OP_TYPE_INT:
@@ -105,28 +149,16 @@ static uint32_t type_bytes(const module *m, uint32_t id, int depth) {
         return len >= 3 ? t[2] / 8 : UNSET;
     case OP_TYPE_VECTOR:
     case OP_TYPE_MATRIX:
-        each = len >= 4 ? type_bytes(m, t[2], depth + 1) : UNSET;
-        return each == UNSET ? UNSET : each * t[3];
+        return len >= 4 ? times(type_bytes(m, t[2], depth + 1), t[3]) : UNSET;
     case OP_TYPE_ARRAY:
-        n = len >= 4 ? constant(m, t[3]) : UNSET;
-        each = m->ids[id].array_stride ? m->ids[id].array_stride
-                                       : (len >= 4 ? type_bytes(m, t[2], depth + 1) : UNSET);
-        return n == UNSET || each == UNSET ? UNSET : n * each;
+        if (len < 4) return UNSET;
+        return times(constant(m, t[3]), m->ids[id].array_stride ? m->ids[id].array_stride
+                                                                : type_bytes(m, t[2], depth + 1));
     case OP_TYPE_STRUCT:
         /* The struct's extent: the largest member end, each member at its Offset. */
         for (i = 0; i + 2 < len; i++) {
-            uint32_t off = UNSET, b;
-            size_t k, klen;
-            for (k = 5; k < m->words; k += klen) {
-                const uint32_t *d = m->w + k;
-                klen = d[0] >> 16;
-                if (!klen || k + klen > m->words) break;
-                if (op_of(d) == OP_MEMBER_DECORATE && klen >= 5 && d[1] == id && d[2] == i &&
-                    d[3] == DEC_OFFSET)
-                    off = d[4];
-            }
-            b = type_bytes(m, t[2 + i], depth + 1);
-            if (off == UNSET || b == UNSET) return UNSET;
+            uint32_t off = member_offset_of(m, id, i), b = type_bytes(m, t[2 + i], depth + 1);
+            if (off == UNSET || b == UNSET || (uint64_t)off + b >= UNSET) return UNSET;
             if (off + b > end) end = off + b;
         }
         return end;
@@ -140,9 +172,10 @@ static int scan(module *m, int *compute_main, char *why, size_t size) {
     size_t i, len;
     *compute_main = 0;
     m->ids = calloc(m->bound, sizeof *m->ids);
-    if (!m->ids) return snprintf(why, size, "out of memory"), -2;
-    for (i = 0; i < m->bound; i++)
-        m->ids[i].set = m->ids[i].binding = UNSET;
+    /* An OpMemberDecorate takes 5 words at least. */
+    m->offsets = calloc(m->words / 5 + 1, sizeof *m->offsets);
+    m->offset_count = 0;
+    if (!m->ids || !m->offsets) return snprintf(why, size, "out of memory"), -2;
     for (i = 5; i < m->words; i += len) {
         const uint32_t *ins = m->w + i;
         uint32_t op = op_of(ins), result = UNSET;
@@ -156,9 +189,12 @@ static int scan(module *m, int *compute_main, char *why, size_t size) {
         else if (op == OP_DECORATE && len >= 3 && ins[1] < m->bound) {
             id_facts *f = &m->ids[ins[1]];
             if (ins[2] == DEC_BUFFER_BLOCK) f->buffer_block = 1;
-            if (len >= 4 && ins[2] == DEC_BINDING) f->binding = ins[3];
-            if (len >= 4 && ins[2] == DEC_DESCRIPTOR_SET) f->set = ins[3];
+            if (len >= 4 && ins[2] == DEC_BINDING) f->binding = ins[3], f->has_binding = 1;
+            if (len >= 4 && ins[2] == DEC_DESCRIPTOR_SET) f->set = ins[3], f->has_set = 1;
             if (len >= 4 && ins[2] == DEC_ARRAY_STRIDE) f->array_stride = ins[3];
+        } else if (op == OP_MEMBER_DECORATE && len >= 5 && ins[3] == DEC_OFFSET) {
+            member_offset *o = &m->offsets[m->offset_count++];
+            o->id = ins[1], o->member = ins[2], o->offset = ins[4];
         } else if (op >= OP_TYPE_INT && op <= OP_TYPE_POINTER && len >= 2)
             result = ins[1];                      /* types: the result id comes first */
         else if ((op == OP_CONSTANT || op == OP_VARIABLE) && len >= 3)
@@ -170,6 +206,7 @@ static int scan(module *m, int *compute_main, char *why, size_t size) {
             m->ids[result].at = i;
         }
     }
+    qsort(m->offsets, m->offset_count, sizeof *m->offsets, offset_order);
     return 0;
 }
 
@@ -205,10 +242,10 @@ static int check_resource(const module *m, const spdrt_binding *bindings, uint32
     }
     need = descriptor_of(m, t, sc, type_id);
     if (need < 0) return 0;   /* not a descriptor (none of spdgen's modules has one) */
-    if (f->set != 0 || f->binding == UNSET)
+    if (!f->has_set || f->set != 0 || !f->has_binding)
         return misfit(why, size, "it declares %s in descriptor set %d, and libspdrt binds set 0 "
                       "only", type_name((VkDescriptorType)need),
-                      f->set == UNSET ? -1 : (int)f->set);
+                      f->has_set ? (int)f->set : -1);
     if (f->binding >= binding_count)
         return misfit(why, size, "it declares %s at binding %u, and the layout has bindings "
                       "0..%u", type_name((VkDescriptorType)need), f->binding, binding_count - 1);
@@ -234,6 +271,7 @@ int spdrt__spirv_fits(const uint32_t *spirv, size_t words, const spdrt_binding *
     size_t i, len;
     if (!spirv || words < 5)
         return snprintf(why, size, "not a SPIR-V module (%zu words)", words), -1;
+    memset(&m, 0, sizeof m);
     m.w = spirv;
     m.words = words;
     m.bound = spirv[3];
@@ -263,5 +301,6 @@ int spdrt__spirv_fits(const uint32_t *spirv, size_t words, const spdrt_binding *
         }
     }
     free(m.ids);
+    free(m.offsets);
     return res;
 }
