@@ -75,7 +75,7 @@ static void record_scrub_fill(VkCommandBuffer cb, void *user) {
 }
 
 static spdrt_result scrub_pipeline(bench_gpu *g, const char *exe_dir) {
-    static const spdrt_binding bindings[1] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL}};
+    static const spdrt_binding bindings[1] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL, 0}};
     spdrt_context *ctx = g->ctx;
     char path[BENCH_PATH_MAX + 64], err[512];
     uint32_t *spv, c, chunks;

@@ -39,7 +39,7 @@ spdrt_result bench_spd_kernel_create(bench_workload *wl, const uint32_t *spirv, 
     if (!mips)
         return spdrt__error(wl->ctx, SPDRT_ERROR_OUT_OF_MEMORY, "out of memory");
     res = spdrt__spd_pipeline_create(wl->ctx, spirv, words, mips_bound, subgroup,
-                                     normalized_sampler, &out->pipe);
+                                     normalized_sampler, spdrt__format_vk(wl->format), &out->pipe);
     if (res == SPDRT_OK)
         spd_descriptors(wl, out, mips_bound, mips);
     free(mips);
@@ -72,8 +72,8 @@ void bench_spd_kernel_destroy(bench_spd_kernel *k) {
 
 spdrt_result bench_level_kernel_create(bench_workload *wl, const uint32_t *spirv, size_t words,
                                        bench_level_kernel *out) {
-    static const spdrt_binding bindings[2] = {{VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, NULL},
-                                              {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, NULL}};
+    static const spdrt_binding bindings[2] = {{VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, NULL, 0},
+                                              {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, NULL, 0}};
     spdrt_pipeline_desc desc = {.spirv = spirv, .spirv_words = words, .bindings = bindings,
                                 .binding_count = 2, .push_bytes = 16, .set_count = wl->levels};
     VkDescriptorImageInfo img[2];
@@ -148,9 +148,9 @@ static void ffx_grid(const bench_workload *wl, uint32_t base, uint32_t *x, uint3
 spdrt_result bench_ffx_kernel_create(bench_workload *wl, const uint32_t *spirv, size_t words,
                                      bench_ffx_kernel *out) {
     static const spdrt_binding bindings[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
-                                               BENCH_FFX_LEVELS, NULL},
-                                              {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, NULL},
-                                              {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL}};
+                                               BENCH_FFX_LEVELS, NULL, 0},
+                                              {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, NULL, 0},
+                                              {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL, 0}};
     spdrt_pipeline_desc desc = {.spirv = spirv, .spirv_words = words, .bindings = bindings,
                                 .binding_count = 3, .push_bytes = 16, .set_count = 2};
     VkDescriptorImageInfo levels[BENCH_FFX_LEVELS];
@@ -316,8 +316,8 @@ static uint64_t chunk_part(uint64_t total, uint64_t chunk, uint64_t c) {
 spdrt_result bench_copy_kernel_create(bench_workload *wl, const uint32_t *spirv, size_t words,
                                       uint64_t read_bytes, uint64_t write_bytes,
                                       bench_copy_kernel *out) {
-    static const spdrt_binding bindings[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL},
-                                              {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL}};
+    static const spdrt_binding bindings[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL, 0},
+                                              {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL, 0}};
     spdrt_pipeline_desc desc = {.spirv = spirv, .spirv_words = words, .bindings = bindings,
                                 .binding_count = 2, .push_bytes = 16};
     spdrt_context *ctx = wl->ctx;

@@ -112,7 +112,7 @@ static int add_subgroup(const char *t, void *user) {
     if (bench_parse_u32(t, 64, &s) || o->subgroup_count == 6 ||
         (s != 0 && s != 4 && s != 8 && s != 16 && s != 32 && s != 64))
         return -1;
-    for (int i = 0; i < o->subgroup_count; i++)
+    for (uint32_t i = 0; i < o->subgroup_count; i++)
         if (o->subgroups[i] == s)
             return -1; /* each once: at most the 6 values */
     o->subgroups[o->subgroup_count++] = s;

@@ -29,7 +29,10 @@ static spdrt_result create_shader(spdrt_context *ctx, spdrt_conv *conv, int i, c
     VkDescriptorType types[3];
     spdrt_binding bindings[3];
     uint32_t count = binding_types(&conv->info, i, types);
-    for (uint32_t b = 0; b < count; b++) bindings[b] = (spdrt_binding){types[b], 1, NULL};
+    for (uint32_t b = 0; b < count; b++) bindings[b] = (spdrt_binding){types[b], 1, NULL, 0};
+    /* Pass 3's output image holds the plan's format: the shader must declare it. */
+    if (i == CONV_PASS3 && !conv->info.output_buffer)
+        bindings[2].format = spdrt__format_vk(conv->info.output_format);
     if (s->wg > ctx->limits.maxComputeWorkGroupInvocations || s->wg > ctx->limits.maxComputeWorkGroupSize[0])
         return spdrt__error(ctx, SPDRT_ERROR_UNSUPPORTED, "conv %s: a workgroup of %u invocations exceeds "
                             "\"%s\"'s %u", spdrt__conv_roles[i], s->wg, ctx->info.name,

@@ -172,6 +172,8 @@ typedef struct {
     VkDescriptorType type;
     uint32_t count;                 /* descriptors of the binding (an array); 0 counts as 1 */
     const VkSampler *samplers;      /* immutable samplers (count of them), or NULL */
+    VkFormat format;                /* a storage image's view format, which the shader must
+                                       declare (or leave unknown); UNDEFINED: not checked */
 } spdrt_binding;
 
 typedef struct {

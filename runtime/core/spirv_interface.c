@@ -3,7 +3,8 @@
  * and Vulkan leaves a mismatch undefined: drivers have run such a module on the wrong data, or
  * crashed. Checked: the entry point "main" is a compute shader; every descriptor the module
  * declares is in set 0, at a binding of the layout, of a type that binding can hold, with at
- * most its count; the push-constant block fits the layout's range. */
+ * most its count; a storage image declares its view's format (or none); the push-constant
+ * block fits the layout's range. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +93,37 @@ static int descriptor_of(const module *m, const uint32_t *ins, uint32_t sc, uint
         return sc == SC_UNIFORM ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : -1;
     default: return -1;
     }
+}
+
+/* SPIR-V's image formats that libspdrt's storage images use, and their views' formats. */
+static const struct {
+    uint32_t spirv;
+    VkFormat vk;
+    const char *name;
+} image_formats[] = {
+    {1, VK_FORMAT_R32G32B32A32_SFLOAT, "rgba32f"}, {2, VK_FORMAT_R16G16B16A16_SFLOAT, "rgba16f"},
+    {3, VK_FORMAT_R32_SFLOAT, "r32f"}, {4, VK_FORMAT_R8G8B8A8_UNORM, "rgba8"},
+    {6, VK_FORMAT_R32G32_SFLOAT, "rg32f"}, {7, VK_FORMAT_R16G16_SFLOAT, "rg16f"},
+    {9, VK_FORMAT_R16_SFLOAT, "r16f"}, {13, VK_FORMAT_R8G8_UNORM, "rg8"},
+    {15, VK_FORMAT_R8_UNORM, "r8"}, {33, VK_FORMAT_R32_UINT, "r32ui"},
+    {39, VK_FORMAT_R8_UINT, "r8ui"},
+};
+
+/* The name of a view format, or NULL when the table does not hold it. */
+static const char *vk_format_name(VkFormat f) {
+    size_t i;
+    for (i = 0; i < sizeof image_formats / sizeof image_formats[0]; i++)
+        if (image_formats[i].vk == f) return image_formats[i].name;
+    return NULL;
+}
+
+/* The view format a storage image of SPIR-V format `spirv` needs: UNDEFINED for Unknown (the
+ * view's own format is read) and for a format the table does not hold (not checked). */
+static VkFormat spirv_format_vk(uint32_t spirv) {
+    size_t i;
+    for (i = 0; i < sizeof image_formats / sizeof image_formats[0]; i++)
+        if (image_formats[i].spirv == spirv) return image_formats[i].vk;
+    return VK_FORMAT_UNDEFINED;
 }
 
 /* A binding of type `layout` serves a resource needing `shader`: the same type, or a combined
@@ -253,6 +285,12 @@ static int check_resource(const module *m, const spdrt_binding *bindings, uint32
         return misfit(why, size, "binding %u is %s in the shader and %s in the layout",
                       f->binding, type_name((VkDescriptorType)need),
                       type_name(bindings[f->binding].type));
+    if (need == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE && bindings[f->binding].format &&
+        spirv_format_vk(t[8]) && spirv_format_vk(t[8]) != bindings[f->binding].format &&
+        vk_format_name(bindings[f->binding].format))
+        return misfit(why, size, "binding %u is a storage image of %s in the shader and of %s "
+                      "in the run", f->binding, vk_format_name(spirv_format_vk(t[8])),
+                      vk_format_name(bindings[f->binding].format));
     have = bindings[f->binding].count ? bindings[f->binding].count : 1;
     if (count == UNSET)
         return misfit(why, size, "binding %u is an unbounded array in the shader and holds %u "

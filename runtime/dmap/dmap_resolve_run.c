@@ -27,9 +27,10 @@ static spdrt_result create(spdrt_context *ctx, const uint32_t *spirv, size_t wor
                            spdrt_format format, const spdrt_dmap_resolve_params *p, size_t bin_words,
                            resolve_state *s)
 {
-    const spdrt_binding bindings[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, NULL},
-                                       {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, NULL},
-                                       {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL}};
+    const spdrt_binding bindings[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, NULL,
+                                        spdrt__format_vk(format)},
+                                       {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, NULL, 0},
+                                       {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL, 0}};
     spdrt_pipeline_desc desc = {spirv, words, bindings, 3, sizeof *p, 1, 0, 0};
     spdrt_result res = spdrt__pipeline_create(ctx, &desc, &s->pipe);
     if (res == SPDRT_OK)

@@ -54,10 +54,12 @@ static spdrt_result create(spdrt_context *ctx, const uint32_t *spirv, size_t wor
                            const spdrt_dmap_gen_config *c, const spdrt_dmap_gen_params *p,
                            uint32_t push_words, run_state *s)
 {
-    const spdrt_binding bindings[4] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, NULL},
-                                       {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, NULL},
-                                       {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, NULL},
-                                       {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL}};
+    const VkFormat map_format =
+        c->kind == SPDRT_DMAP_FDM ? VK_FORMAT_R8G8_UNORM : VK_FORMAT_R8_UINT;
+    const spdrt_binding bindings[4] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, NULL, map_format},
+                                       {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, NULL, 0},
+                                       {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, NULL, 0},
+                                       {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL, 0}};
     const uint32_t count = c->rate_map ? 4u : c->content ? 3u : 1u;
     spdrt_pipeline_desc desc = {spirv, words, bindings, count, 4 * push_words, 1, 0, 0};
     spdrt_result res = spdrt__subgroup_plan(ctx, c->content ? c->subgroup : 0, c->content ? 256 : 64,
@@ -66,7 +68,7 @@ static spdrt_result create(spdrt_context *ctx, const uint32_t *spirv, size_t wor
     const spdrt_dmap_extent e = spdrt_dmap_gen_extent(c, p->width, p->height);
     const int fdm = c->kind == SPDRT_DMAP_FDM, is_array = c->views > 1;
     if (res == SPDRT_OK)
-        res = spdrt__dmap_image_create(ctx, fdm ? VK_FORMAT_R8G8_UNORM : VK_FORMAT_R8_UINT, fdm ? 2 : 1, e.width,
+        res = spdrt__dmap_image_create(ctx, map_format, fdm ? 2 : 1, e.width,
                                 e.height, c->views, is_array,
                                 VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
                                     VK_IMAGE_USAGE_TRANSFER_DST_BIT, &s->map);

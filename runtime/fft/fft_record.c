@@ -41,9 +41,9 @@ static spdrt_result fail(char *err, size_t size, spdrt_result code, const char *
 
 spdrt_result spdrt_fft_kernel_create(const spdrt_fft_kernel_info *info, spdrt_fft_kernel **out,
                                      char *err, size_t err_size) {
-    const spdrt_binding buffers[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL},
-                                      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL},
-                                      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL}};
+    const spdrt_binding buffers[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL, 0},
+                                      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL, 0},
+                                      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL, 0}};
     spdrt_fft_kernel *k;
     char problem[256];
     const char *call = NULL;

@@ -193,10 +193,10 @@ spdrt_result spdrt__fft_pipeline_create(spdrt_context *ctx, const uint32_t *spir
     res = subgroup_needs(ctx, config, &required, &full);
     if (res == SPDRT_OK) {
         /* src, dst and the tables: storage buffers. */
-        const spdrt_binding buffers[4] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL},
-                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL},
-                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL},
-                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL}};
+        const spdrt_binding buffers[4] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL, 0},
+                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL, 0},
+                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL, 0},
+                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL, 0}};
         spdrt_pipeline_desc desc = {
             .spirv = spirv, .spirv_words = spirv_words, .bindings = buffers,
             .binding_count = fp->bindings, .push_bytes = FFT_PUSH_BYTES, .set_count = 1,

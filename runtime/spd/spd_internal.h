@@ -34,12 +34,13 @@ uint32_t spdrt__spd_passes(const spdrt_spd_params *p, uint32_t mip_count,
                            uint32_t base[SPDRT_SPD_MAX_PASSES + 1]);
 
 /* The pipeline of one SPD shader: the contract's layout (binding 4 the immutable linear
- * sampler, made once per context) and SPDRT_SPD_MAX_PASSES descriptor sets, one per pass of
- * a chain split with --max-mips-per-pass (pass p reads level p x mips_bound). */
+ * sampler, made once per context; binding 1 views of level_format, which the shader must
+ * declare) and SPDRT_SPD_MAX_PASSES descriptor sets, one per pass of a chain split with
+ * --max-mips-per-pass (pass p reads level p x mips_bound). */
 spdrt_result spdrt__spd_pipeline_create(spdrt_context *ctx, const uint32_t *spirv,
                                         size_t spirv_words, uint32_t mips_bound,
                                         uint32_t subgroup, int normalized_sampler,
-                                        spdrt_pipeline *out);
+                                        VkFormat level_format, spdrt_pipeline *out);
 /* Points `set` at the contract's bindings 0-3: views[base] as the source, views[base + 1 ..]
  * as the mips_bound storage images (mips: room for them), the counters and the hand-off.
  * Elements past views[last] repeat it: every element of a statically used array must be
@@ -52,6 +53,7 @@ void spdrt__spd_write_set(spdrt_context *ctx, VkDescriptorSet set, const VkImage
  * parameters, else a new one that replaces it. Owned by the context. */
 spdrt_result spdrt__spd_pipeline_get(spdrt_context *ctx, const uint32_t *spirv,
                                      size_t spirv_words, uint32_t mips_bound, uint32_t subgroup,
-                                     int normalized_sampler, const spdrt_pipeline **out);
+                                     int normalized_sampler, VkFormat level_format,
+                                     const spdrt_pipeline **out);
 
 #endif

@@ -17,6 +17,7 @@ typedef struct {
     size_t spirv_words;
     uint32_t mips_bound, subgroup;
     int normalized_sampler;
+    VkFormat level_format;
 } spd_cache;
 
 /* What SPD keeps with a context. */
@@ -87,13 +88,13 @@ static spdrt_result linear_sampler(spdrt_context *ctx, int normalized, VkSampler
 spdrt_result spdrt__spd_pipeline_create(spdrt_context *ctx, const uint32_t *spirv,
                                         size_t spirv_words, uint32_t mips_bound,
                                         uint32_t subgroup, int normalized_sampler,
-                                        spdrt_pipeline *out) {
+                                        VkFormat level_format, spdrt_pipeline *out) {
     spdrt_binding bindings[5] = {
-        {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, NULL},   /* level 0 */
-        {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 0, NULL},   /* levels 1..mips_bound */
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL},  /* counters */
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL},  /* the hand-off */
-        {VK_DESCRIPTOR_TYPE_SAMPLER, 1, NULL},         /* --sampler linear */
+        {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, NULL, 0},   /* level 0 */
+        {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 0, NULL, 0},   /* levels 1..mips_bound */
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL, 0},  /* counters */
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL, 0},  /* the hand-off */
+        {VK_DESCRIPTOR_TYPE_SAMPLER, 1, NULL, 0},         /* --sampler linear */
     };
     spdrt_pipeline_desc desc;
     VkSampler sampler;
@@ -118,6 +119,7 @@ spdrt_result spdrt__spd_pipeline_create(spdrt_context *ctx, const uint32_t *spir
     if (res != SPDRT_OK)
         return res;
     bindings[1].count = mips_bound;
+    bindings[1].format = level_format;
     bindings[4].samplers = &sampler;
     desc.spirv = spirv;
     desc.spirv_words = spirv_words;
@@ -164,7 +166,8 @@ void spdrt__spd_write_set(spdrt_context *ctx, VkDescriptorSet set, const VkImage
 
 spdrt_result spdrt__spd_pipeline_get(spdrt_context *ctx, const uint32_t *spirv,
                                      size_t spirv_words, uint32_t mips_bound, uint32_t subgroup,
-                                     int normalized_sampler, const spdrt_pipeline **out) {
+                                     int normalized_sampler, VkFormat level_format,
+                                     const spdrt_pipeline **out) {
     spd_state *st;
     spd_cache *c;
     spdrt_result res = state_of(ctx, &st);
@@ -173,13 +176,14 @@ spdrt_result spdrt__spd_pipeline_get(spdrt_context *ctx, const uint32_t *spirv,
     c = &st->cache;
     if (c->spirv && c->spirv_words == spirv_words && c->mips_bound == mips_bound &&
         c->subgroup == subgroup && c->normalized_sampler == normalized_sampler &&
+        c->level_format == level_format &&
         memcmp(c->spirv, spirv, spirv_words * 4) == 0) {
         *out = &c->pipe;
         return SPDRT_OK;
     }
     cache_clear(ctx, c);
     res = spdrt__spd_pipeline_create(ctx, spirv, spirv_words, mips_bound, subgroup,
-                                     normalized_sampler, &c->pipe);
+                                     normalized_sampler, level_format, &c->pipe);
     if (res != SPDRT_OK)
         return res;
     c->spirv = malloc(spirv_words * 4);
@@ -192,6 +196,7 @@ spdrt_result spdrt__spd_pipeline_get(spdrt_context *ctx, const uint32_t *spirv,
     c->mips_bound = mips_bound;
     c->subgroup = subgroup;
     c->normalized_sampler = normalized_sampler;
+    c->level_format = level_format;
     *out = &c->pipe;
     return SPDRT_OK;
 }

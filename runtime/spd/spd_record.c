@@ -70,9 +70,11 @@ static VkResult create_sampler(spdrt_spd_kernel *k) {
 spdrt_result spdrt_spd_kernel_create(const spdrt_spd_kernel_info *info, spdrt_spd_kernel **out,
                                      char *err, size_t err_size) {
     spdrt_binding bindings[5] = {
-        {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, NULL},  {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 0, NULL},
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL},
-        {VK_DESCRIPTOR_TYPE_SAMPLER, 1, NULL}};
+        {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, NULL, 0},
+        {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 0, NULL, 0},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL, 0},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL, 0},
+        {VK_DESCRIPTOR_TYPE_SAMPLER, 1, NULL, 0}};
     spdrt_spd_kernel *k;
     char problem[256];
     VkResult r;
@@ -103,6 +105,7 @@ spdrt_result spdrt_spd_kernel_create(const spdrt_spd_kernel_info *info, spdrt_sp
     /* The contract's bindings 0-4, as spdrt__spd_pipeline_create lays them out; quad
      * operations (--subgroup 4) need no size, every subgroup holding whole quads. */
     bindings[1].count = k->shader.mips_bound;
+    bindings[1].format = spdrt__format_vk(k->shader.format);
     bindings[4].samplers = &k->sampler;
     if (spdrt__spirv_fits(info->spirv, info->spirv_words, bindings,
                           k->shader.sampler_linear ? 5 : 4, PUSH_BYTES, problem, sizeof problem)) {

@@ -496,7 +496,8 @@ spdrt_result spdrt_spd_run(spdrt_context *ctx, const uint32_t *spirv, size_t spi
     if (!mips)
         return spdrt__error(ctx, SPDRT_ERROR_OUT_OF_MEMORY, "out of memory");
     res = spdrt__spd_pipeline_get(ctx, spirv, spirv_words, params->mips_bound,
-                                  params->subgroup, spdrt__spd_normalized_sampler(params), &rs.pipe);
+                                  params->subgroup, spdrt__spd_normalized_sampler(params),
+                                  spdrt__format_vk(params->format), &rs.pipe);
     if (res == SPDRT_OK)
         res = create_resources(ctx, params, out, &rs);
     if (res != SPDRT_OK)

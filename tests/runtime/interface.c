@@ -43,10 +43,10 @@ static double seconds(void) {
 }
 
 /* The SPD layout (any would do: the reader is what is under test). */
-static const spdrt_binding layout[4] = {{VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, NULL},
-                                        {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 12, NULL},
-                                        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL},
-                                        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL}};
+static const spdrt_binding layout[4] = {{VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, NULL, 0},
+                                        {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 12, NULL, 0},
+                                        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL, 0},
+                                        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, NULL, 0}};
 
 /* Mutations of one module: each copy gets 1-4 changes, then the reader. */
 static void mutate(const char *name, const uint32_t *w, size_t words, uint32_t seed) {

@@ -3,7 +3,8 @@
  * an SPD run of a density-map module crashed lavapipe, and one of an FFT module ran on the
  * wrong data and returned SPDRT_OK). Modules from the folder given (mismatch.t writes them):
  * spd.spv (--spd --op mean --format rgba32f), dmap.spv (--dmap fsr --texel 16 --foveation off
- * --content), gaze.spv (--dmap fsr --texel 16 --foveation gaze) and fft.spv (--fft 256).
+ * --content), gaze.spv (--dmap fsr --texel 16 --foveation gaze), fdm.spv (--dmap fdm --texel 32
+ * --foveation off --content) and fft.spv (--fft 256).
  * Both ways in: libspdrt's own runs, and the recording API on an application's device. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,13 +59,17 @@ static const float *source(void) {
     return src;
 }
 
-static spdrt_result spd_run(spdrt_context *ctx, const module *m) {
+static spdrt_result spd_run_as(spdrt_context *ctx, const module *m, spdrt_format format) {
     spdrt_spd_params p = {.width = 64, .height = 64, .layers = 1, .mips_bound = 12,
-                          .format = SPDRT_RGBA32F, .dispatches = 1, .sentinel = -1.0f};
+                          .format = format, .dispatches = 1, .sentinel = -1.0f};
     spdrt_spd_levels out;
     spdrt_result r = spdrt_spd_run(ctx, m->words, m->count, &p, source(), &out);
     if (r == SPDRT_OK) spdrt_spd_levels_free(&out);
     return r;
+}
+
+static spdrt_result spd_run(spdrt_context *ctx, const module *m) {
+    return spd_run_as(ctx, m, SPDRT_RGBA32F);
 }
 
 static spdrt_result dmap_run(spdrt_context *ctx, const module *m, const spdrt_dmap_gen_config *c) {
@@ -85,7 +90,7 @@ int main(int argc, char **argv) {
     spdrt_options o = {1, NULL, 0};
     spdrt_context *ctx = NULL;
     char err[512];
-    module spd, dmap, gaze, fft, bad;
+    module spd, dmap, gaze, fdm, fft, bad;
     spdrt_dmap_gen_config content = {SPDRT_DMAP_FSR, 16, 1, SPDRT_DMAP_FOVEATION_OFF, 1, 0, 4,
                                      0, 0};
     spdrt_dmap_gen_config plain = content;
@@ -102,8 +107,10 @@ int main(int argc, char **argv) {
     spd = read_module(argv[1], "spd.spv");
     dmap = read_module(argv[1], "dmap.spv");
     gaze = read_module(argv[1], "gaze.spv");
+    fdm = read_module(argv[1], "fdm.spv");
     fft = read_module(argv[1], "fft.spv");
-    if (!ok(spd.count && dmap.count && gaze.count && fft.count, "the four modules read"))
+    if (!ok(spd.count && dmap.count && gaze.count && fdm.count && fft.count,
+            "the five modules read"))
         return tap_plan();
     if (!ok(spdrt_create(&o, &ctx, err, sizeof err) == SPDRT_OK, "spdrt_create (%s)", err))
         return tap_plan();
@@ -133,6 +140,20 @@ int main(int argc, char **argv) {
     ok(refused(ctx, r, "push constants take 32 bytes", "has 12"),
        "a --foveation gaze module run as --foveation off: its push constants refused (%s)",
        spdrt_last_error(ctx));
+
+    /* The same kernel, another storage format. */
+    r = spd_run_as(ctx, &spd, SPDRT_R32F);
+    ok(refused(ctx, r, "rgba32f in the shader", "r32f in the run"),
+       "an rgba32f SPD module run on r32f levels: refused, naming both formats (%s)",
+       spdrt_last_error(ctx));
+    {
+        spdrt_dmap_gen_config fsr_config = content;
+        fsr_config.texel = 32;
+        r = dmap_run(ctx, &fdm, &fsr_config);
+        ok(refused(ctx, r, "rg8 in the shader", "r8ui in the run"),
+           "a density-map (rg8) module run as a shading-rate attachment (r8ui): refused (%s)",
+           spdrt_last_error(ctx));
+    }
 
     /* The recording API (spdrt_vk.h), on the context's device as an application's. */
     {
@@ -187,7 +208,7 @@ int main(int argc, char **argv) {
     ok(spdrt_validation_messages(ctx) == 0, "no validation messages (%u)",
        spdrt_validation_messages(ctx));
     free(bad.words);
-    free(spd.words), free(dmap.words), free(gaze.words), free(fft.words);
+    free(spd.words), free(dmap.words), free(gaze.words), free(fdm.words), free(fft.words);
     spdrt_destroy(ctx);
     return tap_plan();
 }
