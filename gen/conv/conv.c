@@ -23,6 +23,7 @@ const char *const sg_conv_roles[SG_CONV_SHADERS] = {"spectrum1", "spectrum2", "r
 static const long subgroups[] = {0, 4, 8, 16, 32, 64, -1};
 
 static int ept_given(const void *p) { return ((const sg_conv_params *)p)->ept != 0; }
+static int pass2_ept_given(const void *p) { return ((const sg_conv_params *)p)->pass2_ept != 0; }
 static int columns_given(const void *p) { return ((const sg_conv_params *)p)->columns != 0; }
 static int image_output(const void *p) { return ((const sg_conv_params *)p)->output == SG_CONV_IO_IMAGE; }
 
@@ -81,6 +82,12 @@ static const sg_option options[] = {
         .why = "complex values per invocation in every pass",
         .default_text = "16 (8 for the line passes with 3 or 4 channels)",
         .help = "elements per invocation of every pass's FFT (W = N / E per pass)"},
+    [CONV_OPT_PASS2_EPT] = {.name = "--pass2-ept", .kind = SG_OPT_UINT, .offset = F(pass2_ept),
+        .min = 2, .max = SG_CONV_MAX_REGISTERS, .meta = "E", .command = SG_CMD_WHEN,
+        .shown = pass2_ept_given, .why = "complex values per invocation in pass 2",
+        .default_text = "--ept's",
+        .help = "elements per invocation of pass 2's FFTs alone: a power of two, or on a smooth "
+        "side a multiple of each radix"},
     [CONV_OPT_MAX_WG] = {.name = "--max-wg", .kind = SG_OPT_POW2, .offset = F(max_wg), .min = 1,
         .max = 1024, .meta = "W", .why = "the largest workgroup the device runs",
         .default_text = "1024",

@@ -58,6 +58,7 @@ typedef struct {
     long padded[2];         /* --padded WxH (resolved: the padded image, x and y) */
     int pad_to;             /* --pad-to */
     long ept;               /* --ept (0: each pass's default) */
+    long pass2_ept;         /* --pass2-ept (0: --ept's) */
     long max_wg;            /* --max-wg */
     long subgroup;          /* --subgroup */
     long columns;           /* --columns-per-wg (0: the default) */
@@ -76,7 +77,7 @@ typedef struct {
 enum {
     CONV_OPT_CONV, CONV_OPT_IMAGE, CONV_OPT_PSF, CONV_OPT_CHANNELS, CONV_OPT_PADDING,
     CONV_OPT_SPECTRUM, CONV_OPT_FIRST_AXIS, CONV_OPT_INPUT, CONV_OPT_OUTPUT, CONV_OPT_FORMAT,
-    CONV_OPT_STORAGE, CONV_OPT_PADDED, CONV_OPT_PAD_TO, CONV_OPT_EPT, CONV_OPT_MAX_WG, CONV_OPT_SUBGROUP,
+    CONV_OPT_STORAGE, CONV_OPT_PADDED, CONV_OPT_PAD_TO, CONV_OPT_EPT, CONV_OPT_PASS2_EPT, CONV_OPT_MAX_WG, CONV_OPT_SUBGROUP,
     CONV_OPT_COLUMNS, CONV_OPT_SIZE
 };
 

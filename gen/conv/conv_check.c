@@ -64,16 +64,16 @@ static int is_smooth_side(long v)
 /* A mixed-radix FFT of n points (not a power of two) for a line pass (lanes 0: one FFT per
  * workgroup, every channel's E values in registers, E x channels <= LINE_REGISTERS) or a
  * column pass (lanes columns per workgroup; every radix dividing E, so the forward FFT's
- * outputs are the inverse's inputs where they sit). E is --ept where given (use_ept). Quiet:
+ * outputs are the inverse's inputs where they sit). E is `ept` where given (0: chosen). Quiet:
  * 0, or -1 where no shape fits. */
-static int shape_with(const sg_run *run, long n, long lanes, int use_ept, int flags, sg_conv_shape *s)
+static int shape_with(const sg_run *run, long n, long lanes, long ept, int flags, sg_conv_shape *s)
 {
     const sg_conv_params *c = run->params;
     long budget = budget_slots(run), e, w;
     long max_e = lanes ? MIXED_COLUMN_EPT : LINE_REGISTERS / c->channels;
     long ffts = lanes ? lanes : 1;
-    if (use_ept && c->ept) {
-        e = c->ept, w = n / e;
+    if (ept) {
+        e = ept, w = n / e;
         if (n % e != 0 || e > max_e || w * ffts > c->max_wg) return -1;
     } else if (sg_fft_mixed_shape_within(n, max_e, c->max_wg, ffts, budget, flags, &e, &w, NULL) != 0) {
         return -1;
@@ -87,11 +87,11 @@ static int shape_with(const sg_run *run, long n, long lanes, int use_ept, int fl
 /* A line pass is planned with its exchanges' bank conflicts counted (SG_FFT_CONFLICTS: a first
  * stage of radix 16 writes 16 slots apart, all in one bank; measured, docs/conv.md), unless
  * that plan holds more registers than the channels allow; column passes need exact plans. */
-static int mixed_shape(const sg_run *run, long n, long lanes, int use_ept, sg_conv_shape *s)
+static int mixed_shape(const sg_run *run, long n, long lanes, long ept, sg_conv_shape *s)
 {
-    if (lanes) return shape_with(run, n, lanes, use_ept, SG_FFT_EXACT, s);
-    if (shape_with(run, n, 0, use_ept, SG_FFT_CONFLICTS, s) == 0) return 0;
-    return shape_with(run, n, 0, use_ept, 0, s);
+    if (lanes) return shape_with(run, n, lanes, ept, SG_FFT_EXACT, s);
+    if (shape_with(run, n, 0, ept, SG_FFT_CONFLICTS, s) == 0) return 0;
+    return shape_with(run, n, 0, ept, 0, s);
 }
 
 /* Whether a side of n points has a default shape in its role: the line passes (line) or
@@ -209,22 +209,25 @@ static void axis_sizes(sg_conv_params *c)
     c->channel_bits = c->channels > 2 ? 2 : c->channels - 1;
 }
 
-/* --ept E for an FFT of n points with `registers` values per element: W = n / E. */
-static int given_ept(sg_run *run, long n, long per_element, sg_conv_shape *s)
+/* E given by `flag` for a power-of-two FFT of n points with `per_element` values per element:
+ * W = n / E. */
+static int given_ept(sg_run *run, long n, long per_element, long ept, const char *flag, sg_conv_shape *s)
 {
     const sg_conv_params *c = run->params;
-    if (c->ept > n / 2)
-        return usage_error("--ept %ld: this job's FFTs of %ld points take at most --ept %ld", c->ept,
-                           n, n / 2);
-    if (c->ept * per_element > SG_CONV_MAX_REGISTERS)
-        return usage_error("--ept %ld: the line passes hold %ld channels, so at most --ept %ld "
-                           "(%d values per invocation)", c->ept, per_element,
+    if (!is_pow2(ept)) /* only --pass2-ept: --ept is a power of two */
+        return usage_error("%s %ld: pass 2's FFTs of %ld points take a power of two", flag, ept, n);
+    if (ept > n / 2)
+        return usage_error("%s %ld: this job's FFTs of %ld points take at most %s %ld", flag, ept,
+                           n, flag, n / 2);
+    if (ept * per_element > SG_CONV_MAX_REGISTERS)
+        return usage_error("%s %ld: the line passes hold %ld channels, so at most %s %ld "
+                           "(%d values per invocation)", flag, ept, per_element, flag,
                            SG_CONV_MAX_REGISTERS / per_element, SG_CONV_MAX_REGISTERS);
-    if (n / c->ept > c->max_wg)
-        return usage_error("--ept %ld: an FFT of %ld points would need %ld invocations, past "
-                           "--max-wg %ld", c->ept, n, n / c->ept, c->max_wg);
-    s->ept = c->ept;
-    s->wg = n / c->ept;
+    if (n / ept > c->max_wg)
+        return usage_error("%s %ld: an FFT of %ld points would need %ld invocations, past "
+                           "--max-wg %ld", flag, ept, n, n / ept, c->max_wg);
+    s->ept = ept;
+    s->wg = n / ept;
     return 0;
 }
 
@@ -237,11 +240,11 @@ static int line_shape(sg_run *run, long n, sg_conv_shape *s)
     s->lanes = 0;
     s->groups_per_channel = 0;
     if (!is_pow2(n)) {
-        if (mixed_shape(run, n, 0, 1, s) == 0) return 0;
+        if (mixed_shape(run, n, 0, c->ept, s) == 0) return 0;
         return usage_error("--ept %ld: the line passes' FFTs of %ld points take an E that divides %ld, "
                            "with E x %ld channels at most %d", c->ept, n, n, c->channels, LINE_REGISTERS);
     }
-    if (c->ept) return given_ept(run, n, per_element, s);
+    if (c->ept) return given_ept(run, n, per_element, c->ept, "--ept", s);
     s->ept = min_long(min_long(DEFAULT_EPT, LINE_REGISTERS / per_element), n / 2);
     s->wg = n / s->ept;
     if (s->wg > c->max_wg) s->wg = c->max_wg, s->ept = n / s->wg;
@@ -250,34 +253,35 @@ static int line_shape(sg_run *run, long n, sg_conv_shape *s)
 
 /* A mixed-radix column pass: --columns-per-wg, or the most columns up to LANES_DEFAULT that
  * have a shape. */
-static int mixed_column_shape(sg_run *run, long n, long columns, sg_conv_shape *s)
+static int mixed_column_shape(sg_run *run, long n, long columns, long ept, const char *flag, sg_conv_shape *s)
 {
     const sg_conv_params *c = run->params;
     int found = -1;
     for (long lanes = c->columns ? c->columns : LANES_DEFAULT; found != 0 && lanes >= 1; lanes /= 2) {
-        found = mixed_shape(run, n, lanes, 1, s);
+        found = mixed_shape(run, n, lanes, ept, s);
         if (found == 0) s->lanes = lanes;
         if (c->columns) break;
     }
     if (found != 0 && c->columns)
-        return usage_error("--columns-per-wg %ld: no shape of the %ld-point FFTs (--ept, --max-wg %ld) holds "
-                           "%ld columns", c->columns, n, c->max_wg, c->columns);
+        return usage_error("--columns-per-wg %ld: no shape of the %ld-point FFTs (%s, --max-wg %ld) holds "
+                           "%ld columns", c->columns, n, flag, c->max_wg, c->columns);
     if (found != 0)
-        return usage_error("--ept %ld: the column passes' FFTs of %ld points take an E that divides %ld and "
-                           "every radix of the plan", c->ept, n, n);
+        return usage_error("%s %ld: the column passes' FFTs of %ld points take an E that divides %ld and "
+                           "every radix of the plan, at most %d", flag, ept, n, n,
+                           MIXED_COLUMN_EPT);
     s->groups_per_channel = (columns + s->lanes - 1) / s->lanes;
     return 0;
 }
 
-/* A column pass (along A2, `columns` columns, C in lanes): the FFT's default shape of columns
- * (W = n / 16, at least 32 or n / 2, at most --max-wg). */
-static int column_shape(sg_run *run, long n, long columns, sg_conv_shape *s)
+/* A column pass (along A2, `columns` columns, C in lanes): E given by `flag` (0: the FFT's
+ * default shape of columns, W = n / 16, at least 32 or n / 2, at most --max-wg). */
+static int column_shape(sg_run *run, long n, long columns, long ept, const char *flag, sg_conv_shape *s)
 {
     const sg_conv_params *c = run->params;
     s->n = n;
-    if (!is_pow2(n)) return mixed_column_shape(run, n, columns, s);
-    if (c->ept) {
-        int rc = given_ept(run, n, 1, s);
+    if (!is_pow2(n)) return mixed_column_shape(run, n, columns, ept, flag, s);
+    if (ept) {
+        int rc = given_ept(run, n, 1, ept, flag, s);
         if (rc) return rc;
     } else {
         long w = max_long(n / DEFAULT_EPT, min_long(n / 2, 32));
@@ -331,9 +335,12 @@ int sg_conv_check(sg_run *run)
     if (rc) return rc;
     axis_sizes(c);
     rc = line_shape(run, c->q1, &c->shapes[SG_CONV_SPECTRUM1]);
-    if (!rc) rc = column_shape(run, c->q2, c->q1 / 2 + 1, &c->shapes[SG_CONV_SPECTRUM2]);
+    if (!rc) rc = column_shape(run, c->q2, c->q1 / 2 + 1, c->ept, "--ept", &c->shapes[SG_CONV_SPECTRUM2]);
     if (!rc) rc = line_shape(run, c->p1, &c->shapes[SG_CONV_PASS1]);
-    if (!rc) rc = column_shape(run, c->p2, c->p1 / 2 + 1, &c->shapes[SG_CONV_PASS2]);
+    /* --pass2-ept shapes pass 2 (and the resample) alone: spectrum2 runs only when the PSF
+     * changes, on the PSF's side, which may take no such E. */
+    if (!rc) rc = column_shape(run, c->p2, c->p1 / 2 + 1, c->pass2_ept ? c->pass2_ept : c->ept,
+                               c->pass2_ept ? "--pass2-ept" : "--ept", &c->shapes[SG_CONV_PASS2]);
     if (!rc) rc = line_shape(run, c->p1, &c->shapes[SG_CONV_PASS3]);
     /* The resample runs in pass 2's shape and stores each value where pass 2's invocation
      * reads it: one coalesced load per register there (docs/conv.md, "Resampled and exact

@@ -54,6 +54,13 @@ refuse "^spdgen: error: --ept 32: the line passes' FFTs of 500 points take an E 
 refuse "^spdgen: error: --padded 64x90: the height 90 has no FFT shape for the column passes (every radix dividing one E <= 24)" \
     --image 50x70 --psf 15x21 --padded 64x90 --first-axis x
 refuse "^spdgen: error: --ept 8: this job's FFTs of 8 points take at most --ept 4" --image 8x8 --psf 1x1 --ept 8
+refuse "^spdgen: error: --pass2-ept 12: pass 2's FFTs of 128 points take a power of two" --image 64x48 --psf 17x17 \
+    --pad-to pow2 --first-axis y --pass2-ept 12
+refuse "^spdgen: error: --pass2-ept 1: must be 2..64" --image 64x48 --psf 17x17 --pass2-ept 1
+refuse "^spdgen: error: --pass2-ept 8: the column passes' FFTs of 96 points take an E that divides 96 and every radix" \
+    --image 150x70 --psf 31x25 --pass2-ept 8
+refuse "^spdgen: error: --pass2-ept 64: this job's FFTs of 64 points take at most --pass2-ept 32" --image 64x48 \
+    --psf 17x17 --pad-to pow2 --first-axis x --pass2-ept 64
 refuse "^spdgen: error: --columns-per-wg 64: 64 columns" --image 64x64 --psf 3x3 --columns-per-wg 64 --pad-to pow2
 refuse "^spdgen: error: --columns-per-wg 64: no shape of the 1250-point FFTs" --image 1250x1250 --psf 1x1 --columns-per-wg 64
 refuse "^spdgen: error: --size: only meaningful with --selftest" --image 64x64 --psf 3x3 --size 8x8
@@ -66,7 +73,7 @@ n=0 bad=0 long=0
 for job in "glsl hlsl msl spirv:--image 320x180 --psf 63x63" \
     "glsl msl:--image 64x48 --psf 16x9 --channels 1 --padding mirror --spectrum exact" \
     "hlsl msl:--image 100x60 --psf 31x20 --channels 4 --storage f16 --subgroup 8 --input buffer --output buffer --ept 4 --pad-to pow2" \
-    "glsl hlsl msl:--image 150x70 --psf 31x25 --pad-to smooth --padding mirror" \
+    "glsl hlsl msl:--image 150x70 --psf 31x25 --pad-to smooth --padding mirror --pass2-ept 24" \
     "msl:--image 100x60 --psf 21x21 --channels 4 --pad-to smooth --spectrum exact --storage f16 --input buffer --output buffer"; do
     flags=${job#*:}
     for t in ${job%%:*}; do

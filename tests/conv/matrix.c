@@ -60,13 +60,15 @@ static const job_case JOBS[] = {
      * with one side a power of two, so mixed line passes meet power-of-two column passes
      * (120 x 64) and the other way round (64 x 96, 96 = 2^5 3, the resample in natural
      * order). */
-    {"--image 150x70 --psf 31x25 --channels 3 --pad-to smooth --padding mirror --format rgba32f", 0, 0, 1,
+    {"--image 150x70 --psf 31x25 --channels 3 --pad-to smooth --padding mirror --format rgba32f --pass2-ept 24", 0,
+     0, 1,
      {{150, 70, 31, 25}, {149, 69, 30, 24, 1, 0.6f, 0.4f, 0.8f}, {7, 5, 3, 3}}},
     {"--image 150x70 --psf 31x25 --channels 4 --pad-to smooth --spectrum exact --first-axis y --input buffer "
      "--output buffer", 0, 0, 1, {{150, 70, 31, 25}, {100, 61, 31, 1, 1, 0.5f, 0.2f}}},
     {"--image 100x60 --psf 21x5 --channels 1 --pad-to smooth --spectrum exact --padding mirror --storage f16 "
      "--format rgba32f", 1, 0, 0, {{100, 60, 21, 5}, {99, 59, 2, 4}}},
-    {"--image 100x50 --psf 21x15 --padded 120x64 --channels 2 --spectrum exact --format rgba32f", 0, 0, 0,
+    {"--image 100x50 --psf 21x15 --padded 120x64 --channels 2 --spectrum exact --format rgba32f --pass2-ept 8", 0,
+     0, 0,
      {{100, 50, 21, 15}, {90, 33, 9, 15, 1, 0.7f}}},
     {"--image 50x70 --psf 15x21 --padded 64x96 --channels 2 --first-axis x --input buffer --output buffer", 0, 0,
      0, {{50, 70, 15, 21}, {33, 70, 15, 3, 0, 0, 0.3f, 1.25f}}},
