@@ -140,6 +140,7 @@ static void push(lua_State *L, const sg_run *run, const sg_job_shader *shader)
      * spectrum, spectrum2's for zk: their width and how many a channel has. */
     set_int(L, "tile", sg_conv_tile(c, SG_CONV_PASS2));
     set_int(L, "tiles", sg_conv_tiles(c, SG_CONV_PASS2));
+    set_int(L, "pass2_groups", c->shapes[SG_CONV_PASS2].groups_per_channel);
     set_int(L, "tile_k", sg_conv_tile(c, SG_CONV_SPECTRUM2));
     set_int(L, "tiles_k", sg_conv_tiles(c, SG_CONV_SPECTRUM2));
     lua_setfield(L, -2, "sizes");
@@ -149,6 +150,7 @@ static void push(lua_State *L, const sg_run *run, const sg_job_shader *shader)
     set_int(L, "wg", s->wg);
     set_int(L, "lanes", s->lanes);
     set_int(L, "groups_per_channel", s->groups_per_channel);
+    set_int(L, "merge", s->merge ? s->merge : 1);
     /* A length that is not a power of two runs the mixed-radix stages (the resample: pass 2's shape). */
     int mixed = s->n > 0 && (s->n & (s->n - 1)) != 0;
     lua_pushboolean(L, mixed);

@@ -41,6 +41,7 @@ enum { SG_CONV_SPECTRUM1, SG_CONV_SPECTRUM2, SG_CONV_RESAMPLE, SG_CONV_PASS1, SG
 typedef struct {
     long n, ept, wg, lanes;
     long groups_per_channel; /* column passes: workgroups per channel */
+    long merge;              /* the resample: pass 2's workgroups one of its workgroups spans */
     sg_fft_stages stages;    /* n not a power of two */
 } sg_conv_shape;
 

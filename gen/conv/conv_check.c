@@ -30,6 +30,8 @@
  * against 3136 within 1%), along the second axis to the power of two (1280x720 with 256:
  * 1024 against 1000, pipeline 76.1 -> 72.8 us; 976x976 with 25, run3: pass 2 31.4 -> 28.5). */
 #define SMOOTH_MARGIN 32
+/* Columns in lanes of the resample's workgroups (resample_shape). */
+#define RESAMPLE_COLUMNS 16
 
 static long next_pow2(long v)
 {
@@ -301,6 +303,22 @@ static int column_shape(sg_run *run, long n, long columns, long ept, const char 
     return 0;
 }
 
+/* The resample stores each value where pass 2's invocation of the same index reads it: one
+ * coalesced load per register there (docs/conv.md, "Resampled and exact spectra"). Its
+ * workgroups have pass 2's size, but each spans `merge` of pass 2's workgroups, RESAMPLE_COLUMNS
+ * columns in lanes, and a share of their elements: its taps of the kernel spectrum then read
+ * rows of neighbouring columns where pass 2's few columns read scattered rows (measured,
+ * docs/conv.md). The workgroups per channel round up to a multiple of `merge`. */
+static void resample_shape(sg_conv_params *c)
+{
+    sg_conv_shape *s = &c->shapes[SG_CONV_RESAMPLE];
+    *s = c->shapes[SG_CONV_PASS2];
+    long per_column = s->wg; /* pass 2's invocations per column (W) */
+    s->merge = 1;
+    while (s->lanes * s->merge * 2 <= RESAMPLE_COLUMNS && per_column % (s->merge * 2) == 0) s->merge *= 2;
+    s->groups_per_channel = (s->groups_per_channel + s->merge - 1) / s->merge * s->merge;
+}
+
 static int check_flags(sg_run *run)
 {
     sg_conv_params *c = run->params;
@@ -342,10 +360,7 @@ int sg_conv_check(sg_run *run)
     if (!rc) rc = column_shape(run, c->p2, c->p1 / 2 + 1, c->pass2_ept ? c->pass2_ept : c->ept,
                                c->pass2_ept ? "--pass2-ept" : "--ept", &c->shapes[SG_CONV_PASS2]);
     if (!rc) rc = line_shape(run, c->p1, &c->shapes[SG_CONV_PASS3]);
-    /* The resample runs in pass 2's shape and stores each value where pass 2's invocation
-     * reads it: one coalesced load per register there (docs/conv.md, "Resampled and exact
-     * spectra"). */
-    c->shapes[SG_CONV_RESAMPLE] = c->shapes[SG_CONV_PASS2];
+    if (!rc) resample_shape(c);
     return rc;
 }
 

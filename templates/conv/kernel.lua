@@ -74,6 +74,10 @@ local function make_contract(ctx)
         grid = { { arg = "channels", value = cfg.channels * shape.groups_per_channel }, {}, {} }
         grid_doc = string.format("Grid: %d workgroups per channel, %d columns each.",
             shape.groups_per_channel, ctx.columns)
+        if ctx.role == "resample" and shape.merge > 1 then
+            grid_doc = string.format("Grid: %d workgroups per channel, each a share of the values of %d " ..
+                "of pass 2's (%d columns).", shape.groups_per_channel, shape.merge, ctx.columns * shape.merge)
+        end
     else
         grid = { { arg = "lines", per = 2 }, {}, {} }
         grid_doc = "Grid: one workgroup per pair of lines along the second axis (of the image, " ..

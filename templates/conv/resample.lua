@@ -1,12 +1,13 @@
 -- resample.lua: the resample shader (--spectrum resampled): the kernel spectrum, kept at the
 -- PSF's padded size Q1 x Q2 (spectrum2's natural order), sampled bilinearly at the padded
 -- image's frequencies times psf_scale (Nabla's spectral resampling). It runs when the PSF or
--- psf_scale changes, in pass 2's shape (workgroups, columns in lanes, invocations), and each
--- invocation stores, register by register, the values pass 2's invocation of the same index
--- multiplies its registers by after the forward FFT: slot (g E + k) I + t of r, workgroup g,
--- register k, invocation t (I per workgroup). Pass 2 then reads each register's value with
--- one coalesced load (consecutive invocations, consecutive slots) instead of a column of
--- the spectrum, or four scattered taps.
+-- psf_scale changes, and each invocation stores, register by register, the values one
+-- invocation of pass 2 (`lane` of workgroup g2) multiplies its registers by after the forward
+-- FFT: slot (g2 E + k) I + lane of r, register k (I invocations per workgroup). Pass 2 then
+-- reads each register's value with one coalesced load (consecutive invocations, consecutive
+-- slots) instead of a column of the spectrum, or four scattered taps. The resample's
+-- workgroups have pass 2's size but span `merge` of its workgroups: more columns in lanes,
+-- so each tap reads a row of neighbouring columns (conv_check.c's resample_shape).
 local fftctx = require("templates.conv.fftctx")
 local columns = require("templates.conv.columns")
 local steps = require("templates.fft.mixed_steps")
@@ -73,7 +74,7 @@ local function emit_registers(c, ctx, body)
     if not ctx.mixed then
         local n = ctx.g.n
         local freq = function(b) if b < n then return n - 1 - b end end
-        local ft = X.thread_part(ctx.final, freq) or "0u"
+        local ft = X.thread_part(ctx.final, freq, "lane") or "0u"
         local fk = X.register_part_expr(ctx.final, freq, "k") or "0u"
         c:block(string.format("for (uint k = 0u; k < %s; k++)", u(ctx.registers)), function()
             c:note(string.format("uint k2 = %s | %s;", ft, fk), "the frequency register k holds")
@@ -94,16 +95,37 @@ local function emit_registers(c, ctx, body)
     end)
 end
 
-function resample.emit_body(c, ctx)
+-- Which of pass 2's invocations this one stands for: workgroup w of a channel spans pass 2's
+-- workgroups [b M, (b + 1) M) (M = merge, b = w / M), C M columns in lanes, and the share j = w
+-- mod M of their elements; lane is the pass 2 invocation's index in its workgroup g2.
+local function emit_lane(c, ctx)
     local cfg, s = ctx.cfg, ctx.sizes
-    local gpc, C, I = cfg.shape.groups_per_channel, ctx.columns, ctx.invocations
+    local C, I, M = ctx.columns, ctx.invocations, cfg.shape.merge
+    local gpc, gpc2 = cfg.shape.groups_per_channel, s.pass2_groups
     c:line("uint ch = group.x / %s;", u(gpc))
     c:line("if (ch >= %s) return;", u(cfg.channels))
-    c:note(string.format("uint col = (group.x - ch * %s) * %s + t %% %s;", u(gpc), u(C), u(C)),
-        "k1: pass 2's column of invocation t")
+    if M == 1 then
+        c:line("uint g = group.x - ch * %s;", u(gpc))
+        c:line("uint lane = t;")
+    else
+        local per = I // C // M -- pass 2's elements per column in one share
+        c:line("uint w = group.x - ch * %s;", u(gpc))
+        c:note(string.format("uint cv = t %% %s;", u(C * M)), "the column among the workgroup's")
+        c:note(string.format("uint g = (w / %s) * %s + cv / %s;", u(M), u(M), u(C)), "pass 2's workgroup in the channel")
+        c:note(string.format("if (g >= %s) return;", u(gpc2)), "past the last column's workgroup")
+        c:note(string.format("uint lane = ((w %% %s) * %s + t / %s) * %s + cv %% %s;", u(M), u(per), u(C * M), u(C),
+            u(C)), "its invocation there")
+    end
+    c:note(string.format("uint col = g * %s + lane %% %s;", u(C), u(C)), "k1: pass 2's column of that invocation")
     c:note(string.format("uint k1 = min(col, %s);", u(s.p1 // 2)), "past P1/2: slots pass 2 never uses")
-    if ctx.mixed then c:note(string.format("uint it = t / %s;", u(C)), "the invocation's index in its FFT") end
-    columns.emit_slot_base(c, ctx, string.format("Register k's slot: sbase + k I, as pass 2 reads it (I = %d).", I))
+    if ctx.mixed then c:note(string.format("uint it = lane / %s;", u(C)), "the invocation's index in its FFT") end
+    c:comment(string.format("Register k's slot: sbase + k I, as pass 2 reads it (I = %d).", I))
+    c:line("uint sbase = (ch * %s + g) * %s + lane;", u(gpc2), u(ctx.registers * I))
+end
+
+function resample.emit_body(c, ctx)
+    local s = ctx.sizes
+    emit_lane(c, ctx)
     c:blank()
     c:comment(string.format("H sampled bilinearly from the %dx%d kernel spectrum (along A1, A2) at " ..
         "u = kappa * Q / P * psf_scale, kappa the signed frequency (k2 - %d above %d), indices wrapping " ..

@@ -43,9 +43,9 @@ local function bits_part(bits, map, var)
     return text
 end
 
--- The expression that places bits of t where `map` says: map(index bit) gives the
--- destination bit, or nil to drop it.
-local function thread_part(L, map) return bits_part(L.thr, map, "t") end
+-- The expression that places bits of t (or of `var`, an invocation index of the same layout)
+-- where `map` says: map(index bit) gives the destination bit, or nil to drop it.
+local function thread_part(L, map, var) return bits_part(L.thr, map, var or "t") end
 
 -- The same for a register number held in a variable (a loop over registers): where `map`
 -- places the bits of register number `var`.
