@@ -30,6 +30,10 @@
  * against 3136 within 1%), along the second axis to the power of two (1280x720 with 256:
  * 1024 against 1000, pipeline 76.1 -> 72.8 us; 976x976 with 25, run3: pass 2 31.4 -> 28.5). */
 #define SMOOTH_MARGIN 32
+/* Pass 2's shape over NARROW_POINTS points (narrow_pass2). */
+#define NARROW_POINTS 1024
+#define NARROW_EPT 8
+#define NARROW_COLUMNS 2
 /* Columns in lanes of the resample's workgroups (resample_shape). */
 #define RESAMPLE_COLUMNS 16
 
@@ -303,6 +307,19 @@ static int column_shape(sg_run *run, long n, long columns, long ept, const char 
     return 0;
 }
 
+/* Pass 2 over 1024 points, with no --ept, --pass2-ept or --columns-per-wg: E 8 in 2 columns
+ * (80 registers, three workgroups a multiprocessor) rather than the columns' default E 16 in
+ * 4 (143-154 registers, one). Measured faster at every 1024-point pass 2 tried, with the
+ * resample spanning several workgroups (1280x720, 1024x768, 512x512: pipeline 1.02-1.07x);
+ * at 2048 points it lost (1.12-1.20x slower), and below 1024 it is not measured
+ * (docs/conv.md, Limits). */
+static int narrow_pass2(const sg_run *run)
+{
+    const sg_conv_params *c = run->params;
+    return c->p2 == NARROW_POINTS && !c->ept && !c->pass2_ept && !c->columns &&
+           NARROW_COLUMNS * (NARROW_POINTS / NARROW_EPT) <= c->max_wg;
+}
+
 /* The resample stores each value where pass 2's invocation of the same index reads it: one
  * coalesced load per register there (docs/conv.md, "Resampled and exact spectra"). Its
  * workgroups have pass 2's size, but each spans `merge` of pass 2's workgroups, RESAMPLE_COLUMNS
@@ -357,8 +374,14 @@ int sg_conv_check(sg_run *run)
     if (!rc) rc = line_shape(run, c->p1, &c->shapes[SG_CONV_PASS1]);
     /* --pass2-ept shapes pass 2 (and the resample) alone: spectrum2 runs only when the PSF
      * changes, on the PSF's side, which may take no such E. */
-    if (!rc) rc = column_shape(run, c->p2, c->p1 / 2 + 1, c->pass2_ept ? c->pass2_ept : c->ept,
-                               c->pass2_ept ? "--pass2-ept" : "--ept", &c->shapes[SG_CONV_PASS2]);
+    if (!rc && narrow_pass2(run)) {
+        sg_conv_shape *s = &c->shapes[SG_CONV_PASS2];
+        s->n = c->p2, s->ept = NARROW_EPT, s->wg = c->p2 / NARROW_EPT, s->lanes = NARROW_COLUMNS;
+        s->groups_per_channel = (c->p1 / 2 + 1 + NARROW_COLUMNS - 1) / NARROW_COLUMNS;
+    } else if (!rc) {
+        rc = column_shape(run, c->p2, c->p1 / 2 + 1, c->pass2_ept ? c->pass2_ept : c->ept,
+                          c->pass2_ept ? "--pass2-ept" : "--ept", &c->shapes[SG_CONV_PASS2]);
+    }
     if (!rc) rc = line_shape(run, c->p1, &c->shapes[SG_CONV_PASS3]);
     if (!rc) resample_shape(c);
     return rc;

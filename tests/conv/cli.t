@@ -141,6 +141,16 @@ mkdir -p "$WORK/lines"
         sed -n 's/.*Channel 0, forward FFT of 1280 points. Stage 1 of [0-9]*: [0-9]* butterflies of radix \([0-9]*\).*/\1/p') &&
     [ -n "$r" ] && [ $((r % 16)) -ne 0 ]
 ok $? "--conv --image 1024x1024 --psf 256x256: pass 1's first stage (radix ${r:-none}) is not a multiple of 16"
+# Pass 2 over 1024 points (800 + 225 - 1) defaults to E 8 in 2 columns: 128 x 2 = 256
+# invocations, ceil((72 / 2 + 1) / 2) = 19 workgroups a channel; the resample spans 16 / 2 = 8
+# of them, so 24. --columns-per-wg (or --ept, --pass2-ept) keeps the columns' default E 16.
+shape() { sed -n "s/^shader $1 file [^ ]* wg \([0-9]*\) .* columns \([0-9]*\) groups \([0-9]*\)$/\1 \2 \3/p" "$2"; }
+"$SPDGEN" --conv --image 64x800 --psf 9x225 -o "$WORK/narrow.spv" &&
+    [ "$(shape pass2 "$WORK/narrow.convplan")" = "256 2 19" ] && [ "$(shape resample "$WORK/narrow.convplan")" = "256 2 24" ]
+ok $? "a pass 2 of 1024 points runs E 8 in 2 columns, and the resample spans 8 of its workgroups"
+"$SPDGEN" --conv --image 64x800 --psf 9x225 --columns-per-wg 4 -o "$WORK/wide.spv" &&
+    [ "$(shape pass2 "$WORK/wide.convplan")" = "256 4 10" ]
+ok $? "--columns-per-wg 4 keeps E 16 for pass 2 of 1024 points (64 x 4 invocations)"
 for b in SPECTRUM1_PSF SPECTRUM1_ZK SPECTRUM2_ZK SPECTRUM2_SPECTRUM RESAMPLE_SPECTRUM RESAMPLE_R PASS1_SRC PASS1_Z PASS2_Z PASS2_Y PASS2_SPECTRUM \
     PASS3_Y PASS3_SRC PASS3_DST; do grep -q "^#define BLOOM_BINDING_$b [0-9]" "$WORK/bloom.h" || echo "$b"; done >"$WORK/missing"
 [ ! -s "$WORK/missing" ] && [ -z "$(long_lines "$WORK/bloom.h")" ]

@@ -28,7 +28,8 @@ typedef struct {
 } job_case;
 
 /* The largest image here is 160x90 and the largest PSF 63x63 (the direct sum in double costs
- * width x height x PSF area per channel, so the 63x63 PSFs run on the smaller images). Each
+ * width x height x PSF area per channel, so the 63x63 PSFs run on the smaller images), but for
+ * 64x800 with a 9x225 PSF, the smallest job whose pass 2 runs 1024 points. Each
  * job costs a pipeline compile, so a job gathers several features; HLSL runs the jobs marked
  * `both`, which hold every construct the dialects spell differently (shuffles, quad swaps,
  * halves, images and buffers, the resampled product, an rgba16f output). 3 channels (the
@@ -72,6 +73,12 @@ static const job_case JOBS[] = {
      {{100, 50, 21, 15}, {90, 33, 9, 15, 1, 0.7f}}},
     {"--image 50x70 --psf 15x21 --padded 64x96 --channels 2 --first-axis x --input buffer --output buffer", 0, 0,
      0, {{50, 70, 15, 21}, {33, 70, 15, 3, 0, 0, 0.3f, 1.25f}}},
+    /* A pass 2 of 1024 points takes its own default, E 8 in 2 columns, and the resample spans
+     * 8 of its workgroups (19 a channel: the last span holds 3). */
+    {"--image 64x800 --psf 9x225 --channels 2 --format rgba32f", 0, 0, 0,
+     {{64, 800, 9, 225}, {50, 777, 9, 100, 0, 0, 0.2f, 1.3f}}},
+    {"--image 64x800 --psf 9x225 --channels 3 --spectrum exact --storage f16 --format rgba32f", 1, 0, 0,
+     {{64, 800, 9, 225, 1, 0.6f}}},
 };
 
 /* The worst errors of each kind, reported at the end. */
