@@ -311,7 +311,7 @@ static int column_shape(sg_run *run, long n, long columns, long ept, const char 
  * (80 registers, three workgroups a multiprocessor) rather than the columns' default E 16 in
  * 4 (143-154 registers, one). Measured faster at every 1024-point pass 2 tried, with the
  * resample spanning several workgroups (1280x720, 1024x768, 512x512: pipeline 1.02-1.07x);
- * at 2048 points it lost (1.12-1.20x slower), and below 1024 it is not measured
+ * at 2048 points it lost (1.11-1.21x slower), and below 1024 it is not measured
  * (docs/conv.md, Limits). */
 static int narrow_pass2(const sg_run *run)
 {
