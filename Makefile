@@ -104,7 +104,7 @@ $(BUILD)/tests/dmap/%.spv: tests/dmap/%
 $(BUILD)/tests/dmap/fsr_hw: tests/dmap/fsr_hw.c $(LIBSPDRT) $(FSR_SHADERS)
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(CFLAGS) $(WARN) $(RT_PRIVATE) -Itests -MMD -MP -o $@ $< $(LIBSPDRT) -lvulkan -ldl -lm
-$(BUILD)/examples/%: examples/%.c examples/example.h $(LIBSPDRT) | $(BUILD)/examples
+$(BUILD)/examples/%: examples/%.c examples/example.h examples/radiance.h $(LIBSPDRT) | $(BUILD)/examples
 	$(CC) -std=c11 $(CFLAGS) $(WARN) $(RT_PUBLIC) -o $@ $< $(LIBSPDRT) -ldl -lm
 # engine_hiz is an application's own Vulkan code: the contract header spdgen writes for it
 # (the module embedded) and the Vulkan loader, no libspdrt.

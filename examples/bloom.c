@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "example.h"
+#include "radiance.h"
 #include "spdrt_conv.h"
 
 #if defined(__has_include) && __has_include(<stb/stb_image_write.h>) && __has_include(<stb/stb_image.h>)
@@ -175,6 +176,11 @@ static float *read_image(const char *path, uint32_t *w, uint32_t *h)
 #if HAVE_STB
     int iw, ih, n;
     int hdr = stbi_is_hdr(path);
+    char why[600];
+    if (hdr && radiance_whole(path, why, sizeof why) != 0) {
+        fprintf(stderr, "bloom: %s\n", why);
+        return NULL;
+    }
     float *f = stbi_loadf(path, &iw, &ih, &n, 4);
     if (!f) {
         fprintf(stderr, "bloom: cannot read %s: %s\n", path, stbi_failure_reason());

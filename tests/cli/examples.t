@@ -39,6 +39,41 @@ rc=$?
 [ $rc -eq 1 ] && [ ! -e "$WORK/odd.png" ] && grep -q "cannot read .*odd.spv" "$WORK/err"
 ok $? "dmap_preview of a SPIR-V file one byte past whole words: exit 1 (got $rc), nothing drawn"
 
+# Radiance HDR input: Debian 12's stb fills the rows past a truncated file with zeros, and
+# hangs on a run-length scanline the file ends inside. bloom checks the file first. flat: a
+# flat file (width < 8); rle: 8-wide run-length scanlines; rle_zero: a span of 0 values
+# (skipped, as stb does); wide: 8 wide but flat.
+hdr_head() { printf '#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y %s +X %s\n' "$2" "$1"; }
+flat() { hdr_head 4 4; i=0; while [ $i -lt 16 ]; do printf '\200\200\200\201'; i=$((i + 1)); done; }
+rle() { hdr_head 8 2; for r in 1 2; do printf '\002\002\000\010\210\200\210\200\210\200\210\201'; done; }
+# 8 wide but flat: a first scanline not starting with 2, 2 makes the whole file flat pixels.
+wide() { hdr_head 8 2; i=0; while [ $i -lt 16 ]; do printf '\200\200\200\201'; i=$((i + 1)); done; }
+"$SPDGEN" --conv --image 64x48 --psf 15x15 --target spirv -o "$WORK/h.spv"
+flat >"$WORK/flat.hdr"
+rle >"$WORK/rle.hdr"
+wide >"$WORK/wide.hdr"
+head -c 100 "$WORK/wide.hdr" >"$WORK/wide_cut.hdr"
+head -c 103 "$WORK/flat.hdr" >"$WORK/flat_cut.hdr" # the last pixel's 4 bytes and 2 more cut
+head -c 64 "$WORK/rle.hdr" >"$WORK/rle_cut.hdr"   # 5 bytes short of the second scanline
+{ hdr_head 8 1; printf '\002\002\000\010\000\210\200\210\200\210\200\210\201'; } >"$WORK/rle_zero.hdr"
+for f in flat rle rle_zero wide; do
+    rm -f "$WORK/$f.png"
+    timeout 60 "$EX/bloom" "$WORK/h.convplan" -i "$WORK/$f.hdr" -o "$WORK/$f.png" >"$WORK/out" 2>"$WORK/err"
+    rc=$?
+    [ $rc -eq 0 ] && [ -s "$WORK/$f.png" ]
+    ok $? "bloom -i $f.hdr, a whole file: exit 0 (got $rc), the picture written"
+    [ $rc -eq 0 ] || diag "$(cat "$WORK/err")"
+done
+for f in flat_cut rle_cut wide_cut; do
+    rm -f "$WORK/$f.png"
+    timeout 60 "$EX/bloom" "$WORK/h.convplan" -i "$WORK/$f.hdr" -o "$WORK/$f.png" >"$WORK/out" 2>"$WORK/err"
+    rc=$?
+    [ $rc -eq 1 ] && [ "$(wc -l <"$WORK/err")" -eq 1 ] && grep -q "$f.hdr: truncated" "$WORK/err" &&
+        [ ! -e "$WORK/$f.png" ]
+    ok $? "bloom -i $f.hdr: exit 1 (got $rc), one line naming the file and why (truncated), nothing written"
+    [ $rc -eq 1 ] || diag "$(cat "$WORK/err")"
+done
+
 # A full device (a private one where we may make it): exit 1, not "wrote".
 if mknod "$WORK/full" c 1 7 2>/dev/null; then
     "$SPDGEN" --conv --image 64x48 --psf 15x15 --target spirv -o "$WORK/b.spv" &&
