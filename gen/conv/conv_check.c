@@ -30,7 +30,7 @@
  * against 3136 within 1%), along the second axis to the power of two (1280x720 with 256:
  * 1024 against 1000, pipeline 76.1 -> 72.8 us; 976x976 with 25, run3: pass 2 31.4 -> 28.5). */
 #define SMOOTH_MARGIN 32
-/* Pass 2's shape over NARROW_POINTS points (narrow_pass2). */
+/* Pass 2's shape over NARROW_POINTS points (narrow). */
 #define NARROW_POINTS 1024
 #define NARROW_EPT 8
 #define NARROW_COLUMNS 2
@@ -279,16 +279,33 @@ static int mixed_column_shape(sg_run *run, long n, long columns, long ept, const
     return 0;
 }
 
+/* Pass 2 over NARROW_POINTS points, with neither E nor --columns-per-wg given: E 8 in 2 columns
+ * (80 registers, three workgroups a multiprocessor) rather than the columns' default E 16 in
+ * 4 (143-154 registers, one). Measured faster at every 1024-point pass 2 tried, with the
+ * resample spanning several workgroups (1280x720, 1024x768, 512x512: pipeline 1.02-1.07x);
+ * at 2048 points it lost (1.11-1.21x slower), and below 1024 it is not measured
+ * (docs/conv.md, Limits). */
+static int narrow(const sg_conv_params *c, long n, long ept)
+{
+    return n == NARROW_POINTS && !ept && !c->columns && NARROW_COLUMNS * (n / NARROW_EPT) <= c->max_wg;
+}
+
 /* A column pass (along A2, `columns` columns, C in lanes): E given by `flag` (0: the FFT's
- * default shape of columns, W = n / 16, at least 32 or n / 2, at most --max-wg). */
-static int column_shape(sg_run *run, long n, long columns, long ept, const char *flag, sg_conv_shape *s)
+ * default shape of columns, W = n / 16, at least 32 or n / 2, at most --max-wg; pass 2 may
+ * take narrow()'s). */
+static int column_shape(sg_run *run, long n, long columns, long ept, const char *flag, int pass2,
+                        sg_conv_shape *s)
 {
     const sg_conv_params *c = run->params;
     s->n = n;
     if (!is_pow2(n)) return mixed_column_shape(run, n, columns, ept, flag, s);
+    int narrowed = pass2 && narrow(c, n, ept);
     if (ept) {
         int rc = given_ept(run, n, 1, ept, flag, s);
         if (rc) return rc;
+    } else if (narrowed) {
+        s->ept = NARROW_EPT;
+        s->wg = n / NARROW_EPT;
     } else {
         long w = max_long(n / DEFAULT_EPT, min_long(n / 2, 32));
         s->wg = min_long(w, c->max_wg);
@@ -299,25 +316,14 @@ static int column_shape(sg_run *run, long n, long columns, long ept, const char 
             return usage_error("--columns-per-wg %ld: %ld columns x %ld invocations is past --max-wg %ld",
                                c->columns, c->columns, s->wg, c->max_wg);
         s->lanes = c->columns;
+    } else if (narrowed) {
+        s->lanes = NARROW_COLUMNS;
     } else {
         s->lanes = 1;
         while (s->lanes * 2 <= LANES_DEFAULT && s->lanes * 2 * s->wg <= c->max_wg) s->lanes *= 2;
     }
     s->groups_per_channel = (columns + s->lanes - 1) / s->lanes;
     return 0;
-}
-
-/* Pass 2 over 1024 points, with no --ept, --pass2-ept or --columns-per-wg: E 8 in 2 columns
- * (80 registers, three workgroups a multiprocessor) rather than the columns' default E 16 in
- * 4 (143-154 registers, one). Measured faster at every 1024-point pass 2 tried, with the
- * resample spanning several workgroups (1280x720, 1024x768, 512x512: pipeline 1.02-1.07x);
- * at 2048 points it lost (1.11-1.21x slower), and below 1024 it is not measured
- * (docs/conv.md, Limits). */
-static int narrow_pass2(const sg_run *run)
-{
-    const sg_conv_params *c = run->params;
-    return c->p2 == NARROW_POINTS && !c->ept && !c->pass2_ept && !c->columns &&
-           NARROW_COLUMNS * (NARROW_POINTS / NARROW_EPT) <= c->max_wg;
 }
 
 /* The resample stores each value where pass 2's invocation of the same index reads it: one
@@ -370,18 +376,12 @@ int sg_conv_check(sg_run *run)
     if (rc) return rc;
     axis_sizes(c);
     rc = line_shape(run, c->q1, &c->shapes[SG_CONV_SPECTRUM1]);
-    if (!rc) rc = column_shape(run, c->q2, c->q1 / 2 + 1, c->ept, "--ept", &c->shapes[SG_CONV_SPECTRUM2]);
+    if (!rc) rc = column_shape(run, c->q2, c->q1 / 2 + 1, c->ept, "--ept", 0, &c->shapes[SG_CONV_SPECTRUM2]);
     if (!rc) rc = line_shape(run, c->p1, &c->shapes[SG_CONV_PASS1]);
     /* --pass2-ept shapes pass 2 (and the resample) alone: spectrum2 runs only when the PSF
      * changes, on the PSF's side, which may take no such E. */
-    if (!rc && narrow_pass2(run)) {
-        sg_conv_shape *s = &c->shapes[SG_CONV_PASS2];
-        s->n = c->p2, s->ept = NARROW_EPT, s->wg = c->p2 / NARROW_EPT, s->lanes = NARROW_COLUMNS;
-        s->groups_per_channel = (c->p1 / 2 + 1 + NARROW_COLUMNS - 1) / NARROW_COLUMNS;
-    } else if (!rc) {
-        rc = column_shape(run, c->p2, c->p1 / 2 + 1, c->pass2_ept ? c->pass2_ept : c->ept,
-                          c->pass2_ept ? "--pass2-ept" : "--ept", &c->shapes[SG_CONV_PASS2]);
-    }
+    if (!rc) rc = column_shape(run, c->p2, c->p1 / 2 + 1, c->pass2_ept ? c->pass2_ept : c->ept,
+                               c->pass2_ept ? "--pass2-ept" : "--ept", 1, &c->shapes[SG_CONV_PASS2]);
     if (!rc) rc = line_shape(run, c->p1, &c->shapes[SG_CONV_PASS3]);
     if (!rc) resample_shape(c);
     return rc;
