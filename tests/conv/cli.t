@@ -143,7 +143,8 @@ mkdir -p "$WORK/lines"
 ok $? "--conv --image 1024x1024 --psf 256x256: pass 1's first stage (radix ${r:-none}) is not a multiple of 16"
 # Pass 2 over 1024 points (800 + 225 - 1) defaults to E 8 in 2 columns: 128 x 2 = 256
 # invocations, ceil((72 / 2 + 1) / 2) = 19 workgroups a channel; the resample spans 16 / 2 = 8
-# of them, so 24. --columns-per-wg (or --ept, --pass2-ept) keeps the columns' default E 16.
+# of them, so 24. With --columns-per-wg the columns' default E 16 holds (--ept or --pass2-ept
+# give E themselves).
 shape() { sed -n "s/^shader $1 file [^ ]* wg \([0-9]*\) .* columns \([0-9]*\) groups \([0-9]*\)$/\1 \2 \3/p" "$2"; }
 "$SPDGEN" --conv --image 64x800 --psf 9x225 -o "$WORK/narrow.spv" &&
     [ "$(shape pass2 "$WORK/narrow.convplan")" = "256 2 19" ] && [ "$(shape resample "$WORK/narrow.convplan")" = "256 2 24" ]
